@@ -1,0 +1,81 @@
+# Hako — build, run and test.  `make run` and `make test` are the two
+# commands people need; everything else is a step of those.
+
+CC      := gcc
+LD      := ld
+OBJCOPY := objcopy
+PYTHON  := python3
+BUILD   := build
+
+KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
+	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
+	-fno-asynchronous-unwind-tables \
+	-Ikernel/include -Ikernel/arch/x86_64 -MMD -MP
+KERNEL_ASFLAGS := -Ikernel/arch/x86_64 -Ikernel/include -MMD -MP -D__ASSEMBLY__
+KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/x86_64/linker.ld
+
+KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
+KERNEL_S := $(wildcard kernel/arch/x86_64/*.S)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S))
+
+.PHONY: all kernel iso run test host-tests gdb deps clean
+all: kernel
+
+kernel: $(BUILD)/hako.elf
+
+$(BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_ASFLAGS) -c $< -o $@
+
+# Two links: the first has an empty symbol table; its text symbols fill the
+# second.  .ksyms sits after all code, so no code address moves between them.
+$(BUILD)/ksyms0.o: tools/mksyms.py
+	@mkdir -p $(BUILD)
+	$(PYTHON) tools/mksyms.py --empty > $(BUILD)/ksyms0.S
+	$(CC) -c $(BUILD)/ksyms0.S -o $@
+
+$(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/x86_64/linker.ld tools/mksyms.py tools/checkimage.py
+	$(LD) $(KERNEL_LDFLAGS) -o $(BUILD)/hako.pass1.elf $(KERNEL_OBJS) $(BUILD)/ksyms0.o
+	nm -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/mksyms.py > $(BUILD)/ksyms.S
+	$(CC) -c $(BUILD)/ksyms.S -o $(BUILD)/ksyms.o
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
+	$(PYTHON) tools/checkimage.py $(BUILD)/hako.pass1.elf $@
+	objdump -d -M intel $@ > $(BUILD)/hako.asm
+	nm -n $@ > $(BUILD)/hako.sym
+
+# GRUB rescue ISO (multiboot 2): boots on pc, q35 and real PCs.
+iso: $(BUILD)/hako.iso
+$(BUILD)/hako.iso: $(BUILD)/hako.elf tools/grub.cfg
+	@mkdir -p $(BUILD)/isoroot/boot/grub
+	cp $(BUILD)/hako.elf $(BUILD)/isoroot/boot/hako.elf
+	cp tools/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
+
+deps:
+	@bash tools/deps.sh
+
+run: deps kernel
+	./hako boot --smp 4 --machine pc --mode icount --name run -- kbench
+	./hako summary results/run.jsonl
+
+host-tests:
+	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)
+
+test: deps kernel
+	./hako test-all
+
+gdb: kernel
+	@echo "target remote :1234" > .gdbinit.hako
+	./hako boot --gdb &
+	gdb -q -x tools/gdbinit $(BUILD)/hako.elf
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KERNEL_OBJS:.o=.d)

@@ -1,0 +1,77 @@
+/*
+ * arch.h — the hooks generic kernel code calls into arch/x86_64.
+ *
+ * Everything here is implemented under arch/x86_64/.  Generic code
+ * includes this file (never x86.h) and so never sees an instruction.
+ */
+#ifndef HAKO_ARCH_H
+#define HAKO_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "layout.h"
+
+struct cpu;
+struct trapframe;
+
+/* Console devices. */
+void serial_init(void);
+void serial_putc(char c);
+int serial_getc(void);
+void serial_enable_rx_irq(void);
+void vga_clear(void);
+void vga_putc(char c);
+
+/* Interrupt flag. */
+uint64_t arch_irq_save(void);             /* disable, return previous state */
+void arch_irq_restore(uint64_t state);
+bool arch_irq_enabled(void);
+void arch_irq_enable(void);
+void arch_irq_disable(void);
+void arch_idle(void);                     /* enable interrupts and wait for one */
+void arch_halt_forever(void) __attribute__((noreturn));
+
+/* Time stamp counter. */
+uint64_t arch_tsc(void);                  /* plain read */
+uint64_t arch_tsc_serial(void);           /* ordered after earlier instructions */
+
+/* Per-CPU data: GS base points at the running CPU's struct cpu. */
+struct cpu *arch_this_cpu(void);
+void arch_set_this_cpu(struct cpu *c);
+
+/* Power. */
+void arch_power_off(int status) __attribute__((noreturn));
+
+/* Stack walking from a frame pointer; calls fn for each return address. */
+void arch_backtrace(uint64_t rbp, void (*fn)(uint64_t pc));
+uint64_t arch_frame_pointer(void);
+
+/* Physical <-> direct-map virtual. */
+static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
+static inline uint64_t virt_to_phys(const void *va)
+{
+	uint64_t v = (uint64_t)va;
+	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
+}
+
+/* QEMU fw_cfg: a named file into buf; -1 if absent. */
+int fwcfg_read_file(const char *name, char *buf, uint32_t size);
+
+/* Processor identity. */
+uint32_t arch_cpu_apic_id(void);
+
+/* a * b / c with a 128-bit intermediate; the quotient must fit in 64 bits. */
+static inline uint64_t muldiv64(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t q, r;
+	__asm__("mulq %3; divq %4" : "=a"(q), "=&d"(r) : "a"(a), "rm"(b), "rm"(c) : "cc");
+	return q;
+}
+
+/* Spin-wait hint: lets QEMU's round-robin TCG run the other vCPUs. */
+void arch_spin_hint(void);
+
+/* Kernel memory barrier. */
+static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
+
+#endif

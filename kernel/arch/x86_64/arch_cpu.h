@@ -1,0 +1,43 @@
+/*
+ * arch_cpu.h — the x86_64 part of each CPU: its GDT, TSS and the extra
+ * stacks for double faults and NMIs.
+ */
+#ifndef HAKO_ARCH_CPU_H
+#define HAKO_ARCH_CPU_H
+
+#include <stdint.h>
+
+#define SEL_KCODE 0x08
+#define SEL_KDATA 0x10
+#define SEL_UDATA 0x1b      /* 0x18 | RPL 3 */
+#define SEL_UCODE 0x23      /* 0x20 | RPL 3 */
+#define SEL_TSS   0x28
+
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI          2
+#define IST_STACK_SIZE   8192
+
+struct tss {
+	uint32_t reserved0;
+	uint64_t rsp[3];            /* rsp[0]: stack for entries from ring 3 */
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+
+struct arch_cpu {
+	uint64_t gdt[7];
+	struct tss tss;
+	uint8_t df_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
+	uint8_t nmi_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
+};
+
+struct cpu;
+void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac);
+void idt_init(void);
+void idt_load(void);
+void tss_set_kernel_stack(uint64_t top);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * cpu_ops.c — the small arch_* hooks: interrupt flag, TSC, per-CPU
+ * pointer, halt, stack walking, power-off.
+ */
+#include <stdint.h>
+#include "x86.h"
+#include "arch.h"
+
+uint64_t arch_irq_save(void)
+{
+	uint64_t f = read_flags();
+	cli();
+	return f & RFLAGS_IF;
+}
+
+void arch_irq_restore(uint64_t state)
+{
+	if (state)
+		sti();
+}
+
+bool arch_irq_enabled(void) { return read_flags() & RFLAGS_IF; }
+void arch_irq_enable(void) { sti(); }
+void arch_irq_disable(void) { cli(); }
+void arch_idle(void) { sti_hlt(); }
+void arch_spin_hint(void) { cpu_relax(); }
+
+void arch_halt_forever(void)
+{
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
+uint64_t arch_tsc(void) { return rdtsc(); }
+uint64_t arch_tsc_serial(void) { return rdtsc_serial(); }
+
+struct cpu *arch_this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+/* The first word of struct cpu points at itself, so gs:0 yields it. */
+void arch_set_this_cpu(struct cpu *c)
+{
+	wrmsr(MSR_GS_BASE, (uint64_t)c);
+	wrmsr(MSR_KERNEL_GS, 0);
+}
+
+uint64_t arch_frame_pointer(void) { return read_rbp(); }
+
+/* Follow the saved-rbp chain while it stays inside kernel memory. */
+void arch_backtrace(uint64_t rbp, void (*fn)(uint64_t pc))
+{
+	for (int depth = 0; depth < 32 && rbp >= DIRECT_MAP_BASE && (rbp & 7) == 0; depth++) {
+		uint64_t *frame = (uint64_t *)rbp;
+		uint64_t pc = frame[1];
+		if (pc < KERNEL_VBASE)
+			break;
+		fn(pc);
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+}
+
+#define DEBUG_EXIT_PORT 0xf4      /* -device isa-debug-exit,iobase=0xf4,iosize=4 */
+
+/*
+ * Stop the machine with a status: under QEMU the isa-debug-exit device
+ * ends the emulator with exit code (status << 1) | 1.  On a machine
+ * without it, we try the ACPI-less QEMU/Bochs shutdown ports, then halt.
+ */
+void arch_power_off(int status)
+{
+	cli();
+	outl(DEBUG_EXIT_PORT, (uint32_t)status);
+	outw(0x604, 0x2000);              /* QEMU q35/pc with ACPI PM at 0x600 */
+	outw(0xB004, 0x2000);             /* older Bochs/QEMU */
+	arch_halt_forever();
+}
+
+uint32_t arch_cpu_apic_id(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	return b >> 24;
+}

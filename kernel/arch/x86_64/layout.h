@@ -1,0 +1,25 @@
+/*
+ * layout.h — where things live in Hako's x86_64 address space.
+ *
+ * Shared by C and assembly.  Physical memory is identity-mapped once, at
+ * DIRECT_MAP_BASE, in every address space; the kernel image itself is linked
+ * at KERNEL_VBASE + its physical load address (the top 2 GiB, which
+ * -mcmodel=kernel requires).  The lower half belongs to user processes.
+ */
+#ifndef HAKO_ARCH_LAYOUT_H
+#define HAKO_ARCH_LAYOUT_H
+
+#define KERNEL_PHYS_BASE 0x100000            /* loaded at 1 MiB */
+#define KERNEL_VBASE     0xffffffff80000000  /* -mcmodel=kernel window */
+#define DIRECT_MAP_BASE  0xffff800000000000  /* all RAM, PML4 slot 256 */
+#define DIRECT_MAP_SIZE  0x0000008000000000  /* 512 GiB: one PML4 slot */
+#define USER_TOP         0x00007fffffffe000
+
+#define AP_TRAMPOLINE_PHYS 0x8000            /* real-mode start page of APs */
+#define BOOT_STACK_SIZE  16384
+#define KSTACK_SIZE      16384
+
+#define PAGE_SIZE        4096
+#define PAGE_SHIFT       12
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * mmu.c — x86_64 4-level page tables behind the generic vm.h interface.
+ *
+ * The kernel tables map RAM at DIRECT_MAP_BASE with 2 MiB pages (RW, NX,
+ * global) and the image at KERNEL_VBASE with 4 KiB pages whose rights
+ * follow the sections (text RX, rodata R, data RW).  The identity map of
+ * boot.S is gone after vm_init(): a NULL dereference faults.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+#include <cpu.h>
+#include <heap.h>
+#include <kprintf.h>
+#include <panic.h>
+#include <pmm.h>
+#include <smp.h>
+#include <vm.h>
+#include "x86.h"
+
+#define PTE_P    (1ull << 0)
+#define PTE_W    (1ull << 1)
+#define PTE_U    (1ull << 2)
+#define PTE_PWT  (1ull << 3)
+#define PTE_PCD  (1ull << 4)
+#define PTE_PS   (1ull << 7)
+#define PTE_G    (1ull << 8)
+#define PTE_NX   (1ull << 63)
+#define PTE_ADDR 0x000ffffffffff000ull
+
+#define KERNEL_SLOT_FIRST 256
+
+struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as") };
+struct cpu_features cpu_features;
+
+extern char _kernel_start[], _text_start[], _rodata_start[], _data_start[], _end[];
+
+static uint64_t *table(uint64_t pa) { return phys_to_virt(pa); }
+static int index_of(uint64_t va, int level) { return (va >> (12 + 9 * level)) & 511; }
+
+static void detect_features(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	cpu_features.pge = d & (1u << 13);
+	cpu_features.x2apic = c & (1u << 21);
+	cpu_features.tsc_deadline = c & (1u << 24);
+	cpu_features.pcid = c & (1u << 17);
+	cpuid(7, 0, &a, &b, &c, &d);
+	cpu_features.smep = b & (1u << 7);
+	cpu_features.smap = b & (1u << 20);
+	cpuid(0x80000001, 0, &a, &b, &c, &d);
+	cpu_features.nx = d & (1u << 20);
+	cpu_features.huge_1g = d & (1u << 26);
+	cpuid(0x80000000, 0, &a, &b, &c, &d);
+	if (a >= 0x80000007) {
+		cpuid(0x80000007, 0, &a, &b, &c, &d);
+		cpu_features.invariant_tsc = d & (1u << 8);
+	}
+}
+
+static uint64_t pte_bits(unsigned flags)
+{
+	uint64_t bits = PTE_P;
+	if (flags & VM_WRITE)
+		bits |= PTE_W;
+	if (flags & VM_USER)
+		bits |= PTE_U;
+	if (!(flags & VM_EXEC) && cpu_features.nx)
+		bits |= PTE_NX;
+	if ((flags & VM_GLOBAL) && cpu_features.pge)
+		bits |= PTE_G;
+	if (flags & VM_NOCACHE)
+		bits |= PTE_PCD | PTE_PWT;
+	return bits;
+}
+
+/* Replace a 2 MiB page by a table of 512 4 KiB pages with the same rights. */
+static int split_large(struct addrspace *as, uint64_t *pde)
+{
+	uint64_t pt = pmm_alloc();
+	if (!pt)
+		return -ENOMEM;
+	uint64_t base = *pde & PTE_ADDR & ~0x1fffffull, bits = *pde & ~PTE_ADDR & ~PTE_PS;
+	for (int i = 0; i < 512; i++)
+		table(pt)[i] = (base + ((uint64_t)i << 12)) | bits;
+	as->table_frames++;
+	*pde = pt | PTE_P | PTE_W | (bits & PTE_U);
+	return 0;
+}
+
+/*
+ * The level-0 entry for va, creating tables on the way if create is set.
+ * Caller holds as->lock.  Returns NULL if a table is missing (or on
+ * exhaustion when creating).
+ */
+static uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
+{
+	uint64_t *t = table(as->root);
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &t[index_of(va, level)];
+		if ((*e & PTE_P) && (*e & PTE_PS)) {
+			if (level != 1 || !create || split_large(as, e) < 0)
+				return NULL;
+		}
+		if (!(*e & PTE_P)) {
+			if (!create)
+				return NULL;
+			uint64_t pa = pmm_alloc();
+			if (!pa)
+				return NULL;
+			as->table_frames++;
+			*e = pa | PTE_P | PTE_W | (va < KERNEL_VBASE && va < DIRECT_MAP_BASE ? PTE_U : 0);
+		}
+		t = table(*e & PTE_ADDR);
+	}
+	return &t[index_of(va, 0)];
+}
+
+int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+{
+	if ((va | pa) & (PAGE_SIZE - 1))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	uint64_t *pte = walk(as, va, true);
+	int err = !pte ? -ENOMEM : (*pte & PTE_P) ? -EEXIST : 0;
+	if (!err)
+		*pte = pa | pte_bits(flags);
+	spin_unlock(&as->lock);
+	return err;
+}
+
+uint64_t vm_unmap(struct addrspace *as, uint64_t va)
+{
+	spin_lock(&as->lock);
+	uint64_t *pte = walk(as, va, false);
+	uint64_t pa = 0;
+	if (pte && (*pte & PTE_P)) {
+		pa = *pte & PTE_ADDR;
+		*pte = 0;
+	}
+	spin_unlock(&as->lock);
+	if (pa)
+		tlb_shootdown(as, va);
+	return pa;
+}
+
+bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+{
+	spin_lock(&as->lock);
+	uint64_t *pte = walk(as, va, false);
+	bool found = pte && (*pte & PTE_P);
+	if (found) {
+		if (pa)
+			*pa = (*pte & PTE_ADDR) | (va & (PAGE_SIZE - 1));
+		if (flags)
+			*flags = ((*pte & PTE_W) ? VM_WRITE : 0) | ((*pte & PTE_U) ? VM_USER : 0) |
+				 ((*pte & PTE_NX) ? 0 : VM_EXEC) | ((*pte & PTE_G) ? VM_GLOBAL : 0);
+	}
+	spin_unlock(&as->lock);
+	return found;
+}
+
+static void flush_page_ipi(void *va)
+{
+	invlpg((uint64_t)va);
+}
+
+/* Invalidate va here and on every other CPU that may cache it. */
+void tlb_shootdown(struct addrspace *as, uint64_t va)
+{
+	invlpg(va);
+	uint64_t mask = (as == &kernel_as) ? ~0ull : as->cpus;
+	mask &= ~(1ull << cpu_id());
+	if (mask)
+		smp_call_mask(mask, flush_page_ipi, (void *)va, true);
+}
+
+static void map_direct(uint64_t top)
+{
+	uint64_t bits = PTE_P | PTE_W | PTE_PS | (cpu_features.nx ? PTE_NX : 0) | (cpu_features.pge ? PTE_G : 0);
+	for (uint64_t pa = 0; pa < top; pa += 0x200000) {
+		uint64_t va = DIRECT_MAP_BASE + pa;
+		uint64_t *t = table(kernel_as.root);
+		for (int level = 3; level > 1; level--) {
+			uint64_t *e = &t[index_of(va, level)];
+			if (!(*e & PTE_P)) {
+				uint64_t npa = pmm_alloc();
+				if (!npa)
+					panic("vm: out of memory for the direct map");
+				kernel_as.table_frames++;
+				*e = npa | PTE_P | PTE_W;
+			}
+			t = table(*e & PTE_ADDR);
+		}
+		t[index_of(va, 1)] = pa | bits;
+	}
+}
+
+static void map_image_range(char *start, char *end, unsigned flags)
+{
+	for (uint64_t va = (uint64_t)start; va < (uint64_t)end; va += PAGE_SIZE)
+		if (vm_map(&kernel_as, va, va - KERNEL_VBASE, flags | VM_GLOBAL) < 0)
+			panic("vm: cannot map the kernel image");
+}
+
+void vm_init(void)
+{
+	detect_features();
+	if (cpu_features.nx)
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	kernel_as.root = pmm_alloc();
+	if (!kernel_as.root)
+		panic("vm: no frame for the kernel PML4");
+	/* Every kernel PDPT exists from the start, so all address spaces share them. */
+	for (int slot = KERNEL_SLOT_FIRST; slot < 512; slot++) {
+		uint64_t pdpt = pmm_alloc();
+		if (!pdpt)
+			panic("vm: no frame for a kernel PDPT");
+		kernel_as.table_frames++;
+		table(kernel_as.root)[slot] = pdpt | PTE_P | PTE_W;
+	}
+	map_direct((pmm_max_phys() + 0x1fffff) & ~0x1fffffull);
+	map_image_range(_kernel_start, _rodata_start, VM_EXEC);
+	map_image_range(_rodata_start, _data_start, 0);
+	map_image_range(_data_start, _end, VM_WRITE);
+	vm_init_cpu();
+}
+
+/* Per CPU: the kernel tables, global pages, NX, SMEP/SMAP, write protect. */
+void vm_init_cpu(void)
+{
+	if (cpu_features.nx)
+		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	uint64_t cr4 = read_cr4();
+	if (cpu_features.pge)
+		cr4 |= CR4_PGE;
+	if (cpu_features.smep)
+		cr4 |= CR4_SMEP;
+	if (cpu_features.smap)
+		cr4 |= CR4_SMAP;
+	write_cr4(cr4);
+	write_cr0(read_cr0() | CR0_WP);
+	write_cr3(kernel_as.root);
+	__atomic_fetch_or(&kernel_as.cpus, 1ull << cpu_id(), __ATOMIC_RELAXED);
+}
+
+/* Map device registers uncached at their direct-map address. */
+void *vm_map_mmio(uint64_t pa, uint64_t size)
+{
+	uint64_t first = pa & ~(uint64_t)(PAGE_SIZE - 1);
+	for (uint64_t p = first; p < pa + size; p += PAGE_SIZE) {
+		uint64_t va = DIRECT_MAP_BASE + p;
+		spin_lock(&kernel_as.lock);
+		uint64_t *pte = walk(&kernel_as, va, true);
+		if (pte)
+			*pte = p | pte_bits(VM_WRITE | VM_NOCACHE | VM_GLOBAL);
+		spin_unlock(&kernel_as.lock);
+		if (!pte)
+			return NULL;
+		invlpg(va);
+	}
+	return phys_to_virt(pa);
+}
+
+struct addrspace *vm_create(void)
+{
+	struct addrspace *as = kzalloc(sizeof *as);
+	if (!as)
+		return NULL;
+	as->root = pmm_alloc();
+	if (!as->root) {
+		kfree(as);
+		return NULL;
+	}
+	spin_init(&as->lock, "addrspace");
+	as->table_frames = 1;
+	memcpy(table(as->root) + KERNEL_SLOT_FIRST, table(kernel_as.root) + KERNEL_SLOT_FIRST,
+	       (512 - KERNEL_SLOT_FIRST) * sizeof(uint64_t));
+	return as;
+}
+
+static void free_tables(uint64_t pa, int level)
+{
+	if (level > 0) {
+		uint64_t *t = table(pa);
+		for (int i = 0; i < 512; i++)
+			if ((t[i] & PTE_P) && !(t[i] & PTE_PS))
+				free_tables(t[i] & PTE_ADDR, level - 1);
+	}
+	pmm_free(pa);
+}
+
+void vm_destroy(struct addrspace *as)
+{
+	uint64_t *root = table(as->root);
+	for (int i = 0; i < KERNEL_SLOT_FIRST; i++)
+		if (root[i] & PTE_P)
+			free_tables(root[i] & PTE_ADDR, 2);
+	pmm_free(as->root);
+	kfree(as);
+}
+
+void vm_switch(struct addrspace *as)
+{
+	__atomic_fetch_or(&as->cpus, 1ull << cpu_id(), __ATOMIC_RELAXED);
+	if (read_cr3() != as->root)
+		write_cr3(as->root);
+}

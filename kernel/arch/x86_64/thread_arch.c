@@ -1,0 +1,28 @@
+/*
+ * thread_arch.c — the x86_64 details of a thread: its first stack frame
+ * and what changes on the CPU when it is switched in.
+ */
+#include <stdint.h>
+#include <thread.h>
+#include <vm.h>
+#include "arch_cpu.h"
+#include "layout.h"
+
+extern char thread_entry_trampoline[];
+
+/* Six zeroed callee-saved registers, then the trampoline as return address. */
+uint64_t arch_thread_stack_init(uint64_t top)
+{
+	uint64_t *sp = (uint64_t *)(top & ~15ull);
+	*--sp = 0;                                   /* alignment: rsp%16==8 at entry */
+	*--sp = (uint64_t)thread_entry_trampoline;
+	for (int i = 0; i < 6; i++)
+		*--sp = 0;
+	return (uint64_t)sp;
+}
+
+void arch_thread_switched_in(struct thread *t)
+{
+	tss_set_kernel_stack(t->kstack + KSTACK_SIZE);
+	vm_switch(t->as ? t->as : &kernel_as);
+}

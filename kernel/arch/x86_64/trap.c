@@ -1,0 +1,91 @@
+/*
+ * trap.c — where every interrupt and exception lands (from vectors.S).
+ *
+ * Exceptions in the kernel are bugs: print the registers and a symbolized
+ * backtrace and power off with a failing status.  Exceptions in user mode
+ * go to the process layer (which kills only that process).  Vectors 32 and
+ * up are device interrupts and IPIs: the generic interrupt layer runs the
+ * handler, the LAPIC gets its EOI, and the scheduler may preempt.
+ */
+#include <stdint.h>
+#include <console.h>
+#include <cpu.h>
+#include <intr.h>
+#include <kprintf.h>
+#include <panic.h>
+#include <sched.h>
+#include <smp.h>
+#include "x86.h"
+#include "trapframe.h"
+#include "lapic.h"
+
+static const char *const exception_names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+	"#BR bound range", "#UD invalid opcode", "#NM device not available",
+	"#DF double fault", "coprocessor overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault", "#GP general protection",
+	"#PF page fault", "reserved 15", "#MF x87 error", "#AC alignment check",
+	"#MC machine check", "#XM SIMD error", "#VE virtualization",
+	"#CP control protection", "reserved 22", "reserved 23", "reserved 24",
+	"reserved 25", "reserved 26", "reserved 27", "#HV hypervisor injection",
+	"#VC VMM communication", "#SX security", "reserved 31",
+};
+
+/* Hook for user-mode faults; the process layer overrides it. */
+__attribute__((weak)) int user_fault(struct trapframe *tf)
+{
+	(void)tf;
+	return 0;
+}
+
+static void print_symbolized(const char *label, uint64_t pc)
+{
+	uint64_t off = 0;
+	const char *name = ksym_lookup(pc, &off);
+	if (name)
+		kprintf("  %s %016lx <%s+0x%lx>\n", label, pc, name, off);
+	else
+		kprintf("  %s %016lx\n", label, pc);
+}
+
+void trapframe_dump(const struct trapframe *tf)
+{
+	print_symbolized("rip", tf->rip);
+	kprintf("  cs  %04lx  ss %04lx  rflags %016lx  error %lx\n", tf->cs, tf->ss, tf->rflags, tf->error);
+	kprintf("  rax %016lx rbx %016lx rcx %016lx rdx %016lx\n", tf->rax, tf->rbx, tf->rcx, tf->rdx);
+	kprintf("  rsi %016lx rdi %016lx rbp %016lx rsp %016lx\n", tf->rsi, tf->rdi, tf->rbp, tf->rsp);
+	kprintf("  r8  %016lx r9  %016lx r10 %016lx r11 %016lx\n", tf->r8, tf->r9, tf->r10, tf->r11);
+	kprintf("  r12 %016lx r13 %016lx r14 %016lx r15 %016lx\n", tf->r12, tf->r13, tf->r14, tf->r15);
+	kprintf("  cr0 %016lx cr2 %016lx cr3 %016lx cr4 %016lx\n", read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+static void kernel_exception(struct trapframe *tf)
+{
+	console_panic_mode();
+	smp_stop_others();
+	kprintf("\nKERNEL FAULT: %s (vector %lu) on cpu %d\n",
+		exception_names[tf->vector], tf->vector, cpu_id());
+	trapframe_dump(tf);
+	backtrace_print(tf->rbp);
+	arch_power_off(POWER_PANIC);
+}
+
+void trap(struct trapframe *tf)
+{
+	if (tf->vector == 2) {               /* NMI: the stop signal of a panic */
+		if (smp_stopping())
+			arch_halt_forever();
+		return;
+	}
+	if (tf->vector < 32) {
+		if (tf_from_user(tf) && user_fault(tf))
+			return;
+		kernel_exception(tf);
+	}
+	if (tf->vector == VECTOR_SPURIOUS)
+		return;
+	this_cpu()->irqs++;
+	intr_dispatch(tf->vector);
+	lapic_eoi();
+	sched_preempt_if_needed();
+}

@@ -1,0 +1,64 @@
+/*
+ * cpu.h — per-CPU state.
+ *
+ * struct cpu is reached through arch_this_cpu() (the GS base).  The fields
+ * under "published" are written only by their own CPU and read by any CPU
+ * without a lock — the cheap view of every CPU that idle-CPU and
+ * busiest-CPU interrupt delivery needs.
+ */
+#ifndef HAKO_CPU_H
+#define HAKO_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "arch.h"
+#include "sched.h"
+#include "list.h"
+#include "spinlock.h"
+
+#define MAX_CPUS 16
+
+struct thread;
+
+struct cpu {
+	struct cpu *self;           /* must stay first: gs:0 */
+	uint64_t syscall_scratch;   /* gs:8, used by the syscall entry */
+	uint64_t syscall_kstack;    /* gs:16, top of the current kernel stack */
+	int id;                     /* 0 .. ncpus-1; 0 is the boot (master) CPU */
+	uint32_t apic_id;
+
+	int ncli;                   /* push_off nesting depth */
+	bool intena;                /* were interrupts on before the first push_off? */
+	uint64_t irq_off_since;     /* TSC when ncli went 0 -> 1 */
+	uint64_t irq_off_max;       /* longest interrupts-off section seen (TSC) */
+
+	struct thread *current;
+	struct thread *idle_thread;
+	uint64_t idle_stack;         /* base of the idle (boot) stack */
+	struct runqueue rq;
+	volatile bool need_resched;
+	struct thread *prev;         /* thread switched away from, for sched_finish_switch */
+	int prev_target;             /* CPU prev moves to after the switch, or -1 */
+	struct list_node timers;     /* armed timers, by deadline; under timer_lock */
+	struct spinlock timer_lock;
+
+	/* published */
+	volatile bool online;
+	volatile bool idle;         /* running its idle thread */
+	volatile int cur_prio;      /* priority of the running thread */
+	volatile int rq_len;        /* runnable threads waiting */
+	volatile uint64_t ticks;    /* timer ticks taken */
+	volatile uint64_t irqs;     /* device + IPI interrupts taken */
+	volatile uint64_t ctx_switches;
+
+	void *arch;                 /* struct arch_cpu: GDT, TSS, stacks */
+};
+
+extern struct cpu cpus[MAX_CPUS];
+extern int ncpus;
+
+static inline struct cpu *this_cpu(void) { return arch_this_cpu(); }
+static inline int cpu_id(void) { return arch_this_cpu()->id; }
+int cpus_online(void);
+
+#endif

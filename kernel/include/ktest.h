@@ -1,0 +1,31 @@
+/*
+ * ktest.h — kernel self-tests.
+ *
+ * A test is a function returning 0 on success; KTEST(name) defines one
+ * and registers it in the .ktests section.  Each runs in a kernel thread
+ * of its own and fails if the free-frame count is not back to where it
+ * was.  `ktest [NAME...]` on the command line runs them (all, or those
+ * named) and powers off with the result.
+ */
+#ifndef HAKO_KTEST_H
+#define HAKO_KTEST_H
+
+struct ktest {
+	const char *name;
+	int (*fn)(void);
+};
+
+#define KTEST(tname) \
+	static int ktest_##tname(void); \
+	static const struct ktest ktest_entry_##tname \
+		__attribute__((used, section(".ktests"), aligned(8))) = { #tname, ktest_##tname }; \
+	static int ktest_##tname(void)
+
+void ktest_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#define KT_CHECK(cond, ...) \
+	do { if (!(cond)) { ktest_fail(__FILE__, __LINE__, __VA_ARGS__); return -1; } } while (0)
+
+int ktest_main(int argc, char **argv);   /* returns the number of failures */
+
+#endif

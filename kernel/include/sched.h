@@ -1,0 +1,63 @@
+/*
+ * sched.h — the preemptive priority scheduler.
+ *
+ * Each CPU has a run queue with one FIFO per priority (0 lowest .. 31
+ * highest) and a bitmap of non-empty levels.  A thread runs until it
+ * blocks, yields, uses up its time slice (round robin within a level) or
+ * a higher-priority thread becomes runnable on its CPU.  Idle CPUs steal
+ * work from the busiest one; threads may be pinned to a set of CPUs
+ * (affinity) and may move themselves to a given CPU (migration).
+ */
+#ifndef HAKO_SCHED_H
+#define HAKO_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "list.h"
+#include "spinlock.h"
+
+#define NPRIO 32
+#define PRIO_IDLE (-1)
+#define PRIO_DEFAULT 8
+
+struct thread;
+struct cpu;
+
+struct runqueue {
+	struct spinlock lock;
+	uint32_t bitmap;                 /* bit p set: queue[p] not empty */
+	struct list_node queue[NPRIO];
+	int count;
+};
+
+struct waitq {
+	struct spinlock lock;
+	struct list_node sleepers;
+};
+
+extern uint64_t sched_slice_ticks;
+
+void sched_init(void);                  /* boot CPU, before smp_boot_aps */
+void sched_init_cpu(void);              /* each CPU: the running context becomes its idle thread */
+void sched_idle_loop(void) __attribute__((noreturn));
+void sched_yield(void);
+void sched_tick(void);                  /* from the timer interrupt */
+void sched_request_resched(void);       /* this CPU: switch at the next chance */
+void sched_preempt_if_needed(void);     /* end of an interrupt */
+void sched_wakeup(struct thread *t);
+void sched_enqueue_new(struct thread *t);
+int sched_set_affinity(struct thread *t, uint64_t mask);
+int sched_migrate(int cpu);             /* move the running thread to cpu and continue there */
+void sched_set_priority(struct thread *t, int prio);
+void sched_block(void);
+void sched_finish_switch(void);         /* first act of a thread switched to */
+struct thread *thread_adopt_idle(struct cpu *c);
+void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */
+
+void waitq_init(struct waitq *wq);
+/* Caller holds wq->lock; it is released while asleep and held again on return. */
+void waitq_wait_locked(struct waitq *wq);
+int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
+int waitq_wake_all(struct waitq *wq);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * thread.h — kernel threads (and, later, the kernel side of user threads).
+ */
+#ifndef HAKO_THREAD_H
+#define HAKO_THREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <list.h>
+#include <sched.h>
+#include <time.h>
+
+enum thread_state { T_NEW, T_RUNNABLE, T_RUNNING, T_SLEEPING, T_DEAD };
+
+struct addrspace;
+
+struct thread {
+	uint64_t saved_rsp;              /* while not running */
+	uint64_t kstack;                 /* base of its kernel stack */
+	int tid;
+	char name[16];
+	enum thread_state state;
+	int prio;
+	uint64_t affinity;               /* CPUs it may run on */
+	int cpu;                         /* CPU it runs or last ran on */
+	int migrate_to;                  /* -1, or a CPU to move to at the next switch */
+	uint64_t slice_left;             /* ticks */
+	struct list_node rq_link;        /* run queue or wait queue */
+	struct list_node all_link;
+	void (*entry)(void *);
+	void *arg;
+	struct timer sleep_timer;
+	struct waitq exit_wq;            /* joiners */
+	int exit_code;
+	bool detached;                   /* freed at exit, nobody joins */
+	bool joined;
+	struct addrspace *as;            /* NULL: kernel only */
+	uint64_t runtime_tsc;
+	uint64_t switched_in_tsc;
+	void *owner;                     /* the process, for user threads */
+};
+
+struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);
+void thread_start(struct thread *t);
+struct thread *thread_spawn(const char *name, void (*entry)(void *), void *arg, int prio);
+void thread_exit(int code) __attribute__((noreturn));
+int thread_join(struct thread *t);       /* waits, frees, returns the exit code */
+void thread_detach(struct thread *t);
+void thread_sleep_ns(uint64_t ns);
+struct thread *thread_current(void);
+void thread_free(struct thread *t);      /* for sched: stack and struct */
+int thread_count(void);
+
+/* arch */
+uint64_t arch_thread_stack_init(uint64_t stack_top);
+void arch_switch(uint64_t *save_rsp, uint64_t new_rsp);
+void arch_thread_switched_in(struct thread *t);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * vm.h — address spaces and page mappings.
+ *
+ * Every address space shares the kernel half (the direct map of RAM and
+ * MMIO at DIRECT_MAP_BASE, the kernel image at KERNEL_VBASE); the lower
+ * half is its own.  Unmapping invalidates the translation on every CPU
+ * that may hold it (TLB shootdown by IPI).
+ */
+#ifndef HAKO_VM_H
+#define HAKO_VM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <spinlock.h>
+
+#define VM_WRITE   (1u << 0)
+#define VM_EXEC    (1u << 1)
+#define VM_USER    (1u << 2)
+#define VM_GLOBAL  (1u << 3)
+#define VM_NOCACHE (1u << 4)
+
+struct addrspace {
+	uint64_t root;                  /* physical address of the PML4 */
+	volatile uint64_t cpus;         /* CPUs that may hold its translations */
+	struct spinlock lock;           /* guards the page tables */
+	uint64_t table_frames;          /* page-table frames it owns */
+};
+
+extern struct addrspace kernel_as;
+
+void vm_init(void);                          /* build and load the kernel tables */
+void vm_init_cpu(void);                      /* per-CPU: load kernel tables, NX/SMEP/SMAP */
+int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+uint64_t vm_unmap(struct addrspace *as, uint64_t va);   /* returns the frame, 0 if none */
+bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags);
+struct addrspace *vm_create(void);
+void vm_destroy(struct addrspace *as);       /* frees its page tables, not the frames mapped */
+void vm_switch(struct addrspace *as);
+void *vm_map_mmio(uint64_t pa, uint64_t size);
+void tlb_shootdown(struct addrspace *as, uint64_t va);
+
+struct cpu_features {
+	bool nx, smep, smap, pcid, pge, x2apic, tsc_deadline, invariant_tsc, huge_1g;
+};
+extern struct cpu_features cpu_features;
+
+#endif

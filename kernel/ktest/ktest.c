@@ -1,0 +1,111 @@
+/*
+ * ktest.c — the self-test runner: one thread per test, a frame-leak
+ * check around each, a result line per test and a summary.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <kprintf.h>
+#include <ktest.h>
+#include <pmm.h>
+#include <stats.h>
+#include <thread.h>
+
+extern const struct ktest __ktests_start[], __ktests_end[];
+
+static char fail_reason[200];
+
+void ktest_fail(const char *file, int line, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+	va_start(ap, fmt);
+	kvsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ksnprintf(fail_reason, sizeof fail_reason, "%s:%d: %s", file, line, msg);
+}
+
+struct run {
+	const struct ktest *test;
+	int result;
+};
+
+static void run_one(void *arg)
+{
+	struct run *r = arg;
+	r->result = r->test->fn();
+}
+
+static bool selected(const struct ktest *t, int argc, char **argv)
+{
+	if (argc == 0)
+		return true;
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], t->name) == 0)
+			return true;
+	return false;
+}
+
+/* JSON strings: the reasons we print contain no quotes or backslashes but paths. */
+static void json_clean(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || *s < ' ')
+			*s = '\'';
+}
+
+static int run_test(const struct ktest *t)
+{
+	fail_reason[0] = 0;
+	uint64_t before = pmm_free_count();
+	struct run r = { t, -1 };
+	struct thread *th = thread_create(t->name, run_one, &r, PRIO_DEFAULT, 0);
+	if (!th) {
+		ksnprintf(fail_reason, sizeof fail_reason, "cannot create test thread");
+	} else {
+		thread_start(th);
+		thread_join(th);
+	}
+	uint64_t after = pmm_free_count();
+	if (r.result == 0 && after != before) {
+		ksnprintf(fail_reason, sizeof fail_reason, "leaked %ld frames",
+			  (long)before - (long)after);
+		r.result = -1;
+	}
+	if (r.result != 0 && !fail_reason[0])
+		ksnprintf(fail_reason, sizeof fail_reason, "returned %d", r.result);
+	json_clean(fail_reason);
+	if (r.result == 0) {
+		kprintf("ktest: PASS %s\n", t->name);
+		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":true}", t->name);
+	} else {
+		kprintf("ktest: FAIL %s: %s\n", t->name, fail_reason);
+		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":false,\"reason\":\"%s\"}", t->name, fail_reason);
+	}
+	return r.result == 0;
+}
+
+int ktest_main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+	for (int i = 0; i < argc; i++) {
+		bool known = false;
+		for (const struct ktest *t = __ktests_start; t < __ktests_end; t++)
+			known |= strcmp(t->name, argv[i]) == 0;
+		if (!known) {
+			kprintf("ktest: no test named %s\n", argv[i]);
+			failed++;
+		}
+	}
+	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
+		if (!selected(t, argc, argv))
+			continue;
+		if (run_test(t))
+			passed++;
+		else
+			failed++;
+	}
+	result_line("{\"kind\":\"ktest-summary\",\"passed\":%d,\"failed\":%d}", passed, failed);
+	kprintf("ktest: %d passed, %d failed\n", passed, failed);
+	return failed;
+}

@@ -1,0 +1,108 @@
+/*
+ * monitor.c — the kernel's own little console and command table.
+ *
+ * Until the user-space shell exists, a boot without a command lands here:
+ * a line editor on COM1 (polled, sleeping between polls so idle CPUs stay
+ * idle) that runs the kernel's commands.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <cmdline.h>
+#include <cpu.h>
+#include <kmain.h>
+#include <kprintf.h>
+#include <ktest.h>
+#include <pmm.h>
+#include <thread.h>
+#include "arch.h"
+
+static int cmd_ktest(int argc, char **argv) { return ktest_main(argc - 1, argv + 1); }
+static int cmd_kbench(int argc, char **argv) { return kbench_main(argc - 1, argv + 1); }
+
+static int cmd_cpus(int argc, char **argv)
+{
+	for (int i = 0; i < ncpus; i++)
+		kprintf("cpu %d: apic %u %s prio %d queued %d ticks %lu irqs %lu switches %lu\n",
+			i, cpus[i].apic_id, cpus[i].idle ? "idle" : "busy", cpus[i].cur_prio,
+			cpus[i].rq_len, cpus[i].ticks, cpus[i].irqs, cpus[i].ctx_switches);
+	return 0;
+}
+
+static int cmd_mem(int argc, char **argv)
+{
+	kprintf("frames: %lu free of %lu\n", pmm_free_count(), pmm_total_count());
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct {
+	const char *name, *help;
+	int (*fn)(int, char **);
+} commands[] = {
+	{ "ktest", "ktest [NAME...]: run kernel self-tests", cmd_ktest },
+	{ "kbench", "kbench: kernel timing figures", cmd_kbench },
+	{ "cpus", "cpus: per-CPU state and counters", cmd_cpus },
+	{ "mem", "mem: free frames", cmd_mem },
+	{ "help", "help: this list", cmd_help },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	for (unsigned i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		kprintf("  %s\n", commands[i].help);
+	kprintf("  poweroff: stop the machine\n");
+	return 0;
+}
+
+int run_command(int argc, char **argv)
+{
+	for (unsigned i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[0], commands[i].name) == 0)
+			return commands[i].fn(argc, argv);
+	kprintf("unknown command: %s (try help)\n", argv[0]);
+	return -1;
+}
+
+static int read_line(char *buf, int size)
+{
+	int n = 0;
+	for (;;) {
+		int c = serial_getc();
+		if (c < 0) {
+			thread_sleep_ns(1000000);
+			continue;
+		}
+		if (c == '\r' || c == '\n') {
+			kprintf("\n");
+			buf[n] = 0;
+			return n;
+		}
+		if ((c == 0x7f || c == 8) && n > 0) {
+			n--;
+			kprintf("\b \b");
+		} else if (c >= ' ' && n < size - 1) {
+			buf[n++] = (char)c;
+			kprintf("%c", c);
+		}
+	}
+}
+
+void monitor_run(void)
+{
+	char line[256];
+	char *argv[CMD_MAX_WORDS];
+	kprintf("hako monitor: type help\n");
+	for (;;) {
+		kprintf("hako> ");
+		read_line(line, sizeof line);
+		int argc = split_words(line, argv, CMD_MAX_WORDS);
+		if (argc == 0)
+			continue;
+		if (strcmp(argv[0], "poweroff") == 0)
+			return;
+		int r = run_command(argc, argv);
+		if (r != 0)
+			kprintf("(status %d)\n", r);
+	}
+}

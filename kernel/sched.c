@@ -1,0 +1,358 @@
+/*
+ * sched.c — per-CPU run queues, the context-switch protocol, idle loops,
+ * load balancing, affinity and migration.
+ *
+ * The switch protocol: a CPU switches only while holding its own run
+ * queue lock, and the thread it switches to releases that lock first
+ * thing (sched_finish_switch).  So a thread found on a run queue has
+ * always finished saving its registers.  A thread leaving for another CPU
+ * (migration, affinity) is put on that CPU's queue only after the switch,
+ * by the next thread on the old CPU.  Every wake-up goes to the CPU the
+ * thread last ran on, which it cannot reach before its switch completes.
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <cpu.h>
+#include <panic.h>
+#include <sched.h>
+#include <smp.h>
+#include <thread.h>
+#include <time.h>
+
+uint64_t sched_slice_ticks = 2;
+
+static void rq_push(struct cpu *c, struct thread *t)
+{
+	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
+	c->rq.bitmap |= 1u << t->prio;
+	c->rq_len = ++c->rq.count;
+}
+
+static void rq_remove(struct cpu *c, struct thread *t)
+{
+	list_remove(&t->rq_link);
+	if (list_empty(&c->rq.queue[t->prio]))
+		c->rq.bitmap &= ~(1u << t->prio);
+	c->rq_len = --c->rq.count;
+}
+
+static struct thread *rq_highest(struct cpu *c)
+{
+	if (!c->rq.bitmap)
+		return NULL;
+	int p = 31 - __builtin_clz(c->rq.bitmap);
+	return list_entry(c->rq.queue[p].next, struct thread, rq_link);
+}
+
+static bool allowed(struct thread *t, int cpu) { return t->affinity & (1ull << cpu); }
+
+/* Least loaded online CPU the thread may use (running counts as one). */
+static int pick_cpu(struct thread *t)
+{
+	int best = -1, best_load = 1 << 30;
+	uint64_t online = smp_online_mask();
+	for (int i = 0; i < ncpus; i++) {
+		if (!allowed(t, i) || !(online & (1ull << i)))
+			continue;
+		int load = cpus[i].rq_len + (cpus[i].idle ? 0 : 1);
+		if (load < best_load)
+			best = i, best_load = load;
+	}
+	return best >= 0 ? best : 0;
+}
+
+static void kick(int cpu, int prio)
+{
+	if (prio > cpus[cpu].cur_prio)
+		smp_send_resched(cpu);
+}
+
+static void enqueue_on(int cpu, struct thread *t)
+{
+	struct cpu *c = &cpus[cpu];
+	spin_lock(&c->rq.lock);
+	t->cpu = cpu;
+	t->state = T_RUNNABLE;
+	rq_push(c, t);
+	spin_unlock(&c->rq.lock);
+	kick(cpu, t->prio);
+}
+
+void sched_enqueue_new(struct thread *t)
+{
+	enqueue_on(pick_cpu(t), t);
+}
+
+/* Where a thread that stops running here must go instead, or -1. */
+static int leave_target(struct cpu *c, struct thread *t)
+{
+	if (t->migrate_to >= 0) {
+		int k = t->migrate_to;
+		t->migrate_to = -1;
+		return k == c->id ? -1 : k;
+	}
+	return allowed(t, c->id) ? -1 : pick_cpu(t);
+}
+
+/*
+ * Give this CPU to the best runnable thread.  Caller holds c->rq.lock
+ * (and nothing else) and has set current->state if it is not staying
+ * runnable.  Returns in the old thread, later, with the lock released.
+ */
+static void switch_away(struct cpu *c)
+{
+	struct thread *prev = c->current;
+	if (c->ncli != 1)
+		panic("sched: switch with %d locks held", c->ncli);
+	c->prev_target = -1;
+	if (prev->state == T_RUNNING && prev != c->idle_thread) {
+		prev->state = T_RUNNABLE;
+		c->prev_target = leave_target(c, prev);
+		if (c->prev_target < 0)
+			rq_push(c, prev);
+	}
+	struct thread *next = rq_highest(c);
+	if (next)
+		rq_remove(c, next);
+	else
+		next = c->idle_thread;
+	uint64_t now = arch_tsc();
+	next->state = T_RUNNING;
+	next->cpu = c->id;
+	next->slice_left = sched_slice_ticks;
+	if (next == prev) {
+		spin_unlock(&c->rq.lock);
+		return;
+	}
+	prev->runtime_tsc += now - prev->switched_in_tsc;
+	next->switched_in_tsc = now;
+	c->current = next;
+	c->idle = next == c->idle_thread;
+	c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
+	c->prev = prev;
+	c->ctx_switches++;
+	bool intena = c->intena;
+	arch_thread_switched_in(next);
+	arch_switch(&prev->saved_rsp, next->saved_rsp);
+	c = this_cpu();                  /* prev may resume on another CPU */
+	c->intena = intena;
+	sched_finish_switch();
+}
+
+/* First thing a thread does after being switched to. */
+void sched_finish_switch(void)
+{
+	struct cpu *c = this_cpu();
+	struct thread *prev = c->prev;
+	int target = c->prev_target;
+	c->prev = NULL;
+	c->prev_target = -1;
+	spin_unlock(&c->rq.lock);
+	if (!prev)
+		return;
+	if (prev->state == T_DEAD)
+		thread_reap(prev);
+	else if (prev->state == T_RUNNABLE && target >= 0)
+		enqueue_on(target, prev);
+}
+
+static struct cpu *lock_own_rq(void)
+{
+	push_off();
+	struct cpu *c = this_cpu();
+	spin_lock(&c->rq.lock);
+	pop_off();
+	return c;
+}
+
+void sched_yield(void)
+{
+	struct cpu *c = lock_own_rq();
+	c->need_resched = false;
+	switch_away(c);
+}
+
+/* current->state is already T_SLEEPING or T_DEAD. */
+void sched_block(void)
+{
+	switch_away(lock_own_rq());
+}
+
+void sched_request_resched(void)
+{
+	this_cpu()->need_resched = true;
+}
+
+void sched_preempt_if_needed(void)
+{
+	struct cpu *c = this_cpu();
+	if (c->need_resched && c->ncli == 0)
+		sched_yield();
+}
+
+void sched_wakeup(struct thread *t)
+{
+	struct cpu *c = &cpus[t->cpu];
+	spin_lock(&c->rq.lock);
+	bool woke = t->state == T_SLEEPING;
+	if (woke) {
+		t->state = T_RUNNABLE;
+		rq_push(c, t);
+	}
+	spin_unlock(&c->rq.lock);
+	if (woke)
+		kick(t->cpu, t->prio);
+}
+
+/* Take one thread that may run on `me` from the busiest other CPU. */
+static bool steal(struct cpu *me)
+{
+	int busiest = -1, most = 0;
+	for (int i = 0; i < ncpus; i++)
+		if (i != me->id && cpus[i].rq_len > most)
+			busiest = i, most = cpus[i].rq_len;
+	if (busiest < 0)
+		return false;
+	struct cpu *v = &cpus[busiest];
+	struct thread *found = NULL;
+	spin_lock(&v->rq.lock);
+	for (int p = NPRIO - 1; p >= 0 && !found; p--)
+		list_for_each(n, &v->rq.queue[p]) {
+			struct thread *t = list_entry(n, struct thread, rq_link);
+			if (allowed(t, me->id)) {
+				found = t;
+				break;
+			}
+		}
+	if (found)
+		rq_remove(v, found);
+	spin_unlock(&v->rq.lock);
+	if (found)
+		enqueue_on(me->id, found);
+	return found != NULL;
+}
+
+void sched_tick(void)
+{
+	struct cpu *c = this_cpu();
+	struct thread *t = c->current;
+	if (c->idle) {
+		if (c->rq_len || steal(c))
+			c->need_resched = true;
+		return;
+	}
+	if (t->slice_left > 0)
+		t->slice_left--;
+	if (t->slice_left == 0 && c->rq.bitmap && 31 - __builtin_clz(c->rq.bitmap) >= t->prio)
+		c->need_resched = true;
+}
+
+void sched_idle_loop(void)
+{
+	for (;;) {
+		struct cpu *c = this_cpu();
+		arch_irq_disable();
+		if (c->rq_len || steal(c)) {
+			arch_irq_enable();
+			sched_yield();
+			continue;
+		}
+		c->idle = true;
+		arch_idle();                 /* sti; hlt — no wake-up lost */
+	}
+}
+
+int sched_set_affinity(struct thread *t, uint64_t mask)
+{
+	mask &= smp_online_mask();
+	if (!mask)
+		return -EINVAL;
+	t->affinity = mask;
+	if (t == thread_current() && !allowed(t, cpu_id()))
+		sched_yield();               /* switch_away moves it */
+	return 0;
+}
+
+int sched_migrate(int cpu)
+{
+	if (cpu < 0 || cpu >= ncpus || !cpus[cpu].online)
+		return -EINVAL;
+	struct thread *t = thread_current();
+	if (!allowed(t, cpu))
+		return -EINVAL;
+	if (cpu == cpu_id())
+		return 0;
+	t->migrate_to = cpu;
+	sched_yield();
+	return 0;
+}
+
+void sched_set_priority(struct thread *t, int prio)
+{
+	if (prio < 0)
+		prio = 0;
+	if (prio >= NPRIO)
+		prio = NPRIO - 1;
+	struct cpu *c = &cpus[t->cpu];
+	spin_lock(&c->rq.lock);
+	bool queued = t->state == T_RUNNABLE && t != c->current;
+	if (queued)
+		rq_remove(c, t);
+	t->prio = prio;
+	if (queued)
+		rq_push(c, t);
+	if (t == c->current)
+		c->cur_prio = prio;
+	spin_unlock(&c->rq.lock);
+	if (t == thread_current())
+		sched_yield();               /* a higher one may be waiting now */
+}
+
+void sched_init_cpu(void)
+{
+	struct cpu *c = this_cpu();
+	spin_init(&c->rq.lock, "runqueue");
+	for (int p = 0; p < NPRIO; p++)
+		list_init(&c->rq.queue[p]);
+	list_init(&c->timers);
+	spin_init(&c->timer_lock, "timers");
+	c->prev_target = -1;
+	c->idle_thread = thread_adopt_idle(c);
+	c->current = c->idle_thread;
+	c->cur_prio = PRIO_IDLE;
+}
+
+void waitq_init(struct waitq *wq)
+{
+	spin_init(&wq->lock, "waitq");
+	list_init(&wq->sleepers);
+}
+
+void waitq_wait_locked(struct waitq *wq)
+{
+	struct thread *t = thread_current();
+	t->state = T_SLEEPING;
+	list_push_back(&wq->sleepers, &t->rq_link);
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
+	spin_lock(&c->rq.lock);
+	spin_unlock(&wq->lock);
+	switch_away(c);
+	spin_lock(&wq->lock);
+}
+
+int waitq_wake_one(struct waitq *wq)
+{
+	struct list_node *n = list_pop_front(&wq->sleepers);
+	if (!n)
+		return 0;
+	sched_wakeup(list_entry(n, struct thread, rq_link));
+	return 1;
+}
+
+int waitq_wake_all(struct waitq *wq)
+{
+	int n = 0;
+	while (waitq_wake_one(wq))
+		n++;
+	return n;
+}

@@ -1,0 +1,93 @@
+/*
+ * spinlock.c — ticket spinlocks and the interrupt-off nesting counter.
+ *
+ * The wait loop executes `pause` (arch_spin_hint).  Under QEMU's
+ * single-threaded icount TCG that ends the spinning vCPU's turn, so the
+ * holder runs at once; a plain loop instead spins out its whole time
+ * slice (up to the next timer deadline: milliseconds of guest time).
+ * Measured with kbench's ipi_call_roundtrip: 906 instructions with the
+ * hint, a median of 10,000,004 without.
+ */
+#include <stdint.h>
+#include <spinlock.h>
+#include <cpu.h>
+#include <panic.h>
+
+#define SPIN_LIMIT (1ull << 34)  /* ~minutes of spinning: surely a deadlock */
+
+void spin_init(struct spinlock *l, const char *name)
+{
+	l->next = l->owner = 0;
+	l->name = name;
+	l->cpu = -1;
+}
+
+bool spin_held(struct spinlock *l)
+{
+	return l->cpu == cpu_id() && l->owner != l->next;
+}
+
+void spin_lock(struct spinlock *l)
+{
+	push_off();
+	if (spin_held(l))
+		panic("spinlock %s: recursive acquire on cpu %d", l->name, cpu_id());
+	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	uint64_t spins = 0;
+	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket) {
+		if (++spins == SPIN_LIMIT)
+			panic("spinlock %s: stuck, held by cpu %d", l->name, l->cpu);
+		arch_spin_hint();
+	}
+	l->cpu = cpu_id();
+}
+
+bool spin_trylock(struct spinlock *l)
+{
+	push_off();
+	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	uint32_t expect = owner;
+	if (__atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		l->cpu = cpu_id();
+		return true;
+	}
+	pop_off();
+	return false;
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	if (!spin_held(l))
+		panic("spinlock %s: release by cpu %d, not the holder", l->name, cpu_id());
+	l->cpu = -1;
+	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+	pop_off();
+}
+
+/* Interrupts off, counting nesting; the outermost call remembers IF. */
+void push_off(void)
+{
+	uint64_t was_on = arch_irq_save();
+	struct cpu *c = this_cpu();
+	if (c->ncli++ == 0) {
+		c->intena = was_on;
+		c->irq_off_since = arch_tsc();
+	}
+}
+
+void pop_off(void)
+{
+	struct cpu *c = this_cpu();
+	if (arch_irq_enabled())
+		panic("pop_off: interrupts are on");
+	if (c->ncli < 1)
+		panic("pop_off: unbalanced");
+	if (--c->ncli == 0) {
+		uint64_t len = arch_tsc() - c->irq_off_since;
+		if (len > c->irq_off_max)
+			c->irq_off_max = len;
+		if (c->intena)
+			arch_irq_enable();
+	}
+}

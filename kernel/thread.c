@@ -1,0 +1,177 @@
+/*
+ * thread.c — creating, running, sleeping, exiting and joining threads.
+ *
+ * A thread's kernel stack (KSTACK_SIZE, contiguous frames) is freed by
+ * the next thread to run on its CPU once it has switched away for the
+ * last time (thread_reap); only then do joiners wake, so a joiner never
+ * frees a struct whose stack is still in use.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <cpu.h>
+#include <errno.h>
+#include <heap.h>
+#include <panic.h>
+#include <pmm.h>
+#include <smp.h>
+#include <thread.h>
+
+static struct spinlock threads_lock = SPINLOCK_INIT("threads");
+static struct list_node all_threads = LIST_INIT(all_threads);
+static int next_tid = 1;
+static int nthreads;
+
+struct thread *thread_current(void)
+{
+	push_off();
+	struct thread *t = this_cpu()->current;
+	pop_off();
+	return t;
+}
+
+int thread_count(void) { return nthreads; }
+
+static void sleep_timer_fired(struct timer *tm, void *arg)
+{
+	sched_wakeup(arg);
+}
+
+static struct thread *thread_alloc(const char *name, int prio, uint64_t affinity)
+{
+	struct thread *t = kzalloc(sizeof *t);
+	if (!t)
+		return NULL;
+	strlcpy(t->name, name, sizeof t->name);
+	t->prio = prio;
+	t->affinity = affinity ? affinity : ~0ull;
+	t->migrate_to = -1;
+	t->state = T_NEW;
+	timer_init(&t->sleep_timer, sleep_timer_fired, t);
+	waitq_init(&t->exit_wq);
+	list_init(&t->rq_link);
+	spin_lock(&threads_lock);
+	t->tid = next_tid++;
+	list_push_back(&all_threads, &t->all_link);
+	nthreads++;
+	spin_unlock(&threads_lock);
+	return t;
+}
+
+struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity)
+{
+	if (prio < 0 || prio >= NPRIO)
+		return NULL;
+	uint64_t stack = pmm_alloc_contig(KSTACK_SIZE / PAGE_SIZE, 1);
+	if (!stack)
+		return NULL;
+	struct thread *t = thread_alloc(name, prio, affinity);
+	if (!t) {
+		pmm_free_contig(stack, KSTACK_SIZE / PAGE_SIZE);
+		return NULL;
+	}
+	t->kstack = (uint64_t)phys_to_virt(stack);
+	t->entry = entry;
+	t->arg = arg;
+	t->saved_rsp = arch_thread_stack_init(t->kstack + KSTACK_SIZE);
+	return t;
+}
+
+void thread_start(struct thread *t)
+{
+	sched_enqueue_new(t);
+}
+
+struct thread *thread_spawn(const char *name, void (*entry)(void *), void *arg, int prio)
+{
+	struct thread *t = thread_create(name, entry, arg, prio, 0);
+	if (t)
+		thread_start(t);
+	return t;
+}
+
+/* The context a CPU booted on becomes its idle thread. */
+struct thread *thread_adopt_idle(struct cpu *c)
+{
+	struct thread *t = thread_alloc("idle", 0, 1ull << c->id);
+	if (!t)
+		panic("thread: no memory for idle thread of cpu %d", c->id);
+	t->prio = PRIO_IDLE;
+	t->kstack = c->idle_stack;
+	t->state = T_RUNNING;
+	t->cpu = c->id;
+	t->detached = true;
+	t->switched_in_tsc = arch_tsc();
+	return t;
+}
+
+/* Called from thread_entry_trampoline on a new thread's first run. */
+void thread_first_run(void)
+{
+	this_cpu()->intena = true;       /* start with interrupts on */
+	sched_finish_switch();
+	struct thread *t = thread_current();
+	t->entry(t->arg);
+	thread_exit(0);
+}
+
+void thread_exit(int code)
+{
+	struct thread *t = thread_current();
+	t->exit_code = code;
+	timer_cancel(&t->sleep_timer);
+	t->state = T_DEAD;
+	sched_block();
+	panic("thread_exit: dead thread %d ran again", t->tid);
+}
+
+static void thread_unlink_free(struct thread *t)
+{
+	spin_lock(&threads_lock);
+	list_remove(&t->all_link);
+	nthreads--;
+	spin_unlock(&threads_lock);
+	kfree(t);
+}
+
+/* After the last switch away from a dead thread: free its stack. */
+void thread_reap(struct thread *t)
+{
+	pmm_free_contig(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
+	t->kstack = 0;
+	if (t->detached) {
+		thread_unlink_free(t);
+		return;
+	}
+	spin_lock(&t->exit_wq.lock);
+	t->joined = true;                /* reaped: joiners may free it now */
+	waitq_wake_all(&t->exit_wq);
+	spin_unlock(&t->exit_wq.lock);
+}
+
+int thread_join(struct thread *t)
+{
+	if (t->detached || t == thread_current())
+		return -EINVAL;
+	spin_lock(&t->exit_wq.lock);
+	while (!t->joined)
+		waitq_wait_locked(&t->exit_wq);
+	spin_unlock(&t->exit_wq.lock);
+	int code = t->exit_code;
+	thread_unlink_free(t);
+	return code;
+}
+
+void thread_detach(struct thread *t)
+{
+	t->detached = true;
+}
+
+void thread_sleep_ns(uint64_t ns)
+{
+	push_off();                      /* no tick may move us between arm and block */
+	struct thread *t = this_cpu()->current;
+	t->state = T_SLEEPING;
+	timer_arm(&t->sleep_timer, arch_tsc() + ns_to_tsc(ns));
+	pop_off();
+	sched_block();
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""checkimage.py — build-time checks of the kernel image.
+
+1. QEMU's multiboot 1 loader (a.out kludge) copies the file as one flat run:
+   every PT_LOAD segment must have the same (file offset - physical address).
+2. The second link (with the symbol table filled) must not move any code:
+   text symbols of pass 1 and pass 2 must be identical.
+"""
+import struct
+import subprocess
+import sys
+
+
+def load_segments(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    segs = []
+    for i in range(phnum):
+        p_type, _flags, off, _vaddr, paddr, filesz, _memsz, _align = struct.unpack_from(
+            "<IIQQQQQQ", data, phoff + i * phentsize)
+        if p_type == 1 and filesz:
+            segs.append((off, paddr, filesz))
+    return segs
+
+
+def text_symbols(path):
+    out = subprocess.run(["nm", "-n", path], capture_output=True, text=True, check=True).stdout
+    return [l for l in out.splitlines() if len(l.split()) == 3 and l.split()[1] in "tT"]
+
+
+def main():
+    pass1, final = sys.argv[1], sys.argv[2]
+    segs = load_segments(final)
+    deltas = {off - paddr for off, paddr, _ in segs}
+    if len(deltas) != 1:
+        sys.exit(f"checkimage: {final}: segments are not one flat run: {segs}")
+    if text_symbols(pass1) != text_symbols(final):
+        sys.exit("checkimage: the symbol table moved code between the two links")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Registry of benchmark profiles for `./hako bench NAME`.
+
+Each entry of BENCHES describes one experiment: the boot Profile (machine,
+CPUs, memory, mode, extra QEMU args, guest command words) and its timeout.
+Running a bench boots it once, stores results/bench-<NAME>.jsonl and
+prints the bench table from the guest's `"kind":"bench"` records.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+from .qemu import Profile
+from .runner import EXIT_USAGE, run_boot
+from .summary import render_bench_only
+
+
+@dataclasses.dataclass(frozen=True)
+class Bench:
+    """One registered experiment."""
+
+    profile: Profile
+    timeout: float = 300.0
+    about: str = ""
+
+
+BENCHES: dict[str, Bench] = {
+    "core": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("kbench",)),
+        timeout=300.0,
+        about="in-kernel micro-benchmarks (kbench), pc, 4 CPUs, icount",
+    ),
+}
+
+
+def describe() -> str:
+    """Known bench names with their descriptions, one per line."""
+    width = max(len(name) for name in BENCHES)
+    return "\n".join(f"  {name:<{width}}  {bench.about}"
+                     for name, bench in sorted(BENCHES.items()))
+
+
+def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False,
+              out=None, err=None, **boot_kwargs) -> int:
+    """Boot the named bench, then print its table; returns the exit code."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    bench = BENCHES.get(name)
+    if bench is None:
+        err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
+        return EXIT_USAGE
+    outcome = run_boot(bench.profile, f"bench-{name}", bench.timeout, quiet=quiet,
+                       keep_log=keep_log, out=out, err=err, **boot_kwargs)
+    if outcome.records:
+        out.write(render_bench_only(outcome.records))
+        out.flush()
+    return outcome.exit_code

@@ -1,0 +1,152 @@
+"""Command-line interface of `./hako`.
+
+  hako boot   [options] [-- WORDS...]   boot once, collect results, exit-map
+  hako shell  [options] [-- WORDS...]   interactive QEMU on this terminal
+  hako summary RESULTS.jsonl            human-readable summary of results
+  hako test-all [--quick]               everything `make test` runs
+  hako bench NAME                       run a registered experiment
+
+Words after a bare `--` are passed to the guest after its command line.
+Exit codes of boot/bench: 0 passed, 1 guest failure, 2 usage/environment,
+3 kernel panic, 4 reset/triple fault, 5 QEMU error, 6 build failure,
+124 timeout, 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .qemu import MACHINES, MODES, Profile
+from .results import load_records
+from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
+from .summary import render_summary
+
+
+def split_words(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split argv at the first bare `--` into (options, guest words)."""
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1:]
+    return argv, []
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> None:
+    """Options shared by boot and shell."""
+    parser.add_argument("--smp", type=positive_int, default=4, help="CPU count (default 4)")
+    parser.add_argument("--mem", default="128M", help="guest RAM (default 128M)")
+    parser.add_argument("--machine", choices=MACHINES, default="pc")
+    parser.add_argument("--mode", choices=MODES, default=default_mode,
+                        help=f"execution mode (default {default_mode})")
+    parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
+    parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
+    parser.add_argument("--gdb", action="store_true",
+                        help="add -s -S (gdb stub on :1234, CPU halted), no timeout")
+
+
+def add_boot_parser(subparsers) -> None:
+    parser = subparsers.add_parser("boot", help="boot once and collect results")
+    add_machine_options(parser, "icount")
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                        help=f"seconds (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--name", help="run name (default boot-<machine>-smp<N>-<mode>)")
+    parser.add_argument("--quiet", action="store_true", help="do not echo the console")
+    parser.add_argument("--keep-log", action="store_true", help="keep the log on success")
+
+
+def add_shell_parser(subparsers) -> None:
+    parser = subparsers.add_parser("shell", help="interactive boot on this terminal")
+    add_machine_options(parser, "tcg")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hako", description="Host harness for the Hako microkernel.",
+        epilog="Guest command words go after a bare `--`.")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    add_boot_parser(subparsers)
+    add_shell_parser(subparsers)
+    summary = subparsers.add_parser("summary", help="summarise a results .jsonl file")
+    summary.add_argument("path")
+    test_all = subparsers.add_parser("test-all", help="run everything `make test` runs")
+    test_all.add_argument("--quick", action="store_true", help="only the pc smp 4 boot")
+    bench = subparsers.add_parser("bench", help="run a registered experiment")
+    bench.add_argument("name")
+    bench.add_argument("--quiet", action="store_true", help="do not echo the console")
+    bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
+    return parser
+
+
+def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
+    return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
+                   cmdline=args.cmdline, words=tuple(words), iso=args.iso, gdb=args.gdb)
+
+
+def cmd_boot(args, words) -> int:
+    profile = profile_from(args, words)
+    timeout = None if args.gdb else args.timeout
+    outcome = run_boot(profile, args.name, timeout, quiet=args.quiet,
+                       keep_log=args.keep_log)
+    return outcome.exit_code
+
+
+def cmd_shell(args, words) -> int:
+    return run_shell(profile_from(args, words))
+
+
+def cmd_summary(args, words) -> int:
+    path = Path(args.path)
+    if not path.is_file():
+        sys.stderr.write(f"hako: no such results file: {path}\n")
+        return EXIT_USAGE
+    sys.stdout.write(render_summary(load_records(path)))
+    return 0
+
+
+def cmd_test_all(args, words) -> int:
+    from .testall import run_test_all
+    return run_test_all(quick=args.quick)
+
+
+def cmd_bench(args, words) -> int:
+    from .bench import run_bench
+    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log)
+
+
+COMMANDS = {
+    "boot": cmd_boot,
+    "shell": cmd_shell,
+    "summary": cmd_summary,
+    "test-all": cmd_test_all,
+    "bench": cmd_bench,
+}
+
+TAKES_WORDS = ("boot", "shell")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    options, words = split_words(argv)
+    args = make_parser().parse_args(options)
+    if words and args.command not in TAKES_WORDS:
+        sys.stderr.write(f"hako: `{args.command}` takes no guest words after --\n")
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args, words)
+    except KeyboardInterrupt:
+        sys.stderr.write("hako: interrupted\n")
+        return 130

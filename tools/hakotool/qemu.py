@@ -1,0 +1,161 @@
+"""Boot profiles and QEMU command-line construction.
+
+A `Profile` describes one guest boot (machine, CPUs, memory, execution
+mode, kernel command line, guest command words, ISO or direct kernel).
+`build_argv(profile)` turns it into the exact qemu-system-x86_64 argv;
+`boot`, `shell`, `bench` and `test-all` all go through it.
+
+Environment knobs:
+  HAKO_QEMU        replaces the QEMU binary (shlex-split, so
+                   "python3 fake.py" works; used by the tests)
+  HAKO_QEMU_EXTRA  extra QEMU arguments appended to every boot
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import shutil
+
+DEFAULT_QEMU = "qemu-system-x86_64"
+MACHINES = ("pc", "q35")
+MODES = ("icount", "tcg", "kvm")
+KERNEL_IMAGE = "build/hako.elf"
+ISO_IMAGE = "build/hako.iso"
+FW_CFG_CMDLINE = "opt/hako/cmdline"
+DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
+KVM_DEVICE = "/dev/kvm"
+
+ACCEL_ARGS = {
+    "icount": ("-cpu", "max", "-accel", "tcg", "-icount", "shift=0,sleep=off"),
+    "tcg": ("-cpu", "max", "-accel", "tcg,thread=multi"),
+    "kvm": ("-accel", "kvm", "-cpu", "host"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """Everything that determines one QEMU invocation."""
+
+    machine: str = "pc"
+    smp: int = 4
+    mem: str = "128M"
+    mode: str = "icount"
+    cmdline: str = ""
+    words: tuple[str, ...] = ()
+    iso: bool = False
+    gdb: bool = False
+    interactive: bool = False
+    extra: tuple[str, ...] = ()
+
+    def validate(self) -> None:
+        """Raise ValueError if the profile cannot be turned into argv."""
+        if self.machine not in MACHINES:
+            raise ValueError(f"unknown machine {self.machine!r} (use {'|'.join(MACHINES)})")
+        if self.mode not in MODES:
+            raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
+        if self.smp < 1:
+            raise ValueError("--smp must be at least 1")
+        if not self.mem:
+            raise ValueError("--mem must not be empty")
+
+    def default_name(self) -> str:
+        """The default run name: boot-<machine>-smp<N>-<mode>."""
+        return f"boot-{self.machine}-smp{self.smp}-{self.mode}"
+
+    def append(self) -> str:
+        """The kernel command line handed to the guest."""
+        return append_string(self.cmdline, self.words)
+
+
+def append_string(cmdline: str, words) -> str:
+    """cmdline, then " -- " and the guest words if there are any.
+
+    Leading/trailing blanks are trimmed so an empty cmdline with words
+    gives "-- ktest" rather than " -- ktest".
+    """
+    text = cmdline or ""
+    if words:
+        text = f"{text} -- {' '.join(words)}"
+    return text.strip()
+
+
+def escape_fw_cfg(value: str) -> str:
+    """QEMU option values escape a literal comma by doubling it."""
+    return value.replace(",", ",,")
+
+
+def qemu_command(env: dict | None = None) -> list[str]:
+    """The QEMU program (plus any wrapper words) to run."""
+    env = os.environ if env is None else env
+    override = env.get("HAKO_QEMU", "").strip()
+    return shlex.split(override) if override else [DEFAULT_QEMU]
+
+
+def env_extra(env: dict | None = None) -> list[str]:
+    """Extra QEMU arguments from HAKO_QEMU_EXTRA."""
+    env = os.environ if env is None else env
+    return shlex.split(env.get("HAKO_QEMU_EXTRA", ""))
+
+
+def qemu_available(command: list[str]) -> bool:
+    """True if the QEMU program (first word) can be found and run."""
+    return shutil.which(command[0]) is not None
+
+
+def kvm_usable(device: str = KVM_DEVICE) -> tuple[bool, str]:
+    """Check that the KVM device can be opened read-write."""
+    try:
+        fd = os.open(device, os.O_RDWR | os.O_CLOEXEC)
+    except OSError as exc:
+        return False, f"cannot open {device} read-write: {exc.strerror}"
+    os.close(fd)
+    return True, ""
+
+
+def machine_args(profile: Profile) -> list[str]:
+    """Machine, CPU count, memory and the fixed headless devices."""
+    serial = "mon:stdio" if profile.interactive else "stdio"
+    return [
+        "-machine", profile.machine,
+        "-smp", str(profile.smp),
+        "-m", profile.mem,
+        "-display", "none",
+        "-no-reboot",
+        "-serial", serial,
+        "-monitor", "none",
+        "-device", DEBUG_EXIT_DEVICE,
+    ]
+
+
+def image_args(profile: Profile) -> list[str]:
+    """How the kernel and its command line reach the guest."""
+    append = profile.append()
+    if profile.iso:
+        fw_cfg = f"name={FW_CFG_CMDLINE},string={escape_fw_cfg(append)}"
+        return ["-cdrom", ISO_IMAGE, "-fw_cfg", fw_cfg]
+    return ["-kernel", KERNEL_IMAGE, "-append", append]
+
+
+def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
+    """The complete QEMU argv for `profile` (paths relative to the repo root)."""
+    profile.validate()
+    argv = qemu_command(env)
+    argv += machine_args(profile)
+    argv += ACCEL_ARGS[profile.mode]
+    argv += image_args(profile)
+    if profile.gdb:
+        argv += ["-s", "-S"]
+    argv += list(profile.extra)
+    argv += env_extra(env)
+    return argv
+
+
+def image_path(profile: Profile) -> str:
+    """The build artefact this profile boots from."""
+    return ISO_IMAGE if profile.iso else KERNEL_IMAGE
+
+
+def make_target(profile: Profile) -> str:
+    """The Makefile target that produces the profile's image."""
+    return "iso" if profile.iso else "kernel"

@@ -1,0 +1,106 @@
+"""Console-line handling and guest result lines.
+
+The guest reports machine-readable results on its serial console as lines
+of the form `@@ {json object}`.  This module normalises raw console bytes
+into text lines, recognises result lines, and writes/reads the per-run
+`results/<name>.jsonl` file.  The .jsonl file holds the JSON text exactly
+as the guest printed it (one object per line), so two identical runs give
+byte-identical files.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+RESULT_PREFIX = "@@ "
+
+
+def decode_line(raw: bytes) -> str:
+    """Decode one console line, dropping its "\\n" / "\\r\\n" terminator."""
+    text = raw.decode("utf-8", errors="replace")
+    if text.endswith("\n"):
+        text = text[:-1]
+    if text.endswith("\r"):
+        text = text[:-1]
+    return text
+
+
+def split_console(data: bytes) -> list[str]:
+    """Split a whole console capture into normalised lines."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [decode_line(line) for line in lines]
+
+
+def result_text(line: str) -> str | None:
+    """The payload of a result line (text after "@@ "), else None."""
+    stripped = line.strip()
+    if not stripped.startswith(RESULT_PREFIX):
+        return None
+    return stripped[len(RESULT_PREFIX):].strip()
+
+
+def parse_result(text: str) -> dict | None:
+    """Parse a result payload; only JSON objects are accepted."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+@dataclasses.dataclass
+class ResultCollector:
+    """Accumulates result lines seen on the console."""
+
+    texts: list[str] = dataclasses.field(default_factory=list)
+    records: list[dict] = dataclasses.field(default_factory=list)
+    malformed: list[str] = dataclasses.field(default_factory=list)
+
+    def feed(self, line: str) -> bool:
+        """Inspect one console line; return True if it was a result line."""
+        text = result_text(line)
+        if text is None:
+            return False
+        record = parse_result(text)
+        if record is None:
+            self.malformed.append(text)
+            return False
+        self.texts.append(text)
+        self.records.append(record)
+        return True
+
+    def feed_all(self, lines) -> "ResultCollector":
+        """Feed every line of an iterable; returns self for chaining."""
+        for line in lines:
+            self.feed(line)
+        return self
+
+
+def collect(lines) -> ResultCollector:
+    """Collect result lines from an iterable of console lines."""
+    return ResultCollector().feed_all(lines)
+
+
+def write_results(path: Path, texts) -> None:
+    """(Over)write a .jsonl file with the guest's JSON texts verbatim."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = "".join(f"{text}\n" for text in texts)
+    path.write_bytes(body.encode("utf-8"))
+
+
+def load_records(path: Path) -> list[dict]:
+    """Read a .jsonl file, silently skipping lines that are not objects.
+
+    Lines that still carry the "@@ " prefix (e.g. a raw console log) are
+    accepted too.
+    """
+    records = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        text = result_text(line)
+        record = parse_result(line.strip() if text is None else text)
+        if record is not None:
+            records.append(record)
+    return records

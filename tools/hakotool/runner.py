@@ -1,0 +1,351 @@
+"""Build, launch and supervise one QEMU boot.
+
+`run_boot(profile, ...)` is the engine behind `./hako boot`, `bench` and
+`test-all`: it builds the image (unless HAKO_NO_BUILD=1), starts QEMU in a
+new session (so a timeout can kill the whole process group), streams the
+serial console line by line, collects `@@ ` result lines, writes
+results/<name>.jsonl and results/logs/<name>.log, and maps QEMU's exit
+status (isa-debug-exit: status = (v << 1) | 1) to a harness exit code.
+
+`run_shell(profile)` replaces the harness with an interactive QEMU.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import paths
+from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
+                   make_target, qemu_available, qemu_command)
+from .results import ResultCollector, decode_line, write_results
+
+DEFAULT_TIMEOUT = 60.0
+
+EXIT_PASSED = 0
+EXIT_GUEST_FAILED = 1
+EXIT_USAGE = 2
+EXIT_PANIC = 3
+EXIT_RESET = 4
+EXIT_QEMU = 5
+EXIT_BUILD = 6
+EXIT_TIMEOUT = 124
+EXIT_INTERRUPTED = 130
+
+QEMU_STATUS_MAP = {
+    1: (EXIT_PASSED, "guest passed"),
+    3: (EXIT_GUEST_FAILED, "guest reported failure"),
+    5: (EXIT_PANIC, "kernel panic"),
+    0: (EXIT_RESET, "guest reset or triple fault (no isa-debug-exit)"),
+}
+
+
+@dataclasses.dataclass
+class BootOutcome:
+    """What one boot produced; `log` is None once the log was deleted."""
+
+    name: str
+    exit_code: int
+    reason: str
+    qemu_status: int | None = None
+    texts: list[str] = dataclasses.field(default_factory=list)
+    records: list[dict] = dataclasses.field(default_factory=list)
+    malformed: list[str] = dataclasses.field(default_factory=list)
+    elapsed: float = 0.0
+    stderr: str = ""
+    jsonl: Path | None = None
+    log: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == EXIT_PASSED
+
+
+def map_qemu_status(status: int) -> tuple[int, str]:
+    """Map QEMU's exit status to (harness exit code, reason)."""
+    if status in QEMU_STATUS_MAP:
+        return QEMU_STATUS_MAP[status]
+    if status < 0:
+        return EXIT_QEMU, f"QEMU killed by signal {-status}"
+    return EXIT_QEMU, f"QEMU failed with status {status}"
+
+
+def build_enabled(env: dict) -> bool:
+    """Builds are skipped when HAKO_NO_BUILD=1."""
+    return env.get("HAKO_NO_BUILD", "") != "1"
+
+
+def run_make(root: Path, target: str, env: dict, capture: bool = False) -> tuple[int, str]:
+    """Run `make -s TARGET` in the repo root; returns (status, output)."""
+    try:
+        proc = subprocess.run(["make", "-s", target], cwd=root, env=env,
+                              capture_output=capture, text=True, errors="replace")
+    except OSError as exc:
+        return 127, f"cannot run make: {exc}"
+    output = (proc.stdout or "") + (proc.stderr or "") if capture else ""
+    return proc.returncode, output
+
+
+def check_environment(profile: Profile, env: dict) -> tuple[int, str] | None:
+    """QEMU present and (for kvm mode) /dev/kvm usable; else (code, reason)."""
+    command = qemu_command(env)
+    if not qemu_available(command):
+        return EXIT_USAGE, (f"{command[0]} not found; run `make deps` to install "
+                            "QEMU and the other build dependencies")
+    if profile.mode == "kvm":
+        usable, why = kvm_usable(env.get("HAKO_KVM_DEVICE", KVM_DEVICE))
+        if not usable:
+            return EXIT_USAGE, (f"KVM is not usable on this host ({why}); "
+                                "use --mode icount or --mode tcg")
+    return None
+
+
+def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, str] | None:
+    """Environment check, optional build, image check; None when ready."""
+    problem = check_environment(profile, env)
+    if problem:
+        return problem
+    target = make_target(profile)
+    if build and build_enabled(env):
+        status, _ = run_make(root, target, env)
+        if status != 0:
+            return EXIT_BUILD, f"build failed: make -s {target} exited {status}"
+    if not (root / image_path(profile)).is_file():
+        return EXIT_BUILD, f"{image_path(profile)} not found (run make {target})"
+    return None
+
+
+class _Console:
+    """Sink for console lines: log file, live echo, result collection."""
+
+    def __init__(self, log_file, out, quiet: bool):
+        self.log_file = log_file
+        self.out = None if quiet else out
+        self.collector = ResultCollector()
+        self.lines = 0
+
+    def feed(self, raw: bytes) -> None:
+        line = decode_line(raw)
+        self.lines += 1
+        self.log_file.write(line + "\n")
+        self.collector.feed(line)
+        self._echo(line)
+
+    def _echo(self, line: str) -> None:
+        if self.out is None:
+            return
+        try:
+            self.out.write(line + "\n")
+            self.out.flush()
+        except (OSError, ValueError):
+            self.out = None  # e.g. stdout closed by `| head`; keep running
+
+
+def _pump_lines(stream, sink) -> None:
+    for raw in iter(stream.readline, b""):
+        sink(raw)
+
+
+def _pump_bytes(stream, chunks: list) -> None:
+    for chunk in iter(lambda: stream.read(4096), b""):
+        chunks.append(chunk)
+
+
+def _start_thread(target, *args) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group QEMU leads (it runs in its own session)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def termination_as_interrupt():
+    """Treat SIGTERM/SIGHUP like Ctrl-C so QEMU's group is not orphaned."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {sig: signal.signal(sig, _raise_interrupt)
+             for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def supervise(proc: subprocess.Popen, timeout: float | None) -> tuple[int, str | None]:
+    """Wait for QEMU; returns (status, None) or (status, 'timeout'|'interrupt')."""
+    try:
+        with termination_as_interrupt():
+            return proc.wait(timeout=timeout), None
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        return proc.wait(), "timeout"
+    except KeyboardInterrupt:
+        kill_group(proc)
+        return proc.wait(), "interrupt"
+
+
+def classify(status: int, event: str | None, timeout: float | None,
+             console_lines: int = 1) -> tuple[int, str]:
+    """Harness exit code and reason for a finished QEMU.
+
+    QEMU also exits with status 1 when it fails to start (bad option,
+    unloadable kernel), which is indistinguishable from "guest wrote 0";
+    a status 1 with no console output at all is therefore a QEMU error.
+    """
+    if event == "interrupt":
+        return EXIT_INTERRUPTED, "interrupted"
+    if event == "timeout":
+        return EXIT_TIMEOUT, f"timeout after {timeout:g} s"
+    if status == 1 and console_lines == 0:
+        return EXIT_QEMU, "QEMU exited with status 1 before any console output"
+    return map_qemu_status(status)
+
+
+def spawn(argv: list[str], root: Path, env: dict) -> subprocess.Popen:
+    """Start QEMU detached from our terminal and in its own session."""
+    return subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
+           root: Path, env: dict, out) -> BootOutcome:
+    """Run QEMU to completion (or timeout) and gather everything it said."""
+    log = paths.log_path(root, name)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    with open(log, "w", encoding="utf-8", newline="\n", buffering=1) as log_file:
+        console = _Console(log_file, out, quiet)
+        try:
+            proc = spawn(argv, root, env)
+        except OSError as exc:
+            return BootOutcome(name, EXIT_QEMU, f"cannot start QEMU: {exc}", log=log)
+        err_chunks: list[bytes] = []
+        readers = [_start_thread(_pump_lines, proc.stdout, console.feed),
+                   _start_thread(_pump_bytes, proc.stderr, err_chunks)]
+        status, event = supervise(proc, timeout)
+        for reader in readers:
+            reader.join(timeout=5)
+    code, reason = classify(status, event, timeout, console.lines)
+    found = console.collector
+    return BootOutcome(name, code, reason, qemu_status=status, texts=found.texts,
+                       records=found.records, malformed=found.malformed,
+                       elapsed=time.monotonic() - start,
+                       stderr=b"".join(err_chunks).decode("utf-8", errors="replace"),
+                       log=log)
+
+
+def finish(outcome: BootOutcome, root: Path, keep_log: bool) -> None:
+    """Write the .jsonl file and drop the log after a clean pass."""
+    outcome.jsonl = paths.results_path(root, outcome.name)
+    write_results(outcome.jsonl, outcome.texts)
+    if outcome.ok and not keep_log and outcome.log is not None:
+        outcome.log.unlink(missing_ok=True)
+        outcome.log = None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def report(outcome: BootOutcome, root: Path, err) -> None:
+    """Print the final one-line verdict (plus QEMU stderr when relevant)."""
+    if outcome.malformed:
+        err.write(f"hako: warning: ignored {_plural(len(outcome.malformed), 'malformed result line')}\n")
+    if outcome.ok:
+        err.write(f"hako: passed (exit 0) in {outcome.elapsed:.2f} s, "
+                  f"{_plural(len(outcome.texts), 'result line')} -> "
+                  f"{paths.relative(root, outcome.jsonl)}\n")
+        return
+    if outcome.exit_code == EXIT_QEMU and outcome.stderr.strip():
+        err.write("hako: QEMU stderr:\n" + outcome.stderr.rstrip("\n") + "\n")
+    where = ""
+    if outcome.log is not None and outcome.log.exists():
+        where = f"; serial log kept in {paths.relative(root, outcome.log)}"
+    err.write(f"hako: FAILED: {outcome.reason}{where}\n")
+    err.flush()
+
+
+def run_boot(profile: Profile, name: str | None = None,
+             timeout: float | None = DEFAULT_TIMEOUT, *, quiet: bool = False,
+             keep_log: bool = False, announce: bool = True, build: bool = True,
+             root: Path | None = None, env: dict | None = None,
+             out=None, err=None) -> BootOutcome:
+    """Boot `profile` once; see the module docstring.
+
+    announce=False suppresses the final verdict line (test-all prints its
+    own progress lines instead).
+    """
+    env = dict(os.environ) if env is None else env
+    root = paths.repo_root(env) if root is None else Path(root)
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    name = name or profile.default_name()
+    if not paths.valid_name(name):
+        outcome = BootOutcome(name, EXIT_USAGE, f"invalid run name {name!r}")
+    else:
+        outcome = _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err)
+    if announce:
+        report(outcome, root, err)
+    return outcome
+
+
+def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -> BootOutcome:
+    try:
+        argv = build_argv(profile, env)
+    except ValueError as exc:
+        return BootOutcome(name, EXIT_USAGE, str(exc))
+    problem = prepare(profile, root, env, build)
+    if problem:
+        return BootOutcome(name, *problem)
+    if profile.gdb:
+        timeout = None
+        err.write("hako: waiting for gdb on :1234 (make gdb)\n")
+        err.flush()
+    outcome = launch(argv, name, timeout, quiet, root, env, out)
+    finish(outcome, root, keep_log)
+    return outcome
+
+
+def run_shell(profile: Profile, root: Path | None = None, env: dict | None = None,
+              err=None) -> int:
+    """Exec an interactive QEMU on this terminal; returns only on error."""
+    env = dict(os.environ) if env is None else env
+    root = paths.repo_root(env) if root is None else Path(root)
+    err = sys.stderr if err is None else err
+    profile = dataclasses.replace(profile, interactive=True)
+    try:
+        argv = build_argv(profile, env)
+    except ValueError as exc:
+        err.write(f"hako: {exc}\n")
+        return EXIT_USAGE
+    problem = prepare(profile, root, env, build=True)
+    if problem:
+        err.write(f"hako: FAILED: {problem[1]}\n")
+        return problem[0]
+    if profile.gdb:
+        err.write("hako: waiting for gdb on :1234 (make gdb)\n")
+    err.write("hako: QEMU console; press Ctrl-A X to quit, Ctrl-A C for the monitor\n")
+    err.flush()
+    os.chdir(root)
+    os.execvpe(argv[0], argv, env)
+    return EXIT_QEMU  # not reached

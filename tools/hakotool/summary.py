@@ -1,0 +1,106 @@
+"""Human-readable summary of a results .jsonl file (`./hako summary`).
+
+Understood record kinds:
+  boot           - printed as an aligned "key: value" block
+  ktest          - tallied (passed/failed, failing names listed)
+  ktest-summary  - "passed"/"failed" counts reported by the guest
+  bench          - aligned table of name, unit, n, min, median, mean, max
+Records of any other kind are ignored.
+"""
+from __future__ import annotations
+
+import json
+
+BENCH_COLUMNS = ("name", "unit", "n", "min", "median", "mean", "max")
+NUMERIC_COLUMNS = frozenset(("n", "min", "median", "mean", "max"))
+
+
+def format_value(value) -> str:
+    """Compact text for a JSON value (floats get 6 significant digits)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if value is None:
+        return "-"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def of_kind(records, kind: str) -> list[dict]:
+    """Records whose "kind" equals `kind`."""
+    return [r for r in records if r.get("kind") == kind]
+
+
+def render_keyvalues(record: dict, title: str) -> list[str]:
+    """One aligned "key: value" block, skipping the kind field."""
+    items = [(k, format_value(v)) for k, v in record.items() if k != "kind"]
+    if not items:
+        return [title]
+    width = max(len(key) for key, _ in items) + 1
+    return [title] + [f"  {key + ':':<{width}} {value}" for key, value in items]
+
+
+def render_boot(records) -> list[str]:
+    lines: list[str] = []
+    for record in of_kind(records, "boot"):
+        lines += render_keyvalues(record, "boot")
+    return lines
+
+
+def render_ktests(records) -> list[str]:
+    """Tally of individual ktest records plus the guest's own summary."""
+    lines: list[str] = []
+    tests = of_kind(records, "ktest")
+    if tests:
+        failed = [t for t in tests if t.get("ok") is not True]
+        lines.append(f"ktests: {len(tests) - len(failed)} passed, {len(failed)} failed")
+        lines += [f"  FAIL {format_value(t.get('name'))}" for t in failed]
+    for summary in of_kind(records, "ktest-summary"):
+        lines.append(f"ktest summary: {format_value(summary.get('passed'))} passed, "
+                     f"{format_value(summary.get('failed'))} failed")
+    return lines
+
+
+def render_table(header, rows, numeric=frozenset()) -> list[str]:
+    """Aligned text table; numeric columns are right-aligned."""
+    widths = [len(h) for h in header]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
+
+    def fmt(row):
+        cells = [cell.rjust(w) if h in numeric else cell.ljust(w)
+                 for h, w, cell in zip(header, widths, row)]
+        return "  ".join(cells).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return [fmt(header), rule] + [fmt(row) for row in rows]
+
+
+def bench_rows(records) -> list[list[str]]:
+    """Table cells for each bench record (missing fields shown as "-")."""
+    return [[format_value(r.get(col)) for col in BENCH_COLUMNS]
+            for r in of_kind(records, "bench")]
+
+
+def render_bench(records) -> list[str]:
+    rows = bench_rows(records)
+    if not rows:
+        return []
+    return render_table(BENCH_COLUMNS, rows, NUMERIC_COLUMNS)
+
+
+def render_summary(records) -> str:
+    """The whole summary text (sections separated by blank lines)."""
+    sections = [render_boot(records), render_ktests(records), render_bench(records)]
+    blocks = ["\n".join(section) for section in sections if section]
+    if not blocks:
+        return "no boot, ktest or bench records\n"
+    return "\n\n".join(blocks) + "\n"
+
+
+def render_bench_only(records) -> str:
+    """Just the bench table (used by `./hako bench`)."""
+    lines = render_bench(records)
+    return "\n".join(lines) + "\n" if lines else "no bench records\n"

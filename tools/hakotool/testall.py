@@ -1,0 +1,381 @@
+"""`./hako test-all`: the engine behind `make test`.
+
+The test plan is the table at the top of this module: which steps run
+(host unit tests, pytest, the guest boot matrix, the determinism check)
+and which guest boots are made.  Each boot case names the guest command
+words and the result-record kinds it counts, so e.g. a user-space
+selftest can be added as
+    BootCase("pc", 4, words=("selftest",), kinds=("utest",))
+
+Counting is done by pure functions (count_boot, count_host_output,
+count_pytest, compare_runs) so it can be tested on canned data; the
+TestAll class only runs things and feeds their output to them.
+
+Output: one progress line per item (`PASS name` / `FAIL name: reason` /
+`SKIP name: why`), then exactly one last line `N passed, M failed`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from . import paths
+from .qemu import ISO_IMAGE, KERNEL_IMAGE, Profile
+from .runner import BootOutcome, build_enabled, run_boot, run_make
+
+# ----------------------------------------------------------------------
+# The plan table.
+# ----------------------------------------------------------------------
+GUEST_WORDS = ("ktest",)
+COUNTED_KINDS = ("ktest",)
+BOOT_TIMEOUT = 180.0
+HOST_TEST_TIMEOUT = 120.0
+HOST_TESTS_DIR = "build/host-tests"
+PYTEST_ARGV = ("-m", "pytest", "-q", "tools/tests")
+
+
+@dataclasses.dataclass(frozen=True)
+class BootCase:
+    """One guest boot in the matrix and what its results count as."""
+
+    machine: str
+    smp: int
+    iso: bool = False
+    mode: str = "icount"
+    mem: str = "128M"
+    words: tuple[str, ...] = GUEST_WORDS
+    kinds: tuple[str, ...] = COUNTED_KINDS
+    timeout: float = BOOT_TIMEOUT
+
+    @property
+    def label(self) -> str:
+        return f"{self.machine}-smp{self.smp}" + ("-iso" if self.iso else "")
+
+    def profile(self) -> Profile:
+        return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
+                       mode=self.mode, words=self.words, iso=self.iso)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """Which steps run, in order, and the boots they use."""
+
+    steps: tuple[str, ...]
+    boots: tuple[BootCase, ...]
+    determinism: BootCase = BootCase("pc", 4)
+
+
+ALL_STEPS = ("host", "pytest", "boots", "determinism")
+
+PLANS = {
+    "full": Plan(steps=ALL_STEPS, boots=(
+        BootCase("pc", 1),
+        BootCase("pc", 2),
+        BootCase("pc", 4),
+        BootCase("q35", 4),
+        BootCase("q35", 8),
+        BootCase("pc", 4, iso=True),  # only if `make iso` succeeds
+    )),
+    "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
+}
+
+
+# ----------------------------------------------------------------------
+# Pure counting functions.
+# ----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class TestItem:
+    """One counted result; `weight` > 1 stands for several passes."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    ok: bool
+    reason: str = ""
+    weight: int = 1
+
+
+def record_reason(record: dict) -> str:
+    """Why a failing result record failed (guest-supplied when present)."""
+    for key in ("reason", "msg", "message", "error"):
+        if record.get(key):
+            return str(record[key])
+    return "reported ok=false"
+
+
+def count_results(label: str, records, kinds) -> list[TestItem]:
+    """One item per result record whose kind is counted."""
+    items = []
+    for record in records:
+        if record.get("kind") not in kinds:
+            continue
+        ok = record.get("ok") is True
+        name = f"{label}:{record.get('name', '?')}"
+        items.append(TestItem(name, ok, "" if ok else record_reason(record)))
+    return items
+
+
+def count_boot(label: str, exit_code: int, reason: str, records, kinds=COUNTED_KINDS) -> list[TestItem]:
+    """Items for one boot: its counted records plus a boot-level failure."""
+    items = count_results(label, records, kinds)
+    if exit_code != 0:
+        items.append(TestItem(f"{label}:boot", False, reason))
+    elif not items:
+        items.append(TestItem(f"{label}:boot", False,
+                              f"no {'/'.join(kinds)} result lines"))
+    return items
+
+
+def count_host_output(exe: str, text: str, status: int | None) -> list[TestItem]:
+    """Items from a host test binary's `ok NAME` / `not ok NAME: why` lines."""
+    items = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("not ok "):
+            name, _, why = line[len("not ok "):].partition(":")
+            items.append(TestItem(f"{exe}:{name.strip()}", False, why.strip() or "failed"))
+        elif line.startswith("ok "):
+            items.append(TestItem(f"{exe}:{line[3:].strip()}", True))
+    if status is None:
+        items.append(TestItem(f"{exe}:exit", False, "timeout"))
+    elif status != 0 and not any(not item.ok for item in items):
+        items.append(TestItem(f"{exe}:exit", False, f"exited with status {status}"))
+    elif status == 0 and not items:
+        items.append(TestItem(f"{exe}:exit", False, "printed no test lines"))
+    return items
+
+
+_PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|errors?)\b")
+
+
+def pytest_counts(text: str) -> dict[str, int] | None:
+    """Counts from pytest's final summary line ("3 failed, 40 passed in ...")."""
+    for line in reversed(text.splitlines()):
+        pairs = _PYTEST_COUNT.findall(line)
+        if pairs:
+            counts = {"passed": 0, "failed": 0}
+            for number, word in pairs:
+                key = "passed" if word == "passed" else "failed"
+                counts[key] += int(number)
+            return counts
+    return None
+
+
+def pytest_failures(text: str) -> list[tuple[str, str]]:
+    """(test id, reason) for each FAILED/ERROR line of pytest's short summary."""
+    found = []
+    for line in text.splitlines():
+        for prefix in ("FAILED ", "ERROR "):
+            if line.startswith(prefix):
+                name, _, why = line[len(prefix):].partition(" - ")
+                found.append((name.strip(), why.strip() or prefix.strip().lower()))
+    return found
+
+
+def count_pytest(text: str, status: int) -> list[TestItem]:
+    """Items for a pytest run: named failures, and one weighted pass item."""
+    counts = pytest_counts(text)
+    if counts is None:
+        why = "no tests ran" if status in (0, 5) else f"pytest exited with status {status}"
+        return [TestItem("pytest", False, why)]
+    items = [TestItem(f"pytest:{name}", False, why) for name, why in pytest_failures(text)]
+    items = items[:counts["failed"]]
+    missing = counts["failed"] - len(items)
+    if missing > 0:
+        items.append(TestItem("pytest", False, "unnamed failures", weight=missing))
+    if counts["passed"]:
+        items.insert(0, TestItem("pytest", True, weight=counts["passed"]))
+    if status != 0 and not counts["failed"]:
+        items.append(TestItem("pytest", False, f"pytest exited with status {status}"))
+    return items
+
+
+def compare_runs(first: bytes, second: bytes) -> str | None:
+    """None if two result files are identical, else where they differ."""
+    if first == second:
+        return None
+    a, b = first.splitlines(), second.splitlines()
+    for number, (left, right) in enumerate(zip(a, b), start=1):
+        if left != right:
+            return f"results differ at line {number}"
+    return f"results differ in length ({len(a)} vs {len(b)} lines)"
+
+
+def determinism_item(outcomes, contents) -> TestItem:
+    """Verdict for the determinism check from two boots and their files."""
+    for outcome in outcomes:
+        if outcome.exit_code != 0:
+            return TestItem("determinism", False, f"{outcome.name}: {outcome.reason}")
+    if not contents[0].strip():
+        return TestItem("determinism", False, "no result lines")
+    why = compare_runs(*contents)
+    return TestItem("determinism", why is None, why or "")
+
+
+def summary_line(passed: int, failed: int) -> str:
+    return f"{passed} passed, {failed} failed"
+
+
+# ----------------------------------------------------------------------
+# Running.
+# ----------------------------------------------------------------------
+class Reporter:
+    """Prints progress lines and keeps the tally."""
+
+    def __init__(self, out):
+        self.out = out
+        self.passed = 0
+        self.failed = 0
+
+    def add(self, items) -> None:
+        for item in items:
+            if item.ok:
+                self.passed += item.weight
+                extra = f" ({item.weight} tests)" if item.weight > 1 else ""
+                self._say(f"PASS {item.name}{extra}")
+            else:
+                self.failed += item.weight
+                self._say(f"FAIL {item.name}: {item.reason}")
+
+    def skip(self, name: str, why: str) -> None:
+        self._say(f"SKIP {name}: {why}")
+
+    def _say(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+
+def _outcome_reason(outcome: BootOutcome, root: Path) -> str:
+    if outcome.log is not None and outcome.log.exists():
+        return f"{outcome.reason} (log: {paths.relative(root, outcome.log)})"
+    return outcome.reason
+
+
+def host_test_binaries(directory: Path) -> list[Path]:
+    """Executables named test_* in build/host-tests/, sorted."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.glob("test_*")
+                  if p.is_file() and os.access(p, os.X_OK))
+
+
+class TestAll:
+    """Runs a Plan's steps and reports through a Reporter."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, plan: Plan, root: Path, env: dict, out=None, err=None):
+        self.plan = plan
+        self.root = root
+        self.env = env
+        self.err = sys.stderr if err is None else err
+        self.reporter = Reporter(sys.stdout if out is None else out)
+        self._built: dict[str, bool] = {}
+
+    def run(self) -> int:
+        for step in self.plan.steps:
+            getattr(self, f"step_{step}")()
+        r = self.reporter
+        r.out.write(summary_line(r.passed, r.failed) + "\n")
+        r.out.flush()
+        return 0 if r.failed == 0 else 1
+
+    # -- builds ----------------------------------------------------------
+    def _make(self, target: str) -> tuple[int, str]:
+        if not build_enabled(self.env):
+            return 0, ""
+        status, output = run_make(self.root, target, self.env, capture=True)
+        if status != 0 and output.strip():
+            self.err.write(output if output.endswith("\n") else output + "\n")
+        return status, output
+
+    def built(self, target: str, artefact: str, counted: bool) -> bool:
+        """Build `target` once; a counted failure adds a `build:` item."""
+        if target not in self._built:
+            status, _ = self._make(target)
+            ok = status == 0 and (self.root / artefact).is_file()
+            self._built[target] = ok
+            if not ok and counted:
+                why = f"make -s {target} exited {status}" if status else f"{artefact} missing"
+                self.reporter.add([TestItem(f"build:{target}", False, why)])
+        return self._built[target]
+
+    # -- steps -----------------------------------------------------------
+    def step_host(self) -> None:
+        status, _ = self._make("host-tests")
+        if status != 0:
+            self.reporter.add([TestItem("host-tests:build", False,
+                                        f"make -s host-tests exited {status}")])
+            return
+        binaries = host_test_binaries(self.root / HOST_TESTS_DIR)
+        if not binaries:
+            self.reporter.skip("host-tests", f"no {HOST_TESTS_DIR}/test_* executables")
+        for binary in binaries:
+            self.reporter.add(self._run_host_binary(binary))
+
+    def _run_host_binary(self, binary: Path) -> list[TestItem]:
+        try:
+            proc = subprocess.run([str(binary)], cwd=self.root, env=self.env,
+                                  capture_output=True, timeout=HOST_TEST_TIMEOUT)
+        except subprocess.TimeoutExpired as exc:
+            text = (exc.stdout or b"").decode("utf-8", errors="replace")
+            return count_host_output(binary.name, text, None)
+        except OSError as exc:
+            return [TestItem(f"{binary.name}:exit", False, f"cannot run: {exc}")]
+        text = proc.stdout.decode("utf-8", errors="replace")
+        return count_host_output(binary.name, text, proc.returncode)
+
+    def step_pytest(self) -> None:
+        proc = subprocess.run([sys.executable, *PYTEST_ARGV], cwd=self.root,
+                              env=self.env, capture_output=True, text=True,
+                              errors="replace")
+        text = proc.stdout + proc.stderr
+        items = count_pytest(text, proc.returncode)
+        if any(not item.ok for item in items):
+            self.err.write(text)
+        self.reporter.add(items)
+
+    def _boot(self, case: BootCase, name: str) -> BootOutcome:
+        return run_boot(case.profile(), name, case.timeout, quiet=True,
+                        announce=False, build=False, root=self.root,
+                        env=self.env, err=self.err)
+
+    def _case_ready(self, case: BootCase) -> bool:
+        if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return False
+        if case.iso and not self.built("iso", ISO_IMAGE, counted=False):
+            self.reporter.skip(case.label, "make iso did not produce build/hako.iso")
+            return False
+        return True
+
+    def step_boots(self) -> None:
+        for case in self.plan.boots:
+            if not self._case_ready(case):
+                continue
+            outcome = self._boot(case, f"test-{case.label}")
+            self.reporter.add(count_boot(case.label, outcome.exit_code,
+                                         _outcome_reason(outcome, self.root),
+                                         outcome.records, case.kinds))
+
+    def step_determinism(self) -> None:
+        case = self.plan.determinism
+        if not self._case_ready(case):
+            return
+        outcomes = [self._boot(case, f"determinism-{i}") for i in (1, 2)]
+        contents = [o.jsonl.read_bytes() if o.jsonl and o.jsonl.exists() else b""
+                    for o in outcomes]
+        self.reporter.add([determinism_item(outcomes, contents)])
+
+
+def run_test_all(quick: bool = False, plan: Plan | None = None,
+                 root: Path | None = None, env: dict | None = None,
+                 out=None, err=None) -> int:
+    """Entry point used by the CLI (and by tests with a custom plan)."""
+    env = dict(os.environ) if env is None else env
+    root = paths.repo_root(env) if root is None else Path(root)
+    plan = plan or PLANS["quick" if quick else "full"]
+    return TestAll(plan, root, env, out, err).run()

@@ -1,0 +1,54 @@
+"""Tests for the bench registry and the summary/CLI plumbing."""
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from hakotool import bench, cli
+
+from conftest import REPO_ROOT
+
+BENCH_OUT = ('@@ {"kind":"boot","cpus":4}\n'
+             '@@ {"kind":"bench","name":"null_syscall","unit":"ns","min":1,'
+             '"median":2,"mean":2.5,"max":9,"n":10}\n')
+
+
+def test_core_profile_registered():
+    core = bench.BENCHES["core"].profile
+    assert (core.machine, core.smp, core.mode, core.words) == ("pc", 4, "icount", ("kbench",))
+
+
+def test_unknown_bench_lists_known_ones():
+    err = io.StringIO()
+    assert bench.run_bench("nope", err=err) == 2
+    assert "unknown bench 'nope'" in err.getvalue() and "core" in err.getvalue()
+
+
+def test_bench_core_with_fake_qemu(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = BENCH_OUT
+    out, err = io.StringIO(), io.StringIO()
+    root = Path(fake_env["HAKO_ROOT"])
+    status = bench.run_bench("core", quiet=True, out=out, err=err, root=root, env=fake_env)
+    assert status == 0
+    assert (root / "results/bench-core.jsonl").read_text().count("\n") == 2
+    table = out.getvalue().splitlines()
+    assert table[0].split()[0] == "name"
+    assert table[2].split() == ["null_syscall", "ns", "10", "1", "2", "2.5", "9"]
+
+
+def test_split_words():
+    assert cli.split_words(["--smp", "2", "--", "ktest", "--x"]) == (
+        ["--smp", "2"], ["ktest", "--x"])
+    assert cli.split_words(["--smp", "2"]) == (["--smp", "2"], [])
+
+
+def test_summary_command(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text(BENCH_OUT.replace("@@ ", ""))
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "summary", str(path)],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    assert "cpus: 4" in proc.stdout and "null_syscall" in proc.stdout
+    missing = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "summary",
+                              str(tmp_path / "none.jsonl")], capture_output=True, text=True)
+    assert missing.returncode == 2

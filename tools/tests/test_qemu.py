@@ -1,0 +1,93 @@
+"""Tests for hakotool.qemu: profiles, append strings and QEMU argv."""
+import pytest
+
+from hakotool import qemu
+from hakotool.qemu import Profile, append_string, build_argv, escape_fw_cfg
+
+NO_ENV: dict = {}
+
+COMMON = ["-display", "none", "-no-reboot", "-serial", "stdio", "-monitor", "none",
+          "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+
+
+def option(argv, flag):
+    """Value following `flag` in argv."""
+    return argv[argv.index(flag) + 1]
+
+
+def test_default_icount_argv_is_exact():
+    argv = build_argv(Profile(words=("ktest",)), NO_ENV)
+    assert argv == ["qemu-system-x86_64", "-machine", "pc", "-smp", "4", "-m", "128M",
+                    *COMMON, "-cpu", "max", "-accel", "tcg",
+                    "-icount", "shift=0,sleep=off",
+                    "-kernel", "build/hako.elf", "-append", "-- ktest"]
+
+
+@pytest.mark.parametrize("mode, accel", [
+    ("icount", ["-cpu", "max", "-accel", "tcg", "-icount", "shift=0,sleep=off"]),
+    ("tcg", ["-cpu", "max", "-accel", "tcg,thread=multi"]),
+    ("kvm", ["-accel", "kvm", "-cpu", "host"]),
+])
+@pytest.mark.parametrize("machine", ["pc", "q35"])
+def test_modes_and_machines(mode, accel, machine):
+    argv = build_argv(Profile(machine=machine, smp=8, mem="256M", mode=mode), NO_ENV)
+    assert option(argv, "-machine") == machine
+    assert option(argv, "-smp") == "8"
+    assert option(argv, "-m") == "256M"
+    start = argv.index(accel[0])
+    assert argv[start:start + len(accel)] == accel
+    assert argv.count("-cpu") == 1
+    if mode != "icount":
+        assert "-icount" not in argv
+
+
+def test_iso_uses_cdrom_and_fw_cfg_with_escaped_commas():
+    profile = Profile(iso=True, cmdline="log=a,b x=1", words=("ktest", "x,y"))
+    argv = build_argv(profile, NO_ENV)
+    assert option(argv, "-cdrom") == "build/hako.iso"
+    assert "-kernel" not in argv and "-append" not in argv
+    assert option(argv, "-fw_cfg") == "name=opt/hako/cmdline,string=log=a,,b x=1 -- ktest x,,y"
+
+
+def test_escape_fw_cfg():
+    assert escape_fw_cfg("a,b,,c") == "a,,b,,,,c"
+    assert escape_fw_cfg("plain") == "plain"
+
+
+@pytest.mark.parametrize("cmdline, words, expected", [
+    ("", (), ""),
+    ("a=1 b=2", (), "a=1 b=2"),
+    ("a=1", ("ktest",), "a=1 -- ktest"),
+    ("", ("kbench", "fast"), "-- kbench fast"),
+])
+def test_append_string(cmdline, words, expected):
+    assert append_string(cmdline, words) == expected
+
+
+def test_gdb_interactive_and_extra_args():
+    env = {"HAKO_QEMU_EXTRA": "-netdev user,id=n0 -device 'e1000,netdev=n0'"}
+    profile = Profile(gdb=True, interactive=True, extra=("-d", "int"))
+    argv = build_argv(profile, env)
+    assert option(argv, "-serial") == "mon:stdio"
+    assert argv[argv.index("-s"):argv.index("-s") + 2] == ["-s", "-S"]
+    assert argv[-6:] == ["-d", "int", "-netdev", "user,id=n0", "-device", "e1000,netdev=n0"]
+
+
+def test_hako_qemu_override_is_shell_split():
+    argv = build_argv(Profile(), {"HAKO_QEMU": "python3 '/tmp/a b/fake.py'"})
+    assert argv[:2] == ["python3", "/tmp/a b/fake.py"]
+
+
+@pytest.mark.parametrize("bad", [Profile(machine="isapc"), Profile(mode="hvf"), Profile(smp=0)])
+def test_invalid_profiles_rejected(bad):
+    with pytest.raises(ValueError):
+        build_argv(bad, NO_ENV)
+
+
+def test_default_name():
+    assert Profile(machine="q35", smp=8, mode="tcg").default_name() == "boot-q35-smp8-tcg"
+
+
+def test_kvm_usable_reports_unopenable_device(tmp_path):
+    usable, why = qemu.kvm_usable(str(tmp_path / "no-kvm"))
+    assert not usable and "read-write" in why

@@ -1,0 +1,53 @@
+"""Tests for hakotool.summary rendering."""
+from hakotool.summary import render_bench_only, render_summary
+
+BOOT = {"kind": "boot", "cpus": 4, "mem_mib": 128, "free_frames": 31000,
+        "tsc_khz": 2999.5, "machine": "pc", "mode": "icount"}
+BENCH = [
+    {"kind": "bench", "name": "syscall_null", "unit": "ns", "min": 80, "median": 85.25,
+     "mean": 86.123456789, "max": 120, "n": 1000},
+    {"kind": "bench", "name": "ipc_roundtrip_long_name", "unit": "cycles", "min": 900,
+     "median": 950, "mean": 960, "max": 2000, "n": 50},
+]
+
+
+def test_boot_block_is_aligned():
+    text = render_summary([BOOT])
+    lines = text.splitlines()
+    assert lines[0] == "boot"
+    assert "  cpus:        4" in lines
+    assert "  free_frames: 31000" in lines
+    assert "  tsc_khz:     2999.5" in lines
+    assert all("kind" not in line for line in lines)
+
+
+def test_bench_table_columns_align():
+    lines = render_bench_only(BENCH).splitlines()
+    assert lines[0].split() == ["name", "unit", "n", "min", "median", "mean", "max"]
+    assert set(lines[1]) <= {"-", " "}
+    assert lines[2].split() == ["syscall_null", "ns", "1000", "80", "85.25", "86.1235", "120"]
+    # right-aligned numeric columns end at the same offset as their headers
+    assert len({len(line) for line in lines}) == 1
+
+
+def test_ktest_tally_and_guest_summary():
+    records = [{"kind": "ktest", "name": "a", "ok": True},
+               {"kind": "ktest", "name": "b", "ok": False},
+               {"kind": "ktest-summary", "passed": 1, "failed": 1}]
+    text = render_summary(records)
+    assert "ktests: 1 passed, 1 failed" in text
+    assert "  FAIL b" in text
+    assert "ktest summary: 1 passed, 1 failed" in text
+
+
+def test_unknown_kinds_and_missing_fields_are_tolerated():
+    records = [{"kind": "mystery", "x": 1}, {"no_kind": True},
+               {"kind": "bench", "name": "partial"}]
+    text = render_summary(records)
+    assert "mystery" not in text
+    assert text.splitlines()[2].split() == ["partial", "-", "-", "-", "-", "-", "-"]
+
+
+def test_empty_summary():
+    assert render_summary([{"kind": "other"}]) == "no boot, ktest or bench records\n"
+    assert render_bench_only([]) == "no bench records\n"

@@ -1,0 +1,154 @@
+"""Tests for hakotool.testall: pure counting and a fake-QEMU plan run."""
+import io
+import json
+from pathlib import Path
+
+from hakotool import testall
+from hakotool.runner import BootOutcome
+from hakotool.testall import BootCase, Plan, TestItem
+
+
+def names(items, ok):
+    return [item.name for item in items if item.ok is ok]
+
+
+def test_plan_table():
+    full = testall.PLANS["full"]
+    assert full.steps == ("host", "pytest", "boots", "determinism")
+    assert [c.label for c in full.boots] == [
+        "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso"]
+    assert all(c.mode == "icount" and c.words == ("ktest",) for c in full.boots)
+    assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
+
+
+def test_count_boot_counts_each_ktest():
+    records = [{"kind": "boot"},
+               {"kind": "ktest", "name": "pmm", "ok": True},
+               {"kind": "ktest", "name": "vmm", "ok": False, "reason": "bad pte"},
+               {"kind": "utest", "name": "u", "ok": True}]
+    items = testall.count_boot("pc-smp4", 0, "guest passed", records)
+    assert names(items, True) == ["pc-smp4:pmm"]
+    assert items[1] == TestItem("pc-smp4:vmm", False, "bad pte")
+    assert len(items) == 2
+
+
+def test_count_boot_failed_exit_adds_boot_failure():
+    records = [{"kind": "ktest", "name": "pmm", "ok": True}]
+    items = testall.count_boot("q35-smp8", 3, "kernel panic", records)
+    assert items[-1] == TestItem("q35-smp8:boot", False, "kernel panic")
+    assert len(items) == 2
+
+
+def test_count_boot_without_results_fails():
+    items = testall.count_boot("pc-smp1", 0, "guest passed", [{"kind": "boot"}])
+    assert items == [TestItem("pc-smp1:boot", False, "no ktest result lines")]
+
+
+def test_count_boot_other_kinds():
+    records = [{"kind": "utest", "name": "fork", "ok": True}]
+    items = testall.count_boot("pc-smp4", 0, "", records, kinds=("utest",))
+    assert items == [TestItem("pc-smp4:fork", True)]
+
+
+def test_count_host_output():
+    text = "ok bitmap_set\nnot ok bitmap_clear: expected 0 got 1\nnoise\nok  list\n"
+    items = testall.count_host_output("test_bitmap", text, 1)
+    assert names(items, True) == ["test_bitmap:bitmap_set", "test_bitmap:list"]
+    assert names(items, False) == ["test_bitmap:bitmap_clear"]
+    assert items[1].reason == "expected 0 got 1"
+
+
+def test_host_crash_without_lines_is_one_failure():
+    assert testall.count_host_output("test_x", "", -11) == [
+        TestItem("test_x:exit", False, "exited with status -11")]
+    assert testall.count_host_output("test_x", "ok a\n", None)[-1].reason == "timeout"
+
+
+def test_count_pytest():
+    text = ("..F.\nFAILED tools/tests/test_a.py::test_b - AssertionError: x\n"
+            "1 failed, 3 passed in 0.12s\n")
+    items = testall.count_pytest(text, 1)
+    assert items[0] == TestItem("pytest", True, weight=3)
+    assert items[1] == TestItem("pytest:tools/tests/test_a.py::test_b", False,
+                                "AssertionError: x")
+    assert testall.count_pytest("12 passed in 1.0s\n", 0) == [TestItem("pytest", True, weight=12)]
+    broken = testall.count_pytest("ImportError\n", 4)
+    assert [i.ok for i in broken] == [False]
+    errors = testall.count_pytest("2 passed, 1 error in 0.3s\n", 1)
+    assert sum(i.weight for i in errors if not i.ok) == 1
+
+
+def test_compare_runs_and_determinism_item():
+    assert testall.compare_runs(b"a\nb\n", b"a\nb\n") is None
+    assert testall.compare_runs(b"a\nb\n", b"a\nc\n") == "results differ at line 2"
+    assert "length" in testall.compare_runs(b"a\n", b"a\nb\n")
+    ok = [BootOutcome("d1", 0, "guest passed"), BootOutcome("d2", 0, "guest passed")]
+    assert testall.determinism_item(ok, [b"x\n", b"x\n"]).ok
+    assert not testall.determinism_item(ok, [b"", b""]).ok
+    bad = [ok[0], BootOutcome("d2", 124, "timeout after 1 s")]
+    assert testall.determinism_item(bad, [b"x\n", b"x\n"]).reason == "d2: timeout after 1 s"
+
+
+def test_reporter_weights_and_summary_line():
+    out = io.StringIO()
+    reporter = testall.Reporter(out)
+    reporter.add([TestItem("a", True), TestItem("pytest", True, weight=5),
+                  TestItem("b", False, "why")])
+    assert out.getvalue() == "PASS a\nPASS pytest (5 tests)\nFAIL b: why\n"
+    assert testall.summary_line(reporter.passed, reporter.failed) == "6 passed, 1 failed"
+
+
+def ktest_console(*results):
+    lines = [f'@@ {json.dumps({"kind": "ktest", "name": n, "ok": ok})}\r\n'
+             for n, ok in results]
+    return "hello\r\n" + "".join(lines)
+
+
+def test_plan_run_with_fake_qemu(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = ktest_console(("pmm", True), ("sched", False))
+    plan = Plan(steps=("boots", "determinism"),
+                boots=(BootCase("pc", 1), BootCase("q35", 4, iso=True)))
+    out, err = io.StringIO(), io.StringIO()
+    status = testall.run_test_all(plan=plan, root=Path(fake_env["HAKO_ROOT"]),
+                                  env=fake_env, out=out, err=err)
+    lines = out.getvalue().splitlines()
+    assert status == 1
+    assert lines[:4] == ["PASS pc-smp1:pmm", "FAIL pc-smp1:sched: reported ok=false",
+                         "PASS q35-smp4-iso:pmm", "FAIL q35-smp4-iso:sched: reported ok=false"]
+    assert lines[4] == "PASS determinism"
+    assert lines[-1] == "3 passed, 2 failed"
+    assert len(lines) == 6
+
+
+def test_plan_run_boot_failure_and_missing_kernel(fake_env):
+    fake_env.update(FAKE_QEMU_OUT="", FAKE_QEMU_EXIT="0")
+    plan = Plan(steps=("boots",), boots=(BootCase("pc", 4),))
+    out = io.StringIO()
+    root = Path(fake_env["HAKO_ROOT"])
+    assert testall.run_test_all(plan=plan, root=root, env=fake_env, out=out,
+                                err=io.StringIO()) == 1
+    assert out.getvalue().splitlines() == [
+        "FAIL pc-smp4:boot: guest reset or triple fault (no isa-debug-exit) "
+        "(log: results/logs/test-pc-smp4.log)",
+        "0 passed, 1 failed"]
+    (root / "build/hako.elf").unlink()
+    out = io.StringIO()
+    testall.run_test_all(plan=plan, root=root, env=fake_env, out=out, err=io.StringIO())
+    assert out.getvalue().splitlines() == [
+        "FAIL build:kernel: build/hako.elf missing", "0 passed, 1 failed"]
+
+
+def test_host_step_runs_binaries(fake_env):
+    root = Path(fake_env["HAKO_ROOT"])
+    bindir = root / "build/host-tests"
+    bindir.mkdir(parents=True)
+    script = bindir / "test_demo"
+    script.write_text("#!/bin/sh\necho 'ok one'\necho 'not ok two: nope'\nexit 1\n")
+    script.chmod(0o755)
+    (bindir / "helper.o").write_text("")
+    out = io.StringIO()
+    plan = Plan(steps=("host",), boots=())
+    assert testall.run_test_all(plan=plan, root=root, env=fake_env, out=out,
+                                err=io.StringIO()) == 1
+    assert out.getvalue().splitlines() == [
+        "PASS test_demo:one", "FAIL test_demo:two: nope", "1 passed, 1 failed"]
