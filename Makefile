@@ -71,7 +71,6 @@ test: deps kernel
 	./hako test-all
 
 gdb: kernel
-	@echo "target remote :1234" > .gdbinit.hako
 	./hako boot --gdb &
 	gdb -q -x tools/gdbinit $(BUILD)/hako.elf
 

@@ -119,6 +119,7 @@ static void switch_away(struct cpu *c)
 	uint64_t now = arch_tsc();
 	next->state = T_RUNNING;
 	next->cpu = c->id;
+	next->no_steal = false;
 	next->slice_left = sched_slice_ticks;
 	if (next == prev) {
 		spin_unlock(&c->rq.lock);
@@ -152,8 +153,10 @@ void sched_finish_switch(void)
 		return;
 	if (prev->state == T_DEAD)
 		thread_reap(prev);
-	else if (prev->state == T_RUNNABLE && target >= 0)
+	else if (prev->state == T_RUNNABLE && target >= 0) {
+		prev->no_steal = true;
 		enqueue_on(target, prev);
+	}
 }
 
 static struct cpu *lock_own_rq(void)
@@ -219,7 +222,7 @@ static bool steal(struct cpu *me)
 	for (int p = NPRIO - 1; p >= 0 && !found; p--)
 		list_for_each(n, &v->rq.queue[p]) {
 			struct thread *t = list_entry(n, struct thread, rq_link);
-			if (allowed(t, me->id)) {
+			if (allowed(t, me->id) && !t->no_steal) {
 				found = t;
 				break;
 			}

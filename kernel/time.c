@@ -27,7 +27,7 @@ void time_delay_us(uint64_t us)
 {
 	uint64_t end = arch_tsc() + ns_to_tsc(us * 1000);
 	while (arch_tsc() < end)
-		;
+		arch_spin_hint();            /* under icount TCG: let the other vCPUs run */
 }
 
 static void timer_interrupt(void *unused);

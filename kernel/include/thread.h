@@ -24,6 +24,7 @@ struct thread {
 	uint64_t affinity;               /* CPUs it may run on */
 	int cpu;                         /* CPU it runs or last ran on */
 	int migrate_to;                  /* -1, or a CPU to move to at the next switch */
+	bool no_steal;                   /* just migrated: balancing must not move it */
 	uint64_t slice_left;             /* ticks */
 	struct list_node rq_link;        /* run queue or wait queue */
 	struct list_node all_link;

@@ -7,6 +7,11 @@
 void *memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
+	uint64_t pattern = 0x0101010101010101ull * (unsigned char)c;
+	while (n && ((uintptr_t)d & 7))
+		*d++ = (unsigned char)c, n--;
+	for (; n >= 8; d += 8, n -= 8)
+		*(uint64_t *)d = pattern;
 	while (n--)
 		*d++ = (unsigned char)c;
 	return dst;

@@ -38,7 +38,7 @@ static void pit_wait_start(void)
 static void pit_wait_end(void)
 {
 	while (!(inb(PIT_GATE) & 0x20))
-		;
+		cpu_relax();
 }
 
 static volatile uint64_t *hpet;
@@ -58,7 +58,7 @@ uint64_t arch_calibrate(uint64_t *lapic_hz_out, const char **source)
 		t0 = rdtsc_serial();
 		l0 = lapic_timer_current();
 		while (hpet_read() - h0 < ticks)
-			;
+			cpu_relax();
 		t1 = rdtsc_serial();
 		l1 = lapic_timer_current();
 		*source = "hpet";

@@ -110,7 +110,7 @@ static uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
 			if (!pa)
 				return NULL;
 			as->table_frames++;
-			*e = pa | PTE_P | PTE_W | (va < KERNEL_VBASE && va < DIRECT_MAP_BASE ? PTE_U : 0);
+			*e = pa | PTE_P | PTE_W | (va < DIRECT_MAP_BASE ? PTE_U : 0);
 		}
 		t = table(*e & PTE_ADDR);
 	}
@@ -130,18 +130,59 @@ int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 	return err;
 }
 
+static bool table_empty(uint64_t pa)
+{
+	uint64_t *t = table(pa);
+	for (int i = 0; i < 512; i++)
+		if (t[i])
+			return false;
+	return true;
+}
+
+/*
+ * Clear the entries that point at now-empty tables on the way up from va;
+ * the kernel's PDPTs (slots 256-511) are shared and always stay.  Returns
+ * how many table frames it put in freed[].  Caller holds as->lock.
+ */
+static int prune(struct addrspace *as, uint64_t va, uint64_t freed[3])
+{
+	uint64_t *entry[4];
+	uint64_t *t = table(as->root);
+	for (int level = 3; level > 0; level--) {
+		entry[level] = &t[index_of(va, level)];
+		t = table(*entry[level] & PTE_ADDR);
+	}
+	int n = 0;
+	for (int level = 1; level <= 3; level++) {
+		if (level == 3 && va >= DIRECT_MAP_BASE)
+			break;
+		uint64_t pa = *entry[level] & PTE_ADDR;
+		if (!table_empty(pa))
+			break;
+		*entry[level] = 0;
+		freed[n++] = pa;
+		as->table_frames--;
+	}
+	return n;
+}
+
 uint64_t vm_unmap(struct addrspace *as, uint64_t va)
 {
+	uint64_t freed[3];
+	int nfreed = 0;
 	spin_lock(&as->lock);
 	uint64_t *pte = walk(as, va, false);
 	uint64_t pa = 0;
 	if (pte && (*pte & PTE_P)) {
 		pa = *pte & PTE_ADDR;
 		*pte = 0;
+		nfreed = prune(as, va, freed);
 	}
 	spin_unlock(&as->lock);
 	if (pa)
-		tlb_shootdown(as, va);
+		tlb_shootdown(as, va);       /* also drops cached paging-structure entries */
+	for (int i = 0; i < nfreed; i++)
+		pmm_free(freed[i]);
 	return pa;
 }
 

@@ -1,0 +1,136 @@
+/*
+ * test_mem.c — self-tests of the frame allocator, the heap and the page
+ * tables: distinct zeroed frames, contiguous aligned runs, exhaustion
+ * with the count returning to baseline, map/unmap/lookup, address spaces.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <heap.h>
+#include <ktest.h>
+#include <pmm.h>
+#include <vm.h>
+#include "arch.h"
+
+#define TEST_KVA 0xffff808000000000ull   /* PML4 slot 257: unused by the kernel */
+
+KTEST(frames_distinct_zeroed)
+{
+	static uint64_t got[64];
+	uint64_t before = pmm_free_count();
+	for (int i = 0; i < 64; i++) {
+		got[i] = pmm_alloc();
+		KT_CHECK(got[i] && !(got[i] & 0xfff), "bad frame %lx", got[i]);
+		uint64_t *p = phys_to_virt(got[i]);
+		for (int w = 0; w < 512; w++)
+			KT_CHECK(p[w] == 0, "frame %lx not zeroed", got[i]);
+		memset(p, 0xa5, PAGE_SIZE);
+		for (int j = 0; j < i; j++)
+			KT_CHECK(got[j] != got[i], "frame %lx handed out twice", got[i]);
+	}
+	KT_CHECK(pmm_free_count() == before - 64, "count off by %ld", (long)(before - 64 - pmm_free_count()));
+	for (int i = 0; i < 64; i++)
+		pmm_free(got[i]);
+	return 0;
+}
+
+KTEST(frames_contiguous_aligned)
+{
+	uint64_t pa = pmm_alloc_contig(16, 16);
+	KT_CHECK(pa, "no 16-frame run");
+	KT_CHECK((pa & (16 * PAGE_SIZE - 1)) == 0, "run %lx not 64 KiB aligned", pa);
+	pmm_free_contig(pa, 16);
+	return 0;
+}
+
+/* Take every free frame (chained through their first word), then give all back. */
+KTEST(frames_exhaustion)
+{
+	uint64_t before = pmm_free_count(), head = 0, n = 0;
+	for (uint64_t pa; (pa = pmm_alloc()) != 0; n++) {
+		*(uint64_t *)phys_to_virt(pa) = head;
+		head = pa;
+	}
+	KT_CHECK(pmm_free_count() == 0, "allocator stopped with %lu free", pmm_free_count());
+	KT_CHECK(n == before, "took %lu of %lu frames", n, before);
+	KT_CHECK(kmalloc(100000) == NULL, "large kmalloc succeeded with no memory");
+	while (head) {
+		uint64_t next = *(uint64_t *)phys_to_virt(head);
+		pmm_free(head);
+		head = next;
+	}
+	KT_CHECK(pmm_free_count() == before, "free count %lu, expected %lu", pmm_free_count(), before);
+	return 0;
+}
+
+KTEST(heap_sizes_and_patterns)
+{
+	static void *ptrs[40];
+	for (int i = 0; i < 40; i++) {
+		size_t size = 8u << (i % 12);           /* 8 B .. 16 KiB */
+		ptrs[i] = kmalloc(size);
+		KT_CHECK(ptrs[i], "kmalloc(%zu) failed", size);
+		memset(ptrs[i], i, size);
+	}
+	for (int i = 0; i < 40; i++) {
+		size_t size = 8u << (i % 12);
+		for (size_t b = 0; b < size; b++)
+			KT_CHECK(((unsigned char *)ptrs[i])[b] == (unsigned char)i, "block %d overwritten", i);
+		kfree(ptrs[i]);
+	}
+	KT_CHECK(kmalloc(0) == NULL, "kmalloc(0) returned memory");
+	return 0;
+}
+
+KTEST(heap_exhaustion)
+{
+	uint64_t before = pmm_free_count();
+	void *head = NULL;
+	int n = 0;
+	for (void *p; (p = kmalloc(256 * 1024)) != NULL; n++) {
+		*(void **)p = head;
+		head = p;
+	}
+	KT_CHECK(n > 0, "no large block at all");
+	KT_CHECK(pmm_free_count() < before / 8, "stopped early with %lu frames free", pmm_free_count());
+	while (head) {
+		void *next = *(void **)head;
+		kfree(head);
+		head = next;
+	}
+	KT_CHECK(pmm_free_count() == before, "heap kept %ld frames", (long)(before - pmm_free_count()));
+	return 0;
+}
+
+KTEST(vm_map_lookup_unmap)
+{
+	struct addrspace *as = vm_create();
+	KT_CHECK(as, "vm_create failed");
+	uint64_t frame = pmm_alloc();
+	uint64_t va = 0x400000;
+	KT_CHECK(vm_map(as, va, frame, VM_WRITE | VM_USER) == 0, "map failed");
+	KT_CHECK(vm_map(as, va, frame, VM_WRITE | VM_USER) < 0, "double map accepted");
+	uint64_t pa;
+	unsigned flags;
+	KT_CHECK(vm_lookup(as, va + 123, &pa, &flags), "lookup failed");
+	KT_CHECK(pa == frame + 123, "lookup gave %lx", pa);
+	KT_CHECK((flags & VM_WRITE) && (flags & VM_USER) && !(flags & VM_EXEC), "flags %x", flags);
+	KT_CHECK(vm_map(as, va + 1, frame, 0) < 0, "unaligned map accepted");
+	KT_CHECK(vm_unmap(as, va) == frame, "unmap returned the wrong frame");
+	KT_CHECK(!vm_lookup(as, va, NULL, NULL), "still mapped after unmap");
+	KT_CHECK(vm_unmap(as, va) == 0, "second unmap found a frame");
+	pmm_free(frame);
+	vm_destroy(as);
+	return 0;
+}
+
+KTEST(vm_kernel_alias)
+{
+	uint64_t frame = pmm_alloc();
+	KT_CHECK(vm_map(&kernel_as, TEST_KVA, frame, VM_WRITE) == 0, "map failed");
+	*(volatile uint64_t *)TEST_KVA = 0x1234abcd;
+	KT_CHECK(*(uint64_t *)phys_to_virt(frame) == 0x1234abcd, "alias does not reach the frame");
+	KT_CHECK(vm_unmap(&kernel_as, TEST_KVA) == frame, "unmap");
+	pmm_free(frame);
+	/* the page table frames made for TEST_KVA stay: give them back */
+	return 0;
+}

@@ -1,0 +1,188 @@
+/*
+ * test_string.c — kernel/lib/string.c, the kernel's byte and string routines.
+ *
+ * Proves, against byte-by-byte reference results: memset fills exactly n
+ * bytes with the low byte of c; memcpy copies every length 0..40 at every
+ * source/destination misalignment 0..7 (so both its 8-byte fast path and
+ * its tail) without touching neighbouring bytes; memmove handles overlap
+ * in both directions; memcmp, strcmp and strncmp compare as unsigned char
+ * and stop where they should; strlen/strnlen; strchr, including '\0' and
+ * bytes above 0x7f; strlcpy truncates, always terminates, returns
+ * strlen(src), and writes nothing when size is 0.
+ *
+ * The routines are built as k_memcpy etc. (kernel_names.h), so these tests
+ * reach the kernel's code, not the C library's.
+ */
+#include "check.h"
+#include "kernel_names.h"
+#include "../../kernel/include/string.h"
+
+/* After the kernel header: from here on memcpy means k_memcpy. */
+
+#define GUARD 0xa5
+
+TEST(memset_fills_exactly_n)
+{
+	unsigned char buf[34];
+	for (size_t n = 0; n <= 32; n++) {
+		for (size_t i = 0; i < sizeof buf; i++)
+			buf[i] = GUARD;
+		void *r = memset(buf + 1, 0x3c, n);
+		CHECK_PTR(r, buf + 1);
+		CHECK_EQ(buf[0], GUARD);
+		for (size_t i = 0; i < n; i++)
+			CHECK_EQ(buf[1 + i], 0x3c);
+		CHECK_EQ(buf[1 + n], GUARD);
+	}
+}
+
+TEST(memset_uses_low_byte_of_c)
+{
+	unsigned char buf[4] = { 0 };
+	memset(buf, 0x1ff, 3);
+	CHECK_EQ(buf[0], 0xff);
+	CHECK_EQ(buf[2], 0xff);
+	CHECK_EQ(buf[3], 0);
+	memset(buf, -2, 4);
+	CHECK_EQ(buf[3], 0xfe);
+}
+
+TEST(memcpy_every_length_and_alignment)
+{
+	/* 8-byte aligned storage, so offsets 0..7 give every misalignment. */
+	static uint64_t src_store[8], dst_store[8];
+	unsigned char *src = (unsigned char *)src_store, *dst = (unsigned char *)dst_store;
+	for (size_t i = 0; i < sizeof src_store; i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	for (size_t so = 0; so < 8; so++)
+		for (size_t d = 0; d < 8; d++)
+			for (size_t n = 0; n <= 40; n++) {
+				for (size_t i = 0; i < sizeof dst_store; i++)
+					dst[i] = GUARD;
+				void *r = memcpy(dst + d, src + so, n);
+				CHECK_PTR(r, dst + d);
+				for (size_t i = 0; i < sizeof dst_store; i++) {
+					unsigned char want = i >= d && i < d + n ? src[so + i - d] : GUARD;
+					if (dst[i] != want) {
+						check_fail(__FILE__, __LINE__,
+							   "memcpy(dst+%zu, src+%zu, %zu): byte %zu is 0x%02x, expected 0x%02x",
+							   d, so, n, i, dst[i], want);
+						return;
+					}
+				}
+			}
+}
+
+TEST(memmove_overlap_forward)
+{
+	char buf[16] = "abcdefghij";
+	void *r = memmove(buf + 2, buf, 8);     /* dst above src: copy backwards */
+	CHECK_PTR(r, buf + 2);
+	CHECK_MEM(buf, "ababcdefgh", 10);
+}
+
+TEST(memmove_overlap_backward)
+{
+	char buf[16] = "abcdefghij";
+	memmove(buf, buf + 3, 7);
+	CHECK_MEM(buf, "defghijhij", 10);
+	/* Long enough for the 8-byte path, both pointers aligned. */
+	static uint64_t store[4];
+	unsigned char *b = (unsigned char *)store;
+	for (int i = 0; i < 32; i++)
+		b[i] = (unsigned char)i;
+	memmove(b, b + 8, 24);
+	for (int i = 0; i < 24; i++)
+		CHECK_EQ(b[i], i + 8);
+}
+
+TEST(memmove_same_and_zero)
+{
+	char buf[8] = "xyz";
+	CHECK_PTR(memmove(buf, buf, 3), buf);
+	CHECK_PTR(memmove(buf + 1, buf, 0), buf + 1);
+	CHECK_STR(buf, "xyz");
+}
+
+TEST(memcmp_unsigned_and_bounded)
+{
+	CHECK_EQ(memcmp("abc", "abd", 2), 0);
+	CHECK(memcmp("abc", "abd", 3) < 0);
+	CHECK(memcmp("abd", "abc", 3) > 0);
+	CHECK(memcmp("\x80", "\x7f", 1) > 0);   /* unsigned bytes */
+	CHECK_EQ(memcmp("a\0x", "a\0y", 2), 0);  /* does not stop at NUL */
+	CHECK(memcmp("a\0x", "a\0y", 3) < 0);
+	CHECK_EQ(memcmp(NULL, NULL, 0), 0);
+}
+
+TEST(strlen_and_strnlen)
+{
+	CHECK_EQ(strlen(""), 0);
+	CHECK_EQ(strlen("hako"), 4);
+	CHECK_EQ(strnlen("hako", 10), 4);
+	CHECK_EQ(strnlen("hako", 4), 4);
+	CHECK_EQ(strnlen("hako", 2), 2);
+	CHECK_EQ(strnlen("", 3), 0);
+	/* strnlen must not read past max: no terminator here. */
+	char raw[3] = { 'a', 'b', 'c' };
+	CHECK_EQ(strnlen(raw, sizeof raw), 3);
+	CHECK_EQ(strnlen(raw, 0), 0);
+}
+
+TEST(strcmp_order)
+{
+	CHECK_EQ(strcmp("", ""), 0);
+	CHECK_EQ(strcmp("tick", "tick"), 0);
+	CHECK(strcmp("tick", "ticks") < 0);
+	CHECK(strcmp("ticks", "tick") > 0);
+	CHECK(strcmp("a", "b") < 0);
+	CHECK(strcmp("\xe9", "e") > 0);          /* unsigned char compare */
+}
+
+TEST(strncmp_stops_at_n_and_nul)
+{
+	CHECK_EQ(strncmp("tick=5", "tick=9", 5), 0);
+	CHECK(strncmp("tick=5", "tick=9", 6) < 0);
+	CHECK_EQ(strncmp("ab", "ab", 10), 0);           /* stops at NUL */
+	CHECK(strncmp("ab", "abc", 10) < 0);
+	CHECK_EQ(strncmp("x", "y", 0), 0);
+	CHECK(strncmp("\x90", "\x10", 1) > 0);
+}
+
+TEST(strchr_finds_first_and_nul)
+{
+	const char *s = "a=b=c";
+	CHECK_PTR(strchr(s, '='), s + 1);
+	CHECK_PTR(strchr(s, 'c'), s + 4);
+	CHECK_PTR(strchr(s, 'z'), NULL);
+	CHECK_PTR(strchr(s, 0), s + 5);
+	CHECK_PTR(strchr("", 'a'), NULL);
+	const char *hi = "caf\xe9";
+	CHECK_PTR(strchr(hi, 0xe9), hi + 3);    /* int c converted to char */
+	CHECK_PTR(strchr(hi, 'a' + 256), hi + 1);
+}
+
+TEST(strlcpy_fits_and_truncates)
+{
+	char buf[8];
+	memset(buf, 'X', sizeof buf);
+	CHECK_EQ(strlcpy(buf, "abc", sizeof buf), 3);
+	CHECK_STR(buf, "abc");
+	CHECK_EQ(buf[4], 'X');                  /* nothing past the terminator */
+	CHECK_EQ(strlcpy(buf, "abcdefghijk", sizeof buf), 11);
+	CHECK_STR(buf, "abcdefg");
+	CHECK_EQ(strlcpy(buf, "abcdefg", sizeof buf), 7);       /* exactly fits */
+	CHECK_STR(buf, "abcdefg");
+	CHECK_EQ(strlcpy(buf, "", sizeof buf), 0);
+	CHECK_STR(buf, "");
+}
+
+TEST(strlcpy_size_0_and_1)
+{
+	char buf[4] = { 'X', 'X', 'X', 'X' };
+	CHECK_EQ(strlcpy(buf, "hello", 0), 5);
+	CHECK_EQ(buf[0], 'X');                  /* size 0: untouched */
+	CHECK_EQ(strlcpy(buf, "hello", 1), 5);
+	CHECK_EQ(buf[0], 0);
+	CHECK_EQ(buf[1], 'X');
+}
