@@ -61,7 +61,9 @@ deps:
 	@bash tools/deps.sh
 
 run: deps kernel
-	./hako boot --smp 4 --machine pc --mode icount --name run -- kbench
+	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-ktest -- ktest
+	./hako boot --quiet --smp 4 --machine pc --mode icount --name run -- kbench
+	./hako summary results/run-ktest.jsonl
 	./hako summary results/run.jsonl
 
 host-tests:
