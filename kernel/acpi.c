@@ -87,7 +87,7 @@ static void parse_madt(const uint8_t *t, uint32_t len, struct acpi_info *out)
 static void parse_table(const struct sdt_header *h, struct acpi_info *out)
 {
 	const uint8_t *t = (const uint8_t *)h;
-	if (memcmp(h->sig, "APIC", 4) == 0)
+	if (memcmp(h->sig, "APIC", 4) == 0 && h->length >= 44)
 		parse_madt(t, h->length, out);
 	else if (memcmp(h->sig, "HPET", 4) == 0 && h->length >= 56)
 		out->hpet_addr = *(const uint64_t *)(t + 44);
@@ -105,18 +105,21 @@ int acpi_parse(uint64_t rsdp_pa, p2v_fn p2v, struct acpi_info *out)
 	const struct rsdp *r = p2v(rsdp_pa);
 	if (memcmp(r->sig, "RSD PTR ", 8) != 0 || !checksum_ok(r, 20))
 		return -EINVAL;
+	if (r->revision >= 2 && !checksum_ok(r, sizeof *r))
+		return -EINVAL;
 	memcpy(out->oem, r->oem, 6);
 	out->revision = r->revision;
 	bool x = r->revision >= 2 && r->xsdt;
 	const struct sdt_header *root = p2v(x ? r->xsdt : r->rsdt);
-	if (!checksum_ok(root, root->length))
+	if (root->length < sizeof *root || memcmp(root->sig, x ? "XSDT" : "RSDT", 4) != 0 ||
+	    !checksum_ok(root, root->length))
 		return -EINVAL;
 	uint32_t n = (root->length - sizeof *root) / (x ? 8 : 4);
 	const uint8_t *entries = (const uint8_t *)root + sizeof *root;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t pa = x ? *(const uint64_t *)(entries + 8 * i) : *(const uint32_t *)(entries + 4 * i);
 		const struct sdt_header *h = p2v(pa);
-		if (checksum_ok(h, h->length))
+		if (h->length >= sizeof *h && checksum_ok(h, h->length))
 			parse_table(h, out);
 	}
 	return out->ncpus > 0 ? 0 : -ENOENT;

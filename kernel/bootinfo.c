@@ -84,7 +84,7 @@ static int parse_mb1(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 		while (p + sizeof(struct mb1_mmap_entry) <= end) {
 			const struct mb1_mmap_entry *e = p2v(p);
 			add_region(bi, e->base, e->len, e->type);
-			p += e->size + 4;
+			p += (uint64_t)e->size + 4;
 		}
 	} else if (mi->flags & MB1_FLAG_MEM) {
 		add_region(bi, 0, (uint64_t)mi->mem_lower << 10, MEM_USABLE);
@@ -92,7 +92,7 @@ static int parse_mb1(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 	}
 	if (mi->flags & MB1_FLAG_MODS) {
 		const struct mb1_module *mods = p2v(mi->mods_addr);
-		for (uint32_t i = 0; i < mi->mods_count; i++)
+		for (uint32_t i = 0; i < mi->mods_count && bi->nmods < BOOT_MAX_MODULES; i++)
 			add_module(bi, mods[i].start, mods[i].end,
 				   mods[i].string ? p2v(mods[i].string) : NULL);
 	}
@@ -102,6 +102,8 @@ static int parse_mb1(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 static void parse_mb2_mmap(const struct mb2_tag *t, struct bootinfo *bi)
 {
 	const uint8_t *base = (const uint8_t *)t;
+	if (t->size < 16)
+		return;
 	uint32_t entry_size = *(const uint32_t *)(base + 8);
 	if (entry_size < 20)
 		return;
@@ -121,7 +123,7 @@ static int parse_mb2(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 		return -EINVAL;
 	for (uint32_t off = 8; off + sizeof(struct mb2_tag) <= total;) {
 		const struct mb2_tag *t = (const struct mb2_tag *)(info + off);
-		if (t->type == MB2_TAG_END || t->size < 8 || off + t->size > total)
+		if (t->type == MB2_TAG_END || t->size < 8 || t->size > total - off)
 			break;
 		const uint8_t *body = (const uint8_t *)t + 8;
 		switch (t->type) {

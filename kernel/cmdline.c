@@ -21,6 +21,8 @@ int split_words(char *s, char **words, int max)
 		words[n++] = s;
 		while (*s && *s != ' ' && *s != '\t' && *s != '\n')
 			s++;
+		if (*s)
+			*s++ = 0;
 	}
 	return n;
 }

@@ -85,6 +85,10 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 	}
 	if (*f == '*') {
 		sp->width = va_arg(*ap, int);
+		if (sp->width < 0) {
+			sp->left = true;
+			sp->width = -sp->width;
+		}
 		f++;
 	}
 	while (*f >= '0' && *f <= '9')

@@ -608,7 +608,7 @@ TEST(mb2_random_tags_never_crash)
  * parse_mb1: `p += e->size + 4` adds in 32 bits, so an entry whose size
  * field is 0xfffffffc advances p by 0 and the loop never ends.
  */
-KNOWN_BUG(mb1_huge_mmap_entry_size_does_not_hang)
+TEST(mb1_huge_mmap_entry_size_does_not_hang)
 {
 	mb1_new(F_MMAP);
 	mb1_entry(MMAP1, 0xfffffffc, 0x1000, 0x1000, MEM_USABLE);
@@ -621,7 +621,7 @@ KNOWN_BUG(mb1_huge_mmap_entry_size_does_not_hang)
  * near 4 GiB wraps it, the tag is believed, and the mmap walk reads
  * gigabytes past the block.
  */
-KNOWN_BUG(mb2_huge_tag_size_rejected)
+TEST(mb2_huge_tag_size_rejected)
 {
 	mb2_new();
 	uint8_t body[24] = { 24 };                         /* entry_size 24 */
@@ -637,7 +637,7 @@ KNOWN_BUG(mb2_huge_tag_size_rejected)
  * once BOOT_MAX_MODULES are stored, so a wild mods_count reads far past
  * the module array.
  */
-KNOWN_BUG(mb1_module_loop_stops_when_full)
+TEST(mb1_module_loop_stops_when_full)
 {
 	mb1_new(F_MODS);
 	put32(INFO1 + MB1_MODS_COUNT, 100000000);

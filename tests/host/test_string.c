@@ -1,14 +1,14 @@
 /*
  * test_string.c — kernel/lib/string.c, the kernel's byte and string routines.
  *
- * Proves, against byte-by-byte reference results: memset fills exactly n
- * bytes with the low byte of c; memcpy copies every length 0..40 at every
- * source/destination misalignment 0..7 (so both its 8-byte fast path and
- * its tail) without touching neighbouring bytes; memmove handles overlap
- * in both directions; memcmp, strcmp and strncmp compare as unsigned char
- * and stop where they should; strlen/strnlen; strchr, including '\0' and
- * bytes above 0x7f; strlcpy truncates, always terminates, returns
- * strlen(src), and writes nothing when size is 0.
+ * Proves, against byte-by-byte reference results: memset and memcpy
+ * handle every length 0..40 at every misalignment 0..7 of each pointer
+ * (so their 8-byte paths, heads and tails) without touching neighbouring
+ * bytes; memset stores the low byte of c, also in its 8-byte pattern;
+ * memmove handles overlap in both directions; memcmp, strcmp and strncmp
+ * compare as unsigned char and stop where they should; strlen/strnlen;
+ * strchr, including '\0' and bytes above 0x7f; strlcpy truncates, always
+ * terminates, returns strlen(src), and writes nothing when size is 0.
  *
  * The routines are built as k_memcpy etc. (kernel_names.h), so these tests
  * reach the kernel's code, not the C library's.
@@ -21,30 +21,42 @@
 
 #define GUARD 0xa5
 
-TEST(memset_fills_exactly_n)
+TEST(memset_every_length_and_alignment)
 {
-	unsigned char buf[34];
-	for (size_t n = 0; n <= 32; n++) {
-		for (size_t i = 0; i < sizeof buf; i++)
-			buf[i] = GUARD;
-		void *r = memset(buf + 1, 0x3c, n);
-		CHECK_PTR(r, buf + 1);
-		CHECK_EQ(buf[0], GUARD);
-		for (size_t i = 0; i < n; i++)
-			CHECK_EQ(buf[1 + i], 0x3c);
-		CHECK_EQ(buf[1 + n], GUARD);
-	}
+	/* 8-byte aligned storage, so offsets 0..7 give every misalignment. */
+	static uint64_t store[8];
+	unsigned char *buf = (unsigned char *)store;
+	for (size_t d = 0; d < 8; d++)
+		for (size_t n = 0; n <= 40; n++) {
+			for (size_t i = 0; i < sizeof store; i++)
+				buf[i] = GUARD;
+			void *r = memset(buf + d, 0x3c, n);
+			CHECK_PTR(r, buf + d);
+			for (size_t i = 0; i < sizeof store; i++) {
+				unsigned char want = i >= d && i < d + n ? 0x3c : GUARD;
+				if (buf[i] != want) {
+					check_fail(__FILE__, __LINE__,
+						   "memset(buf+%zu, 0x3c, %zu): byte %zu is 0x%02x, expected 0x%02x",
+						   d, n, i, buf[i], want);
+					return;
+				}
+			}
+		}
 }
 
 TEST(memset_uses_low_byte_of_c)
 {
-	unsigned char buf[4] = { 0 };
-	memset(buf, 0x1ff, 3);
-	CHECK_EQ(buf[0], 0xff);
+	static uint64_t store[3];
+	unsigned char *buf = (unsigned char *)store;
+	memset(buf, 0x1ff, 20);                 /* through the 8-byte pattern */
+	for (int i = 0; i < 20; i++)
+		CHECK_EQ(buf[i], 0xff);
+	CHECK_EQ(buf[20], 0);
+	memset(buf + 3, -2, 17);
 	CHECK_EQ(buf[2], 0xff);
-	CHECK_EQ(buf[3], 0);
-	memset(buf, -2, 4);
-	CHECK_EQ(buf[3], 0xfe);
+	for (int i = 3; i < 20; i++)
+		CHECK_EQ(buf[i], 0xfe);
+	CHECK_EQ(buf[20], 0);
 }
 
 TEST(memcpy_every_length_and_alignment)

@@ -1,0 +1,703 @@
+/*
+ * test_acpi.c — kernel/acpi.c, finding and reading the ACPI tables.
+ *
+ * The tests build synthetic firmware tables, with correct checksums unless
+ * a case breaks one, in a 1 MiB host buffer that stands for the first
+ * megabyte of physical memory (p2v: physical address = offset).  A p2v
+ * call outside it fails the case; a read past it is an AddressSanitizer
+ * report.
+ *
+ * Proves: acpi_parse reads a revision 0 RSDP through the RSDT and a
+ * revision 2 RSDP through the XSDT (and through the RSDT when xsdt is 0),
+ * reading only the 20 bytes a revision 0 RSDP has; from the MADT it takes
+ * the LAPIC address, the PC/AT flag, enabled local APICs and x2APICs in
+ * table order (disabled ones skipped, at most ACPI_MAX_CPUS), the I/O APIC
+ * and the interrupt source overrides with their polarity and trigger bits;
+ * it reads the HPET base, the MCFG ECAM base and bus range, and the FADT
+ * PM1a control port, ignoring tables too short for those fields; entries
+ * with a bad length end the MADT walk cleanly; a bad RSDP signature or
+ * checksum or a bad RSDT/XSDT checksum gives -EINVAL; a table with a bad
+ * checksum is skipped; no usable MADT gives -ENOENT.  acpi_isa_gsi applies
+ * the overrides (irq 0 -> GSI 2; irq 9 level-triggered, flags 0xd) and is
+ * the identity otherwise.  acpi_find_rsdp finds the RSDP in the first KiB
+ * of the EBDA (segment at 0x40e) before 0xe0000-0xfffff, only on 16-byte
+ * boundaries, only with a good checksum, up to the very last slot.
+ */
+#include "check.h"
+#include <setjmp.h>
+#include <acpi.h>
+#include "../../kernel/include/errno.h"
+
+/* ---- "physical memory": the first MiB ------------------------------------ */
+
+#define MEM_SIZE 0x100000u
+
+static uint8_t *mem;
+static uint64_t p2v_calls;
+static jmp_buf p2v_escape;
+
+static const void *p2v(uint64_t pa)
+{
+	if (++p2v_calls > 100000) {
+		check_fail(__FILE__, __LINE__, "more than 100000 p2v calls: the parser is looping");
+		longjmp(p2v_escape, 1);
+	}
+	if (pa >= MEM_SIZE) {
+		check_fail(__FILE__, __LINE__, "p2v(0x%" PRIx64 ") is past the 1 MiB test memory", pa);
+		longjmp(p2v_escape, 1);
+	}
+	return mem + pa;
+}
+
+static void put(uint64_t pa, const void *p, size_t n) { memcpy(mem + pa, p, n); }
+static void put8(uint64_t pa, uint8_t v) { mem[pa] = v; }
+static void put16(uint64_t pa, uint16_t v) { put(pa, &v, 2); }
+static void put32(uint64_t pa, uint32_t v) { put(pa, &v, 4); }
+static void put64(uint64_t pa, uint64_t v) { put(pa, &v, 8); }
+static uint32_t get32(uint64_t pa) { uint32_t v; memcpy(&v, mem + pa, 4); return v; }
+
+/* Set mem[at] so that the n bytes from start sum to 0 (mod 256). */
+static void fix_checksum(uint64_t start, uint32_t n, uint64_t at)
+{
+	uint8_t sum = 0;
+	mem[at] = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sum = (uint8_t)(sum + mem[start + i]);
+	mem[at] = (uint8_t)-sum;
+}
+
+static struct acpi_info info;
+
+static int parse(uint64_t rsdp)
+{
+	p2v_calls = 0;
+	if (setjmp(p2v_escape))
+		return -9999;
+	return acpi_parse(rsdp, p2v, &info);
+}
+
+static uint64_t find(void)
+{
+	p2v_calls = 0;
+	if (setjmp(p2v_escape))
+		return 0xdead;
+	return acpi_find_rsdp(p2v);
+}
+
+/* ---- table builders --------------------------------------------------------- */
+
+#define RSDP_PA 0xf5a60u
+#define RSDT_PA 0x10000u
+#define XSDT_PA 0x10800u
+#define MADT_PA 0x11000u
+#define HPET_PA 0x12000u
+#define MCFG_PA 0x13000u
+#define FACP_PA 0x14000u
+#define SDT_HEADER 36
+
+/* An SDT header; finish_table() sets the length and checksum. */
+static void table_begin(uint64_t pa, const char *sig, uint8_t revision)
+{
+	put(pa, sig, 4);
+	put8(pa + 8, revision);
+	put(pa + 10, "HAKOEM", 6);
+	put(pa + 16, "HAKOTBL ", 8);
+	put32(pa + 24, 1);
+	put32(pa + 28, 0x4f4b4148);     /* creator "HAKO" */
+	put32(pa + 32, 1);
+}
+
+static void finish_table(uint64_t pa, uint32_t length)
+{
+	put32(pa + 4, length);
+	fix_checksum(pa, length, pa + 9);
+}
+
+static void rsdp_v1(uint64_t pa, uint32_t rsdt)
+{
+	put(pa, "RSD PTR ", 8);
+	put(pa + 9, "HAKOEM", 6);
+	put8(pa + 15, 0);
+	put32(pa + 16, rsdt);
+	fix_checksum(pa, 20, pa + 8);
+}
+
+static void rsdp_v2(uint64_t pa, uint32_t rsdt, uint64_t xsdt)
+{
+	put(pa, "RSD PTR ", 8);
+	put(pa + 9, "HAKOEM", 6);
+	put8(pa + 15, 2);
+	put32(pa + 16, rsdt);
+	put32(pa + 20, 36);
+	put64(pa + 24, xsdt);
+	fix_checksum(pa, 20, pa + 8);
+	fix_checksum(pa, 36, pa + 32);
+}
+
+static void rsdt(const uint32_t *tables, int n)
+{
+	table_begin(RSDT_PA, "RSDT", 1);
+	for (int i = 0; i < n; i++)
+		put32(RSDT_PA + SDT_HEADER + 4 * (uint64_t)i, tables[i]);
+	finish_table(RSDT_PA, SDT_HEADER + 4 * (uint32_t)n);
+}
+
+static void xsdt(const uint64_t *tables, int n)
+{
+	table_begin(XSDT_PA, "XSDT", 1);
+	for (int i = 0; i < n; i++)
+		put64(XSDT_PA + SDT_HEADER + 8 * (uint64_t)i, tables[i]);
+	finish_table(XSDT_PA, SDT_HEADER + 8 * (uint32_t)n);
+}
+
+/* MADT entries are appended at madt_end. */
+static uint64_t madt_end;
+
+static void madt_begin(uint32_t flags)
+{
+	table_begin(MADT_PA, "APIC", 3);
+	put32(MADT_PA + 36, 0xfee00000);
+	put32(MADT_PA + 40, flags);
+	madt_end = MADT_PA + 44;
+}
+
+static void madt_lapic(uint8_t uid, uint8_t apic_id, uint32_t flags)
+{
+	put8(madt_end, 0);
+	put8(madt_end + 1, 8);
+	put8(madt_end + 2, uid);
+	put8(madt_end + 3, apic_id);
+	put32(madt_end + 4, flags);
+	madt_end += 8;
+}
+
+static void madt_x2apic(uint32_t id, uint32_t flags)
+{
+	put8(madt_end, 9);
+	put8(madt_end + 1, 16);
+	put16(madt_end + 2, 0);
+	put32(madt_end + 4, id);
+	put32(madt_end + 8, flags);
+	put32(madt_end + 12, id);
+	madt_end += 16;
+}
+
+static void madt_ioapic(uint8_t id, uint32_t addr, uint32_t gsi_base)
+{
+	put8(madt_end, 1);
+	put8(madt_end + 1, 12);
+	put8(madt_end + 2, id);
+	put8(madt_end + 3, 0);
+	put32(madt_end + 4, addr);
+	put32(madt_end + 8, gsi_base);
+	madt_end += 12;
+}
+
+static void madt_override(uint8_t irq, uint32_t gsi, uint16_t flags)
+{
+	put8(madt_end, 2);
+	put8(madt_end + 1, 10);
+	put8(madt_end + 2, 0);          /* bus: ISA */
+	put8(madt_end + 3, irq);
+	put32(madt_end + 4, gsi);
+	put16(madt_end + 8, flags);
+	madt_end += 10;
+}
+
+static void madt_lapic_nmi(void)        /* type 4: not used by Hako */
+{
+	put8(madt_end, 4);
+	put8(madt_end + 1, 6);
+	put8(madt_end + 2, 0xff);
+	put16(madt_end + 3, 0x5);
+	put8(madt_end + 5, 1);
+	madt_end += 6;
+}
+
+static void madt_finish(void)
+{
+	finish_table(MADT_PA, (uint32_t)(madt_end - MADT_PA));
+}
+
+/* The machine in the brief: 4 LAPICs (one disabled), an x2APIC, one I/O
+ * APIC, overrides irq 0 -> GSI 2 and irq 9 level (flags 0xd). */
+static void standard_madt(void)
+{
+	madt_begin(1);
+	madt_lapic(0, 0, 1);
+	madt_lapic(1, 1, 1);
+	madt_lapic(2, 2, 0);                    /* disabled */
+	madt_lapic(3, 3, 1);
+	madt_x2apic(0x100, 1);
+	madt_ioapic(4, 0xfec00000, 0);
+	madt_override(0, 2, 0);
+	madt_override(9, 9, 0xd);
+	madt_lapic_nmi();
+	madt_finish();
+}
+
+static void hpet_table(uint32_t length)
+{
+	table_begin(HPET_PA, "HPET", 1);
+	put32(HPET_PA + 36, 0x8086a201);        /* event timer block id */
+	put8(HPET_PA + 40, 0);                  /* GAS: system memory */
+	put8(HPET_PA + 41, 64);
+	put64(HPET_PA + 44, 0xfed00000);
+	put8(HPET_PA + 52, 0);
+	put16(HPET_PA + 53, 0x80);
+	finish_table(HPET_PA, length);
+}
+
+static void mcfg_table(uint32_t length)
+{
+	table_begin(MCFG_PA, "MCFG", 1);
+	put64(MCFG_PA + 44, 0xb0000000);
+	put16(MCFG_PA + 52, 0);
+	put8(MCFG_PA + 54, 0);
+	put8(MCFG_PA + 55, 0xff);
+	finish_table(MCFG_PA, length);
+}
+
+static void facp_table(uint32_t length)
+{
+	table_begin(FACP_PA, "FACP", 1);
+	put32(FACP_PA + 56, 0x600);             /* PM1a_EVT_BLK */
+	put32(FACP_PA + 64, 0x604);             /* PM1a_CNT_BLK */
+	finish_table(FACP_PA, length);
+}
+
+static void new_memory(void)
+{
+	mem = check_alloc(MEM_SIZE);
+}
+
+/* Everything, reached from a revision 0 RSDP at RSDP_PA. */
+static void standard_machine(void)
+{
+	new_memory();
+	standard_madt();
+	hpet_table(56);
+	mcfg_table(60);
+	facp_table(116);
+	const uint32_t tables[] = { FACP_PA, MADT_PA, HPET_PA, MCFG_PA };
+	rsdt(tables, 4);
+	rsdp_v1(RSDP_PA, RSDT_PA);
+}
+
+/* ---- acpi_parse ------------------------------------------------------------- */
+
+TEST(rev0_rsdt_parses)
+{
+	standard_machine();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_STR(info.oem, "HAKOEM");
+	CHECK_EQ(info.revision, 0);
+	CHECK_EQ(info.lapic_addr, 0xfee00000);
+	CHECK(info.has_8259);
+}
+
+TEST(madt_enabled_cpus_in_order)
+{
+	standard_machine();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.ncpus, 4);
+	CHECK_EQ(info.cpu_apic_ids[0], 0);
+	CHECK_EQ(info.cpu_apic_ids[1], 1);
+	CHECK_EQ(info.cpu_apic_ids[2], 3);      /* 2 is disabled */
+	CHECK_EQ(info.cpu_apic_ids[3], 0x100);  /* the x2APIC */
+}
+
+TEST(madt_ioapic)
+{
+	standard_machine();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.nioapics, 1);
+	CHECK_EQ(info.ioapics[0].id, 4);
+	CHECK_EQ(info.ioapics[0].addr, 0xfec00000);
+	CHECK_EQ(info.ioapics[0].gsi_base, 0);
+}
+
+TEST(madt_overrides)
+{
+	standard_machine();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.noverrides, 2);
+	CHECK_EQ(info.overrides[0].irq, 0);
+	CHECK_EQ(info.overrides[0].gsi, 2);
+	CHECK(!info.overrides[0].level);
+	CHECK(!info.overrides[0].active_low);
+	CHECK_EQ(info.overrides[1].irq, 9);
+	CHECK_EQ(info.overrides[1].gsi, 9);
+	/* 0xd: trigger bits 11 = level, polarity bits 01 = active high. */
+	CHECK(info.overrides[1].level);
+	CHECK(!info.overrides[1].active_low);
+}
+
+TEST(hpet_mcfg_facp)
+{
+	standard_machine();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.hpet_addr, 0xfed00000);
+	CHECK_EQ(info.ecam_addr, 0xb0000000);
+	CHECK_EQ(info.ecam_bus_start, 0);
+	CHECK_EQ(info.ecam_bus_end, 0xff);
+	CHECK_EQ(info.pm1a_cnt, 0x604);
+}
+
+TEST(tables_too_short_ignored)
+{
+	standard_machine();
+	hpet_table(52);                         /* < 56 */
+	mcfg_table(56);                         /* < 60 */
+	facp_table(64);                         /* < 68 */
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.hpet_addr, 0);
+	CHECK_EQ(info.ecam_addr, 0);
+	CHECK_EQ(info.pm1a_cnt, 0);
+	CHECK_EQ(info.ncpus, 4);
+}
+
+TEST(rev2_prefers_xsdt)
+{
+	standard_machine();
+	const uint32_t small[] = { MADT_PA };
+	rsdt(small, 1);                         /* the RSDT lists only the MADT */
+	const uint64_t all[] = { MADT_PA, HPET_PA, MCFG_PA, FACP_PA };
+	xsdt(all, 4);
+	rsdp_v2(RSDP_PA, RSDT_PA, XSDT_PA);
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.revision, 2);
+	CHECK_EQ(info.ncpus, 4);
+	CHECK_EQ(info.hpet_addr, 0xfed00000);   /* only the XSDT has these */
+	CHECK_EQ(info.ecam_addr, 0xb0000000);
+	CHECK_EQ(info.pm1a_cnt, 0x604);
+}
+
+TEST(rev2_without_xsdt_uses_rsdt)
+{
+	standard_machine();
+	rsdp_v2(RSDP_PA, RSDT_PA, 0);
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.revision, 2);
+	CHECK_EQ(info.hpet_addr, 0xfed00000);
+}
+
+TEST(rev0_rsdp_read_is_20_bytes)
+{
+	standard_machine();
+	/* The last 20 bytes of memory: reading more is an ASan report. */
+	uint64_t at = MEM_SIZE - 20;
+	rsdp_v1(at, RSDT_PA);
+	CHECK_EQ(parse(at), 0);
+	CHECK_EQ(info.ncpus, 4);
+}
+
+TEST(bad_rsdp_signature_or_checksum)
+{
+	standard_machine();
+	mem[RSDP_PA + 8] ^= 1;                  /* checksum */
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+	rsdp_v1(RSDP_PA, RSDT_PA);
+	mem[RSDP_PA + 3] = 'X';                 /* "RSX PTR " */
+	fix_checksum(RSDP_PA, 20, RSDP_PA + 8);
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+	CHECK_EQ(parse(0x80000), -EINVAL);      /* zeroed memory */
+}
+
+TEST(bad_root_checksum)
+{
+	standard_machine();
+	mem[RSDT_PA + 20] ^= 0x40;              /* corrupt the RSDT */
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+	CHECK_EQ(info.ncpus, 0);
+
+	standard_machine();
+	const uint64_t all[] = { MADT_PA };
+	xsdt(all, 1);
+	rsdp_v2(RSDP_PA, RSDT_PA, XSDT_PA);
+	put64(XSDT_PA + SDT_HEADER, HPET_PA);   /* entry changed, checksum not */
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+}
+
+TEST(bad_madt_checksum_is_enoent)
+{
+	standard_machine();
+	mem[MADT_PA + 50] ^= 1;
+	CHECK_EQ(parse(RSDP_PA), -ENOENT);
+	CHECK_EQ(info.ncpus, 0);
+	CHECK_EQ(info.nioapics, 0);
+	CHECK_EQ(info.hpet_addr, 0xfed00000);   /* the other tables still count */
+}
+
+TEST(bad_hpet_checksum_skipped)
+{
+	standard_machine();
+	put64(HPET_PA + 44, 0xfed01000);        /* checksum not fixed */
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.hpet_addr, 0);
+	CHECK_EQ(info.ecam_addr, 0xb0000000);
+}
+
+TEST(no_madt_is_enoent)
+{
+	standard_machine();
+	const uint32_t tables[] = { HPET_PA, FACP_PA };
+	rsdt(tables, 2);
+	CHECK_EQ(parse(RSDP_PA), -ENOENT);
+	CHECK_EQ(info.hpet_addr, 0xfed00000);
+	rsdt(NULL, 0);                          /* an empty RSDT */
+	CHECK_EQ(parse(RSDP_PA), -ENOENT);
+}
+
+TEST(madt_without_pcat_flag)
+{
+	standard_machine();
+	madt_begin(0);
+	madt_lapic(0, 5, 1);
+	madt_finish();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK(!info.has_8259);
+	CHECK_EQ(info.ncpus, 1);
+	CHECK_EQ(info.cpu_apic_ids[0], 5);
+	CHECK_EQ(info.nioapics, 0);
+	CHECK_EQ(info.noverrides, 0);
+}
+
+TEST(madt_cpus_capped)
+{
+	standard_machine();
+	madt_begin(1);
+	for (int i = 0; i < ACPI_MAX_CPUS + 8; i++)
+		madt_lapic((uint8_t)i, (uint8_t)i, 1);
+	madt_x2apic(0x200, 1);
+	madt_ioapic(9, 0xfec00000, 0);          /* still read after the cap */
+	madt_finish();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.ncpus, ACPI_MAX_CPUS);
+	CHECK_EQ(info.cpu_apic_ids[ACPI_MAX_CPUS - 1], ACPI_MAX_CPUS - 1);
+	CHECK_EQ(info.nioapics, 1);
+	CHECK_EQ(info.ioapics[0].id, 9);
+}
+
+TEST(madt_bad_entry_lengths_stop_cleanly)
+{
+	standard_machine();
+	madt_begin(1);
+	madt_lapic(0, 0, 1);
+	put8(madt_end, 0);
+	put8(madt_end + 1, 0);                  /* length 0: no progress possible */
+	madt_end += 8;
+	madt_lapic(1, 1, 1);
+	madt_finish();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.ncpus, 1);
+
+	madt_begin(1);
+	madt_lapic(0, 0, 1);
+	madt_lapic(1, 1, 1);
+	madt_finish();
+	put8(MADT_PA + 44 + 8 + 1, 200);        /* second entry runs past the table */
+	fix_checksum(MADT_PA, get32(MADT_PA + 4), MADT_PA + 9);
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.ncpus, 1);
+}
+
+TEST(madt_short_entries_skipped)
+{
+	standard_machine();
+	madt_begin(1);
+	put8(madt_end, 0);                      /* a LAPIC entry of 6 bytes */
+	put8(madt_end + 1, 6);
+	put8(madt_end + 3, 7);
+	madt_end += 6;
+	put8(madt_end, 9);                      /* an x2APIC entry of 12 */
+	put8(madt_end + 1, 12);
+	madt_end += 12;
+	put8(madt_end, 2);                      /* an override of 8 */
+	put8(madt_end + 1, 8);
+	madt_end += 8;
+	madt_lapic(1, 1, 1);
+	madt_x2apic(0x300, 0);                  /* disabled x2APIC */
+	madt_finish();
+	CHECK_EQ(parse(RSDP_PA), 0);
+	CHECK_EQ(info.ncpus, 1);
+	CHECK_EQ(info.cpu_apic_ids[0], 1);
+	CHECK_EQ(info.noverrides, 0);
+}
+
+/* ---- acpi_isa_gsi -------------------------------------------------------- */
+
+TEST(isa_gsi_applies_overrides)
+{
+	standard_machine();
+	p2v_calls = 0;
+	if (setjmp(p2v_escape))
+		return;
+	CHECK_EQ(acpi_parse(RSDP_PA, p2v, &acpi), 0);
+	bool low = true, level = true;
+	CHECK_EQ(acpi_isa_gsi(0, &low, &level), 2);
+	CHECK(!low);
+	CHECK(!level);
+	CHECK_EQ(acpi_isa_gsi(9, &low, &level), 9);
+	CHECK(level);
+	CHECK(!low);
+	low = level = true;
+	CHECK_EQ(acpi_isa_gsi(4, &low, &level), 4);     /* no override */
+	CHECK(!low);
+	CHECK(!level);
+	CHECK_EQ(acpi_isa_gsi(2, &low, &level), 2);
+}
+
+TEST(isa_gsi_polarity_and_trigger_bits)
+{
+	new_memory();
+	madt_begin(1);
+	madt_lapic(0, 0, 1);
+	madt_override(10, 20, 0xf);             /* level, active low */
+	madt_override(11, 21, 0x3);             /* edge (default), active low */
+	madt_override(12, 22, 0x5);             /* edge, active high */
+	madt_override(13, 23, 0x2);             /* reserved polarity 10 */
+	madt_finish();
+	const uint32_t tables[] = { MADT_PA };
+	rsdt(tables, 1);
+	rsdp_v1(RSDP_PA, RSDT_PA);
+	p2v_calls = 0;
+	if (setjmp(p2v_escape))
+		return;
+	CHECK_EQ(acpi_parse(RSDP_PA, p2v, &acpi), 0);
+	bool low, level;
+	CHECK_EQ(acpi_isa_gsi(10, &low, &level), 20);
+	CHECK(low && level);
+	CHECK_EQ(acpi_isa_gsi(11, &low, &level), 21);
+	CHECK(low && !level);
+	CHECK_EQ(acpi_isa_gsi(12, &low, &level), 22);
+	CHECK(!low && !level);
+	CHECK_EQ(acpi_isa_gsi(13, &low, &level), 23);
+	CHECK(!low && !level);
+}
+
+TEST(isa_gsi_identity_without_acpi)
+{
+	memset(&acpi, 0, sizeof acpi);
+	bool low = true, level = true;
+	for (int irq = 0; irq < 16; irq++) {
+		CHECK_EQ(acpi_isa_gsi(irq, &low, &level), irq);
+		CHECK(!low && !level);
+	}
+}
+
+/* ---- acpi_find_rsdp ------------------------------------------------------- */
+
+#define EBDA_SEG 0x9fc0u
+#define EBDA_PA (EBDA_SEG * 16u)
+
+TEST(find_rsdp_in_ebda_first)
+{
+	new_memory();
+	put16(0x40e, EBDA_SEG);
+	rsdp_v1(EBDA_PA + 0x30, RSDT_PA);
+	rsdp_v1(0xf0000, RSDT_PA);
+	CHECK_EQ(find(), EBDA_PA + 0x30);
+}
+
+TEST(find_rsdp_in_bios_area)
+{
+	new_memory();
+	put16(0x40e, EBDA_SEG);                 /* EBDA without an RSDP */
+	rsdp_v1(RSDP_PA, RSDT_PA);
+	CHECK_EQ(find(), RSDP_PA);
+	put16(0x40e, 0);                        /* no EBDA at all */
+	CHECK_EQ(find(), RSDP_PA);
+}
+
+TEST(find_rsdp_none)
+{
+	new_memory();
+	put16(0x40e, EBDA_SEG);
+	CHECK_EQ(find(), 0);
+	/* A good RSDP below the EBDA and BIOS areas is not looked at. */
+	rsdp_v1(0x100, RSDT_PA);
+	put16(0x40e, 0);
+	CHECK_EQ(find(), 0);
+}
+
+TEST(find_rsdp_needs_checksum_and_alignment)
+{
+	new_memory();
+	rsdp_v1(0xe0000, RSDT_PA);
+	mem[0xe0000 + 8] ^= 0xff;               /* bad checksum */
+	rsdp_v1(0xe0108, RSDT_PA);              /* good, but 8 off a 16-byte boundary */
+	rsdp_v1(0xf0000, RSDT_PA);
+	CHECK_EQ(find(), 0xf0000);
+}
+
+TEST(find_rsdp_area_edges)
+{
+	new_memory();
+	rsdp_v1(0xfffe0, RSDT_PA);              /* last slot with room for 20 bytes */
+	CHECK_EQ(find(), 0xfffe0);
+
+	new_memory();
+	put16(0x40e, EBDA_SEG);
+	rsdp_v1(EBDA_PA + 992, RSDT_PA);        /* last EBDA slot inside 1 KiB */
+	CHECK_EQ(find(), EBDA_PA + 992);
+
+	new_memory();
+	put16(0x40e, EBDA_SEG);
+	rsdp_v1(EBDA_PA + 1024, RSDT_PA);       /* past the first KiB */
+	CHECK_EQ(find(), 0);
+
+	new_memory();
+	rsdp_v1(0xdfff0, RSDT_PA);              /* just below 0xe0000 */
+	CHECK_EQ(find(), 0);
+
+	/* A good RSDP whose 20 bytes would cross the end of the EBDA KiB. */
+	new_memory();
+	put16(0x40e, EBDA_SEG);
+	rsdp_v1(EBDA_PA + 1008, RSDT_PA);
+	CHECK_EQ(find(), 0);
+
+	/* A signature in the last 16 bytes below 1 MiB is not read as an
+	 * RSDP: its 20 bytes would run past the end (an ASan report here). */
+	new_memory();
+	put(0xffff0, "RSD PTR ", 8);
+	CHECK_EQ(find(), 0);
+}
+
+TEST(find_then_parse)
+{
+	standard_machine();
+	put16(0x40e, EBDA_SEG);
+	uint64_t pa = find();
+	CHECK_EQ(pa, RSDP_PA);
+	CHECK_EQ(parse(pa), 0);
+	CHECK_EQ(info.ncpus, 4);
+}
+
+/* ---- known bugs -------------------------------------------------------------- */
+
+/*
+ * acpi_parse trusts root->length: with a length under 36 (say the RSDT
+ * pointer leads to zeroed memory) the checksum over 0 bytes passes and
+ * (length - 36) / 4 underflows to about 4 billion entries.
+ */
+TEST(root_table_shorter_than_header_rejected)
+{
+	new_memory();
+	rsdp_v1(RSDP_PA, 0x20000);              /* nothing at 0x20000 */
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+}
+
+/*
+ * For revision >= 2 only the first 20 bytes are checksummed; the extended
+ * checksum, which covers the XSDT pointer, is never checked.
+ */
+TEST(rsdp_extended_checksum_checked)
+{
+	standard_machine();
+	const uint64_t all[] = { MADT_PA };
+	xsdt(all, 1);
+	rsdp_v2(RSDP_PA, RSDT_PA, XSDT_PA);
+	mem[RSDP_PA + 32] ^= 0x55;              /* break the extended checksum */
+	CHECK_EQ(parse(RSDP_PA), -EINVAL);
+}
