@@ -23,8 +23,7 @@
  * of the EBDA (segment at 0x40e) before 0xe0000-0xfffff, only on 16-byte
  * boundaries, only with a good checksum, up to the very last slot.
  */
-#include "check.h"
-#include <setjmp.h>
+#include "fake_phys.h"
 #include <acpi.h>
 #include "../../kernel/include/errno.h"
 
@@ -32,22 +31,6 @@
 
 #define MEM_SIZE 0x100000u
 
-static uint8_t *mem;
-static uint64_t p2v_calls;
-static jmp_buf p2v_escape;
-
-static const void *p2v(uint64_t pa)
-{
-	if (++p2v_calls > 100000) {
-		check_fail(__FILE__, __LINE__, "more than 100000 p2v calls: the parser is looping");
-		longjmp(p2v_escape, 1);
-	}
-	if (pa >= MEM_SIZE) {
-		check_fail(__FILE__, __LINE__, "p2v(0x%" PRIx64 ") is past the 1 MiB test memory", pa);
-		longjmp(p2v_escape, 1);
-	}
-	return mem + pa;
-}
 
 static void put(uint64_t pa, const void *p, size_t n) { memcpy(mem + pa, p, n); }
 static void put8(uint64_t pa, uint8_t v) { mem[pa] = v; }
@@ -268,7 +251,7 @@ static void facp_table(uint32_t length)
 
 static void new_memory(void)
 {
-	mem = check_alloc(MEM_SIZE);
+	mem_new(0, MEM_SIZE);
 }
 
 /* Everything, reached from a revision 0 RSDP at RSDP_PA. */

@@ -20,38 +20,11 @@
  * stops the parse cleanly with what came before kept; random tag soup
  * never crashes the parser.
  */
-#include "check.h"
-#include <setjmp.h>
+#include "fake_phys.h"
 #include <bootinfo.h>
 #include "../../kernel/include/errno.h"
 
 /* ---- "physical memory" ---------------------------------------------- */
-
-static uint8_t *mem;
-static uint64_t mem_base, mem_size;
-static uint64_t p2v_calls;
-static jmp_buf p2v_escape;
-
-static const void *p2v(uint64_t pa)
-{
-	if (++p2v_calls > 100000) {
-		check_fail(__FILE__, __LINE__, "more than 100000 p2v calls: the parser is looping");
-		longjmp(p2v_escape, 1);
-	}
-	if (pa < mem_base || pa - mem_base >= mem_size) {
-		check_fail(__FILE__, __LINE__, "p2v(0x%" PRIx64 ") outside the test memory [0x%" PRIx64 ", 0x%" PRIx64 ")",
-			   pa, mem_base, mem_base + mem_size);
-		longjmp(p2v_escape, 1);
-	}
-	return mem + (pa - mem_base);
-}
-
-static void mem_new(uint64_t base, size_t size)
-{
-	mem = check_alloc(size);
-	mem_base = base;
-	mem_size = size;
-}
 
 /* Move the first size bytes to an allocation of exactly that size. */
 static void mem_shrink(size_t size)
