@@ -16,7 +16,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 KERNEL_ASFLAGS := -Ikernel/arch/x86_64 -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/x86_64/linker.ld
 
-KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
+KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
 KERNEL_S := $(wildcard kernel/arch/x86_64/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S))
 

@@ -78,7 +78,8 @@ static void parse_madt(const uint8_t *t, uint32_t len, struct acpi_info *out)
 			uint16_t flags = *(const uint16_t *)(e + 8);
 			out->overrides[out->noverrides++] = (struct acpi_override){
 				.irq = e[3], .gsi = *(const uint32_t *)(e + 4),
-				.active_low = (flags & 3) == 3, .level = ((flags >> 2) & 3) == 3 };
+				.active_low = (flags & 3) == 3, .level = ((flags >> 2) & 3) == 3,
+				.flags = flags };
 		}
 		off += elen;
 	}
@@ -125,15 +126,27 @@ int acpi_parse(uint64_t rsdp_pa, p2v_fn p2v, struct acpi_info *out)
 	return out->ncpus > 0 ? 0 : -ENOENT;
 }
 
+static const struct acpi_override *find_override(int irq)
+{
+	for (int i = 0; i < acpi.noverrides; i++)
+		if (acpi.overrides[i].irq == irq)
+			return &acpi.overrides[i];
+	return NULL;
+}
+
 uint32_t acpi_isa_gsi(int irq, bool *active_low, bool *level)
 {
-	*active_low = *level = false;
-	for (int i = 0; i < acpi.noverrides; i++) {
-		if (acpi.overrides[i].irq == irq) {
-			*active_low = acpi.overrides[i].active_low;
-			*level = acpi.overrides[i].level;
-			return acpi.overrides[i].gsi;
-		}
-	}
-	return (uint32_t)irq;
+	const struct acpi_override *o = find_override(irq);
+	*active_low = o && o->active_low;
+	*level = o && o->level;
+	return o ? o->gsi : (uint32_t)irq;
+}
+
+uint32_t acpi_pci_gsi(int irq, bool *active_low, bool *level)
+{
+	const struct acpi_override *o = find_override(irq);
+	uint16_t polarity = o ? o->flags & 3 : 0, trigger = o ? (o->flags >> 2) & 3 : 0;
+	*active_low = polarity == 0 || polarity == 3;
+	*level = trigger == 0 || trigger == 3;
+	return o ? o->gsi : (uint32_t)irq;
 }

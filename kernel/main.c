@@ -8,6 +8,7 @@
 #include <cmdline.h>
 #include <console.h>
 #include <cpu.h>
+#include <edu.h>
 #include <heap.h>
 #include <kprintf.h>
 #include <ktest.h>
@@ -112,6 +113,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	bsp->online = true;
 	timer_start_cpu();                       /* the tick on cpu 0 */
 	pci_init();                              /* enumerate buses, BARs, capabilities */
+	edu_probe();                             /* the test interrupt source, if present */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");
 	sched_idle_loop();

@@ -98,7 +98,7 @@ static void add_function(uint8_t bus, uint8_t dev, uint8_t fn, int depth)
 	if (pci_ndevices >= PCI_MAX_DEVICES)
 		return;
 	struct pci_device *d = &pci_devices[pci_ndevices];
-	*d = (struct pci_device){ .bus = bus, .dev = dev, .fn = fn };
+	*d = (struct pci_device){ .bus = bus, .dev = dev, .fn = fn, .intx_gsi = -1 };
 	uint32_t id = pci_read32(d, CFG_VENDOR), cls = pci_read32(d, CFG_CLASS);
 	d->vendor = id & 0xffff;
 	d->device = id >> 16;
@@ -190,13 +190,27 @@ int pci_msi_disable(struct pci_device *d)
 
 /*
  * INTx: the BIOS wrote the ISA IRQ it routed the pin to in the interrupt
- * line register; PCI interrupts are level-triggered, active low.
+ * line register; the MADT may say how that line reaches the I/O APIC
+ * (QEMU declares its PCI lines level, active high), otherwise it is a
+ * PCI line, level-triggered and active low.
  */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest)
 {
 	if (!d->irq_pin || d->irq_line == 0xff)
 		return -ENODEV;
 	bool low, level;
-	uint32_t gsi = acpi_isa_gsi(d->irq_line, &low, &level);
-	return ioapic_route(gsi, vector, dest, true, true);
+	uint32_t gsi = acpi_pci_gsi(d->irq_line, &low, &level);
+	int err = ioapic_route(gsi, vector, dest, low, level);
+	if (err == 0)
+		d->intx_gsi = (int)gsi;
+	return err;
+}
+
+int pci_intx_unroute(struct pci_device *d)
+{
+	if (d->intx_gsi < 0)
+		return -ENODEV;
+	int err = ioapic_mask((uint32_t)d->intx_gsi, true);
+	d->intx_gsi = -1;
+	return err;
 }

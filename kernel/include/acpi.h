@@ -27,6 +27,7 @@ struct acpi_override {
 	uint8_t irq;
 	uint32_t gsi;
 	bool active_low, level;
+	uint16_t flags;         /* MPS INTI flags as found: 0 means "conforms to the bus" */
 };
 
 struct acpi_info {
@@ -54,5 +55,11 @@ void acpi_init(const struct bootinfo *bi);
 
 /* The GSI and flags for an ISA IRQ after overrides. */
 uint32_t acpi_isa_gsi(int irq, bool *active_low, bool *level);
+/*
+ * The same for the ISA IRQ a PCI INTx pin was routed to: where the
+ * override does not say otherwise the line behaves as PCI does, level
+ * triggered and active low.
+ */
+uint32_t acpi_pci_gsi(int irq, bool *active_low, bool *level);
 
 #endif

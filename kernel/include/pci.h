@@ -28,6 +28,7 @@ struct pci_device {
 	struct pci_bar bar[6];
 	uint8_t msi_cap;        /* config offset of the MSI capability, 0 if none */
 	uint8_t msix_cap;
+	int intx_gsi;           /* the I/O APIC input INTx is routed to, -1 if none */
 };
 
 extern struct pci_device pci_devices[PCI_MAX_DEVICES];
@@ -47,6 +48,7 @@ int pci_msi_enable(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_msi_disable(struct pci_device *d);
 /* Route the device's INTx line through the I/O APIC (legacy pin). */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest_apic_id);
+int pci_intx_unroute(struct pci_device *d);    /* mask the line again */
 
 /* arch: configuration space access */
 uint32_t arch_pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off);

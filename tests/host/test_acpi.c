@@ -569,6 +569,33 @@ TEST(isa_gsi_identity_without_acpi)
 	}
 }
 
+TEST(pci_gsi_defaults_to_level_active_low)
+{
+	new_memory();
+	madt_begin(1);
+	madt_lapic(0, 0, 1);
+	madt_override(10, 10, 0xd);             /* QEMU's PCI lines: level, active high */
+	madt_override(11, 11, 0x0);             /* conforms to the bus: PCI rules */
+	madt_override(5, 5, 0x5);               /* explicitly edge, active high */
+	madt_finish();
+	const uint32_t tables[] = { MADT_PA };
+	rsdt(tables, 1);
+	rsdp_v1(RSDP_PA, RSDT_PA);
+	p2v_calls = 0;
+	if (setjmp(p2v_escape))
+		return;
+	CHECK_EQ(acpi_parse(RSDP_PA, p2v, &acpi), 0);
+	bool low, level;
+	CHECK_EQ(acpi_pci_gsi(10, &low, &level), 10);
+	CHECK(!low && level);
+	CHECK_EQ(acpi_pci_gsi(11, &low, &level), 11);
+	CHECK(low && level);
+	CHECK_EQ(acpi_pci_gsi(5, &low, &level), 5);
+	CHECK(!low && !level);
+	CHECK_EQ(acpi_pci_gsi(9, &low, &level), 9);     /* no override at all */
+	CHECK(low && level);
+}
+
 /* ---- acpi_find_rsdp ------------------------------------------------------- */
 
 #define EBDA_SEG 0x9fc0u

@@ -24,6 +24,8 @@ KERNEL_IMAGE = "build/hako.elf"
 ISO_IMAGE = "build/hako.iso"
 FW_CFG_CMDLINE = "opt/hako/cmdline"
 DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
+# QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
+TEST_DEVICE = "edu"
 KVM_DEVICE = "/dev/kvm"
 
 ACCEL_ARGS = {
@@ -125,6 +127,8 @@ def machine_args(profile: Profile) -> list[str]:
         "-serial", serial,
         "-monitor", "none",
         "-device", DEBUG_EXIT_DEVICE,
+        "-device", TEST_DEVICE,
+        "-nic", "none",                   # no default NIC; experiments add theirs
     ]
 
 

@@ -7,7 +7,8 @@ from hakotool.qemu import Profile, append_string, build_argv, escape_fw_cfg
 NO_ENV: dict = {}
 
 COMMON = ["-display", "none", "-no-reboot", "-serial", "stdio", "-monitor", "none",
-          "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+          "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+          "-device", "edu", "-nic", "none"]
 
 
 def option(argv, flag):
