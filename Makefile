@@ -6,6 +6,8 @@ LD      := ld
 OBJCOPY := objcopy
 PYTHON  := python3
 BUILD   := build
+GDB_PORT ?= 1234
+CMD ?=
 
 KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
@@ -72,9 +74,14 @@ host-tests:
 test: deps kernel
 	./hako test-all
 
+# `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in
+# the background (its console goes to build/gdb-console.log), gdb attaches
+# with the symbols and a hardware breakpoint on kmain; quitting gdb stops it.
 gdb: kernel
-	./hako boot --gdb &
-	gdb -q -x tools/gdbinit $(BUILD)/hako.elf
+	@./hako boot --gdb --gdb-port $(GDB_PORT) --name gdb -- $(CMD) >$(BUILD)/gdb-console.log 2>&1 & \
+	echo "hako: guest console in $(BUILD)/gdb-console.log"; \
+	gdb -q -x tools/gdbinit -ex 'target remote 127.0.0.1:$(GDB_PORT)' -ex 'hbreak kmain' $(BUILD)/hako.elf; \
+	pkill -KILL -f '^[^ ]*qemu-system[^ ]* .*tcp:127.0.0.1:$(GDB_PORT)' || true
 
 clean:
 	rm -rf $(BUILD)

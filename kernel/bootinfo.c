@@ -53,6 +53,16 @@ static void copy_string(char *dst, size_t size, const char *src)
 		dst[0] = 0;
 }
 
+/* A multiboot2 string lies inside its tag: read at most avail bytes. */
+static void copy_bounded(char *dst, size_t size, const char *src, size_t avail)
+{
+	size_t n = strnlen(src, avail);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
 static void add_region(struct bootinfo *bi, uint64_t base, uint64_t len, uint32_t type)
 {
 	if (bi->nregions >= BOOT_MAX_REGIONS || len == 0)
@@ -113,6 +123,13 @@ static void parse_mb2_mmap(const struct mb2_tag *t, struct bootinfo *bi)
 	}
 }
 
+static void add_mb2_module(struct bootinfo *bi, const uint8_t *body, size_t name_avail)
+{
+	char name[sizeof bi->mods[0].name];
+	copy_bounded(name, sizeof name, (const char *)body + 8, name_avail);
+	add_module(bi, *(const uint32_t *)body, *(const uint32_t *)(body + 4), name);
+}
+
 static int parse_mb2(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 {
 	const uint8_t *info = p2v(info_phys);
@@ -128,10 +145,11 @@ static int parse_mb2(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 		const uint8_t *body = (const uint8_t *)t + 8;
 		switch (t->type) {
 		case MB2_TAG_CMDLINE:
-			copy_string(bi->cmdline, sizeof bi->cmdline, (const char *)body);
+			copy_bounded(bi->cmdline, sizeof bi->cmdline, (const char *)body, t->size - 8);
 			break;
 		case MB2_TAG_MODULE:
-			add_module(bi, *(const uint32_t *)body, *(const uint32_t *)(body + 4), (const char *)body + 8);
+			if (t->size >= 16)
+				add_mb2_module(bi, body, t->size - 16);
 			break;
 		case MB2_TAG_MMAP:
 			parse_mb2_mmap(t, bi);

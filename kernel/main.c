@@ -114,6 +114,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	timer_start_cpu();                       /* the tick on cpu 0 */
 	pci_init();                              /* enumerate buses, BARs, capabilities */
 	edu_probe();                             /* the test interrupt source, if present */
+	console_input_init();                    /* COM1 receive interrupt */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");
 	sched_idle_loop();

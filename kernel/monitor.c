@@ -2,12 +2,13 @@
  * monitor.c — the kernel's own little console and command table.
  *
  * Until the user-space shell exists, a boot without a command lands here:
- * a line editor on COM1 (polled, sleeping between polls so idle CPUs stay
- * idle) that runs the kernel's commands.
+ * a line editor on COM1 (the reader sleeps until the receive interrupt
+ * brings a byte) that runs the kernel's commands.
  */
 #include <stdint.h>
 #include <string.h>
 #include <cmdline.h>
+#include <console.h>
 #include <cpu.h>
 #include <kmain.h>
 #include <kprintf.h>
@@ -68,11 +69,9 @@ static int read_line(char *buf, int size)
 {
 	int n = 0;
 	for (;;) {
-		int c = serial_getc();
-		if (c < 0) {
-			thread_sleep_ns(1000000);
-			continue;
-		}
+		char ch;
+		console_read(&ch, 1, true);
+		int c = (unsigned char)ch;
 		if (c == '\r' || c == '\n') {
 			kprintf("\n");
 			buf[n] = 0;

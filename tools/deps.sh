@@ -12,8 +12,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc make
-          binutils python3 python3-pytest)
-COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make python3)
+          binutils gdb python3 python3-pytest)
+COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 
 SUDO=()
 

@@ -72,6 +72,42 @@ static void put_string(struct out *o, const struct spec *sp, const char *s)
 		put_padding(o, pad, ' ');
 }
 
+static void put_char(struct out *o, const struct spec *sp, char c)
+{
+	int pad = sp->width > 1 ? sp->width - 1 : 0;
+	if (!sp->left)
+		put_padding(o, pad, ' ');
+	put(o, c);
+	if (sp->left)
+		put_padding(o, pad, ' ');
+}
+
+/*
+ * %p is 0x and the hex digits.  A width with the 0 flag pads the digits
+ * (%018p shows all 16 of a 64-bit address); otherwise it pads the whole.
+ */
+static void put_pointer(struct out *o, const struct spec *sp, const void *p)
+{
+	if (sp->zero && !sp->left) {
+		struct spec digits = *sp;
+		digits.width = sp->width > 2 ? sp->width - 2 : 0;
+		put(o, '0');
+		put(o, 'x');
+		put_number(o, &digits, (uint64_t)(uintptr_t)p, false, 16, false);
+		return;
+	}
+	char text[24];
+	struct out t = { text, sizeof text, 0 };
+	struct spec plain = { .prec = -1 };
+	put(&t, '0');
+	put(&t, 'x');
+	put_number(&t, &plain, (uint64_t)(uintptr_t)p, false, 16, false);
+	text[t.len] = 0;
+	struct spec whole = *sp;
+	whole.prec = -1;
+	put_string(o, &whole, text);
+}
+
 static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 {
 	*sp = (struct spec){ .prec = -1 };
@@ -149,13 +185,8 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 		case 'x': put_number(&o, &sp, get_unsigned(&sp, &ap), false, 16, false); break;
 		case 'X': put_number(&o, &sp, get_unsigned(&sp, &ap), false, 16, true); break;
 		case 'o': put_number(&o, &sp, get_unsigned(&sp, &ap), false, 8, false); break;
-		case 'p':
-			put(&o, '0');
-			put(&o, 'x');
-			sp.lng = 1;
-			put_number(&o, &sp, (uint64_t)(uintptr_t)va_arg(ap, void *), false, 16, false);
-			break;
-		case 'c': put(&o, (char)va_arg(ap, int)); break;
+		case 'p': put_pointer(&o, &sp, va_arg(ap, void *)); break;
+		case 'c': put_char(&o, &sp, (char)va_arg(ap, int)); break;
 		case 's': put_string(&o, &sp, va_arg(ap, const char *)); break;
 		case '%': put(&o, '%'); break;
 		case 0: f--; break;

@@ -575,6 +575,46 @@ TEST(mb2_random_tags_never_crash)
 	}
 }
 
+/*
+ * Strings in multiboot2 tags are read within the tag: a command line or
+ * module name without its NUL at the very end of the block must not be
+ * read past (the block is allocated to its exact size, so ASan would see).
+ */
+TEST(mb2_unterminated_strings_stay_in_their_tag)
+{
+	mb2_new();
+	mb2_tag(1, "tick=5ms", 8);                         /* no NUL */
+	mb2_finish(false);
+	CHECK_EQ(parse(MB2_BOOT_MAGIC, BASE2), 0);
+	CHECK_STR(bi.cmdline, "tick=5ms");
+	check_free_all();
+
+	mb2_new();
+	uint8_t body[16] = { 0 };
+	uint32_t start = 0x300000, end = 0x301000;
+	memcpy(body, &start, 4);
+	memcpy(body + 4, &end, 4);
+	memcpy(body + 8, "initrdXY", 8);                   /* no NUL */
+	mb2_tag(3, body, 16);
+	mb2_finish(false);
+	CHECK_EQ(parse(MB2_BOOT_MAGIC, BASE2), 0);
+	CHECK_EQ(bi.nmods, 1);
+	CHECK_STR(bi.mods[0].name, "initrdXY");
+	check_free_all();
+}
+
+/* A module tag too short for its start and end fields is ignored. */
+TEST(mb2_short_module_tag_ignored)
+{
+	mb2_new();
+	uint8_t body[4] = { 0 };
+	mb2_tag(3, body, 4);
+	mb2_finish(true);
+	CHECK_EQ(parse(MB2_BOOT_MAGIC, BASE2), 0);
+	CHECK_EQ(bi.nmods, 0);
+	check_free_all();
+}
+
 /* ---- known bugs ----------------------------------------------------------- */
 
 /*

@@ -185,9 +185,18 @@ TEST(pointer)
 	CHECK_STR(buf, "0x0");
 	ksnprintf(buf, sizeof buf, "%p", (void *)0xffffffff80100000ul);
 	CHECK_STR(buf, "0xffffffff80100000");
-	/* The width pads the digits after "0x". */
-	fmt(buf, sizeof buf, "%08p", (void *)0xbeef);
+	/* With the 0 flag the width counts "0x" and pads the digits. */
+	fmt(buf, sizeof buf, "%010p", (void *)0xbeef);
 	CHECK_STR(buf, "0x0000beef");
+	fmt(buf, sizeof buf, "%018p", (void *)0xffff);
+	CHECK_STR(buf, "0x000000000000ffff");
+	/* Without it the width pads the whole, on either side. */
+	ksnprintf(buf, sizeof buf, "[%10p]", (void *)0xbeef);
+	CHECK_STR(buf, "[    0xbeef]");
+	ksnprintf(buf, sizeof buf, "[%-10p]", (void *)0xbeef);
+	CHECK_STR(buf, "[0xbeef    ]");
+	ksnprintf(buf, sizeof buf, "[%3p]", (void *)0xbeef);
+	CHECK_STR(buf, "[0xbeef]");
 }
 
 TEST(char_conversion)
@@ -201,6 +210,9 @@ TEST(char_conversion)
 	/* An int argument is cut to its low byte. */
 	ksnprintf(buf, sizeof buf, "%c", 0x141);
 	CHECK_STR(buf, "A");
+	/* The width pads a character like a one-byte string. */
+	ksnprintf(buf, sizeof buf, "[%3c][%-3c]", 'x', 'y');
+	CHECK_STR(buf, "[  x][y  ]");
 }
 
 TEST(mixed_arguments_consumed_in_order)

@@ -55,7 +55,9 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
     parser.add_argument("--gdb", action="store_true",
-                        help="add -s -S (gdb stub on :1234, CPU halted), no timeout")
+                        help="start halted with a gdb stub (see --gdb-port), no timeout")
+    parser.add_argument("--gdb-port", type=positive_int, default=1234,
+                        help="TCP port of the gdb stub on 127.0.0.1 (default 1234)")
 
 
 def add_boot_parser(subparsers) -> None:
@@ -93,7 +95,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
-                   cmdline=args.cmdline, words=tuple(words), iso=args.iso, gdb=args.gdb)
+                   cmdline=args.cmdline, words=tuple(words), iso=args.iso, gdb=args.gdb,
+                   gdb_port=args.gdb_port)
 
 
 def cmd_boot(args, words) -> int:

@@ -47,6 +47,7 @@ class Profile:
     words: tuple[str, ...] = ()
     iso: bool = False
     gdb: bool = False
+    gdb_port: int = 1234
     interactive: bool = False
     extra: tuple[str, ...] = ()
 
@@ -149,7 +150,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.gdb:
-        argv += ["-s", "-S"]
+        argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]
     argv += list(profile.extra)
     argv += env_extra(env)
     return argv

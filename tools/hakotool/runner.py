@@ -319,7 +319,7 @@ def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -
         return BootOutcome(name, *problem)
     if profile.gdb:
         timeout = None
-        err.write("hako: waiting for gdb on :1234 (make gdb)\n")
+        err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
         err.flush()
     outcome = launch(argv, name, timeout, quiet, root, env, out)
     finish(outcome, root, keep_log)
@@ -343,7 +343,7 @@ def run_shell(profile: Profile, root: Path | None = None, env: dict | None = Non
         err.write(f"hako: FAILED: {problem[1]}\n")
         return problem[0]
     if profile.gdb:
-        err.write("hako: waiting for gdb on :1234 (make gdb)\n")
+        err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
     err.write("hako: QEMU console; press Ctrl-A X to quit, Ctrl-A C for the monitor\n")
     err.flush()
     os.chdir(root)

@@ -1,7 +1,8 @@
 """`./hako test-all`: the engine behind `make test`.
 
 The test plan is the table at the top of this module: which steps run
-(host unit tests, pytest, the guest boot matrix, the determinism check)
+(host unit tests, pytest, the guest boot matrix, the determinism check,
+the `make gdb` path, an interactive `./hako shell` session)
 and which guest boots are made.  Each boot case names the guest command
 words and the result-record kinds it counts, so e.g. a user-space
 selftest can be added as
@@ -24,6 +25,8 @@ import sys
 from pathlib import Path
 
 from . import paths
+from .gdbcheck import check_gdb
+from .shellcheck import check_shell
 from .qemu import ISO_IMAGE, KERNEL_IMAGE, Profile
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 
@@ -69,7 +72,7 @@ class Plan:
     determinism: BootCase = BootCase("pc", 4)
 
 
-ALL_STEPS = ("host", "pytest", "boots", "determinism")
+ALL_STEPS = ("host", "pytest", "boots", "determinism", "gdb", "shell")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -369,6 +372,18 @@ class TestAll:
         contents = [o.jsonl.read_bytes() if o.jsonl and o.jsonl.exists() else b""
                     for o in outcomes]
         self.reporter.add([determinism_item(outcomes, contents)])
+
+    def step_gdb(self) -> None:
+        if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return
+        ok, why = check_gdb(self.root, self.env)
+        self.reporter.add([TestItem("gdb", ok, why)])
+
+    def step_shell(self) -> None:
+        if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return
+        ok, why = check_shell(self.root, self.env)
+        self.reporter.add([TestItem("shell", ok, why)])
 
 
 def run_test_all(quick: bool = False, plan: Plan | None = None,

@@ -70,7 +70,7 @@ def test_gdb_interactive_and_extra_args():
     profile = Profile(gdb=True, interactive=True, extra=("-d", "int"))
     argv = build_argv(profile, env)
     assert option(argv, "-serial") == "mon:stdio"
-    assert argv[argv.index("-s"):argv.index("-s") + 2] == ["-s", "-S"]
+    assert argv[argv.index("-gdb"):argv.index("-gdb") + 3] == ["-gdb", "tcp:127.0.0.1:1234", "-S"]
     assert argv[-6:] == ["-d", "int", "-netdev", "user,id=n0", "-device", "e1000,netdev=n0"]
 
 

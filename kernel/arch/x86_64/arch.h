@@ -18,7 +18,7 @@ struct trapframe;
 void serial_init(void);
 void serial_putc(char c);
 int serial_getc(void);
-void serial_enable_rx_irq(void);
+int serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
 void vga_clear(void);
 void vga_putc(char c);
 

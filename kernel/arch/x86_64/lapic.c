@@ -40,7 +40,7 @@
 static volatile uint32_t *regs;
 
 static uint32_t rd(uint32_t reg) { return regs[reg / 4]; }
-static void wr(uint32_t reg, uint32_t v) { regs[reg / 4] = v; (void)regs[LAPIC_ID / 4]; }
+static void wr(uint32_t reg, uint32_t v) { regs[reg / 4] = v; }
 
 void lapic_init(void)
 {

@@ -2,13 +2,19 @@
  * serial.c — the COM1 console: a 16550 UART at I/O port 0x3f8.
  *
  * QEMU: -serial stdio (the harness) or -serial mon:stdio (./hako shell).
- * Polled output; input is read by polling too (the shell in user space
- * asks through a system call and the kernel waits on the receive IRQ 4).
+ * Output is polled.  Input arrives by interrupt: the UART raises ISA
+ * IRQ 4 for every received byte (FIFO trigger level 1), routed through
+ * the I/O APIC to the boot CPU; console_input.c keeps the bytes.
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <acpi.h>
+#include <cpu.h>
+#include <errno.h>
+#include <intr.h>
 #include "x86.h"
 #include "arch.h"
+#include "ioapic.h"
 
 #define COM1 0x3f8
 #define UART_DATA 0        /* receive / transmit buffer (DLAB=0) */
@@ -21,6 +27,7 @@
 #define UART_LSR  5        /* line status */
 #define LSR_DATA_READY 0x01
 #define LSR_THR_EMPTY  0x20
+#define COM1_IRQ 4
 
 static bool present;
 
@@ -31,7 +38,7 @@ void serial_init(void)
 	outb(COM1 + UART_DLL, 1);          /* 115200 baud */
 	outb(COM1 + UART_DLM, 0);
 	outb(COM1 + UART_LCR, 0x03);       /* 8 bits, no parity, 1 stop */
-	outb(COM1 + UART_FCR, 0xC7);       /* FIFOs on, cleared, 14-byte trigger */
+	outb(COM1 + UART_FCR, 0x07);       /* FIFOs on, cleared, interrupt per byte */
 	outb(COM1 + UART_MCR, 0x0B);       /* DTR, RTS, OUT2 (IRQ line) */
 	present = inb(COM1 + UART_LSR) != 0xFF;
 }
@@ -54,9 +61,23 @@ int serial_getc(void)
 	return inb(COM1 + UART_DATA);
 }
 
-/* Ask the UART to raise IRQ 4 when a byte arrives. */
-void serial_enable_rx_irq(void)
+/* Route IRQ 4 to the boot CPU and ask the UART to raise it per byte. */
+int serial_start_rx_irq(intr_handler_t fn)
 {
-	if (present)
-		outb(COM1 + UART_IER, 0x01);
+	if (!present)
+		return -ENODEV;
+	int vector = intr_alloc_vector();
+	if (vector < 0)
+		return vector;
+	intr_register(vector, fn, NULL, "com1");
+	bool low, level;
+	uint32_t gsi = acpi_isa_gsi(COM1_IRQ, &low, &level);
+	int err = ioapic_route(gsi, vector, cpus[0].apic_id, low, level);
+	if (err < 0) {
+		intr_unregister(vector);
+		intr_free_vector(vector);
+		return err;
+	}
+	outb(COM1 + UART_IER, 0x01);       /* received data available */
+	return 0;
 }
