@@ -13,6 +13,7 @@
 #include <kmain.h>
 #include <kprintf.h>
 #include <ktest.h>
+#include <panic.h>
 #include <pmm.h>
 #include <thread.h>
 #include "arch.h"
@@ -35,6 +36,20 @@ static int cmd_mem(int argc, char **argv)
 	return 0;
 }
 
+/* Stop the kernel on purpose, to see (and test) the fault path work. */
+static int cmd_crash(int argc, char **argv)
+{
+	const char *how = argc > 1 ? argv[1] : "";
+	if (strcmp(how, "null") == 0) {
+		volatile uintptr_t addr = 8;     /* first page: never mapped */
+		return *(volatile int *)addr;
+	}
+	if (strcmp(how, "panic") == 0)
+		panic("crash command");
+	kprintf("usage: crash null|panic\n");
+	return -1;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct {
@@ -45,6 +60,7 @@ static const struct {
 	{ "kbench", "kbench: kernel timing figures", cmd_kbench },
 	{ "cpus", "cpus: per-CPU state and counters", cmd_cpus },
 	{ "mem", "mem: free frames", cmd_mem },
+	{ "crash", "crash null|panic: stop the kernel on purpose (a fault, or a panic)", cmd_crash },
 	{ "help", "help: this list", cmd_help },
 };
 

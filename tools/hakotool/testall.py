@@ -2,7 +2,8 @@
 
 The test plan is the table at the top of this module: which steps run
 (host unit tests, pytest, the guest boot matrix, the determinism check,
-the `make gdb` path, an interactive `./hako shell` session)
+a kernel fault and a panic reported as such, the `make gdb` path, an
+interactive `./hako shell` session)
 and which guest boots are made.  Each boot case names the guest command
 words and the result-record kinds it counts, so e.g. a user-space
 selftest can be added as
@@ -25,6 +26,7 @@ import sys
 from pathlib import Path
 
 from . import paths
+from .crashcheck import EXPECTED as CRASH_KINDS, crash_profile, judge_crash
 from .gdbcheck import check_gdb
 from .shellcheck import check_shell
 from .qemu import ISO_IMAGE, KERNEL_IMAGE, Profile
@@ -72,7 +74,7 @@ class Plan:
     determinism: BootCase = BootCase("pc", 4)
 
 
-ALL_STEPS = ("host", "pytest", "boots", "determinism", "gdb", "shell")
+ALL_STEPS = ("host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -372,6 +374,20 @@ class TestAll:
         contents = [o.jsonl.read_bytes() if o.jsonl and o.jsonl.exists() else b""
                     for o in outcomes]
         self.reporter.add([determinism_item(outcomes, contents)])
+
+    def step_crash(self) -> None:
+        if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return
+        for kind in CRASH_KINDS:
+            outcome = run_boot(crash_profile(kind), f"crash-{kind}", BOOT_TIMEOUT,
+                               quiet=True, announce=False, build=False, root=self.root,
+                               env=self.env, err=self.err)
+            console = ""
+            if outcome.log is not None and outcome.log.exists():
+                console = outcome.log.read_text(encoding="utf-8", errors="replace")
+                outcome.log.unlink()          # an expected crash: no log to keep
+            why = judge_crash(kind, outcome.exit_code, console)
+            self.reporter.add([TestItem(f"crash-{kind}", why is None, why or "")])
 
     def step_gdb(self) -> None:
         if not self.built("kernel", KERNEL_IMAGE, counted=True):
