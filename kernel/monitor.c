@@ -36,6 +36,16 @@ static int cmd_mem(int argc, char **argv)
 	return 0;
 }
 
+/* Each call keeps a page of stack live; a 16 KiB stack ends long before the limit. */
+static int recurse(int depth)
+{
+	volatile char page[4096];
+	page[0] = (char)depth;
+	if (depth > 1000000)
+		return page[0];
+	return recurse(depth + 1) + page[0];
+}
+
 /* Stop the kernel on purpose, to see (and test) the fault path work. */
 static int cmd_crash(int argc, char **argv)
 {
@@ -46,7 +56,9 @@ static int cmd_crash(int argc, char **argv)
 	}
 	if (strcmp(how, "panic") == 0)
 		panic("crash command");
-	kprintf("usage: crash null|panic\n");
+	if (strcmp(how, "stack") == 0)
+		return recurse(0);
+	kprintf("usage: crash null|panic|stack\n");
 	return -1;
 }
 
@@ -60,7 +72,7 @@ static const struct {
 	{ "kbench", "kbench: kernel timing figures", cmd_kbench },
 	{ "cpus", "cpus: per-CPU state and counters", cmd_cpus },
 	{ "mem", "mem: free frames", cmd_mem },
-	{ "crash", "crash null|panic: stop the kernel on purpose (a fault, or a panic)", cmd_crash },
+	{ "crash", "crash null|panic|stack: stop the kernel on purpose (fault, panic, stack overflow)", cmd_crash },
 	{ "help", "help: this list", cmd_help },
 };
 

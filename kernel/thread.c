@@ -1,7 +1,7 @@
 /*
  * thread.c — creating, running, sleeping, exiting and joining threads.
  *
- * A thread's kernel stack (KSTACK_SIZE, contiguous frames) is freed by
+ * A thread's kernel stack (KSTACK_SIZE, with a guard page below it: kstack.c) is freed by
  * the next thread to run on its CPU once it has switched away for the
  * last time (thread_reap); only then do joiners wake, so a joiner never
  * frees a struct whose stack is still in use.
@@ -11,6 +11,7 @@
 #include <cpu.h>
 #include <errno.h>
 #include <heap.h>
+#include <kstack.h>
 #include <panic.h>
 #include <pmm.h>
 #include <smp.h>
@@ -61,15 +62,15 @@ struct thread *thread_create(const char *name, void (*entry)(void *), void *arg,
 {
 	if (prio < 0 || prio >= NPRIO)
 		return NULL;
-	uint64_t stack = pmm_alloc_contig(KSTACK_SIZE / PAGE_SIZE, 1);
+	uint64_t stack = kstack_alloc();
 	if (!stack)
 		return NULL;
 	struct thread *t = thread_alloc(name, prio, affinity);
 	if (!t) {
-		pmm_free_contig(stack, KSTACK_SIZE / PAGE_SIZE);
+		kstack_free(stack);
 		return NULL;
 	}
-	t->kstack = (uint64_t)phys_to_virt(stack);
+	t->kstack = stack;
 	t->entry = entry;
 	t->arg = arg;
 	t->saved_rsp = arch_thread_stack_init(t->kstack + KSTACK_SIZE);
@@ -136,7 +137,7 @@ static void thread_unlink_free(struct thread *t)
 /* After the last switch away from a dead thread: free its stack. */
 void thread_reap(struct thread *t)
 {
-	pmm_free_contig(virt_to_phys((void *)t->kstack), KSTACK_SIZE / PAGE_SIZE);
+	kstack_free(t->kstack);
 	t->kstack = 0;
 	if (t->detached) {
 		thread_unlink_free(t);

@@ -1,15 +1,18 @@
 /*
  * test_mem.c — self-tests of the frame allocator, the heap and the page
  * tables: distinct zeroed frames, contiguous aligned runs, exhaustion
- * with the count returning to baseline, map/unmap/lookup, address spaces.
+ * with the count returning to baseline, map/unmap/lookup, address spaces,
+ * kernel stacks on guard pages.
  */
 #include <stdint.h>
 #include <string.h>
 #include <heap.h>
+#include <kstack.h>
 #include <ktest.h>
 #include <pmm.h>
 #include <vm.h>
 #include "arch.h"
+#include "layout.h"
 
 #define TEST_KVA 0xffff808000000000ull   /* PML4 slot 257: unused by the kernel */
 
@@ -132,5 +135,28 @@ KTEST(vm_kernel_alias)
 	KT_CHECK(vm_unmap(&kernel_as, TEST_KVA) == frame, "unmap");
 	pmm_free(frame);
 	/* the page table frames made for TEST_KVA stay: give them back */
+	return 0;
+}
+
+/* A kernel stack is mapped, writable, and sits on an unmapped guard page. */
+KTEST(kstack_has_guard_page)
+{
+	uint64_t a = kstack_alloc(), b = kstack_alloc();
+	KT_CHECK(a && b && a != b, "kstack_alloc gave %lx and %lx", a, b);
+	uint64_t pa;
+	unsigned flags;
+	for (uint64_t off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
+		KT_CHECK(vm_lookup(&kernel_as, a + off, &pa, &flags), "stack page %lx unmapped", a + off);
+		KT_CHECK(flags & VM_WRITE, "stack page %lx read-only", a + off);
+	}
+	KT_CHECK(!vm_lookup(&kernel_as, a - PAGE_SIZE, &pa, &flags), "guard page %lx is mapped", a - PAGE_SIZE);
+	KT_CHECK(kstack_is_guard(a - 1) && !kstack_is_guard(a), "kstack_is_guard wrong at %lx", a);
+	KT_CHECK(!kstack_is_guard(0xffff800000001000ull), "a direct-map address taken for a guard");
+	memset((void *)a, 0x5a, KSTACK_SIZE);     /* every byte writable */
+	memset((void *)b, 0xa5, KSTACK_SIZE);
+	KT_CHECK(*(volatile uint8_t *)(a + KSTACK_SIZE - 1) == 0x5a, "stacks overlap");
+	kstack_free(a);
+	kstack_free(b);
+	KT_CHECK(!vm_lookup(&kernel_as, a, &pa, &flags), "freed stack still mapped");
 	return 0;
 }

@@ -1,7 +1,7 @@
 """The `crash` step of `make test`: a kernel fault is reported and stops the machine.
 
-Boots the kernel with `crash null` (a read of address 8 in kernel mode) and
-`crash panic` and checks what a person debugging it would rely on: the
+Boots the kernel with `crash null` (a read of address 8 in kernel mode),
+`crash panic` and `crash stack` (unbounded recursion) and checks what a person debugging it would rely on: the
 harness says "kernel panic" (exit 3), and the console shows the fault, the
 faulting address, the registers and a backtrace with symbol names.
 """
@@ -16,6 +16,10 @@ EXPECTED = {
              "<cmd_crash+", "backtrace:", "run_command+"),
     "panic": ("PANIC on cpu 0: crash command", "backtrace:", "cmd_crash+",
               "run_command+"),
+    # Runs off the bottom of its stack into the guard page: the #PF cannot
+    # push its frame there, so the CPU raises #DF, handled on its own stack.
+    "stack": ("KERNEL FAULT: #DF double fault", "kernel stack overflow",
+              "<recurse+", "backtrace:"),
 }
 
 

@@ -18,6 +18,14 @@
 #define AP_TRAMPOLINE_PHYS 0x8000            /* real-mode start page of APs */
 #define BOOT_STACK_SIZE  16384
 #define KSTACK_SIZE      16384
+/*
+ * Thread kernel stacks live in their own window, PML4 slot 510: slot i
+ * spans KSTACK_SLOT bytes and maps only its top KSTACK_SIZE, so the page
+ * under every stack is unmapped and an overflow faults there.
+ */
+#define KSTACK_AREA_BASE 0xffffff0000000000
+#define KSTACK_SLOT      32768
+#define KSTACK_SLOTS     4096                 /* 128 MiB of address space */
 
 #define PAGE_SIZE        4096
 #define PAGE_SHIFT       12

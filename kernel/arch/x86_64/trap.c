@@ -11,6 +11,7 @@
 #include <console.h>
 #include <cpu.h>
 #include <intr.h>
+#include <kstack.h>
 #include <kprintf.h>
 #include <panic.h>
 #include <sched.h>
@@ -65,6 +66,8 @@ static void kernel_exception(struct trapframe *tf)
 	smp_stop_others();
 	kprintf("\nKERNEL FAULT: %s (vector %lu) on cpu %d\n",
 		exception_names[tf->vector], tf->vector, cpu_id());
+	if ((tf->vector == 14 || tf->vector == 8) && kstack_is_guard(read_cr2()))
+		kprintf("  kernel stack overflow: cr2 is in the guard page under a thread's stack\n");
 	trapframe_dump(tf);
 	backtrace_print(tf->rbp);
 	arch_power_off(POWER_PANIC);
