@@ -20,12 +20,17 @@ KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx
 
 KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
 KERNEL_S := $(wildcard kernel/arch/x86_64/*.S)
-KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S))
+KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
+include user/user.mk
 
 .PHONY: all kernel iso run test host-tests gdb deps clean
 all: kernel
 
-kernel: $(BUILD)/hako.elf
+kernel: $(BUILD)/hako.elf $(BUILD)/initrd.img
+
+# The system-call table, generated from user/syscalls.def (user/user.mk).
+$(BUILD)/gen/syscall_table.c.o: $(BUILD)/gen/syscall_table.c
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,9 +58,10 @@ $(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/x86_64/linker.ld
 
 # GRUB rescue ISO (multiboot 2): boots on pc, q35 and real PCs.
 iso: $(BUILD)/hako.iso
-$(BUILD)/hako.iso: $(BUILD)/hako.elf tools/grub.cfg
+$(BUILD)/hako.iso: $(BUILD)/hako.elf $(BUILD)/initrd.img tools/grub.cfg
 	@mkdir -p $(BUILD)/isoroot/boot/grub
 	cp $(BUILD)/hako.elf $(BUILD)/isoroot/boot/hako.elf
+	cp $(BUILD)/initrd.img $(BUILD)/isoroot/boot/initrd.img
 	cp tools/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isoroot 2> $(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
 

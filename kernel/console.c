@@ -51,6 +51,24 @@ void console_write(const char *s, size_t n)
 	spin_unlock(&console_lock);
 }
 
+/* For a writer that must put out several pieces as one (the write syscall). */
+void console_lock_acquire(void)
+{
+	if (!panicking)
+		spin_lock(&console_lock);
+}
+
+void console_write_locked(const char *s, size_t n)
+{
+	write_raw(s, n);
+}
+
+void console_lock_release(void)
+{
+	if (!panicking)
+		spin_unlock(&console_lock);
+}
+
 int kvprintf(const char *fmt, va_list ap)
 {
 	char buf[512];

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <console.h>
+#include <thread.h>
 #include <kprintf.h>
 #include <sched.h>
 #include "arch.h"
@@ -63,8 +64,8 @@ size_t console_read(char *buf, size_t n, bool block)
 		return got;
 	}
 	spin_lock(&rx_wait.lock);
-	while (head == tail && block)
-		waitq_wait_locked(&rx_wait);
+	while (head == tail && block && !thread_current()->killed)
+		waitq_wait_locked(&rx_wait);     /* a killed reader returns with nothing */
 	size_t got = 0;
 	while (got < n && tail != head)
 		buf[got++] = ring[tail++ % RX_SIZE];

@@ -15,6 +15,9 @@
 #include <panic.h>
 #include <pci.h>
 #include <pmm.h>
+#include <proc.h>
+#include <sem.h>
+#include <errno.h>
 #include <sched.h>
 #include <smp.h>
 #include <stats.h>
@@ -31,6 +34,17 @@ static struct bootinfo bootinfo;
 extern char boot_stack_bottom[];
 
 static const void *boot_p2v(uint64_t pa) { return phys_to_virt(pa); }
+
+/* The program archive: the first boot module (see tools/hakotool/qemu.py, tools/grub.cfg). */
+static const void *boot_module(void)
+{
+	return bootinfo.nmods ? phys_to_virt(bootinfo.mods[0].start) : NULL;
+}
+
+static uint64_t boot_module_size(void)
+{
+	return bootinfo.nmods ? bootinfo.mods[0].end - bootinfo.mods[0].start : 0;
+}
 
 static void read_cmdline(void)
 {
@@ -69,17 +83,47 @@ static void print_boot_summary(void)
 		    pmm_free_count(), tsc_hz / 1000, lapic_hz / 1000, calibration_source, tick_ns / 1000);
 }
 
-/* The first kernel thread: run what the command line asks for. */
+/* Run a user program as the first process and wait for it; its status. */
+static int run_program(int argc, char **argv)
+{
+	int pid = proc_spawn(NULL, argv[0], argc, argv);
+	if (pid < 0) {
+		kprintf("hako: cannot run %s: error %d%s\n", argv[0], pid,
+			pid == -ENOENT ? " (no such program or kernel command)" : "");
+		return pid;
+	}
+	int status;
+	proc_wait(NULL, pid, &status);
+	if (HAKO_WIFKILLED(status))
+		kprintf("hako: %s (pid %d) was killed (cause %d)\n", argv[0], pid, HAKO_WCAUSE(status));
+	else
+		kprintf("hako: %s (pid %d) exited with status %d\n", argv[0], pid, status);
+	return status;
+}
+
+/*
+ * The first kernel thread: run what the command line asks for, a kernel
+ * command (ktest, kbench, monitor, ...) or a program, or by default the
+ * shell; then power off with its status.
+ */
 static void kmain_thread(void *unused)
 {
 	print_boot_summary();
 	int argc = kcmdline.argc;
 	char **argv = kcmdline.argv;
-	if (argc == 0) {
+	static char *shell[] = { "sh", NULL };
+	int status;
+	const void *sh;
+	uint64_t sh_size;
+	if (argc == 0 && initrd_find("sh", &sh, &sh_size) < 0) {
 		monitor_run();
-		arch_power_off(POWER_OK);
-	}
-	int status = run_command(argc, argv);
+		status = 0;
+	} else if (argc == 0)
+		status = run_program(1, shell);
+	else if (monitor_has_command(argv[0]))
+		status = run_command(argc, argv);
+	else
+		status = run_program(argc, argv);
 	arch_power_off(status == 0 ? POWER_OK : POWER_FAIL);
 }
 
@@ -115,6 +159,9 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	pci_init();                              /* enumerate buses, BARs, capabilities */
 	edu_probe();                             /* the test interrupt source, if present */
 	console_input_init();                    /* COM1 receive interrupt */
+	initrd_init(boot_module(), boot_module_size());   /* the user programs */
+	proc_init();
+	sem_init();
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");
 	sched_idle_loop();

@@ -84,8 +84,22 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
+bool monitor_has_command(const char *name)
+{
+	if (strcmp(name, "monitor") == 0)
+		return true;
+	for (unsigned i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return true;
+	return false;
+}
+
 int run_command(int argc, char **argv)
 {
+	if (strcmp(argv[0], "monitor") == 0) {
+		monitor_run();
+		return 0;
+	}
 	for (unsigned i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[0], commands[i].name) == 0)
 			return commands[i].fn(argc, argv);

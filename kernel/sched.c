@@ -331,9 +331,19 @@ void waitq_init(struct waitq *wq)
 	list_init(&wq->sleepers);
 }
 
+/*
+ * A killed thread does not go to sleep (it returns at once, and its
+ * caller sees thread_killed); wait_on lets thread_interrupt find it.
+ */
 void waitq_wait_locked(struct waitq *wq)
 {
 	struct thread *t = thread_current();
+	t->wait_on = wq;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
+	if (t->killed) {
+		t->wait_on = NULL;
+		return;
+	}
 	t->state = T_SLEEPING;
 	list_push_back(&wq->sleepers, &t->rq_link);
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
@@ -348,8 +358,34 @@ int waitq_wake_one(struct waitq *wq)
 	struct list_node *n = list_pop_front(&wq->sleepers);
 	if (!n)
 		return 0;
-	sched_wakeup(list_entry(n, struct thread, rq_link));
+	struct thread *t = list_entry(n, struct thread, rq_link);
+	t->wait_on = NULL;
+	sched_wakeup(t);
 	return 1;
+}
+
+void thread_interrupt(struct thread *t)
+{
+	t->killed = true;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (;;) {
+		struct waitq *wq = t->wait_on;
+		if (!wq)
+			break;
+		spin_lock(&wq->lock);
+		bool still = t->wait_on == wq;
+		if (still) {
+			list_remove(&t->rq_link);
+			t->wait_on = NULL;
+			sched_wakeup(t);
+		}
+		spin_unlock(&wq->lock);
+		if (still)
+			return;
+	}
+	sched_wakeup(t);                 /* a timed sleep, or nothing */
+	if (t->state == T_RUNNING && t->cpu != cpu_id())
+		smp_send_resched(t->cpu);   /* in user mode there: make it enter the kernel */
 }
 
 int waitq_wake_all(struct waitq *wq)

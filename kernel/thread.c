@@ -14,6 +14,7 @@
 #include <kstack.h>
 #include <panic.h>
 #include <pmm.h>
+#include <proc.h>
 #include <smp.h>
 #include <thread.h>
 
@@ -73,7 +74,7 @@ struct thread *thread_create(const char *name, void (*entry)(void *), void *arg,
 	t->kstack = stack;
 	t->entry = entry;
 	t->arg = arg;
-	t->saved_rsp = arch_thread_stack_init(t->kstack + KSTACK_SIZE);
+	t->saved_rsp = arch_thread_stack_init(t->kstack + KSTACK_SIZE - KSTACK_ENTRY_FRAME);
 	return t;
 }
 
@@ -119,7 +120,7 @@ void thread_exit(int code)
 {
 	struct thread *t = thread_current();
 	t->exit_code = code;
-	timer_cancel(&t->sleep_timer);
+	timer_cancel_sync(&t->sleep_timer);
 	t->state = T_DEAD;
 	sched_block();
 	panic("thread_exit: dead thread %d ran again", t->tid);
@@ -143,10 +144,13 @@ void thread_reap(struct thread *t)
 		thread_unlink_free(t);
 		return;
 	}
+	struct proc *ended = t->owner ? proc_thread_reaped(t) : NULL;
 	spin_lock(&t->exit_wq.lock);
 	t->joined = true;                /* reaped: joiners may free it now */
 	waitq_wake_all(&t->exit_wq);
 	spin_unlock(&t->exit_wq.lock);
+	if (ended)
+		proc_end(ended);             /* t was the last thread of a process */
 }
 
 int thread_join(struct thread *t)
@@ -172,7 +176,14 @@ void thread_sleep_ns(uint64_t ns)
 	push_off();                      /* no tick may move us between arm and block */
 	struct thread *t = this_cpu()->current;
 	t->state = T_SLEEPING;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
+	if (t->killed) {
+		t->state = T_RUNNING;
+		pop_off();
+		return;
+	}
 	timer_arm(&t->sleep_timer, arch_tsc() + ns_to_tsc(ns));
 	pop_off();
 	sched_block();
+	timer_cancel_sync(&t->sleep_timer);   /* woken early (thread_interrupt) */
 }

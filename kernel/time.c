@@ -94,6 +94,16 @@ bool timer_cancel(struct timer *t)
 	}
 }
 
+/* Cancel, and wait out a call of its function already under way elsewhere. */
+bool timer_cancel_sync(struct timer *t)
+{
+	bool was_armed = timer_cancel(t);
+	for (int i = 0; i < ncpus; i++)
+		while (cpus[i].running_timer == t && i != cpu_id())
+			arch_spin_hint();
+	return was_armed;
+}
+
 static void timer_interrupt(void *unused)
 {
 	struct cpu *c = this_cpu();
@@ -105,9 +115,11 @@ static void timer_interrupt(void *unused)
 			break;
 		list_remove(&t->link);
 		t->cpu = -1;
+		c->running_timer = t;
 		spin_unlock(&c->timer_lock);
 		t->fn(t, t->arg);              /* may re-arm itself */
 		spin_lock(&c->timer_lock);
+		c->running_timer = NULL;
 		now = arch_tsc();
 	}
 	reprogram(c);

@@ -10,7 +10,10 @@
 
 void console_init(bool vga);
 void console_write(const char *s, size_t n);
-void console_panic_mode(void);     /* stop taking the lock: we are dying */
+void console_panic_mode(void);
+void console_lock_acquire(void);   /* then console_write_locked pieces, then release */
+void console_write_locked(const char *s, size_t n);
+void console_lock_release(void);     /* stop taking the lock: we are dying */
 
 /* Input (console_input.c): bytes typed on COM1, received by interrupt. */
 void console_input_init(void);     /* after the I/O APIC and the scheduler */

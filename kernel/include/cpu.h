@@ -41,6 +41,7 @@ struct cpu {
 	int prev_target;             /* CPU prev moves to after the switch, or -1 */
 	struct list_node timers;     /* armed timers, by deadline; under timer_lock */
 	struct spinlock timer_lock;
+	struct timer *volatile running_timer;   /* whose function the timer interrupt is calling */
 
 	/* published */
 	volatile bool online;

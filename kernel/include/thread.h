@@ -39,6 +39,8 @@ struct thread {
 	uint64_t runtime_tsc;
 	uint64_t switched_in_tsc;
 	void *owner;                     /* the process, for user threads */
+	volatile bool killed;            /* leave at the next chance (user threads) */
+	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);
@@ -49,6 +51,9 @@ int thread_join(struct thread *t);       /* waits, frees, returns the exit code 
 void thread_detach(struct thread *t);
 void thread_sleep_ns(uint64_t ns);
 struct thread *thread_current(void);
+/* Make t stop waiting and leave: sets killed, wakes it from any sleep. */
+void thread_interrupt(struct thread *t);
+static inline bool thread_killed(struct thread *t) { return t->killed; }
 void thread_free(struct thread *t);      /* for sched: stack and struct */
 int thread_count(void);
 

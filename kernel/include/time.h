@@ -36,6 +36,8 @@ struct timer {
 void timer_init(struct timer *t, void (*fn)(struct timer *, void *), void *arg);
 void timer_arm(struct timer *t, uint64_t deadline_tsc);   /* on this CPU */
 bool timer_cancel(struct timer *t);                       /* true if it was armed */
+/* The same, and if its function is running on another CPU, wait until it returned. */
+bool timer_cancel_sync(struct timer *t);
 void timer_start_cpu(void);         /* start this CPU's tick */
 
 /* Calibration hooks (arch). */

@@ -18,6 +18,7 @@
 #define VM_USER    (1u << 2)
 #define VM_GLOBAL  (1u << 3)
 #define VM_NOCACHE (1u << 4)
+#define VM_OWNED   (1u << 5)   /* the frame belongs to the mapping: vm_destroy frees it */
 
 struct addrspace {
 	uint64_t root;                  /* physical address of the PML4 */
@@ -34,7 +35,7 @@ int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 uint64_t vm_unmap(struct addrspace *as, uint64_t va);   /* returns the frame, 0 if none */
 bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags);
 struct addrspace *vm_create(void);
-void vm_destroy(struct addrspace *as);       /* frees its page tables, not the frames mapped */
+void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM_OWNED frames */
 void vm_switch(struct addrspace *as);
 void *vm_map_mmio(uint64_t pa, uint64_t size);
 void tlb_shootdown(struct addrspace *as, uint64_t va);

@@ -21,6 +21,8 @@ DEFAULT_QEMU = "qemu-system-x86_64"
 MACHINES = ("pc", "q35")
 MODES = ("icount", "tcg", "kvm")
 KERNEL_IMAGE = "build/hako.elf"
+# The archive of user programs, handed to the kernel as its first boot module.
+INITRD_IMAGE = "build/initrd.img"
 ISO_IMAGE = "build/hako.iso"
 FW_CFG_CMDLINE = "opt/hako/cmdline"
 DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
@@ -139,7 +141,7 @@ def image_args(profile: Profile) -> list[str]:
     if profile.iso:
         fw_cfg = f"name={FW_CFG_CMDLINE},string={escape_fw_cfg(append)}"
         return ["-cdrom", ISO_IMAGE, "-fw_cfg", fw_cfg]
-    return ["-kernel", KERNEL_IMAGE, "-append", append]
+    return ["-kernel", KERNEL_IMAGE, "-append", append, "-initrd", INITRD_IMAGE]
 
 
 def build_argv(profile: Profile, env: dict | None = None) -> list[str]:

@@ -1,8 +1,10 @@
 """The `shell` step of `make test`: `./hako shell` is usable by a person.
 
 Runs `./hako shell` on a pseudo-terminal as a user would, waits for the
-monitor's prompt, types a few commands one key at a time and checks the
-answers, then powers the guest off from the prompt.  Every key reaches
+prompt of the user-space shell (user/sh, pid 1), types a few commands one
+key at a time and checks the answers (builtins, a program run with
+arguments and its exit status, an unknown name), then powers the guest
+off from the prompt.  Every key reaches
 the kernel through the UART's receive interrupt, so this also shows the
 console input path working end to end.
 """
@@ -14,13 +16,15 @@ import select
 import time
 from pathlib import Path
 
-PROMPT = "hako> "
+PROMPT = "hako$ "
 SHELL_TIMEOUT = 60.0
 # (what to type, what the answer must contain)
 SCRIPT = (
-    ("help", "poweroff: stop the machine"),
+    ("help", "any other word runs the program"),
+    ("ls", "selftest"),
+    ("hello 3 x", "(status 3)"),
+    ("nosuchprogram", "sh: nosuchprogram: not found"),
     ("mem", "frames: "),
-    ("nosuchcommand", "unknown command: nosuchcommand"),
 )
 
 
@@ -74,13 +78,13 @@ class Terminal:
 
 
 def check_shell(root: Path, env: dict) -> tuple[bool, str]:
-    """(ok, reason) for one interactive session with the kernel monitor."""
+    """(ok, reason) for one interactive session with the user shell."""
     env = dict(env, HAKO_NO_BUILD="1")
     term = Terminal(["./hako", "shell", "--smp", "2"], root, env)
     deadline = time.monotonic() + SHELL_TIMEOUT
     try:
         if not term.read_until(PROMPT, 0, deadline):
-            return False, "no monitor prompt"
+            return False, "no shell prompt"
         for line, answer in SCRIPT:
             start = len(term.text)
             term.type_line(line)

@@ -58,7 +58,12 @@ class BootCase:
 
     @property
     def label(self) -> str:
-        return f"{self.machine}-smp{self.smp}" + ("-iso" if self.iso else "")
+        text = f"{self.machine}-smp{self.smp}" + ("-iso" if self.iso else "")
+        if self.mem != BootCase.mem:
+            text += f"-{self.mem}"
+        if self.words != GUEST_WORDS:
+            text += f"-{self.words[0]}" if self.words else "-default"
+        return text
 
     def profile(self) -> Profile:
         return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
@@ -84,6 +89,10 @@ PLANS = {
         BootCase("q35", 4),
         BootCase("q35", 8),
         BootCase("pc", 4, iso=True),  # only if `make iso` succeeds
+        # User space: the in-guest suite, one process per test (issue 3).
+        BootCase("pc", 4, words=("selftest",), kinds=("utest",)),
+        BootCase("q35", 4, words=("selftest",), kinds=("utest",)),
+        BootCase("pc", 2, mem="32M", words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

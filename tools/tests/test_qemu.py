@@ -21,7 +21,8 @@ def test_default_icount_argv_is_exact():
     assert argv == ["qemu-system-x86_64", "-machine", "pc", "-smp", "4", "-m", "128M",
                     *COMMON, "-cpu", "max", "-accel", "tcg",
                     "-icount", "shift=0,sleep=off",
-                    "-kernel", "build/hako.elf", "-append", "-- ktest"]
+                    "-kernel", "build/hako.elf", "-append", "-- ktest",
+                    "-initrd", "build/initrd.img"]
 
 
 @pytest.mark.parametrize("mode, accel", [

@@ -68,6 +68,11 @@ static inline uint64_t muldiv64(uint64_t a, uint64_t b, uint64_t c)
 	return q;
 }
 
+/* User mode (user_arch.c, syscall_entry.S). */
+void arch_user_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
+long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFAULT */
+long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
+
 /* Spin-wait hint: lets QEMU's round-robin TCG run the other vCPUs. */
 void arch_spin_hint(void);
 

@@ -63,6 +63,7 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac)
 	ltr(SEL_TSS);
 	c->arch = ac;
 	arch_set_this_cpu(c);
+	syscall_init_cpu();
 }
 
 /* The stack the CPU switches to on an interrupt or syscall from ring 3. */

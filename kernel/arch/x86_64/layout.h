@@ -18,6 +18,10 @@
 #define AP_TRAMPOLINE_PHYS 0x8000            /* real-mode start page of APs */
 #define BOOT_STACK_SIZE  16384
 #define KSTACK_SIZE      16384
+/* The top of every thread's kernel stack is kept for the trapframe of an
+ * entry from ring 3 (struct trapframe, 176 bytes, rounded up), so a user
+ * thread can build its first one there while running below it. */
+#define KSTACK_ENTRY_FRAME 192
 /*
  * Thread kernel stacks live in their own window, PML4 slot 510: slot i
  * spans KSTACK_SLOT bytes and maps only its top KSTACK_SIZE, so the page

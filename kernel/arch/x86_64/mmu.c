@@ -25,6 +25,7 @@
 #define PTE_PCD  (1ull << 4)
 #define PTE_PS   (1ull << 7)
 #define PTE_G    (1ull << 8)
+#define PTE_OWNED (1ull << 9)  /* software: vm_destroy frees the frame */
 #define PTE_NX   (1ull << 63)
 #define PTE_ADDR 0x000ffffffffff000ull
 
@@ -72,6 +73,8 @@ static uint64_t pte_bits(unsigned flags)
 		bits |= PTE_G;
 	if (flags & VM_NOCACHE)
 		bits |= PTE_PCD | PTE_PWT;
+	if (flags & VM_OWNED)
+		bits |= PTE_OWNED;
 	return bits;
 }
 
@@ -196,7 +199,8 @@ bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
 			*pa = (*pte & PTE_ADDR) | (va & (PAGE_SIZE - 1));
 		if (flags)
 			*flags = ((*pte & PTE_W) ? VM_WRITE : 0) | ((*pte & PTE_U) ? VM_USER : 0) |
-				 ((*pte & PTE_NX) ? 0 : VM_EXEC) | ((*pte & PTE_G) ? VM_GLOBAL : 0);
+				 ((*pte & PTE_NX) ? 0 : VM_EXEC) | ((*pte & PTE_G) ? VM_GLOBAL : 0) |
+				 ((*pte & PTE_OWNED) ? VM_OWNED : 0);
 	}
 	spin_unlock(&as->lock);
 	return found;
@@ -321,13 +325,17 @@ struct addrspace *vm_create(void)
 	return as;
 }
 
+/* A table and everything under it; leaves marked PTE_OWNED go back too. */
 static void free_tables(uint64_t pa, int level)
 {
-	if (level > 0) {
-		uint64_t *t = table(pa);
-		for (int i = 0; i < 512; i++)
-			if ((t[i] & PTE_P) && !(t[i] & PTE_PS))
-				free_tables(t[i] & PTE_ADDR, level - 1);
+	uint64_t *t = table(pa);
+	for (int i = 0; i < 512; i++) {
+		if (!(t[i] & PTE_P))
+			continue;
+		if (level > 0 && !(t[i] & PTE_PS))
+			free_tables(t[i] & PTE_ADDR, level - 1);
+		else if (level == 0 && (t[i] & PTE_OWNED))
+			pmm_free(t[i] & PTE_ADDR);
 	}
 	pmm_free(pa);
 }

@@ -3,7 +3,8 @@
  *
  * Exceptions in the kernel are bugs: print the registers and a symbolized
  * backtrace and power off with a failing status.  Exceptions in user mode
- * go to the process layer (which kills only that process).  Vectors 32 and
+ * go to the process layer (user_arch.c: serve a page or kill only that
+ * process).  Vectors 32 and
  * up are device interrupts and IPIs: the generic interrupt layer runs the
  * handler, the LAPIC gets its EOI, and the scheduler may preempt.
  */
@@ -14,6 +15,7 @@
 #include <kstack.h>
 #include <kprintf.h>
 #include <panic.h>
+#include <proc.h>
 #include <sched.h>
 #include <smp.h>
 #include "x86.h"
@@ -31,13 +33,6 @@ static const char *const exception_names[32] = {
 	"reserved 25", "reserved 26", "reserved 27", "#HV hypervisor injection",
 	"#VC VMM communication", "#SX security", "reserved 31",
 };
-
-/* Hook for user-mode faults; the process layer overrides it. */
-__attribute__((weak)) int user_fault(struct trapframe *tf)
-{
-	(void)tf;
-	return 0;
-}
 
 static void print_symbolized(const char *label, uint64_t pc)
 {
@@ -81,14 +76,18 @@ void trap(struct trapframe *tf)
 		return;
 	}
 	if (tf->vector < 32) {
-		if (tf_from_user(tf) && user_fault(tf))
-			return;
-		kernel_exception(tf);
+		if (tf_from_user(tf))
+			user_exception(tf);          /* returns only if the fault was served */
+		else if (!(tf->vector == 14 && uaccess_fault(tf)))
+			kernel_exception(tf);
+	} else if (tf->vector != VECTOR_SPURIOUS) {
+		this_cpu()->irqs++;
+		intr_dispatch(tf->vector);
+		lapic_eoi();
+		sched_preempt_if_needed();
 	}
-	if (tf->vector == VECTOR_SPURIOUS)
-		return;
-	this_cpu()->irqs++;
-	intr_dispatch(tf->vector);
-	lapic_eoi();
-	sched_preempt_if_needed();
+	if (tf_from_user(tf)) {
+		proc_return_to_user();           /* a killed thread leaves here */
+		cli();                           /* the exception path may have enabled them */
+	}
 }

@@ -16,4 +16,8 @@ struct trapframe {
 
 static inline int tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 
+/* user_arch.c */
+void user_exception(struct trapframe *tf);     /* ring-3 exception: serve it or kill */
+bool uaccess_fault(struct trapframe *tf);      /* kernel #PF inside a user copy */
+
 #endif

@@ -8,6 +8,7 @@
  * idt.c installs.
  */
 #include "layout.h"
+#include "trapframe_asm.h"
 
 /* Exceptions that push an error code themselves. */
 #define HAS_ERR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
@@ -37,21 +38,7 @@ trap_common:
 	testb $3, 24(%rsp)               /* CS of the interrupted code */
 	jz 1f
 	swapgs
-1:	pushq %rax
-	pushq %rbx
-	pushq %rcx
-	pushq %rdx
-	pushq %rsi
-	pushq %rdi
-	pushq %rbp
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+1:	PUSH_GPRS
 	cld
 	movq %rsp, %rdi
 	/* A frame-pointer link so backtraces walk through the trap. */
@@ -63,21 +50,7 @@ trap_common:
 	addq $16, %rsp
 	.globl trap_return
 trap_return:
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rbp
-	popq %rdi
-	popq %rsi
-	popq %rdx
-	popq %rcx
-	popq %rbx
-	popq %rax
+	POP_GPRS
 	addq $16, %rsp                   /* vector, error */
 	testb $3, 8(%rsp)
 	jz 2f

@@ -1,0 +1,105 @@
+/*
+ * syscall_entry.S — the way into the kernel from ring 3 (`syscall`) and
+ * the two ways back (`sysret`, `iretq`), and the user-access primitives
+ * whose faults are turned into -EFAULT.
+ *
+ * On `syscall` the CPU leaves the user rip in rcx and rflags in r11,
+ * loads the kernel CS/SS from STAR and clears the rflags bits in SFMASK
+ * (IF, DF, TF, AC), but keeps the user stack.  syscall_entry moves to the
+ * thread's kernel stack (gs:16), builds a struct trapframe exactly like
+ * an interrupt would (so fault reports, kill and thread start all see one
+ * format), turns interrupts back on and calls syscall_dispatch(tf).
+ *
+ * Back to user mode by sysret when the frame still holds a canonical
+ * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
+ * ring 0 on Intel CPUs).
+ */
+#include "layout.h"
+#include "trapframe_asm.h"
+
+#define SEL_UCODE 0x23
+#define SEL_UDATA 0x1b
+#define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
+
+	.text
+	.code64
+	.globl syscall_entry
+syscall_entry:
+	swapgs
+	movq %rsp, %gs:8                 /* user rsp, for a moment */
+	movq %gs:16, %rsp                /* this thread's kernel stack */
+	pushq $SEL_UDATA                 /* ss */
+	pushq %gs:8                      /* rsp */
+	pushq %r11                       /* rflags */
+	pushq $SEL_UCODE                 /* cs */
+	pushq %rcx                       /* rip */
+	pushq $0                         /* error */
+	pushq $VECTOR_SYSCALL
+	PUSH_GPRS
+	movq %rsp, %rdi
+	pushq 17*8(%rsp)                 /* frame link for backtraces: user rip */
+	pushq %rbp
+	movq %rsp, %rbp
+	sti
+	call syscall_dispatch
+	cli
+	addq $16, %rsp
+	movq 17*8(%rsp), %rcx            /* the rip to return to */
+	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
+	jnz trap_return                  /* no: the iretq path copes with anything */
+	POP_GPRS
+	addq $16, %rsp                   /* vector, error */
+	movq (%rsp), %rcx                /* rip */
+	movq 16(%rsp), %r11              /* rflags */
+	movq 24(%rsp), %rsp              /* user stack */
+	swapgs
+	sysretq
+
+/*
+ * arch_enter_user(tf): leave for ring 3 with the registers in *tf, which
+ * sits at the top of the current kernel stack.  Never returns.
+ */
+	.globl arch_enter_user
+arch_enter_user:
+	cli
+	movq %rdi, %rsp
+	jmp trap_return
+
+/*
+ * long arch_copy_user(void *dst, const void *src, size_t n)
+ *   0, or -EFAULT (-14) if a page fault in the copy could not be served.
+ * long arch_copy_user_str(char *dst, const char *src, size_t n)
+ *   length of the string (without its NUL) if it ends within n bytes,
+ *   n if it does not (dst then holds n bytes, unterminated), or -EFAULT.
+ * Callers check the user range first; these only survive faults.  With
+ * SMAP on, stac/clac open user memory to the kernel for these instructions.
+ */
+	.globl arch_copy_user, arch_copy_user_str, uaccess_start, uaccess_end, uaccess_fixup
+uaccess_start:
+arch_copy_user:
+	stac
+	movq %rdx, %rcx
+	rep movsb
+	clac
+	xorl %eax, %eax
+	ret
+
+arch_copy_user_str:
+	stac
+	xorl %eax, %eax
+2:	cmpq %rdx, %rax
+	je 3f
+	movb (%rsi,%rax), %cl
+	movb %cl, (%rdi,%rax)
+	testb %cl, %cl
+	jz 3f
+	incq %rax
+	jmp 2b
+3:	clac
+	ret
+uaccess_end:
+
+uaccess_fixup:
+	clac
+	movq $-14, %rax
+	ret

@@ -1,0 +1,102 @@
+/*
+ * proc.h — user processes: an address space, its threads, a parent.
+ *
+ * A process is spawned from a program in the boot archive, runs one or
+ * more user threads (kernel threads with the process's address space that
+ * spend their life in ring 3), and ends when its last thread is gone: by
+ * exit, by kill from an ancestor, or by a fault, which kills only it.
+ * Its address space and kernel stacks are freed by the scheduler once the
+ * last thread has switched away (proc_thread_reaped); the parent collects
+ * the status with wait.  Nothing a program does reaches a kernel panic.
+ */
+#ifndef HAKO_PROC_H
+#define HAKO_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <list.h>
+#include <sched.h>
+#include <spinlock.h>
+#include <uapi/hako.h>
+
+#define PROC_MAX        64          /* live + zombie processes: spawn says -EAGAIN beyond */
+#define PROC_PRIO       PRIO_DEFAULT
+#define PROC_PRIO_MAX   (PRIO_DEFAULT + 8)   /* highest priority a program may ask for */
+/* Program segments lie in [HAKO_USER_IMAGE_BASE, this), so the heap fits below the stacks. */
+#define HAKO_USER_HEAP_LIMIT (HAKO_THREAD_STACK_AREA - HAKO_HEAP_MAX)
+
+struct thread;
+struct addrspace;
+
+enum uthread_state { UT_FREE, UT_LIVE, UT_EXITED };
+
+/* One thread slot; slot i > 0 owns the stack slot i of the thread-stack area. */
+struct uthread {
+	enum uthread_state state;
+	struct thread *t;
+	int tid;
+	int code;                        /* exit code once UT_EXITED */
+	bool joining;                    /* a thread_join is under way */
+	uint64_t rip, rsp, a0, a1;       /* where it starts in ring 3, rdi, rsi */
+	struct proc *proc;
+};
+
+enum proc_state { P_ALIVE, P_ZOMBIE };
+
+struct proc {
+	int pid;
+	char name[HAKO_PATH_MAX];
+	enum proc_state state;           /* under proc_lock */
+	struct proc *parent;             /* NULL: orphan, freed as soon as it ends */
+	struct list_node children;       /* under proc_lock */
+	struct list_node sibling;
+	struct addrspace *as;
+	struct spinlock lock;            /* the fields below */
+	struct uthread threads[HAKO_MAX_THREADS];
+	int live;                        /* threads not yet reaped */
+	int running;                     /* threads not yet exited */
+	int refs;                        /* under the tree lock: the parent's, kill's */
+	bool exiting;                    /* exit or kill under way: threads leave */
+	int status;                      /* what wait reports */
+	struct waitq join_wq;            /* thread_join sleepers */
+	uint64_t heap_base, brk;         /* heap [heap_base, brk), filled on first touch */
+	uint64_t user_frames;            /* frames mapped for the program */
+};
+
+void proc_init(void);                /* after the archive is found */
+/* Start a program (argv NULL-terminated, kernel memory) as a child of parent (NULL: the kernel). */
+int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv[]);
+int proc_wait(struct proc *parent, int pid, int *status);   /* pid -1: any child */
+int proc_kill(struct proc *killer, int pid);
+void proc_exit(int status) __attribute__((noreturn));       /* the whole process */
+void proc_thread_exit(int code) __attribute__((noreturn));  /* this thread only */
+int proc_thread_create(uint64_t rip, uint64_t arg);
+int proc_thread_join(int tid);
+struct proc *proc_current(void);     /* NULL in a kernel thread */
+struct uthread *uthread_current(void);
+int proc_count(void);
+
+/* Memory (proc_mem.c). */
+#define FAULT_WRITE 1
+#define FAULT_EXEC  2
+int proc_page_fault(uint64_t addr, unsigned access);         /* 0, -EFAULT or -ENOMEM */
+long proc_brk(struct proc *p, uint64_t end);
+void proc_free_stack_slot(struct proc *p, int slot);
+struct elf_image;
+int proc_load(struct proc *p, const struct elf_image *img, const uint8_t *file);
+int proc_setup_stack(struct proc *p, int argc, char *const argv[], uint64_t *rsp, uint64_t *uargv);
+uint64_t thread_stack_top(int slot);
+
+/* Called by the arch layer and the scheduler. */
+void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));
+void proc_return_to_user(void);      /* leaves if the thread was killed */
+struct proc *proc_thread_reaped(struct thread *t);  /* after its last switch away: p if it was the last */
+void proc_end(struct proc *p);                     /* then this, with nothing held */
+
+/* The boot archive of programs (initrd.c). */
+void initrd_init(const void *data, uint64_t size);
+int initrd_find(const char *name, const void **data, uint64_t *size);
+int initrd_name(int index, const char **name);
+int initrd_count(void);
+
+#endif

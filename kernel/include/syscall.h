@@ -1,0 +1,28 @@
+/*
+ * syscall.h — the system-call table and the per-CPU call counters.
+ *
+ * The table itself is generated from user/syscalls.def
+ * (build/gen/syscall_table.c); a handler takes its arguments as raw
+ * 64-bit words and validates every one of them.
+ */
+#ifndef HAKO_SYSCALL_H
+#define HAKO_SYSCALL_H
+
+#include <stdint.h>
+
+typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+struct syscall_entry {
+	syscall_fn fn;
+	const char *name;
+	int nargs;
+};
+
+extern const struct syscall_entry syscall_table[];
+extern const unsigned syscall_count;
+
+long sys_nosys(void);
+struct trapframe;
+void syscall_dispatch(struct trapframe *tf);
+
+#endif

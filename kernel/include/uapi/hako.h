@@ -1,0 +1,54 @@
+/*
+ * uapi/hako.h — the types and constants user programs and the kernel share.
+ *
+ * Included by the kernel and by user programs (user/include puts this
+ * directory on the path).  Only fixed-width types; no kernel internals.
+ */
+#ifndef HAKO_UAPI_H
+#define HAKO_UAPI_H
+
+#include <stdint.h>
+
+/* User address-space layout (fixed; see docs/design.md "User space"). */
+#define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
+#define HAKO_USER_STACK_TOP    0x00007ffffff00000ull  /* main thread's stack grows down from here */
+#define HAKO_USER_STACK_MAX    (1ull << 20)           /* 1 MiB, a guard page below */
+#define HAKO_THREAD_STACK_AREA 0x00007f0000000000ull  /* thread stacks, one slot each */
+#define HAKO_THREAD_STACK_SLOT (256ull << 10)          /* 256 KiB per slot: guard page + stack */
+#define HAKO_MAX_THREADS       64                      /* per process */
+#define HAKO_HEAP_MAX          (256ull << 20)          /* brk may grow this far past the image */
+
+/* read() flags. */
+#define HAKO_READ_NONBLOCK 1
+
+/* wait() status: the low byte is the exit code; KILLED marks a kill. */
+#define HAKO_STATUS_KILLED   0x100
+#define HAKO_CAUSE_KILL      32      /* kill() from another process */
+#define HAKO_CAUSE_OOM       33      /* no memory for a page it touched */
+/* Killed status = HAKO_STATUS_KILLED | cause; cause < 32 is the CPU exception vector. */
+#define HAKO_WIFKILLED(s)    (((s) & HAKO_STATUS_KILLED) != 0)
+#define HAKO_WCAUSE(s)       ((s) & 0xff)
+#define HAKO_WEXITCODE(s)    ((s) & 0xff)
+
+#define HAKO_PATH_MAX  32
+#define HAKO_ARGV_MAX  16
+#define HAKO_ARG_BYTES 1024          /* all argument strings together */
+
+struct hako_cpustat {
+	uint64_t ticks;          /* timer ticks taken */
+	uint64_t irqs;           /* device interrupts and IPIs taken */
+	uint64_t ctx_switches;
+	int32_t online, idle;    /* 0 or 1 */
+	int32_t cur_prio;        /* priority of what runs there, -1 idle */
+	int32_t rq_len;          /* runnable threads waiting */
+};
+
+struct hako_sysinfo {
+	uint64_t free_frames, total_frames;
+	int32_t ncpus, nprocs, nthreads;
+	int32_t page_size;
+	uint64_t tsc_hz;
+	uint64_t proc_kernel_frames;   /* frames the kernel spends on a minimal process */
+};
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * proc.c — the life of a process: spawn, exit, kill, wait, and its threads.
+ *
+ * Locks, outermost first: the process tree (tree_wq.lock: parent and
+ * children links, the table, zombies, reference counts), a process's
+ * join_wq.lock (its thread slots, exiting, status), then wait-queue and
+ * run-queue locks.  A process ends in three steps:
+ *   1. exit, kill or a fault marks it exiting and interrupts every thread;
+ *   2. each thread leaves (uthread_leave) and is reaped by the scheduler
+ *      after its last switch away; the last reap calls proc_end, which
+ *      frees the address space and thread structs and makes it a zombie;
+ *   3. the parent's wait collects the status and drops the last reference.
+ * An orphan (parent gone) skips step 3.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <cpu.h>
+#include <elf.h>
+#include <errno.h>
+#include <heap.h>
+#include <kprintf.h>
+#include <proc.h>
+#include <sem.h>
+#include <thread.h>
+#include <vm.h>
+
+static struct waitq tree_wq;                 /* parents waiting for children */
+#define tree_lock (tree_wq.lock)
+static struct proc *table[PROC_MAX];
+static int next_pid = 1;
+static int nprocs;
+static struct proc kernel_anchor;            /* parent of what the kernel spawns */
+
+void proc_init(void)
+{
+	waitq_init(&tree_wq);
+	list_init(&kernel_anchor.children);
+}
+
+int proc_count(void) { return nprocs; }
+
+struct uthread *uthread_current(void)
+{
+	return thread_current()->owner;
+}
+
+struct proc *proc_current(void)
+{
+	struct uthread *u = uthread_current();
+	return u ? u->proc : NULL;
+}
+
+/* ---- the table and references ---------------------------------------- */
+
+static int table_insert(struct proc *p)
+{
+	spin_lock(&tree_lock);
+	int err = -EAGAIN;
+	for (int i = 0; i < PROC_MAX; i++)
+		if (!table[i]) {
+			table[i] = p;
+			p->pid = next_pid++;
+			nprocs++;
+			err = 0;
+			break;
+		}
+	spin_unlock(&tree_lock);
+	return err;
+}
+
+/* Caller holds tree_lock. */
+static void table_remove(struct proc *p)
+{
+	for (int i = 0; i < PROC_MAX; i++)
+		if (table[i] == p) {
+			table[i] = NULL;
+			nprocs--;
+		}
+}
+
+/* Caller holds tree_lock. */
+static struct proc *table_find(int pid)
+{
+	for (int i = 0; i < PROC_MAX; i++)
+		if (table[i] && table[i]->pid == pid)
+			return table[i];
+	return NULL;
+}
+
+/* Drop a reference; caller holds tree_lock.  True: free it after unlocking. */
+static bool put_locked(struct proc *p)
+{
+	return --p->refs == 0;
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+static void uthread_leave(int code) __attribute__((noreturn));
+
+static void uthread_entry(void *arg)
+{
+	struct uthread *u = arg;
+	if (thread_current()->killed)
+		uthread_leave(-1);
+	arch_user_start(u->rip, u->rsp, u->a0, u->a1);
+}
+
+/* Caller holds p->join_wq.lock. */
+static struct uthread *slot_alloc(struct proc *p, int from)
+{
+	for (int i = from; i < HAKO_MAX_THREADS; i++)
+		if (p->threads[i].state == UT_FREE)
+			return &p->threads[i];
+	return NULL;
+}
+
+static int slot_index(struct proc *p, struct uthread *u) { return (int)(u - p->threads); }
+
+/* A kernel thread that will enter ring 3 at u->rip; not yet started. */
+static int uthread_make(struct proc *p, struct uthread *u)
+{
+	struct thread *t = thread_create(p->name, uthread_entry, u, PROC_PRIO, 0);
+	if (!t)
+		return -ENOMEM;
+	t->as = p->as;
+	t->owner = u;
+	u->t = t;
+	u->tid = t->tid;
+	u->proc = p;
+	return 0;
+}
+
+int proc_thread_create(uint64_t rip, uint64_t arg)
+{
+	struct proc *p = proc_current();
+	spin_lock(&p->join_wq.lock);
+	struct uthread *u = p->exiting ? NULL : slot_alloc(p, 1);
+	if (u)
+		u->state = UT_LIVE;          /* reserved; t not yet set */
+	spin_unlock(&p->join_wq.lock);
+	if (!u)
+		return -EAGAIN;
+	u->rip = rip;
+	u->rsp = thread_stack_top(slot_index(p, u)) - 8;   /* as if called: rsp % 16 == 8 */
+	u->a0 = arg;
+	u->a1 = 0;
+	u->joining = false;
+	int err = uthread_make(p, u);
+	spin_lock(&p->join_wq.lock);
+	if (err < 0)
+		u->state = UT_FREE;
+	else {
+		p->live++;
+		p->running++;
+		u->t->killed = p->exiting;   /* a kill that came meanwhile */
+	}
+	spin_unlock(&p->join_wq.lock);
+	if (err < 0)
+		return err;
+	thread_start(u->t);
+	return u->tid;
+}
+
+/* This thread leaves for good; the process ends when the last one has. */
+static void uthread_leave(int code)
+{
+	struct uthread *u = uthread_current();
+	struct proc *p = u->proc;
+	spin_lock(&p->join_wq.lock);
+	u->code = code;
+	u->state = UT_EXITED;
+	bool last = --p->running == 0;
+	spin_unlock(&p->join_wq.lock);
+	if (!last && u != &p->threads[0])
+		proc_free_stack_slot(p, slot_index(p, u));
+	thread_exit(code);
+}
+
+void proc_thread_exit(int code)
+{
+	uthread_leave(code);
+}
+
+int proc_thread_join(int tid)
+{
+	struct proc *p = proc_current();
+	struct uthread *me = uthread_current(), *u = NULL;
+	spin_lock(&p->join_wq.lock);
+	for (int i = 1; i < HAKO_MAX_THREADS; i++)
+		if (p->threads[i].state != UT_FREE && p->threads[i].tid == tid)
+			u = &p->threads[i];
+	int err = !u ? -ESRCH : (u == me || u->joining) ? -EINVAL : 0;
+	if (!err)
+		u->joining = true;
+	spin_unlock(&p->join_wq.lock);
+	if (err)
+		return err;
+	int code = thread_join(u->t);    /* waits until it has switched away for good */
+	spin_lock(&p->join_wq.lock);
+	u->state = UT_FREE;
+	u->t = NULL;
+	spin_unlock(&p->join_wq.lock);
+	return code;
+}
+
+/* ---- ending ----------------------------------------------------------- */
+
+/* Mark p exiting with status (the first reason wins) and wake every thread. */
+static void proc_stop(struct proc *p, int status)
+{
+	struct thread *victims[HAKO_MAX_THREADS];
+	int n = 0;
+	spin_lock(&p->join_wq.lock);
+	if (!p->exiting) {
+		p->exiting = true;
+		p->status = status;
+	}
+	for (int i = 0; i < HAKO_MAX_THREADS; i++)
+		if (p->threads[i].state == UT_LIVE && p->threads[i].t)
+			victims[n++] = p->threads[i].t;
+	/* Interrupting under join_wq.lock keeps every struct thread alive; a
+	 * user thread never sleeps on join_wq, so no lock is taken twice. */
+	for (int i = 0; i < n; i++)
+		thread_interrupt(victims[i]);
+	spin_unlock(&p->join_wq.lock);
+}
+
+void proc_exit(int status)
+{
+	proc_stop(proc_current(), status);
+	uthread_leave(status & 0xff);
+}
+
+void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip)
+{
+	struct proc *p = proc_current();
+	arch_irq_enable();
+	kprintf("pid %d (%s): %s at %lx, rip %lx: killed\n", p->pid, p->name, what, addr, rip);
+	proc_stop(p, HAKO_STATUS_KILLED | cause);
+	uthread_leave(HAKO_STATUS_KILLED | cause);
+}
+
+void proc_return_to_user(void)
+{
+	struct thread *t = this_cpu()->current;
+	if (!t->killed)
+		return;
+	arch_irq_enable();
+	uthread_leave(-1);
+}
+
+/* From the scheduler, after t's last switch away: was it p's last thread? */
+struct proc *proc_thread_reaped(struct thread *t)
+{
+	struct proc *p = ((struct uthread *)t->owner)->proc;
+	spin_lock(&p->join_wq.lock);
+	bool last = --p->live == 0;
+	spin_unlock(&p->join_wq.lock);
+	return last ? p : NULL;
+}
+
+static void proc_free(struct proc *p)
+{
+	kfree(p);
+}
+
+/* Every thread of p is gone: free what it had, make it a zombie. */
+void proc_end(struct proc *p)
+{
+	for (int i = 0; i < HAKO_MAX_THREADS; i++)
+		if (p->threads[i].state != UT_FREE && p->threads[i].t) {
+			thread_join(p->threads[i].t);     /* reaped already: frees at once */
+			p->threads[i].t = NULL;
+		}
+	vm_destroy(p->as);
+	p->as = NULL;
+	sem_release_owner(p->pid);
+	struct proc *freed[PROC_MAX + 1];
+	int nfreed = 0;
+	spin_lock(&tree_lock);
+	while (!list_empty(&p->children)) {
+		struct proc *c = list_entry(list_pop_front(&p->children), struct proc, sibling);
+		c->parent = NULL;            /* orphan: nobody will wait for it */
+		if (c->state == P_ZOMBIE) {
+			table_remove(c);
+			if (put_locked(c))
+				freed[nfreed++] = c;
+		}
+	}
+	p->state = P_ZOMBIE;
+	if (!p->parent) {
+		table_remove(p);
+		if (put_locked(p))
+			freed[nfreed++] = p;
+	} else
+		waitq_wake_all(&tree_wq);
+	spin_unlock(&tree_lock);
+	for (int i = 0; i < nfreed; i++)
+		proc_free(freed[i]);
+}
+
+int proc_wait(struct proc *parent, int pid, int *status)
+{
+	struct proc *self = parent ? parent : &kernel_anchor;
+	struct thread *me = thread_current();
+	spin_lock(&tree_lock);
+	for (;;) {
+		bool any = false;
+		list_for_each(n, &self->children) {
+			struct proc *c = list_entry(n, struct proc, sibling);
+			if (pid != -1 && c->pid != pid)
+				continue;
+			any = true;
+			if (c->state != P_ZOMBIE)
+				continue;
+			list_remove(&c->sibling);
+			table_remove(c);
+			int cpid = c->pid;
+			*status = c->status;
+			bool last = put_locked(c);
+			spin_unlock(&tree_lock);
+			if (last)
+				proc_free(c);
+			return cpid;
+		}
+		if (!any || me->killed) {
+			spin_unlock(&tree_lock);
+			return !any ? -ECHILD : -EINTR;
+		}
+		waitq_wait_locked(&tree_wq);
+	}
+}
+
+/* Is a an ancestor of b (or b itself)?  Caller holds tree_lock. */
+static bool is_ancestor(struct proc *a, struct proc *b)
+{
+	for (; b; b = b->parent)
+		if (b == a)
+			return true;
+	return false;
+}
+
+int proc_kill(struct proc *killer, int pid)
+{
+	spin_lock(&tree_lock);
+	struct proc *p = table_find(pid);
+	int err = !p ? -ESRCH : (killer && !is_ancestor(killer, p)) ? -EPERM : 0;
+	if (!err && p->state == P_ZOMBIE)
+		p = NULL;                    /* already dead: nothing to do */
+	else if (!err)
+		p->refs++;
+	spin_unlock(&tree_lock);
+	if (err || !p)
+		return err;
+	proc_stop(p, HAKO_STATUS_KILLED | HAKO_CAUSE_KILL);
+	spin_lock(&tree_lock);
+	bool last = put_locked(p);
+	spin_unlock(&tree_lock);
+	if (last)
+		proc_free(p);
+	return 0;
+}
+
+/* ---- spawning --------------------------------------------------------- */
+
+static struct proc *proc_alloc(const char *path, struct proc *parent)
+{
+	struct proc *p = kzalloc(sizeof *p);
+	if (!p)
+		return NULL;
+	strlcpy(p->name, path, sizeof p->name);
+	list_init(&p->children);
+	waitq_init(&p->join_wq);
+	spin_init(&p->lock, "proc");
+	p->refs = 1;
+	p->parent = parent ? parent : &kernel_anchor;
+	return p;
+}
+
+/* Build the process, its memory and main thread; nothing runs yet. */
+static int proc_build(struct proc *p, const void *file, uint64_t size, int argc, char *const argv[])
+{
+	struct elf_image img;
+	if (elf_parse(file, size, HAKO_USER_IMAGE_BASE, HAKO_USER_HEAP_LIMIT, &img) < 0)
+		return -ENOEXEC;
+	p->as = vm_create();
+	if (!p->as)
+		return -ENOMEM;
+	struct uthread *u = &p->threads[0];
+	int err = proc_load(p, &img, file);
+	if (!err)
+		err = proc_setup_stack(p, argc, argv, &u->rsp, &u->a1);
+	if (err)
+		return err;
+	u->rip = img.entry;
+	u->a0 = (uint64_t)argc;
+	u->state = UT_LIVE;
+	p->live = p->running = 1;
+	return uthread_make(p, u);
+}
+
+int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv[])
+{
+	const void *file;
+	uint64_t size;
+	if (initrd_find(path, &file, &size) < 0)
+		return -ENOENT;
+	struct proc *p = proc_alloc(path, parent);
+	if (!p)
+		return -ENOMEM;
+	int err = table_insert(p);
+	if (!err)
+		err = proc_build(p, file, size, argc, argv);
+	if (err) {
+		if (p->as)
+			vm_destroy(p->as);
+		if (p->pid) {
+			spin_lock(&tree_lock);
+			table_remove(p);
+			spin_unlock(&tree_lock);
+		}
+		kfree(p);
+		return err;
+	}
+	spin_lock(&tree_lock);
+	list_push_back(&p->parent->children, &p->sibling);
+	spin_unlock(&tree_lock);
+	spin_lock(&p->join_wq.lock);
+	p->threads[0].t->killed = p->exiting;   /* killed while being built */
+	spin_unlock(&p->join_wq.lock);
+	int pid = p->pid;
+	thread_start(p->threads[0].t);
+	return pid;
+}

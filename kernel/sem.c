@@ -1,0 +1,146 @@
+/*
+ * sem.c — counting semaphores for user programs, the kernel's simplest
+ * way for processes to wait for each other (and what sysbench ping-pongs
+ * through).
+ *
+ * A fixed table of SEM_MAX; an id is slot | generation << 8, so an id
+ * whose semaphore was destroyed and reused never reaches the new one.
+ * Any process may post or wait on an id it knows; only the creator may
+ * destroy it, and its semaphores go when it ends.  Waiters of a destroyed
+ * semaphore get -EINVAL.
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <proc.h>
+#include <sched.h>
+#include <sem.h>
+#include <thread.h>
+
+#define SEM_MAX 64
+#define SEM_VALUE_MAX 0x7fffffff
+
+struct sem {
+	struct waitq wq;             /* its lock guards the fields below */
+	bool used;
+	uint32_t gen;
+	int owner;                   /* pid */
+	int64_t value;
+};
+
+static struct sem sems[SEM_MAX];
+
+void sem_init(void)
+{
+	for (int i = 0; i < SEM_MAX; i++) {
+		waitq_init(&sems[i].wq);
+		sems[i].gen = 1;
+	}
+}
+
+/* The semaphore id names, locked; NULL if none. */
+static struct sem *sem_get(uint64_t uid)
+{
+	uint64_t id = (uint32_t)uid;     /* an int parameter: the upper half is not ours */
+	uint64_t slot = id & 0xff;
+	if (slot >= SEM_MAX)
+		return NULL;
+	struct sem *s = &sems[slot];
+	spin_lock(&s->wq.lock);
+	if (s->used && s->gen == id >> 8)
+		return s;
+	spin_unlock(&s->wq.lock);
+	return NULL;
+}
+
+static void sem_kill(struct sem *s)
+{
+	s->used = false;
+	s->gen = (s->gen + 1) & 0x7fffff;      /* ids stay positive ints */
+	if (!s->gen)
+		s->gen = 1;
+	waitq_wake_all(&s->wq);
+}
+
+long sys_sem_create(uint64_t value)
+{
+	if ((int)value < 0)
+		return -EINVAL;
+	value = (uint32_t)value;
+	for (int i = 0; i < SEM_MAX; i++) {
+		struct sem *s = &sems[i];
+		spin_lock(&s->wq.lock);
+		if (!s->used) {
+			s->used = true;
+			s->owner = proc_current()->pid;
+			s->value = (int64_t)value;
+			long id = (long)((uint64_t)s->gen << 8 | (uint64_t)i);
+			spin_unlock(&s->wq.lock);
+			return id;
+		}
+		spin_unlock(&s->wq.lock);
+	}
+	return -EAGAIN;
+}
+
+long sys_sem_post(uint64_t id)
+{
+	struct sem *s = sem_get(id);
+	if (!s)
+		return -EINVAL;
+	long r = 0;
+	if (s->value >= SEM_VALUE_MAX)
+		r = -ERANGE;
+	else {
+		s->value++;
+		waitq_wake_one(&s->wq);
+	}
+	spin_unlock(&s->wq.lock);
+	return r;
+}
+
+long sys_sem_wait(uint64_t id)
+{
+	struct sem *s = sem_get(id);
+	if (!s)
+		return -EINVAL;
+	uint32_t gen = s->gen;
+	struct thread *me = thread_current();
+	while (s->value == 0 && s->used && s->gen == gen && !me->killed)
+		waitq_wait_locked(&s->wq);
+	long r = !s->used || s->gen != gen ? -EINVAL : me->killed && s->value == 0 ? -EINTR : 0;
+	if (r == 0)
+		s->value--;
+	spin_unlock(&s->wq.lock);
+	return r;
+}
+
+long sys_sem_destroy(uint64_t id)
+{
+	struct sem *s = sem_get(id);
+	if (!s)
+		return -EINVAL;
+	long r = s->owner == proc_current()->pid ? 0 : -EPERM;
+	if (r == 0)
+		sem_kill(s);
+	spin_unlock(&s->wq.lock);
+	return r;
+}
+
+void sem_release_owner(int pid)
+{
+	for (int i = 0; i < SEM_MAX; i++) {
+		struct sem *s = &sems[i];
+		spin_lock(&s->wq.lock);
+		if (s->used && s->owner == pid)
+			sem_kill(s);
+		spin_unlock(&s->wq.lock);
+	}
+}
+
+int sem_in_use(void)
+{
+	int n = 0;
+	for (int i = 0; i < SEM_MAX; i++)
+		n += sems[i].used;
+	return n;
+}

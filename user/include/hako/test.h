@@ -1,0 +1,59 @@
+/*
+ * hako/test.h — the in-guest test suite's framework (user/selftest).
+ *
+ * UTEST(name) { ... return 0; } defines a test and registers it in the
+ * "utests" section.  selftest runs every test (or those named) in a
+ * process of its own, compares the free-frame count before and after (a
+ * leak fails the test), prints `selftest: PASS name` and a result line
+ * per test, and ends with `N passed, N failed`.
+ *
+ * CHECK(cond, fmt, ...) fails the test with a message; CHECK_EQ(a, b)
+ * prints both values.  A test that needs a helper process spawns
+ * "selftest" with `--role NAME ARGS`; roles are registered with
+ * UROLE(name) and receive argc/argv after the role name.
+ */
+#ifndef _HAKO_TEST_H
+#define _HAKO_TEST_H
+
+#include <stdint.h>
+
+struct utest {
+	const char *name;
+	int (*fn)(void);
+};
+
+struct urole {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+#define UTEST(tname) \
+	static int utest_##tname(void); \
+	static const struct utest utest_entry_##tname \
+		__attribute__((used, section("utests"), aligned(8))) = { #tname, utest_##tname }; \
+	static int utest_##tname(void)
+
+#define UROLE(rname) \
+	static int urole_##rname(int argc __attribute__((unused)), char **argv __attribute__((unused))); \
+	static const struct urole urole_entry_##rname \
+		__attribute__((used, section("uroles"), aligned(8))) = { #rname, urole_##rname }; \
+	static int urole_##rname(int argc __attribute__((unused)), char **argv __attribute__((unused)))
+
+void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#define CHECK(cond, ...) \
+	do { if (!(cond)) { test_fail(__FILE__, __LINE__, __VA_ARGS__); return 1; } } while (0)
+#define CHECK_EQ(a, b) \
+	do { long _a = (long)(a), _b = (long)(b); \
+	     if (_a != _b) { test_fail(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", #a, _a, #b, _b); return 1; } \
+	} while (0)
+
+/* Spawn `selftest --role ROLE ARGS...` (args NULL-terminated); its pid or -errno. */
+int spawn_role(const char *role, ...);
+/* spawn_role then wait: the child's wait status, or -errno. */
+int run_role(const char *role, ...);
+/* Free frames now (sys_sysinfo). */
+uint64_t free_frames(void);
+int online_cpus(void);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * selftest/test_thread.c — threads of one process on several CPUs,
+ * affinity and migration, semaphores between threads and processes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <hako/sys.h>
+#include <hako/test.h>
+#include <hako/thread.h>
+
+#define NTHREADS 4
+#define ROUNDS 20000
+
+static volatile long shared_atomic;
+static long shared_locked;
+static struct spin lock = SPIN_INIT;
+static volatile int cpus_seen[64];
+
+static void add_many(void *arg)
+{
+	int cpu = (int)(long)arg;
+	sys_set_affinity(0, 1ull << cpu);
+	cpus_seen[sys_getcpu()] = 1;
+	for (int i = 0; i < ROUNDS; i++) {
+		__atomic_fetch_add(&shared_atomic, 1, __ATOMIC_RELAXED);
+		spin_lock(&lock);
+		shared_locked++;
+		spin_unlock(&lock);
+	}
+}
+
+UTEST(threads_share_memory_across_cpus)
+{
+	int n = online_cpus(), tids[NTHREADS];
+	for (int i = 0; i < NTHREADS; i++) {
+		tids[i] = thread_start(add_many, (void *)(long)(i % n));
+		CHECK(tids[i] > 0, "thread_start %d", tids[i]);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		CHECK_EQ(thread_join(tids[i]), 0);
+	CHECK_EQ(shared_atomic, NTHREADS * ROUNDS);
+	CHECK_EQ(shared_locked, NTHREADS * ROUNDS);
+	int seen = 0;
+	for (int c = 0; c < 64; c++)
+		seen += cpus_seen[c];
+	CHECK_EQ(seen, n < NTHREADS ? n : NTHREADS);
+	return 0;
+}
+
+static void exit_code(void *arg)
+{
+	sys_thread_exit((int)(long)arg);
+}
+
+UTEST(thread_join_returns_exit_code)
+{
+	int tid = thread_start(exit_code, (void *)33L);
+	CHECK(tid > 0, "thread_start %d", tid);
+	CHECK_EQ(thread_join(tid), 33);
+	CHECK_EQ(thread_join(tid), -ESRCH);     /* joined once, gone */
+	return 0;
+}
+
+static void nap_thread(void *arg)
+{
+	sleep_ms((uint64_t)(long)arg);
+}
+
+UTEST(thread_limit_eagain)
+{
+	int tids[HAKO_MAX_THREADS + 4], n = 0, r = 0;
+	while (n < HAKO_MAX_THREADS + 4 && (r = thread_start(nap_thread, (void *)30L)) > 0)
+		tids[n++] = r;
+	CHECK(r == -EAGAIN, "after %d threads: %d", n, r);
+	CHECK_EQ(n, HAKO_MAX_THREADS - 1);
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(thread_join(tids[i]), 0);
+	return 0;
+}
+
+static void fault_thread(void *arg)
+{
+	sleep_ms(5);
+	*(volatile int *)arg = 1;
+}
+
+UROLE(thread_faults)
+{
+	thread_start(fault_thread, (void *)16);
+	sys_sleep(1000000000000ull);        /* the fault in the other thread ends us */
+	return 0;
+}
+
+UTEST(thread_fault_kills_whole_process)
+{
+	int s = run_role("thread_faults", NULL);
+	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == 14, "status 0x%x", s);
+	return 0;
+}
+
+static void exit_process(void *arg __attribute__((unused)))
+{
+	sleep_ms(5);
+	sys_exit(21);
+}
+
+UROLE(thread_exits_process)
+{
+	thread_start(exit_process, NULL);
+	sys_sem_wait((int)sys_sem_create(0));
+	return 0;
+}
+
+UTEST(exit_from_thread_ends_process)
+{
+	CHECK_EQ(run_role("thread_exits_process", NULL), 21);
+	return 0;
+}
+
+UTEST(affinity_and_migration)
+{
+	int n = online_cpus();
+	for (int c = 0; c < n; c++) {
+		CHECK_EQ(sys_set_affinity(0, 1ull << c), 0);
+		CHECK_EQ(sys_getcpu(), c);
+	}
+	CHECK_EQ(sys_set_affinity(0, ~0ull), 0);
+	for (int c = n - 1; c >= 0; c--) {
+		CHECK_EQ(sys_migrate(c), 0);
+		CHECK_EQ(sys_getcpu(), c);
+	}
+	return 0;
+}
+
+static int sem_a, sem_b;
+static volatile int woke_on = -1;
+
+static void waiter(void *arg)
+{
+	sys_set_affinity(0, 1ull << (long)arg);
+	sys_sem_post(sem_b);                 /* ready */
+	sys_sem_wait(sem_a);
+	woke_on = (int)sys_getcpu();
+}
+
+UTEST(cross_cpu_wakeup)
+{
+	int n = online_cpus();
+	if (n < 2)
+		return 0;
+	sem_a = (int)sys_sem_create(0);
+	sem_b = (int)sys_sem_create(0);
+	CHECK(sem_a > 0 && sem_b > 0, "sem_create");
+	CHECK_EQ(sys_set_affinity(0, 1), 0);
+	int tid = thread_start(waiter, (void *)1L);
+	CHECK(tid > 0, "thread_start");
+	CHECK_EQ(sys_sem_wait(sem_b), 0);
+	sleep_ms(2);                         /* let it block */
+	CHECK_EQ(sys_sem_post(sem_a), 0);
+	CHECK_EQ(thread_join(tid), 0);
+	CHECK_EQ(woke_on, 1);
+	return 0;
+}
+
+UROLE(pong)
+{
+	int a = atoi(argv[0]), b = atoi(argv[1]), n = atoi(argv[2]);
+	for (int i = 0; i < n; i++) {
+		if (sys_sem_wait(a) < 0)
+			return 1;
+		sys_sem_post(b);
+	}
+	return 0;
+}
+
+UTEST(semaphore_pingpong_between_processes)
+{
+	int a = (int)sys_sem_create(0), b = (int)sys_sem_create(0);
+	char sa[16], sb[16];
+	snprintf(sa, sizeof sa, "%d", a);
+	snprintf(sb, sizeof sb, "%d", b);
+	int pid = spawn_role("pong", sa, sb, "500", NULL);
+	CHECK(pid > 0, "spawn %d", pid);
+	for (int i = 0; i < 500; i++) {
+		CHECK_EQ(sys_sem_post(a), 0);
+		CHECK_EQ(sys_sem_wait(b), 0);
+	}
+	int status;
+	CHECK_EQ(waitpid(pid, &status), pid);
+	CHECK_EQ(status, 0);
+	return 0;
+}
+
+UTEST(semaphore_destroyed_wakes_waiter)
+{
+	sem_a = (int)sys_sem_create(0);
+	int tid = thread_start(nap_thread, (void *)1L);
+	CHECK(tid > 0, "thread_start");
+	CHECK_EQ(thread_join(tid), 0);
+	CHECK_EQ(sys_sem_destroy(sem_a), 0);
+	CHECK_EQ(sys_sem_wait(sem_a), -EINVAL);
+	return 0;
+}

@@ -1,0 +1,96 @@
+# user/user.mk — builds user space: the generated system-call interface,
+# the C library (libhako.a), one ELF per program directory and the initrd.
+#
+# Included from the top-level Makefile (uses its CC, LD, PYTHON, BUILD).
+# Every directory user/NAME/ holding .c files (except lib and include) is a
+# program: its .c files (and any user/NAME/arch/ARCH/*.S) link with
+# crt0 and libhako.a into $(BUILD)/user/NAME.elf.
+#
+#   make user                      all programs and $(BUILD)/initrd.img
+#   make build/user/NAME.elf       one program
+#   make build/user/libhako.a      the library alone
+
+# Keep the top-level Makefile's default goal (`all`): targets defined here
+# must not become it.
+USER_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+USER_ARCH := x86_64
+GEN_DIR := $(BUILD)/gen
+SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c
+
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
+	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables \
+	-Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP
+# The library also sees its arch helpers (cpu.h); gcc must not turn the
+# loops of memset/memcpy into calls to themselves.
+USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
+	-fno-tree-loop-distribute-patterns
+USER_ASFLAGS := -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
+USER_LDSCRIPT := user/lib/user.ld
+USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
+
+# One run of the generator writes all three files (the kernel compiles
+# syscall_table.c).  It rewrites only files whose text changed, so touch
+# them all to keep make from rerunning it.
+$(SYSCALL_GEN) &: user/syscalls.def tools/gensyscalls.py
+	$(PYTHON) tools/gensyscalls.py user/syscalls.def $(GEN_DIR)
+	@touch $(SYSCALL_GEN)
+
+# The library: user/lib/*.c, arch assembly except crt0, the syscall stubs.
+USER_CRT0 := $(BUILD)/user/lib/arch/$(USER_ARCH)/start.o
+USER_LIB := $(BUILD)/user/libhako.a
+USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c)) \
+	$(patsubst user/%.S,$(BUILD)/user/%.o,$(filter-out %/start.S,$(wildcard user/lib/arch/$(USER_ARCH)/*.S))) \
+	$(BUILD)/user/lib/syscall_stubs.o
+
+# The programs.
+USER_PROGS := $(sort $(filter-out lib include,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
+USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
+user_prog_objs = $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/$(1)/*.c)) \
+	$(patsubst user/%.S,$(BUILD)/user/%.o,$(wildcard user/$(1)/arch/$(USER_ARCH)/*.S))
+USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
+USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS)
+
+.PHONY: user
+user: $(USER_ELFS) $(BUILD)/initrd.img
+
+$(BUILD)/user/lib/%.o: user/lib/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/%.o: user/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/%.o: user/%.S | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_ASFLAGS) -c $< -o $@
+
+$(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_ASFLAGS) -c $< -o $@
+
+$(USER_LIB): $(USER_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+define user_prog_rule
+$(BUILD)/user/$(1).elf: $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB) $(USER_LDSCRIPT)
+	$$(LD) $$(USER_LDFLAGS) -o $$@ $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB)
+endef
+$(foreach p,$(USER_PROGS),$(eval $(call user_prog_rule,$(p))))
+
+# The boot archive the kernel starts programs from (tools/mkinitrd.py).
+$(BUILD)/initrd.img: $(USER_ELFS) tools/mkinitrd.py
+	$(PYTHON) tools/mkinitrd.py $@ $(USER_ELFS)
+
+# Absolute names work too: make $(pwd)/build/user/hello.elf
+ifeq ($(filter /%,$(BUILD)),)
+$(addprefix $(CURDIR)/,$(USER_ELFS) $(USER_LIB) $(BUILD)/initrd.img): $(CURDIR)/%: % ;
+endif
+
+-include $(USER_ALL_OBJS:.o=.d)
+
+.DEFAULT_GOAL := $(USER_SAVED_GOAL)
