@@ -170,6 +170,10 @@ static void uthread_leave(int code)
 	u->code = code;
 	u->state = UT_EXITED;
 	bool last = --p->running == 0;
+	if (last && !p->exiting) {       /* the last thread left by thread_exit */
+		p->exiting = true;
+		p->status = code & 0xff;
+	}
 	spin_unlock(&p->join_wq.lock);
 	if (!last && u != &p->threads[0])
 		proc_free_stack_slot(p, slot_index(p, u));

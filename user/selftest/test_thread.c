@@ -204,3 +204,22 @@ UTEST(semaphore_destroyed_wakes_waiter)
 	CHECK_EQ(sys_sem_wait(sem_a), -EINVAL);
 	return 0;
 }
+
+static void linger(void *arg __attribute__((unused)))
+{
+	sleep_ms(10);
+	sys_thread_exit(17);
+}
+
+UROLE(main_thread_exits_first)
+{
+	thread_start(linger, NULL);
+	sys_thread_exit(3);              /* the process lives on in the other thread */
+	return 1;
+}
+
+UTEST(last_thread_exit_sets_status)
+{
+	CHECK_EQ(run_role("main_thread_exits_first", NULL), 17);
+	return 0;
+}
