@@ -65,7 +65,7 @@ size_t console_read(char *buf, size_t n, bool block)
 	}
 	spin_lock(&rx_wait.lock);
 	while (head == tail && block && !thread_current()->killed)
-		waitq_wait_locked(&rx_wait);     /* a killed reader returns with nothing */
+		waitq_wait_killable(&rx_wait);     /* a killed reader returns with nothing */
 	size_t got = 0;
 	while (got < n && tail != head)
 		buf[got++] = ring[tail++ % RX_SIZE];

@@ -103,7 +103,7 @@ uint64_t pmm_alloc_contig(uint64_t n, uint64_t align_frames)
 	if (f < 0)
 		return 0;
 	uint64_t pa = (uint64_t)f * PAGE_SIZE;
-	memset(phys_to_virt(pa), 0, n * PAGE_SIZE);
+	arch_zero_pages(phys_to_virt(pa), n * PAGE_SIZE);
 	return pa;
 }
 

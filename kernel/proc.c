@@ -253,10 +253,10 @@ void proc_return_to_user(void)
 	uthread_leave(-1);
 }
 
-/* From the scheduler, after t's last switch away: was it p's last thread? */
-struct proc *proc_thread_reaped(struct thread *t)
+/* From the scheduler, after u's thread switched away for good: was it p's last? */
+struct proc *proc_thread_reaped(struct uthread *u)
 {
-	struct proc *p = ((struct uthread *)t->owner)->proc;
+	struct proc *p = u->proc;
 	spin_lock(&p->join_wq.lock);
 	bool last = --p->live == 0;
 	spin_unlock(&p->join_wq.lock);
@@ -331,7 +331,7 @@ int proc_wait(struct proc *parent, int pid, int *status)
 			spin_unlock(&tree_lock);
 			return !any ? -ECHILD : -EINTR;
 		}
-		waitq_wait_locked(&tree_wq);
+		waitq_wait_killable(&tree_wq);
 	}
 }
 

@@ -69,10 +69,10 @@ int proc_page_fault(uint64_t addr, unsigned access)
 	if (!p || addr >= USER_TOP)
 		return -EFAULT;
 	uint64_t va = PAGE_DOWN(addr);
-	unsigned flags;
-	if (vm_lookup(p->as, va, NULL, &flags))     /* present: a rights violation, or a race */
-		return ((access & FAULT_WRITE) && !(flags & VM_WRITE)) ||
-		       ((access & FAULT_EXEC) && !(flags & VM_EXEC)) || !(flags & VM_USER) ? -EFAULT : 0;
+	if (access & FAULT_EXEC)
+		return -EFAULT;              /* code runs only from the program's own pages */
+	/* Only demand pages are ever filled here; a fault on a page of the
+	 * program itself (write to text, say) is a rights violation. */
 	spin_lock(&p->lock);
 	int err = demand_page(p, va) ? map_new_frame(p, va, DEMAND_FLAGS, NULL) : -EFAULT;
 	spin_unlock(&p->lock);

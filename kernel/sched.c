@@ -21,6 +21,8 @@
 
 uint64_t sched_slice_ticks = 2;
 
+static void sleep_on(struct waitq *wq, struct thread *t);
+
 static void rq_push(struct cpu *c, struct thread *t)
 {
 	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
@@ -189,7 +191,10 @@ void sched_request_resched(void)
 void sched_preempt_if_needed(void)
 {
 	struct cpu *c = this_cpu();
-	if (c->need_resched && c->ncli == 0)
+	/* The idle loop yields by itself; switching away from it in the middle
+	 * of an interrupt nested in its own reaping (sched_finish_switch runs
+	 * with interrupts on) led to a thread reaped twice on -smp 1. */
+	if (c->need_resched && c->ncli == 0 && c->current != c->idle_thread)
 		sched_yield();
 }
 
@@ -332,10 +337,12 @@ void waitq_init(struct waitq *wq)
 }
 
 /*
- * A killed thread does not go to sleep (it returns at once, and its
- * caller sees thread_killed); wait_on lets thread_interrupt find it.
+ * wait_on lets thread_interrupt find the sleeper and wake it early, so
+ * every waiter must recheck its condition in a loop.  The killable form
+ * does not go to sleep at all once the thread is killed (its caller then
+ * sees thread_killed and gives up); the plain one always sleeps.
  */
-void waitq_wait_locked(struct waitq *wq)
+void waitq_wait_killable(struct waitq *wq)
 {
 	struct thread *t = thread_current();
 	t->wait_on = wq;
@@ -344,6 +351,18 @@ void waitq_wait_locked(struct waitq *wq)
 		t->wait_on = NULL;
 		return;
 	}
+	sleep_on(wq, t);
+}
+
+void waitq_wait_locked(struct waitq *wq)
+{
+	struct thread *t = thread_current();
+	t->wait_on = wq;
+	sleep_on(wq, t);
+}
+
+static void sleep_on(struct waitq *wq, struct thread *t)
+{
 	t->state = T_SLEEPING;
 	list_push_back(&wq->sleepers, &t->rq_link);
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */

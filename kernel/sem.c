@@ -106,7 +106,7 @@ long sys_sem_wait(uint64_t id)
 	uint32_t gen = s->gen;
 	struct thread *me = thread_current();
 	while (s->value == 0 && s->used && s->gen == gen && !me->killed)
-		waitq_wait_locked(&s->wq);
+		waitq_wait_killable(&s->wq);
 	long r = !s->used || s->gen != gen ? -EINVAL : me->killed && s->value == 0 ? -EINTR : 0;
 	if (r == 0)
 		s->value--;

@@ -6,6 +6,7 @@
  * last time (thread_reap); only then do joiners wake, so a joiner never
  * frees a struct whose stack is still in use.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <cpu.h>
@@ -23,12 +24,10 @@ static struct list_node all_threads = LIST_INIT(all_threads);
 static int next_tid = 1;
 static int nthreads;
 
+/* One gs-relative load: wherever we are moved, `current` there is us. */
 struct thread *thread_current(void)
 {
-	push_off();
-	struct thread *t = this_cpu()->current;
-	pop_off();
-	return t;
+	return (struct thread *)arch_this_cpu_read64(offsetof(struct cpu, current));
 }
 
 int thread_count(void) { return nthreads; }
@@ -144,11 +143,14 @@ void thread_reap(struct thread *t)
 		thread_unlink_free(t);
 		return;
 	}
-	struct proc *ended = t->owner ? proc_thread_reaped(t) : NULL;
+	struct uthread *u = t->owner;    /* t may be freed once joined is set */
 	spin_lock(&t->exit_wq.lock);
 	t->joined = true;                /* reaped: joiners may free it now */
 	waitq_wake_all(&t->exit_wq);
 	spin_unlock(&t->exit_wq.lock);
+	/* Counted only now, so when the last one is, every thread of the
+	 * process is joinable and proc_end never waits. */
+	struct proc *ended = u ? proc_thread_reaped(u) : NULL;
 	if (ended)
 		proc_end(ended);             /* t was the last thread of a process */
 }

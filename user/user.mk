@@ -27,7 +27,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
 	-fno-tree-loop-distribute-patterns
-USER_ASFLAGS := -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
+USER_ASFLAGS := -g -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
 USER_LDSCRIPT := user/lib/user.ld
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 

@@ -90,7 +90,7 @@ uint64_t thread_stack_top(int slot);
 /* Called by the arch layer and the scheduler. */
 void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));
 void proc_return_to_user(void);      /* leaves if the thread was killed */
-struct proc *proc_thread_reaped(struct thread *t);  /* after its last switch away: p if it was the last */
+struct proc *proc_thread_reaped(struct uthread *u); /* after its last switch away: p if it was the last */
 void proc_end(struct proc *p);                     /* then this, with nothing held */
 
 /* The boot archive of programs (initrd.c). */

@@ -57,6 +57,8 @@ void thread_reap(struct thread *t);                 /* current->state already se
 void waitq_init(struct waitq *wq);
 /* Caller holds wq->lock; it is released while asleep and held again on return. */
 void waitq_wait_locked(struct waitq *wq);
+/* The same, but a killed thread returns at once (see thread_interrupt). */
+void waitq_wait_killable(struct waitq *wq);
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
 int waitq_wake_all(struct waitq *wq);
 

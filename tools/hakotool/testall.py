@@ -93,6 +93,7 @@ PLANS = {
         BootCase("pc", 4, words=("selftest",), kinds=("utest",)),
         BootCase("q35", 4, words=("selftest",), kinds=("utest",)),
         BootCase("pc", 2, mem="32M", words=("selftest",), kinds=("utest",)),
+        BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

@@ -3,9 +3,12 @@
  *
  * There are no FILEs: everything goes to the console with sys_write, and
  * each printf/puts call is one write, so lines from different processes
- * and threads never mix.  Formats: %d %i %u %x %X %o %s %c %p %%, the
- * hh/h/l/ll/z/j/t sizes, a width or '*', the flags '-' '0' '+' ' ',
- * a precision ('.N' or '.*') for strings and integers.
+ * and threads never mix (the kernel takes at most 4096 bytes per write:
+ * longer text arrives whole, but in several writes).
+ *
+ * Formats: %d %i %u %x %X %o %s %c %p %%, the hh/h/l/ll/z/j/t sizes, a
+ * width or '*', the flags '-' '0' '+' ' ', a precision ('.N' or '.*')
+ * for strings and integers.
  */
 #ifndef _HAKO_STDIO_H
 #define _HAKO_STDIO_H

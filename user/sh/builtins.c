@@ -91,12 +91,11 @@ static int do_poweroff(int argc, char **argv)
 	return 1;
 }
 
+/* sys_cpustat returns the number of CPUs (offline ones included). */
 static int do_cpus(int argc, char **argv)
 {
-	struct hako_sysinfo si;
 	struct hako_cpustat st;
-	int ncpus = sys_sysinfo(&si) >= 0 ? si.ncpus : 64;
-	long r = 0;
+	long r = 0, ncpus = 1;
 	int cpu;
 
 	(void)argc;
@@ -106,6 +105,7 @@ static int do_cpus(int argc, char **argv)
 		r = sys_cpustat(cpu, &st);
 		if (r < 0)
 			break;
+		ncpus = r;
 		printf("%3d %6d %4d %4d %4d %12llu %12llu %12llu\n", cpu, st.online,
 		       st.idle, st.cur_prio, st.rq_len, (unsigned long long)st.ticks,
 		       (unsigned long long)st.irqs, (unsigned long long)st.ctx_switches);

@@ -22,21 +22,57 @@ int serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
 void vga_clear(void);
 void vga_putc(char c);
 
-/* Interrupt flag. */
-uint64_t arch_irq_save(void);             /* disable, return previous state */
-void arch_irq_restore(uint64_t state);
-bool arch_irq_enabled(void);
-void arch_irq_enable(void);
-void arch_irq_disable(void);
+/*
+ * Interrupt flag.  These, the TSC read, the per-CPU pointer and the spin
+ * hint are on every lock and system-call path, so they are inline.
+ */
+static inline uint64_t arch_flags(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
+	return f;
+}
+static inline bool arch_irq_enabled(void) { return arch_flags() & (1u << 9); }
+static inline void arch_irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void arch_irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
+/* Disable, return the previous state. */
+static inline uint64_t arch_irq_save(void)
+{
+	uint64_t on = arch_irq_enabled();
+	arch_irq_disable();
+	return on;
+}
+static inline void arch_irq_restore(uint64_t state)
+{
+	if (state)
+		arch_irq_enable();
+}
 void arch_idle(void);                     /* enable interrupts and wait for one */
 void arch_halt_forever(void) __attribute__((noreturn));
 
 /* Time stamp counter. */
-uint64_t arch_tsc(void);                  /* plain read */
+static inline uint64_t arch_tsc(void)     /* plain read */
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
 uint64_t arch_tsc_serial(void);           /* ordered after earlier instructions */
 
 /* Per-CPU data: GS base points at the running CPU's struct cpu. */
-struct cpu *arch_this_cpu(void);
+static inline struct cpu *arch_this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
+}
+/* One gs-relative load: safe against migration between two loads. */
+static inline uint64_t arch_this_cpu_read64(unsigned long offset)
+{
+	uint64_t v;
+	__asm__ volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	return v;
+}
 void arch_set_this_cpu(struct cpu *c);
 
 /* Power. */
@@ -45,6 +81,9 @@ void arch_power_off(int status) __attribute__((noreturn));
 /* Stack walking from a frame pointer; calls fn for each return address. */
 void arch_backtrace(uint64_t rbp, void (*fn)(uint64_t pc));
 uint64_t arch_frame_pointer(void);
+
+/* Zero memory a page at a time (pmm); bytes a multiple of 8. */
+void arch_zero_pages(void *va, uint64_t bytes);
 
 /* Physical <-> direct-map virtual. */
 static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
@@ -74,7 +113,7 @@ long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFA
 long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
 
 /* Spin-wait hint: lets QEMU's round-robin TCG run the other vCPUs. */
-void arch_spin_hint(void);
+static inline void arch_spin_hint(void) { __asm__ volatile("pause" : : : "memory"); }
 
 /* Kernel memory barrier. */
 static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }

@@ -1,29 +1,13 @@
 /*
- * cpu_ops.c — the small arch_* hooks: interrupt flag, TSC, per-CPU
- * pointer, halt, stack walking, power-off.
+ * cpu_ops.c — the arch_* hooks too big to inline (the small ones —
+ * interrupt flag, TSC, per-CPU pointer, pause — are static inlines in
+ * arch.h): idle, halt, page zeroing, stack walking, power-off.
  */
 #include <stdint.h>
 #include "x86.h"
 #include "arch.h"
 
-uint64_t arch_irq_save(void)
-{
-	uint64_t f = read_flags();
-	cli();
-	return f & RFLAGS_IF;
-}
-
-void arch_irq_restore(uint64_t state)
-{
-	if (state)
-		sti();
-}
-
-bool arch_irq_enabled(void) { return read_flags() & RFLAGS_IF; }
-void arch_irq_enable(void) { sti(); }
-void arch_irq_disable(void) { cli(); }
 void arch_idle(void) { sti_hlt(); }
-void arch_spin_hint(void) { cpu_relax(); }
 
 void arch_halt_forever(void)
 {
@@ -33,15 +17,17 @@ void arch_halt_forever(void)
 	}
 }
 
-uint64_t arch_tsc(void) { return rdtsc(); }
+
+/* Zero whole pages with one string instruction (bytes: a multiple of 8). */
+void arch_zero_pages(void *va, uint64_t bytes)
+{
+	void *d = va;
+	uint64_t n = bytes / 8;
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(0ull) : "memory");
+}
+
 uint64_t arch_tsc_serial(void) { return rdtsc_serial(); }
 
-struct cpu *arch_this_cpu(void)
-{
-	struct cpu *c;
-	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
-	return c;
-}
 
 /* The first word of struct cpu points at itself, so gs:0 yields it. */
 void arch_set_this_cpu(struct cpu *c)
