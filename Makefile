@@ -71,8 +71,12 @@ deps:
 run: deps kernel
 	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-ktest -- ktest
 	./hako boot --quiet --smp 4 --machine pc --mode icount --name run -- kbench
+	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-selftest -- selftest
+	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-sysbench -- sysbench
 	./hako summary results/run-ktest.jsonl
 	./hako summary results/run.jsonl
+	./hako summary results/run-selftest.jsonl
+	./hako summary results/run-sysbench.jsonl
 
 host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)

@@ -30,6 +30,11 @@ BENCHES: dict[str, Bench] = {
         timeout=300.0,
         about="in-kernel micro-benchmarks (kbench), pc, 4 CPUs, icount",
     ),
+    "sys": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
+        timeout=300.0,
+        about="system-call micro-benchmarks from user space (sysbench), pc, 4 CPUs, icount",
+    ),
 }
 
 

@@ -4,6 +4,7 @@ Understood record kinds:
   boot           - printed as an aligned "key: value" block
   ktest          - tallied (passed/failed, failing names listed)
   ktest-summary  - "passed"/"failed" counts reported by the guest
+  utest, utest-summary - the same for the user-space selftest
   bench          - aligned table of name, unit, n, min, median, mean, max
 Records of any other kind are ignored.
 """
@@ -49,18 +50,23 @@ def render_boot(records) -> list[str]:
     return lines
 
 
-def render_ktests(records) -> list[str]:
-    """Tally of individual ktest records plus the guest's own summary."""
+def render_tests(records, kind: str, label: str) -> list[str]:
+    """Tally of individual test records of `kind` plus the guest's own summary."""
     lines: list[str] = []
-    tests = of_kind(records, "ktest")
+    tests = of_kind(records, kind)
     if tests:
         failed = [t for t in tests if t.get("ok") is not True]
-        lines.append(f"ktests: {len(tests) - len(failed)} passed, {len(failed)} failed")
+        lines.append(f"{label}: {len(tests) - len(failed)} passed, {len(failed)} failed")
         lines += [f"  FAIL {format_value(t.get('name'))}" for t in failed]
-    for summary in of_kind(records, "ktest-summary"):
-        lines.append(f"ktest summary: {format_value(summary.get('passed'))} passed, "
+    for summary in of_kind(records, f"{kind}-summary"):
+        lines.append(f"{kind} summary: {format_value(summary.get('passed'))} passed, "
                      f"{format_value(summary.get('failed'))} failed")
     return lines
+
+
+def render_ktests(records) -> list[str]:
+    """Kernel self-tests (kind ktest) and user-space selftest (kind utest)."""
+    return render_tests(records, "ktest", "ktests") + render_tests(records, "utest", "selftest")
 
 
 def render_table(header, rows, numeric=frozenset()) -> list[str]:

@@ -1,5 +1,6 @@
 """Tests for the bench registry and the summary/CLI plumbing."""
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,42 @@ BENCH_OUT = ('@@ {"kind":"boot","cpus":4}\n'
 def test_core_profile_registered():
     core = bench.BENCHES["core"].profile
     assert (core.machine, core.smp, core.mode, core.words) == ("pc", 4, "icount", ("kbench",))
+
+
+def test_sys_profile_registered():
+    sys_bench = bench.BENCHES["sys"]
+    profile = sys_bench.profile
+    assert (profile.machine, profile.smp, profile.mode, profile.words) == (
+        "pc", 4, "icount", ("sysbench",))
+    assert "sysbench" in sys_bench.about and "sys" in bench.describe()
+
+
+# What sysbench prints: readable lines, bench records, target records.
+SYS_OUT = ('@@ {"kind":"boot","cpus":4}\n'
+           'sysbench: null_syscall: sys_null() round trip\n'
+           '@@ {"kind":"bench","name":"null_syscall","unit":"tsc","min":104,'
+           '"median":104,"mean":104,"max":104,"n":10000}\n'
+           'sysbench: null_syscall             min     104  median     104\n'
+           '@@ {"kind":"bench","name":"spawn_exit_wait","unit":"tsc","min":152198,'
+           '"median":159398,"mean":158763,"max":165278,"n":200}\n'
+           '@@ {"kind":"bench-target","name":"null_syscall","stat":"median",'
+           '"value":104,"target":150,"within":true}\n')
+
+
+def test_bench_sys_with_fake_qemu(fake_env, tmp_path):
+    fake_env["FAKE_QEMU_OUT"] = SYS_OUT
+    fake_env["FAKE_QEMU_ARGV"] = str(tmp_path / "argv.json")
+    out, err = io.StringIO(), io.StringIO()
+    root = Path(fake_env["HAKO_ROOT"])
+    status = bench.run_bench("sys", quiet=True, out=out, err=err, root=root, env=fake_env)
+    assert status == 0
+    assert (root / "results/bench-sys.jsonl").read_text().count("\n") == 4
+    argv = json.loads((tmp_path / "argv.json").read_text())
+    assert any(arg.endswith("-- sysbench") for arg in argv)
+    table = out.getvalue().splitlines()
+    assert [row.split()[0] for row in table[2:]] == ["null_syscall", "spawn_exit_wait"]
+    assert table[3].split() == ["spawn_exit_wait", "tsc", "200", "152198", "159398",
+                                "158763", "165278"]
 
 
 def test_unknown_bench_lists_known_ones():

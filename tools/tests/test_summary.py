@@ -51,3 +51,13 @@ def test_unknown_kinds_and_missing_fields_are_tolerated():
 def test_empty_summary():
     assert render_summary([{"kind": "other"}]) == "no boot, ktest or bench records\n"
     assert render_bench_only([]) == "no bench records\n"
+
+
+def test_selftest_tally_and_guest_summary():
+    records = [{"kind": "utest", "name": "a", "ok": True},
+               {"kind": "utest", "name": "b", "ok": False, "reason": "leak"},
+               {"kind": "utest-summary", "passed": 1, "failed": 1}]
+    text = render_summary(records)
+    assert "selftest: 1 passed, 1 failed" in text
+    assert "  FAIL b" in text
+    assert "utest summary: 1 passed, 1 failed" in text

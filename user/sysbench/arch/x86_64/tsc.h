@@ -1,0 +1,28 @@
+/*
+ * sysbench/arch/x86_64/tsc.h — the two instructions sysbench needs that C
+ * cannot express: reading the time-stamp counter and the spin hint.
+ *
+ * Under QEMU -icount shift=0 the TSC advances one tick per guest
+ * instruction, so a difference of two reads is an instruction count.
+ */
+#ifndef SYSBENCH_ARCH_TSC_H
+#define SYSBENCH_ARCH_TSC_H
+
+#include <stdint.h>
+
+/* The TSC; lfence keeps earlier instructions from finishing after it. */
+static inline uint64_t tsc_now(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Spin hint: under QEMU icount it also hands the emulator to another vCPU. */
+static inline void cpu_pause(void)
+{
+	__asm__ volatile("pause" : : : "memory");
+}
+
+#endif
