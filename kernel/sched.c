@@ -21,8 +21,6 @@
 
 uint64_t sched_slice_ticks = 2;
 
-static void sleep_on(struct waitq *wq, struct thread *t);
-
 static void rq_push(struct cpu *c, struct thread *t)
 {
 	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
@@ -336,6 +334,18 @@ void waitq_init(struct waitq *wq)
 	list_init(&wq->sleepers);
 }
 
+/* Caller holds wq->lock; t is the running thread. */
+static void sleep_on(struct waitq *wq, struct thread *t)
+{
+	t->state = T_SLEEPING;
+	list_push_back(&wq->sleepers, &t->rq_link);
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
+	spin_lock(&c->rq.lock);
+	spin_unlock(&wq->lock);
+	switch_away(c);
+	spin_lock(&wq->lock);
+}
+
 /*
  * wait_on lets thread_interrupt find the sleeper and wake it early, so
  * every waiter must recheck its condition in a loop.  The killable form
@@ -361,16 +371,6 @@ void waitq_wait_locked(struct waitq *wq)
 	sleep_on(wq, t);
 }
 
-static void sleep_on(struct waitq *wq, struct thread *t)
-{
-	t->state = T_SLEEPING;
-	list_push_back(&wq->sleepers, &t->rq_link);
-	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
-	spin_lock(&c->rq.lock);
-	spin_unlock(&wq->lock);
-	switch_away(c);
-	spin_lock(&wq->lock);
-}
 
 int waitq_wake_one(struct waitq *wq)
 {

@@ -179,12 +179,9 @@ void thread_sleep_ns(uint64_t ns)
 	struct thread *t = this_cpu()->current;
 	t->state = T_SLEEPING;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
-	if (t->killed) {
-		t->state = T_RUNNING;
-		pop_off();
-		return;
-	}
-	timer_arm(&t->sleep_timer, arch_tsc() + ns_to_tsc(ns));
+	/* Killed already: sleep not at all.  The state stays T_SLEEPING (a
+	 * wake-up from thread_interrupt may have queued us already). */
+	timer_arm(&t->sleep_timer, t->killed ? arch_tsc() : arch_tsc() + ns_to_tsc(ns));
 	pop_off();
 	sched_block();
 	timer_cancel_sync(&t->sleep_timer);   /* woken early (thread_interrupt) */

@@ -83,8 +83,17 @@ endef
 $(foreach p,$(USER_PROGS),$(eval $(call user_prog_rule,$(p))))
 
 # The boot archive the kernel starts programs from (tools/mkinitrd.py).
-$(BUILD)/initrd.img: $(USER_ELFS) tools/mkinitrd.py
-	$(PYTHON) tools/mkinitrd.py $@ $(USER_ELFS)
+# Two deliberately broken programs ride along, so selftest can show that
+# spawn refuses them with -ENOEXEC: hello cut short, and hello with its
+# ELF magic spoiled.
+USER_BROKEN := $(BUILD)/user/broken-truncated.elf $(BUILD)/user/broken-magic.elf
+$(BUILD)/user/broken-truncated.elf: $(BUILD)/user/hello.elf
+	head -c 300 $< > $@
+$(BUILD)/user/broken-magic.elf: $(BUILD)/user/hello.elf
+	( printf 'XELF'; tail -c +5 $< ) > $@
+
+$(BUILD)/initrd.img: $(USER_ELFS) $(USER_BROKEN) tools/mkinitrd.py
+	$(PYTHON) tools/mkinitrd.py $@ $(USER_ELFS) $(USER_BROKEN)
 
 # Absolute names work too: make $(pwd)/build/user/hello.elf
 ifeq ($(filter /%,$(BUILD)),)

@@ -358,3 +358,13 @@ UTEST(garbage_syscalls_reckless_then_killed)
 	CHECK_EQ(spawn_wait("hello", argv), 2);
 	return 0;
 }
+
+/* The archive carries two broken copies of hello (see user/user.mk). */
+UTEST(spawn_malformed_elf_enoexec)
+{
+	CHECK_EQ(sys_spawn("broken-truncated", NULL), -ENOEXEC);
+	CHECK_EQ(sys_spawn("broken-magic", NULL), -ENOEXEC);
+	char *argv[] = { "hello", "1", NULL };
+	CHECK_EQ(spawn_wait("hello", argv), 1);
+	return 0;
+}
