@@ -199,7 +199,19 @@ int proc_thread_join(int tid)
 	spin_unlock(&p->join_wq.lock);
 	if (err)
 		return err;
-	int code = thread_join(u->t);    /* waits until it has switched away for good */
+	/* Killable: two threads joining each other must not outlive a kill. */
+	struct thread *t = u->t, *self = thread_current();
+	spin_lock(&t->exit_wq.lock);
+	while (!t->joined && !self->killed)
+		waitq_wait_killable(&t->exit_wq);
+	bool done = t->joined;
+	spin_unlock(&t->exit_wq.lock);
+	spin_lock(&p->join_wq.lock);
+	u->joining = false;
+	spin_unlock(&p->join_wq.lock);
+	if (!done)
+		return -EINTR;
+	int code = thread_join(t);       /* reaped already: frees at once */
 	spin_lock(&p->join_wq.lock);
 	u->state = UT_FREE;
 	u->t = NULL;

@@ -23,6 +23,9 @@ uint64_t sched_slice_ticks = 2;
 
 static void rq_push(struct cpu *c, struct thread *t)
 {
+	if (t->on_rq)
+		panic("sched: thread %d queued twice", t->tid);
+	t->on_rq = true;
 	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
 	c->rq.bitmap |= 1u << t->prio;
 	c->rq_len = ++c->rq.count;
@@ -30,6 +33,7 @@ static void rq_push(struct cpu *c, struct thread *t)
 
 static void rq_remove(struct cpu *c, struct thread *t)
 {
+	t->on_rq = false;
 	list_remove(&t->rq_link);
 	if (list_empty(&c->rq.queue[t->prio]))
 		c->rq.bitmap &= ~(1u << t->prio);
@@ -301,7 +305,8 @@ void sched_set_priority(struct thread *t, int prio)
 		prio = NPRIO - 1;
 	struct cpu *c = &cpus[t->cpu];
 	spin_lock(&c->rq.lock);
-	bool queued = t->state == T_RUNNABLE && t != c->current;
+	/* Runnable but in no queue (being stolen or migrated) is possible: ask on_rq. */
+	bool queued = t->on_rq;
 	if (queued)
 		rq_remove(c, t);
 	t->prio = prio;

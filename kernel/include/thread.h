@@ -27,6 +27,7 @@ struct thread {
 	bool no_steal;                   /* just migrated: balancing must not move it */
 	uint64_t slice_left;             /* ticks */
 	struct list_node rq_link;        /* run queue or wait queue */
+	bool on_rq;                      /* rq_link is in a run queue (under its lock) */
 	struct list_node all_link;
 	void (*entry)(void *);
 	void *arg;

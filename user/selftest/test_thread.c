@@ -223,3 +223,34 @@ UTEST(last_thread_exit_sets_status)
 	CHECK_EQ(run_role("main_thread_exits_first", NULL), 17);
 	return 0;
 }
+
+static volatile int tid_b, tid_c;
+
+static void join_other(void *arg)
+{
+	volatile int *other = arg;
+	while (!*other)
+		sys_yield();
+	sys_thread_join(*other);
+}
+
+/* Two threads joining each other wait for ever; a kill must still end them. */
+UROLE(mutual_join)
+{
+	tid_b = thread_start(join_other, (void *)&tid_c);
+	tid_c = thread_start(join_other, (void *)&tid_b);
+	sys_sleep(1000000000000ull);
+	return 0;
+}
+
+UTEST(kill_ends_threads_joining_each_other)
+{
+	int pid = spawn_role("mutual_join", NULL);
+	CHECK(pid > 0, "spawn %d", pid);
+	sleep_ms(20);
+	CHECK_EQ(sys_kill(pid), 0);
+	int status;
+	CHECK_EQ(waitpid(pid, &status), pid);
+	CHECK(HAKO_WIFKILLED(status), "status 0x%x", status);
+	return 0;
+}
