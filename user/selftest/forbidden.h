@@ -11,5 +11,6 @@ void do_sse(void);
 void do_wrmsr(void);
 void do_int3(void);
 void do_ud2(void);
+void do_tf_syscall(void);
 
 #endif

@@ -36,6 +36,7 @@ UROLE(insn)
 	else if (!strcmp(what, "wrmsr")) do_wrmsr();
 	else if (!strcmp(what, "int3")) do_int3();
 	else if (!strcmp(what, "ud2")) do_ud2();
+	else if (!strcmp(what, "tf_syscall")) do_tf_syscall();
 	else if (!strcmp(what, "div0")) {
 		volatile int zero = 0;
 		return 100 / zero;
@@ -74,6 +75,7 @@ UTEST(fpu_x87_killed) { EXPECT_KILLED(NM, "insn", "x87"); return 0; }
 UTEST(sse_killed) { EXPECT_KILLED(UD, "insn", "sse"); return 0; }
 UTEST(breakpoint_killed) { EXPECT_KILLED(GP, "insn", "int3"); return 0; }
 UTEST(invalid_opcode_killed) { EXPECT_KILLED(UD, "insn", "ud2"); return 0; }
+UTEST(single_step_into_syscall_killed) { EXPECT_KILLED(1, "insn", "tf_syscall"); return 0; }
 UTEST(divide_by_zero_killed) { EXPECT_KILLED(0, "insn", "div0"); return 0; }
 
 UROLE(recurse)

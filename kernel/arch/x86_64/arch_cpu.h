@@ -15,6 +15,7 @@
 
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI          2
+#define IST_DEBUG        3      /* #DB: may arrive on syscall_entry's first instruction */
 #define IST_STACK_SIZE   8192
 
 struct tss {
@@ -32,6 +33,7 @@ struct arch_cpu {
 	struct tss tss;
 	uint8_t df_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 	uint8_t nmi_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
+	uint8_t db_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 };
 
 struct cpu;

@@ -54,6 +54,7 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac)
 	ac->gdt[4] = 0x00affa000000ffff;     /* user code: long mode, DPL 3 */
 	ac->tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ac->df_stack + IST_STACK_SIZE);
 	ac->tss.ist[IST_NMI - 1] = (uint64_t)(ac->nmi_stack + IST_STACK_SIZE);
+	ac->tss.ist[IST_DEBUG - 1] = (uint64_t)(ac->db_stack + IST_STACK_SIZE);
 	ac->tss.iomap_base = sizeof ac->tss;  /* no I/O bitmap */
 	set_tss_descriptor(ac->gdt, &ac->tss);
 

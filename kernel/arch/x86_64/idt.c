@@ -43,6 +43,7 @@ void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
 		set_gate(v, vector_table[v], 0);
+	set_gate(1, vector_table[1], IST_DEBUG);
 	set_gate(2, vector_table[2], IST_NMI);
 	set_gate(8, vector_table[8], IST_DOUBLE_FAULT);
 }

@@ -20,6 +20,19 @@
 	.macro stub v
 	.align 16
 vector_\v:
+	.if \v == 1
+	/*
+	 * #DB in ring 0 can only be a single step a program set up (TF) that
+	 * fired on the first instruction of syscall_entry, still on the user
+	 * stack and GS: this gate has its own IST stack, and the stub just
+	 * clears TF and goes on without touching anything per-CPU.
+	 */
+	testb $3, 8(%rsp)                /* CS of the interrupted code */
+	jnz 1f
+	andq $~0x100, 16(%rsp)           /* rflags.TF */
+	iretq
+1:
+	.endif
 	.if HAS_ERR(\v)
 	.else
 	pushq $0
