@@ -30,11 +30,6 @@ void initrd_init(const void *data, uint64_t size)
 	kprintf("initrd: %u programs, %lu bytes\n", programs.count, size);
 }
 
-int initrd_count(void)
-{
-	return present ? (int)programs.count : 0;
-}
-
 int initrd_find(const char *name, const void **data, uint64_t *size)
 {
 	return present ? archive_find(&programs, name, data, size) : -ENOENT;

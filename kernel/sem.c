@@ -136,11 +136,3 @@ void sem_release_owner(int pid)
 		spin_unlock(&s->wq.lock);
 	}
 }
-
-int sem_in_use(void)
-{
-	int n = 0;
-	for (int i = 0; i < SEM_MAX; i++)
-		n += sems[i].used;
-	return n;
-}

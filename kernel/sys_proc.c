@@ -55,8 +55,9 @@ long sys_spawn(uint64_t upath, uint64_t uargv)
 	struct uargs *a = kmalloc(sizeof *a);
 	if (!a)
 		return -ENOMEM;
-	err = uargv ? copy_argv(a, uargv) : 0;
-	if (!uargv) {
+	if (uargv)
+		err = copy_argv(a, uargv);
+	else {                           /* no argv: the name alone */
 		a->argc = 1;
 		a->argv[0] = path;
 		a->argv[1] = NULL;

@@ -97,6 +97,5 @@ void proc_end(struct proc *p);                     /* then this, with nothing he
 void initrd_init(const void *data, uint64_t size);
 int initrd_find(const char *name, const void **data, uint64_t *size);
 int initrd_name(int index, const char **name);
-int initrd_count(void);
 
 #endif

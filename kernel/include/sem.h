@@ -6,6 +6,5 @@
 
 void sem_init(void);
 void sem_release_owner(int pid);     /* a process ended: its semaphores go */
-int sem_in_use(void);
 
 #endif

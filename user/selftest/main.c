@@ -85,6 +85,17 @@ int run_role(const char *role, ...)
 	return r < 0 ? r : status;
 }
 
+int kill_after(int pid, uint64_t ms)
+{
+	sleep_ms(ms);
+	long err = sys_kill(pid);
+	if (err < 0)
+		return (int)err;
+	int status;
+	int r = waitpid(pid, &status);
+	return r < 0 ? r : status;
+}
+
 static const struct utest *find_test(const char *name)
 {
 	for (const struct utest *t = __start_utests; t < __stop_utests; t++)

@@ -115,11 +115,8 @@ UTEST(kill_spinning_child)
 {
 	int pid = spawn_role("spin", NULL);
 	CHECK(pid > 0, "spawn %d", pid);
-	sleep_ms(20);
-	CHECK_EQ(sys_kill(pid), 0);
-	int status;
-	CHECK_EQ(waitpid(pid, &status), pid);
-	CHECK(killed_with(status, HAKO_CAUSE_KILL), "status 0x%x", status);
+	int status = kill_after(pid, 20);
+	CHECK(status >= 0 && killed_with(status, HAKO_CAUSE_KILL), "status 0x%x", status);
 	return 0;
 }
 
@@ -152,11 +149,8 @@ UTEST(kill_blocked_child)
 	for (unsigned i = 0; i < sizeof how / sizeof how[0]; i++) {
 		int pid = spawn_role("block", how[i], NULL);
 		CHECK(pid > 0, "spawn %d", pid);
-		sleep_ms(20);
-		CHECK_EQ(sys_kill(pid), 0);
-		int status;
-		CHECK_EQ(waitpid(pid, &status), pid);
-		CHECK(killed_with(status, HAKO_CAUSE_KILL), "%s: status 0x%x", how[i], status);
+		int status = kill_after(pid, 20);
+		CHECK(status >= 0 && killed_with(status, HAKO_CAUSE_KILL), "%s: status 0x%x", how[i], status);
 	}
 	sleep_ms(150);               /* the orphan of "wait" ends by itself; let it */
 	return 0;

@@ -247,10 +247,7 @@ UTEST(kill_ends_threads_joining_each_other)
 {
 	int pid = spawn_role("mutual_join", NULL);
 	CHECK(pid > 0, "spawn %d", pid);
-	sleep_ms(20);
-	CHECK_EQ(sys_kill(pid), 0);
-	int status;
-	CHECK_EQ(waitpid(pid, &status), pid);
-	CHECK(HAKO_WIFKILLED(status), "status 0x%x", status);
+	int status = kill_after(pid, 20);
+	CHECK(status >= 0 && HAKO_WIFKILLED(status), "status 0x%x", status);
 	return 0;
 }

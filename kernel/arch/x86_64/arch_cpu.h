@@ -5,8 +5,7 @@
 #ifndef HAKO_ARCH_CPU_H
 #define HAKO_ARCH_CPU_H
 
-#include <stdint.h>
-
+/* The selectors and IST numbers are shared with assembly (syscall_entry.S). */
 #define SEL_KCODE 0x08
 #define SEL_KDATA 0x10
 #define SEL_UDATA 0x1b      /* 0x18 | RPL 3 */
@@ -17,6 +16,9 @@
 #define IST_NMI          2
 #define IST_DEBUG        3      /* #DB: may arrive on syscall_entry's first instruction */
 #define IST_STACK_SIZE   8192
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
 
 struct tss {
 	uint32_t reserved0;
@@ -42,5 +44,7 @@ void idt_init(void);
 void idt_load(void);
 void tss_set_kernel_stack(uint64_t top);
 void syscall_init_cpu(void);            /* user_arch.c: STAR/LSTAR/SFMASK */
+
+#endif /* __ASSEMBLY__ */
 
 #endif

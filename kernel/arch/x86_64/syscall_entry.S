@@ -16,9 +16,8 @@
  */
 #include "layout.h"
 #include "trapframe_asm.h"
+#include "arch_cpu.h"
 
-#define SEL_UCODE 0x23
-#define SEL_UDATA 0x1b
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
 
 	.text

@@ -14,10 +14,6 @@
 #include "trapframe.h"
 #include "x86.h"
 
-#define RFLAGS_TF (1u << 8)
-#define RFLAGS_DF (1u << 10)
-#define RFLAGS_IOPL (3u << 12)
-#define RFLAGS_NT (1u << 14)
 #define PF_WRITE (1u << 1)
 #define PF_FETCH (1u << 4)
 

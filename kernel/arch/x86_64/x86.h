@@ -103,7 +103,11 @@ static inline void wbinvd(void) { __asm__ volatile("wbinvd" : : : "memory"); }
 #define CR4_SMEP (1u << 20)
 #define CR4_SMAP (1u << 21)
 
+#define RFLAGS_TF (1u << 8)
 #define RFLAGS_IF (1u << 9)
+#define RFLAGS_DF (1u << 10)
+#define RFLAGS_IOPL (3u << 12)
+#define RFLAGS_NT (1u << 14)
 #define RFLAGS_AC (1u << 18)
 
 #endif

@@ -52,6 +52,8 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
 int spawn_role(const char *role, ...);
 /* spawn_role then wait: the child's wait status, or -errno. */
 int run_role(const char *role, ...);
+/* Sleep ms, kill pid, wait for it: its wait status, or -errno if kill or wait failed. */
+int kill_after(int pid, uint64_t ms);
 /* Free frames now (sys_sysinfo). */
 uint64_t free_frames(void);
 int online_cpus(void);
