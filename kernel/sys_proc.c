@@ -58,6 +58,7 @@ long sys_spawn(uint64_t upath, uint64_t uargv)
 	if (uargv)
 		err = copy_argv(a, uargv);
 	else {                           /* no argv: the name alone */
+		err = 0;
 		a->argc = 1;
 		a->argv[0] = path;
 		a->argv[1] = NULL;
