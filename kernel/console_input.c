@@ -5,6 +5,7 @@
  * wakes the readers; console_read() takes bytes out, sleeping while the
  * ring is empty.  Bytes that arrive when the ring is full are counted
  * and dropped (nobody is reading, and the sender cannot be slowed).
+ * Ctrl-\\ is not kept: it prints the thread dump (thread_dump.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "arch.h"
 
 #define RX_SIZE 1024                    /* a power of two */
+#define DUMP_KEY 0x1c                   /* Ctrl-\\: print the thread dump */
 
 static struct waitq rx_wait;            /* its lock also guards the ring */
 static char ring[RX_SIZE];
@@ -24,15 +26,20 @@ static bool by_interrupt;
 
 static void rx_interrupt(void *arg)
 {
+	bool dump = false;
 	spin_lock(&rx_wait.lock);
 	for (int c; (c = serial_getc()) >= 0;) {
-		if (head - tail < RX_SIZE)
+		if (c == DUMP_KEY)
+			dump = true;
+		else if (head - tail < RX_SIZE)
 			ring[head++ % RX_SIZE] = (char)c;
 		else
 			dropped++;
 	}
 	waitq_wake_all(&rx_wait);
 	spin_unlock(&rx_wait.lock);
+	if (dump)
+		thread_dump_all();
 }
 
 void console_input_init(void)

@@ -9,6 +9,8 @@
  * (migration, affinity) is put on that CPU's queue only after the switch,
  * by the next thread on the old CPU.  Every wake-up goes to the CPU the
  * thread last ran on, which it cannot reach before its switch completes.
+ * For that, a thread marks itself T_SLEEPING only under its own run-queue
+ * lock, held from there to the end of the switch.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -152,12 +154,15 @@ void sched_finish_switch(void)
 	int target = c->prev_target;
 	c->prev = NULL;
 	c->prev_target = -1;
+	/* Read prev's state while the lock still holds it: once released, a
+	 * sleeping prev can be woken, run elsewhere, die and be reaped there,
+	 * and reading T_DEAD here afterwards would reap it a second time. */
+	bool dead = prev && prev->state == T_DEAD;
+	bool move = prev && prev->state == T_RUNNABLE && target >= 0;
 	spin_unlock(&c->rq.lock);
-	if (!prev)
-		return;
-	if (prev->state == T_DEAD)
+	if (dead)
 		thread_reap(prev);
-	else if (prev->state == T_RUNNABLE && target >= 0) {
+	else if (move) {
 		prev->no_steal = true;
 		enqueue_on(target, prev);
 	}
@@ -179,10 +184,30 @@ void sched_yield(void)
 	switch_away(c);
 }
 
-/* current->state is already T_SLEEPING or T_DEAD. */
+/* current->state is already T_DEAD. */
 void sched_block(void)
 {
 	switch_away(lock_own_rq());
+}
+
+/*
+ * Sleep until tm fires (its function wakes us) or a kill does.  The state
+ * changes and the timer is armed under our run-queue lock, which the
+ * switch holds until our registers are saved: a wake-up from this CPU's
+ * timer or from thread_interrupt elsewhere cannot queue us while we still
+ * run (an idle CPU could steal and resume us from stale registers).
+ */
+void sched_sleep_timed(struct timer *tm, uint64_t deadline)
+{
+	struct cpu *c = lock_own_rq();
+	struct thread *t = c->current;
+	if (t->killed) {                 /* set before thread_interrupt took this lock */
+		spin_unlock(&c->rq.lock);
+		return;
+	}
+	t->state = T_SLEEPING;
+	timer_arm(tm, deadline);
+	switch_away(c);
 }
 
 void sched_request_resched(void)
@@ -342,10 +367,10 @@ void waitq_init(struct waitq *wq)
 /* Caller holds wq->lock; t is the running thread. */
 static void sleep_on(struct waitq *wq, struct thread *t)
 {
-	t->state = T_SLEEPING;
-	list_push_back(&wq->sleepers, &t->rq_link);
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
 	spin_lock(&c->rq.lock);
+	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
+	list_push_back(&wq->sleepers, &t->rq_link);
 	spin_unlock(&wq->lock);
 	switch_away(c);
 	spin_lock(&wq->lock);

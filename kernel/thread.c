@@ -12,6 +12,7 @@
 #include <cpu.h>
 #include <errno.h>
 #include <heap.h>
+#include <kprintf.h>
 #include <kstack.h>
 #include <panic.h>
 #include <pmm.h>
@@ -125,6 +126,21 @@ void thread_exit(int code)
 	panic("thread_exit: dead thread %d ran again", t->tid);
 }
 
+/* For the thread dump: fn on every thread, if the list can be had. */
+void thread_for_each(void (*fn)(struct thread *))
+{
+	bool locked = false;
+	for (int i = 0; i < 1000000 && !locked; i++)
+		locked = spin_trylock(&threads_lock);
+	if (!locked) {
+		kprintf("threads: list lock held elsewhere, not walked\n");
+		return;
+	}
+	list_for_each(n, &all_threads)
+		fn(list_entry(n, struct thread, all_link));
+	spin_unlock(&threads_lock);
+}
+
 static void thread_unlink_free(struct thread *t)
 {
 	spin_lock(&threads_lock);
@@ -175,14 +191,7 @@ void thread_detach(struct thread *t)
 
 void thread_sleep_ns(uint64_t ns)
 {
-	push_off();                      /* no tick may move us between arm and block */
-	struct thread *t = this_cpu()->current;
-	t->state = T_SLEEPING;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
-	/* Killed already: sleep not at all.  The state stays T_SLEEPING (a
-	 * wake-up from thread_interrupt may have queued us already). */
-	timer_arm(&t->sleep_timer, t->killed ? arch_tsc() : arch_tsc() + ns_to_tsc(ns));
-	pop_off();
-	sched_block();
+	struct thread *t = thread_current();
+	sched_sleep_timed(&t->sleep_timer, arch_tsc() + ns_to_tsc(ns));
 	timer_cancel_sync(&t->sleep_timer);   /* woken early (thread_interrupt) */
 }

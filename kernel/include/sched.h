@@ -49,7 +49,9 @@ void sched_enqueue_new(struct thread *t);
 int sched_set_affinity(struct thread *t, uint64_t mask);
 int sched_migrate(int cpu);             /* move the running thread to cpu and continue there */
 void sched_set_priority(struct thread *t, int prio);
-void sched_block(void);
+void sched_block(void);                 /* current is T_DEAD: leave for good */
+struct timer;
+void sched_sleep_timed(struct timer *tm, uint64_t deadline);   /* until tm fires or a kill */
 void sched_finish_switch(void);         /* first act of a thread switched to */
 struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */

@@ -54,6 +54,8 @@ void thread_sleep_ns(uint64_t ns);
 struct thread *thread_current(void);
 /* Make t stop waiting and leave: sets killed, wakes it from any sleep. */
 void thread_interrupt(struct thread *t);
+void thread_for_each(void (*fn)(struct thread *));   /* thread dump only */
+void thread_dump_all(void);              /* thread_dump.c: every CPU and thread */
 static inline bool thread_killed(struct thread *t) { return t->killed; }
 void thread_free(struct thread *t);      /* for sched: stack and struct */
 int thread_count(void);

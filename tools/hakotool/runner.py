@@ -190,12 +190,33 @@ def termination_as_interrupt():
             signal.signal(sig, handler)
 
 
+DUMP_KEY = b"\x1c"       # Ctrl-\\: the kernel prints every CPU and thread (thread_dump.c)
+DUMP_GRACE = 3.0         # seconds the dump may take to reach the log
+
+
+def request_dump(proc: subprocess.Popen) -> None:
+    """Ask a hung guest what it is doing before we kill it."""
+    try:
+        proc.stdin.write(DUMP_KEY)
+        proc.stdin.flush()
+    except (AttributeError, OSError, ValueError):
+        return
+    try:
+        proc.wait(timeout=DUMP_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def supervise(proc: subprocess.Popen, timeout: float | None) -> tuple[int, str | None]:
-    """Wait for QEMU; returns (status, None) or (status, 'timeout'|'interrupt')."""
+    """Wait for QEMU; returns (status, None) or (status, 'timeout'|'interrupt').
+
+    On a timeout the guest is first sent the dump key, so the kept log
+    ends with where every CPU and thread was."""
     try:
         with termination_as_interrupt():
             return proc.wait(timeout=timeout), None
     except subprocess.TimeoutExpired:
+        request_dump(proc)
         kill_group(proc)
         return proc.wait(), "timeout"
     except KeyboardInterrupt:
@@ -222,7 +243,7 @@ def classify(status: int, event: str | None, timeout: float | None,
 
 def spawn(argv: list[str], root: Path, env: dict) -> subprocess.Popen:
     """Start QEMU detached from our terminal and in its own session."""
-    return subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.DEVNULL,
+    return subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
 

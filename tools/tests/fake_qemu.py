@@ -8,12 +8,24 @@ Behaviour is driven by environment variables:
   FAKE_QEMU_SLEEP    seconds to sleep before exiting
   FAKE_QEMU_CHILD    file to write the pid of a sleeping child process to
   FAKE_QEMU_EXIT     exit status (default 1 = guest wrote 0 to port 0xf4)
+  FAKE_QEMU_DUMP     if set, answer a Ctrl-\\ byte on stdin with "DUMP" on stdout
 """
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
+
+
+def answer_dump_key() -> None:
+    while True:
+        byte = sys.stdin.buffer.read(1)
+        if not byte:
+            return
+        if byte == b"\x1c":
+            sys.stdout.buffer.write(b"DUMP\n")
+            sys.stdout.flush()
 
 
 def main() -> int:
@@ -25,6 +37,8 @@ def main() -> int:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         with open(env["FAKE_QEMU_CHILD"], "w", encoding="utf-8") as f:
             f.write(str(child.pid))
+    if env.get("FAKE_QEMU_DUMP"):
+        threading.Thread(target=answer_dump_key, daemon=True).start()
     sys.stdout.buffer.write(env.get("FAKE_QEMU_OUT", "").encode("utf-8"))
     sys.stdout.flush()
     sys.stderr.write(env.get("FAKE_QEMU_STDERR", ""))

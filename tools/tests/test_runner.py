@@ -124,6 +124,13 @@ def test_timeout_kills_the_whole_process_group(fake_env, tmp_path):
     assert not _alive(child)
 
 
+def test_timeout_asks_the_guest_for_a_thread_dump_first(fake_env):
+    fake_env.update(FAKE_QEMU_OUT="booting\n", FAKE_QEMU_SLEEP="30", FAKE_QEMU_DUMP="1")
+    outcome, _, _ = boot(fake_env, name="hung", timeout=1.0)
+    assert outcome.exit_code == 124
+    assert outcome.log.read_text() == "booting\nDUMP\n"
+
+
 def test_argv_passed_to_qemu(fake_env, tmp_path):
     argv_file = tmp_path / "argv.json"
     fake_env.update(FAKE_QEMU_ARGV=str(argv_file), HAKO_QEMU_EXTRA="-nic none")

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/test.h>
+#include <hako/thread.h>
 #include "forbidden.h"
 
 #define PF 14
@@ -153,6 +154,34 @@ UTEST(kill_blocked_child)
 		CHECK(status >= 0 && killed_with(status, HAKO_CAUSE_KILL), "%s: status 0x%x", how[i], status);
 	}
 	sleep_ms(150);               /* the orphan of "wait" ends by itself; let it */
+	return 0;
+}
+
+/* Threads that nap for a few microseconds at a time, for ever. */
+static void nap_forever(void *unused __attribute__((unused)))
+{
+	for (uint64_t x = 1;; x = x * 6364136223846793005ull + 1)
+		sleep_ns((x >> 33) % 3000);
+}
+
+UROLE(nappers)
+{
+	for (int i = 0; i < 3; i++)
+		thread_start(nap_forever, NULL);
+	nap_forever(NULL);
+	return 0;
+}
+
+/* A kill lands while threads are between arming their sleep timer and
+ * leaving the CPU: each must end exactly once, nothing resumed twice. */
+UTEST(kill_during_short_sleeps)
+{
+	for (int i = 0; i < 12; i++) {
+		int pid = spawn_role("nappers", NULL);
+		CHECK(pid > 0, "spawn %d", pid);
+		int status = kill_after(pid, 3 + i % 4);
+		CHECK(status >= 0 && killed_with(status, HAKO_CAUSE_KILL), "round %d: status 0x%x", i, status);
+	}
 	return 0;
 }
 

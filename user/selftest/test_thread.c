@@ -251,3 +251,36 @@ UTEST(kill_ends_threads_joining_each_other)
 	CHECK(status >= 0 && HAKO_WIFKILLED(status), "status 0x%x", status);
 	return 0;
 }
+
+/*
+ * Many threads taking sleeps so short that the timer fires while the
+ * sleeper is still on its way off the CPU.  A wake-up that queued the
+ * sleeper before its switch had finished let an idle CPU steal it and
+ * resume it from stale registers (seen under TCG as a ring-0 fault).
+ */
+#define NSLEEPERS 6
+#define NAPS 1500
+static volatile long naps_done;
+
+static void nap_many(void *arg)
+{
+	uint64_t x = (uint64_t)(long)arg * 2654435761u + 1;
+	for (int i = 0; i < NAPS; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		sleep_ns((x >> 33) % 4000);          /* 0 to 4 µs */
+		__atomic_fetch_add(&naps_done, 1, __ATOMIC_RELAXED);
+	}
+}
+
+UTEST(short_sleeps_on_all_cpus)
+{
+	int tids[NSLEEPERS];
+	for (int i = 0; i < NSLEEPERS; i++) {
+		tids[i] = thread_start(nap_many, (void *)(long)i);
+		CHECK(tids[i] > 0, "thread_start %d", tids[i]);
+	}
+	for (int i = 0; i < NSLEEPERS; i++)
+		CHECK_EQ(thread_join(tids[i]), 0);
+	CHECK_EQ(naps_done, NSLEEPERS * NAPS);
+	return 0;
+}

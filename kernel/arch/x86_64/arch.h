@@ -81,6 +81,16 @@ void arch_power_off(int status) __attribute__((noreturn));
 /* Stack walking from a frame pointer; calls fn for each return address. */
 void arch_backtrace(uint64_t rbp, void (*fn)(uint64_t pc));
 uint64_t arch_frame_pointer(void);
+/* The frame pointer a parked thread's switch frame saved (thread_arch.c). */
+uint64_t arch_switch_frame_pointer(uint64_t saved_rsp);
+
+/* Where the other CPUs are: each is NMIed and records its interrupted pc
+ * and frame pointer (nmi.c); waits a short while for the answers. */
+struct arch_snapshot {
+	bool valid, user;
+	uint64_t pc, fp;
+};
+int arch_snapshot_others(struct arch_snapshot *snap, int n);
 
 /* Zero memory a page at a time (pmm); bytes a multiple of 8. */
 void arch_zero_pages(void *va, uint64_t bytes);

@@ -21,6 +21,12 @@ uint64_t arch_thread_stack_init(uint64_t top)
 	return (uint64_t)sp;
 }
 
+/* arch_switch pushed rbp first, then five more registers (switch.S). */
+uint64_t arch_switch_frame_pointer(uint64_t saved_rsp)
+{
+	return ((const uint64_t *)saved_rsp)[5];
+}
+
 void arch_thread_switched_in(struct thread *t)
 {
 	tss_set_kernel_stack(t->kstack + KSTACK_SIZE);

@@ -70,9 +70,8 @@ static void kernel_exception(struct trapframe *tf)
 
 void trap(struct trapframe *tf)
 {
-	if (tf->vector == 2) {               /* NMI: the stop signal of a panic */
-		if (smp_stopping())
-			arch_halt_forever();
+	if (tf->vector == 2) {               /* NMI: a panic's stop, or a snapshot */
+		nmi(tf);
 		return;
 	}
 	if (tf->vector < 32) {

@@ -20,4 +20,7 @@ static inline int tf_from_user(const struct trapframe *tf) { return (tf->cs & 3)
 void user_exception(struct trapframe *tf);     /* ring-3 exception: serve it or kill */
 bool uaccess_fault(struct trapframe *tf);      /* kernel #PF inside a user copy */
 
+/* nmi.c */
+void nmi(struct trapframe *tf);                /* a panic's stop, or a snapshot request */
+
 #endif
