@@ -89,7 +89,10 @@ UTEST(spawn_exit_wait_1000_times)
 		int s = run_role("exit_with", "0", NULL);
 		CHECK(s == 0, "round %d: %d", i, s);
 	}
-	CHECK_EQ(free_frames(), before);
+	/* More free than before is fine: the previous test's last threads
+	 * may still have been waiting to be reaped when `before` was read. */
+	uint64_t after = free_frames();
+	CHECK(after >= before, "leaked %ld frames", (long)(before - after));
 	return 0;
 }
 

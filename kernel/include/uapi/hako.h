@@ -8,6 +8,7 @@
 #define HAKO_UAPI_H
 
 #include <stdint.h>
+#include "hako_ispc.h"
 
 /* User address-space layout (fixed; see docs/design.md "User space"). */
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */

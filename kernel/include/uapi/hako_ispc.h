@@ -1,0 +1,71 @@
+/*
+ * uapi/hako_ispc.h — ICAs and server communication (paper 002), the part
+ * user programs and the kernel share.
+ *
+ * An ICA (inter-core communication area) is 1..HAKO_ICA_MAX_PAGES pages
+ * of physically contiguous memory from the kernel's ICA region.  It is
+ * pasted (mapped) into at most one process at a time, always at the same
+ * address: HAKO_ICA_AREA + its offset in the region, so pointers between
+ * ICAs stay valid wherever they go.  A process may touch only the ICAs
+ * pasted into it; anything else in the area faults and kills it.  The
+ * servers named by the kernel option `servers=` are the exception in
+ * `fast` mode: they see the whole region (the paper's OS servers).
+ *
+ * A request moves a control ICA (and optionally a data ICA) from the
+ * requester to a server: peeled from one, pasted into the other, never
+ * copied.  The kernel queues requests per server and results per
+ * requester.  See docs/design.md "Server communication" for the rules.
+ */
+#ifndef HAKO_UAPI_ISPC_H
+#define HAKO_UAPI_ISPC_H
+
+#include <stdint.h>
+
+#define HAKO_ICA_AREA        0x0000600000000000ull  /* the ICA window in every process */
+#define HAKO_ICA_AREA_SIZE   (1ull << 30)           /* room reserved; the region is smaller */
+#define HAKO_ICA_MAX_PAGES   256                    /* 1 MiB per ICA */
+
+#define HAKO_ISPC_NAMESERVER_PID  0    /* request target: whoever listens as the name server */
+#define HAKO_ISPC_MAX_STAGES      16   /* requesters stacked on one request */
+#define HAKO_ISPC_QUEUE_MAX       64   /* requests waiting at one server: -EAGAIN beyond */
+#define HAKO_ISPC_OUTSTANDING_MAX 32   /* results one process awaits: -EAGAIN beyond */
+
+/* ispc_request flags */
+#define HAKO_ISPC_ASYNC    0x1   /* return at once; take the result with ispc_result */
+#define HAKO_ISPC_DIRECT   0x2   /* the final result goes straight to the first requester */
+/* ispc_receive / ispc_result flags */
+#define HAKO_ISPC_NONBLOCK 0x4   /* -EAGAIN instead of waiting */
+/* ispc_reply flags */
+#define HAKO_ISPC_WAIT     0x8   /* synchronous return: reply, then receive the next request */
+/* ispc_listen flags */
+#define HAKO_ISPC_NAMESERVER 0x10  /* also take requests sent to HAKO_ISPC_NAMESERVER_PID */
+
+/* ispc_mode */
+#define HAKO_ISPC_BASELINE 0     /* paste maps nothing (first touch faults); every peel unmaps */
+#define HAKO_ISPC_FAST     1     /* paste fills the PTEs; servers keep the whole region mapped */
+#define HAKO_ISPC_QUERY    (-1)
+
+/*
+ * What ispc_request, ispc_receive, ispc_reply and ispc_result exchange.
+ * in: filled by the caller; out: filled by the kernel.
+ */
+struct hako_ispc_msg {
+	int32_t ctl;        /* in/out: control ICA id; it is the request's tag */
+	int32_t data;       /* in/out: data ICA id, or -1 */
+	uint64_t ctl_va;    /* out: where ctl is now pasted in the caller */
+	uint64_t data_va;   /* out: where data is, or 0 */
+	int32_t client;     /* out: pid of the first requester (-1 if it is gone) */
+	int32_t from;       /* out: receive: the stage that sent it; result: the server that answered */
+	int32_t depth;      /* out: receive: requesters stacked below this server (1 = a client) */
+	int32_t status;     /* reply in: the result (negative errno for failure); result out: it */
+};
+
+/* Counters of the ICA region (sys_ica_stat). */
+struct hako_ica_stat {
+	uint64_t region_pages, free_pages;
+	int32_t icas, icas_max;         /* allocated now, the table's size */
+	int32_t requests, mode;         /* requests in flight, HAKO_ISPC_BASELINE or _FAST */
+	uint64_t pastes, peels, faults; /* since boot: PTE fills at paste, peels, first-touch faults */
+};
+
+#endif
