@@ -360,20 +360,26 @@ void sched_init_cpu(void)
 
 void waitq_init(struct waitq *wq)
 {
+	waitq_init_guarded(wq, &wq->lock);
+}
+
+void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
+{
 	spin_init(&wq->lock, "waitq");
+	wq->guard = guard;
 	list_init(&wq->sleepers);
 }
 
-/* Caller holds wq->lock; t is the running thread. */
+/* Caller holds wq->guard; t is the running thread. */
 static void sleep_on(struct waitq *wq, struct thread *t)
 {
-	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	spin_lock(&c->rq.lock);
 	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
 	list_push_back(&wq->sleepers, &t->rq_link);
-	spin_unlock(&wq->lock);
+	spin_unlock(wq->guard);
 	switch_away(c);
-	spin_lock(&wq->lock);
+	spin_lock(wq->guard);
 }
 
 /*
@@ -421,14 +427,14 @@ void thread_interrupt(struct thread *t)
 		struct waitq *wq = t->wait_on;
 		if (!wq)
 			break;
-		spin_lock(&wq->lock);
+		spin_lock(wq->guard);
 		bool still = t->wait_on == wq;
 		if (still) {
 			list_remove(&t->rq_link);
 			t->wait_on = NULL;
 			sched_wakeup(t);
 		}
-		spin_unlock(&wq->lock);
+		spin_unlock(wq->guard);
 		if (still)
 			return;
 	}

@@ -150,12 +150,9 @@ UROLE(ispc_adder)
 			return 0;                /* asked to leave without answering */
 		int status = value + add;
 		if (next) {
-			long r = sys_ispc_request(next, &m, 0);
-			if (r == HAKO_ISPC_PASSED) {    /* direct: no longer ours */
-				if (sys_ispc_receive(&m, 0) < 0)
-					return 3;
+			long r = sys_ispc_request(next, &m, HAKO_ISPC_WAIT);
+			if (r == HAKO_ISPC_PASSED)      /* direct: m is our next request */
 				continue;
-			}
 			status = r < 0 ? (int)r : m.status < 0 ? m.status : m.status + add;
 		}
 		m.status = status;
@@ -250,20 +247,27 @@ UTEST(ispc_server_death_gives_epipe)
 UROLE(ispc_caller)
 {
 	struct hako_ispc_msg m;
-	return (int)call(atoi(argv[0]), -1000, 0, &m);
+	if (argc < 2)
+		return (int)call(atoi(argv[0]), -1000, 0, &m);
+	uint64_t va;                     /* "copy": a data ICA that travels as a copy */
+	long ctl = sys_ica_alloc(1, &va), data = sys_ica_alloc(3, &va);
+	m = (struct hako_ispc_msg){ .ctl = (int)ctl, .data = (int)data, .data_bytes = 5000 };
+	return (int)sys_ispc_request(atoi(argv[0]), &m, HAKO_ISPC_COPY);
 }
 
 UTEST(ispc_requester_death_frees_icas)
 {
 	uint64_t before = ica_free_pages();
-	int server = spawn_role("ispc_hold", NULL);
-	char pid[12];
-	snprintf(pid, sizeof pid, "%d", server);
-	int caller = spawn_role("ispc_caller", pid, NULL);
-	int s = kill_after(caller, 20);
-	CHECK(HAKO_WIFKILLED(s), "caller status 0x%x", s);
-	CHECK(kill_after(server, 0) >= 0, "kill server");
-	CHECK_EQ(ica_free_pages(), before);
+	for (int copy = 0; copy < 2; copy++) {
+		int server = spawn_role("ispc_hold", NULL);
+		char pid[12];
+		snprintf(pid, sizeof pid, "%d", server);
+		int caller = spawn_role("ispc_caller", pid, copy ? "copy" : NULL, NULL);
+		int s = kill_after(caller, 20);
+		CHECK(HAKO_WIFKILLED(s), "caller status 0x%x", s);
+		CHECK(kill_after(server, 0) >= 0, "kill server");
+		CHECK_EQ(ica_free_pages(), before);
+	}
 	return 0;
 }
 
@@ -275,4 +279,60 @@ UROLE(ispc_hold)
 		return 1;
 	for (;;)
 		sleep_ms(1000);
+}
+
+/* Answers the sum of the data ICA's first page, after writing 0x55 over
+ * its first 100 bytes and 0x77 at byte 200. */
+UROLE(ispc_bumper)
+{
+	struct hako_ispc_msg m;
+	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+		return 1;
+	for (;;) {
+		volatile uint8_t *d = (volatile uint8_t *)m.data_va;
+		long sum = 0;
+		for (int i = 0; d && i < 4096; i++)
+			sum += d[i];
+		for (int i = 0; d && i < 100; i++)
+			d[i] = 0x55;
+		if (d)
+			d[200] = 0x77;
+		m.status = (int)sum;
+		if (sys_ispc_reply(&m, HAKO_ISPC_WAIT) < 0)
+			return 2;
+	}
+}
+
+/* HAKO_ISPC_COPY: the server gets a copy of 100 bytes; 100 come back. */
+UTEST(ispc_copy_instead_of_remap)
+{
+	uint64_t before = ica_free_pages(), cva, dva;
+	int server = spawn_role("ispc_bumper", NULL);
+	long ctl = sys_ica_alloc(1, &cva), data = sys_ica_alloc(2, &dva);
+	CHECK(server > 0 && ctl > 0 && data > 0, "set-up %d %ld %ld", server, ctl, data);
+	memset((void *)dva, 0xaa, 8192);
+	struct hako_ispc_msg m = { .ctl = (int)ctl, .data = (int)data, .data_bytes = 100 };
+	long r;
+	for (int tries = 0; (r = sys_ispc_request(server, &m, HAKO_ISPC_COPY)) == -ESRCH && tries < 100; tries++)
+		sleep_ms(1);
+	CHECK_EQ(r, 0);
+	CHECK_EQ(m.status, 100 * 0xaa);              /* the rest of the copy was zero */
+	CHECK_EQ(m.data, data);
+	CHECK_EQ(m.data_va, dva);
+	const uint8_t *d = (const uint8_t *)dva;
+	CHECK_EQ(d[0], 0x55);
+	CHECK_EQ(d[99], 0x55);
+	CHECK_EQ(d[100], 0xaa);
+	CHECK_EQ(d[200], 0xaa);                      /* past the 100 bytes: not copied back */
+	m = (struct hako_ispc_msg){ .ctl = (int)ctl, .data = (int)data, .data_bytes = 8193 };
+	CHECK_EQ(sys_ispc_request(server, &m, HAKO_ISPC_COPY), -EINVAL);
+	m.data_bytes = 0;
+	CHECK_EQ(sys_ispc_request(server, &m, HAKO_ISPC_COPY), -EINVAL);
+	m = (struct hako_ispc_msg){ .ctl = (int)ctl, .data = -1, .data_bytes = 10 };
+	CHECK_EQ(sys_ispc_request(server, &m, HAKO_ISPC_COPY), -EINVAL);
+	CHECK_EQ(sys_ica_free((int)ctl), 0);
+	CHECK_EQ(sys_ica_free((int)data), 0);
+	CHECK(kill_after(server, 0) >= 0, "kill");
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
 }
