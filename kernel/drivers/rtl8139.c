@@ -151,13 +151,18 @@ static uint32_t rtl_ack(struct nic *n)
 
 /* ---- second half: receive ring, transmit slots ---------------------------- */
 
-/* The ring lost its framing (a bad header): restart the receiver at offset 0. */
-static void rx_restart(struct rtl8139 *r)
+/*
+ * Receiver (re)start: ring address, receiver and transmitter on, then RCR
+ * (QEMU puts its ring pointers back to 0 on an RCR write) and CAPR at the
+ * ring's start (minus 16).  Also how a ring that lost its framing restarts.
+ */
+static void rx_start(struct rtl8139 *r)
 {
 	wr8(r, REG_CR, CR_TE);
 	wr32(r, REG_RBSTART, (uint32_t)r->rx_phys);
 	wr8(r, REG_CR, CR_RE | CR_TE);
 	wr32(r, REG_RCR, RCR_APM | RCR_AB | RCR_WRAP | RCR_MXDMA_ALL | RCR_RBLEN_8K | RCR_RXFTH_NONE);
+	wr16(r, REG_CAPR, (uint16_t)-16);
 	r->rx_off = 0;
 }
 
@@ -165,9 +170,10 @@ static void rx_restart(struct rtl8139 *r)
 static bool rx_one(struct rtl8139 *r)
 {
 	const uint8_t *rec = r->rx_ring + r->rx_off;
+	barrier();                                     /* read the record after CR said it is there */
 	uint16_t status = rec[0] | rec[1] << 8;
 	uint16_t len = rec[2] | rec[3] << 8;           /* frame + 4-byte FCS */
-	if (!(status & RXS_ROK) || len < ETH_HLEN + 4 || len > ETH_FRAME_MAX + 8)
+	if (!(status & RXS_ROK) || len < ETH_HLEN + 4 || len > ETH_FRAME_MAX + 8)   /* + VLAN tag */
 		return false;
 	nic_deliver(&r->nic, rec + 4, len - 4u);
 	r->rx_off = (r->rx_off + 4 + len + 3) & ~3u & (RX_RING - 1);
@@ -188,7 +194,7 @@ static void rtl_rx_work(struct nic *n, uint32_t status)
 		if (!rx_one(r)) {
 			n->stats.rx_errors++;
 			kprintf("%s: bad receive header at %u, receiver restarted\n", n->name, r->rx_off);
-			rx_restart(r);
+			rx_start(r);
 			break;
 		}
 	}
@@ -260,14 +266,11 @@ static void chip_start(struct rtl8139 *r)
 {
 	wr16(r, REG_IMR, 0);
 	wr16(r, REG_ISR, 0xffff);
-	wr32(r, REG_RBSTART, (uint32_t)r->rx_phys);
 	for (int i = 0; i < TX_SLOTS; i++)
 		wr32(r, TSAD(i), (uint32_t)(r->tx_phys + i * TX_SLOT));
-	wr8(r, REG_CR, CR_RE | CR_TE);                 /* TCR is only writable with TE on */
-	wr32(r, REG_RCR, RCR_APM | RCR_AB | RCR_WRAP | RCR_MXDMA_ALL | RCR_RBLEN_8K | RCR_RXFTH_NONE);
-	wr32(r, REG_TCR, TCR_MXDMA_2K | TCR_IFG_STD);
+	rx_start(r);
+	wr32(r, REG_TCR, TCR_MXDMA_2K | TCR_IFG_STD);  /* only writable with TE on */
 	wr32(r, REG_MPC, 0);
-	r->rx_off = 0;
 	r->nic.link_up = !(rd8(r, REG_MSR) & MSR_LINKB);
 }
 

@@ -20,6 +20,9 @@
  *           interrupt arrived, so it may run later, batched.
  * nic_interrupt() runs the two back to back (sequential handling).
  *
+ * Cards register at boot only, so the registry is read without a lock.
+ * nic_up/nic_down of one card are not called concurrently.
+ *
  * Locking: rx_lock serialises work on the receive ring (the receiver runs
  * under it, in interrupt context: it may send, on any card, but must not
  * sleep); tx_lock guards the transmit slots.  Both disable interrupts.
