@@ -25,9 +25,12 @@
  * Interrupts: the chip has no MSI, so INTx through the I/O APIC (nic.c),
  * possibly shared.  ack reads ISR, keeps the bits this driver enabled
  * (none: not ours) and writes them back to clear them; work drains the
- * ring and reclaims finished descriptors.  QEMU stops delivering frames
- * to a nearly full ring only while RXOVW is masked; this driver unmasks it
- * so an overflow drops the frame as the chip would, counted in MPC.
+ * ring and reclaims finished descriptors.  RXOVW is enabled, so a full
+ * ring is reported and MPC (missed packets) is added to rx_dropped.  The
+ * chip loses those frames; QEMU 7.2's model does not: it refuses the frame
+ * (RXOVW, MPC + 1) and its network queue offers it again after the next
+ * CAPR write (with RXOVW masked it just holds frames back silently); a
+ * QEMU hub then delivers the next frame before the refused one.
  *
  * Not handled: transmit-abort retry (an aborted frame is counted as an
  * error), early-transmit tuning, multicast filtering (MAR), C+ mode.

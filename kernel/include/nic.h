@@ -61,7 +61,8 @@ struct nic_stats {
 	volatile uint64_t tx_errors;   /* frames it reports failed */
 	volatile uint64_t rx;          /* frames handed to the receiver */
 	volatile uint64_t rx_errors;   /* frames received damaged (and dropped) */
-	volatile uint64_t rx_dropped;  /* frames lost for want of ring space */
+	volatile uint64_t rx_dropped;  /* frames the card missed for want of ring space
+					* (lost on hardware; QEMU offers them again) */
 	volatile uint64_t irqs;        /* interrupts that were this card's */
 	volatile uint64_t not_mine;    /* interrupts on its line that were not */
 };
