@@ -93,6 +93,7 @@
 #define INT_RXDMT0  (1u << 4)    /* free receive descriptors fell below threshold */
 #define INT_RXO     (1u << 6)    /* receiver overrun: a frame was lost */
 #define INT_RXT0    (1u << 7)    /* receiver timer: frames are waiting */
+/* The causes this driver enables (IMS) and acknowledges. */
 #define INT_ENABLED (INT_TXDW | INT_LSC | INT_RXDMT0 | INT_RXO | INT_RXT0)
 
 /* RCTL bits. */
@@ -121,12 +122,12 @@
 #define TXD_DD      0x01         /* status: descriptor done */
 #define TXD_EC_LC   0x06         /* status: excess / late collisions */
 
-#define RX_N     32
-#define TX_N     16
-#define BUF_SIZE 2048
+#define RX_N     32                 /* receive descriptors */
+#define TX_N     16                 /* transmit descriptors */
+#define BUF_SIZE 2048               /* bytes per buffer (RCTL.BSIZE) */
 #define DMA_PAGES (1 + (RX_N + TX_N) * BUF_SIZE / PAGE_SIZE)   /* descriptors, buffers */
-#define E1000_MAX 4
-#define RESET_NS 100000000ull
+#define E1000_MAX 4                 /* cards this driver attaches */
+#define RESET_NS 100000000ull       /* 100 ms for a reset */
 
 struct rx_desc {                 /* legacy receive descriptor (SDM 3.2.3) */
 	uint64_t addr;

@@ -64,8 +64,8 @@
 #define REG_CONFIG1  0x52   /* power management, LED modes */
 #define REG_MSR      0x58   /* media status */
 
-#define TSD(i)  (REG_TSD0 + 4 * (i))
-#define TSAD(i) (REG_TSAD0 + 4 * (i))
+#define TSD(i)  (REG_TSD0 + 4 * (i))     /* descriptor i's status */
+#define TSAD(i) (REG_TSAD0 + 4 * (i))    /* descriptor i's buffer address */
 
 /* CR bits. */
 #define CR_BUFE   0x01      /* receive buffer empty (read only) */
@@ -82,6 +82,7 @@
 #define INT_LINKCHG 0x0020  /* link change / packet underrun */
 #define INT_FOVW    0x0040  /* receive FIFO overflow */
 #define INT_SERR    0x8000  /* PCI system error */
+/* The causes this driver enables (IMR) and acknowledges. */
 #define INT_ENABLED (INT_ROK | INT_RER | INT_TOK | INT_TER | INT_RXOVW | INT_LINKCHG | \
 		     INT_FOVW | INT_SERR)
 
@@ -108,16 +109,16 @@
 #define RXS_ROK   0x0001    /* frame received intact */
 
 #define CFG9346_UNLOCK 0xc0 /* CONFIG registers writable */
-#define CFG9346_LOCK   0x00
+#define CFG9346_LOCK   0x00 /* normal operation: CONFIG registers read only */
 #define MSR_LINKB      0x04 /* link is down (inverse) */
 
 #define RX_RING   8192                   /* RBLEN 8K */
 #define RX_ALLOC  (RX_RING + 16 + 1536)  /* room for a record written past the end */
-#define RX_PAGES  ((RX_ALLOC + PAGE_SIZE - 1) / PAGE_SIZE)
-#define TX_SLOTS  4
-#define TX_SLOT   2048
+#define RX_PAGES  ((RX_ALLOC + PAGE_SIZE - 1) / PAGE_SIZE)   /* the ring's allocation */
+#define TX_SLOTS  4                      /* transmit descriptors (TSD0-3) */
+#define TX_SLOT   2048                   /* bytes of buffer per descriptor */
 #define TX_PAGES  (TX_SLOTS * TX_SLOT / PAGE_SIZE)
-#define RTL8139_MAX 4
+#define RTL8139_MAX 4                    /* cards this driver attaches */
 #define RESET_NS  100000000ull           /* 100 ms for a reset */
 
 struct rtl8139 {
