@@ -370,8 +370,9 @@ void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
 	list_init(&wq->sleepers);
 }
 
-/* Caller holds wq->guard; t is the running thread. */
-static void sleep_on(struct waitq *wq, struct thread *t)
+/* Caller holds wq->guard; t is the running thread.  Returns with the
+ * guard taken again if relock. */
+static void sleep_on(struct waitq *wq, struct thread *t, bool relock)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	spin_lock(&c->rq.lock);
@@ -379,7 +380,8 @@ static void sleep_on(struct waitq *wq, struct thread *t)
 	list_push_back(&wq->sleepers, &t->rq_link);
 	spin_unlock(wq->guard);
 	switch_away(c);
-	spin_lock(wq->guard);
+	if (relock)
+		spin_lock(wq->guard);
 }
 
 /*
@@ -397,16 +399,51 @@ void waitq_wait_killable(struct waitq *wq)
 		t->wait_on = NULL;
 		return;
 	}
-	sleep_on(wq, t);
+	sleep_on(wq, t, true);
+}
+
+/*
+ * The killable wait for a waker that hands over what was waited for
+ * (waitq_hand_over): returns without wq->guard, true if it was handed
+ * over (so the waiter need not look again), false if woken otherwise.
+ */
+bool waitq_wait_handed(struct waitq *wq)
+{
+	struct thread *t = thread_current();
+	t->handed = false;
+	t->wait_on = wq;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
+	if (t->killed) {
+		t->wait_on = NULL;
+		spin_unlock(wq->guard);
+		return false;
+	}
+	sleep_on(wq, t, false);
+	bool got = t->handed;
+	t->handed = false;
+	return got;
 }
 
 void waitq_wait_locked(struct waitq *wq)
 {
 	struct thread *t = thread_current();
 	t->wait_on = wq;
-	sleep_on(wq, t);
+	sleep_on(wq, t, true);
 }
 
+
+/* Wake the first sleeper, telling it its wait is over (waitq_wait_handed). */
+int waitq_hand_over(struct waitq *wq)
+{
+	struct list_node *n = list_pop_front(&wq->sleepers);
+	if (!n)
+		return 0;
+	struct thread *t = list_entry(n, struct thread, rq_link);
+	t->wait_on = NULL;
+	t->handed = true;                /* seen after the switch: the rq lock orders it */
+	sched_wakeup(t);
+	return 1;
+}
 
 int waitq_wake_one(struct waitq *wq)
 {

@@ -69,6 +69,8 @@ void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 void waitq_wait_locked(struct waitq *wq);
 /* The same, but a killed thread returns at once (see thread_interrupt). */
 void waitq_wait_killable(struct waitq *wq);
+bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
+int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
 int waitq_wake_all(struct waitq *wq);
 

@@ -456,11 +456,12 @@ void vm_switch(struct addrspace *as)
 {
 	uint64_t bit = 1ull << cpu_id();
 	struct addrspace **loaded = &loaded_as[cpu_id()];
-	__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	if (!(as->cpus & bit))
+		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
 	if (read_cr3() != as->root)
 		write_cr3(as->root);
 	struct addrspace *old = *loaded;
-	if (old && old != as && old != &kernel_as)
+	if (old && old != as && old != &kernel_as && (old->cpus & bit))
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
 	*loaded = as;
 }
