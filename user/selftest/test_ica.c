@@ -136,10 +136,16 @@ UTEST(ispc_mode_switch_only_when_idle)
  * ICA plus its own number; with a next pid it first forwards the request
  * there (stepwise: waits, then adds its number; direct: passes it on).
  */
+/* Listen, then tell the spawner (the semaphore in argv[0]) that we do. */
+static int listen_and_say_so(char **argv)
+{
+	return sys_ispc_listen(0) < 0 || sys_sem_post(atoi(argv[0])) < 0 ? -1 : 0;
+}
+
 UROLE(ispc_adder)
 {
-	int add = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
-	if (sys_ispc_listen(0) < 0)
+	int add = atoi(argv[1]), next = argc > 2 ? atoi(argv[2]) : 0;
+	if (listen_and_say_so(argv) < 0)
 		return 1;
 	struct hako_ispc_msg m;
 	if (sys_ispc_receive(&m, 0) < 0)
@@ -170,9 +176,7 @@ static long call(int pid, int value, int flags, struct hako_ispc_msg *m)
 		return id;
 	*(int *)va = value;
 	*m = (struct hako_ispc_msg){ .ctl = (int)id, .data = -1 };
-	long r;
-	for (int tries = 0; (r = sys_ispc_request(pid, m, flags)) == -ESRCH && tries < 100; tries++)
-		sleep_ms(1);                 /* the server may not be listening yet */
+	long r = sys_ispc_request(pid, m, flags);
 	long result = r < 0 ? r : m->status;
 	if (r >= 0 && (m->ctl_va != va || *(int *)va != value))
 		result = -9999;              /* the ICA did not come back intact */
@@ -180,12 +184,26 @@ static long call(int pid, int value, int flags, struct hako_ispc_msg *m)
 	return result;
 }
 
+/* Spawn server role ROLE with up to two arguments; return once it listens. */
+static int spawn_listening(const char *role, const char *a1, const char *a2)
+{
+	long sem = sys_sem_create(0);
+	if (sem < 0)
+		return (int)sem;
+	char id[12];
+	snprintf(id, sizeof id, "%ld", sem);
+	int pid = spawn_role(role, id, a1, a2, NULL);
+	long r = pid < 0 ? pid : sys_sem_wait((int)sem);
+	sys_sem_destroy((int)sem);
+	return r < 0 ? (int)r : pid;
+}
+
 static int spawn_adder(int add, int next)
 {
 	char a[12], n[12];
 	snprintf(a, sizeof a, "%d", add);
 	snprintf(n, sizeof n, "%d", next);
-	return next ? spawn_role("ispc_adder", a, n, NULL) : spawn_role("ispc_adder", a, NULL);
+	return spawn_listening("ispc_adder", a, next ? n : NULL);
 }
 
 UTEST(ispc_sync_async_and_stages)
@@ -259,7 +277,7 @@ UTEST(ispc_requester_death_frees_icas)
 {
 	uint64_t before = ica_free_pages();
 	for (int copy = 0; copy < 2; copy++) {
-		int server = spawn_role("ispc_hold", NULL);
+		int server = spawn_listening("ispc_hold", NULL, NULL);
 		char pid[12];
 		snprintf(pid, sizeof pid, "%d", server);
 		int caller = spawn_role("ispc_caller", pid, copy ? "copy" : NULL, NULL);
@@ -275,7 +293,7 @@ UTEST(ispc_requester_death_frees_icas)
 UROLE(ispc_hold)
 {
 	struct hako_ispc_msg m;
-	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+	if (listen_and_say_so(argv) < 0 || sys_ispc_receive(&m, 0) < 0)
 		return 1;
 	for (;;)
 		sleep_ms(1000);
@@ -286,7 +304,7 @@ UROLE(ispc_hold)
 UROLE(ispc_bumper)
 {
 	struct hako_ispc_msg m;
-	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+	if (listen_and_say_so(argv) < 0 || sys_ispc_receive(&m, 0) < 0)
 		return 1;
 	for (;;) {
 		volatile uint8_t *d = (volatile uint8_t *)m.data_va;
@@ -307,15 +325,12 @@ UROLE(ispc_bumper)
 UTEST(ispc_copy_instead_of_remap)
 {
 	uint64_t before = ica_free_pages(), cva, dva;
-	int server = spawn_role("ispc_bumper", NULL);
+	int server = spawn_listening("ispc_bumper", NULL, NULL);
 	long ctl = sys_ica_alloc(1, &cva), data = sys_ica_alloc(2, &dva);
 	CHECK(server > 0 && ctl > 0 && data > 0, "set-up %d %ld %ld", server, ctl, data);
 	memset((void *)dva, 0xaa, 8192);
 	struct hako_ispc_msg m = { .ctl = (int)ctl, .data = (int)data, .data_bytes = 100 };
-	long r;
-	for (int tries = 0; (r = sys_ispc_request(server, &m, HAKO_ISPC_COPY)) == -ESRCH && tries < 100; tries++)
-		sleep_ms(1);
-	CHECK_EQ(r, 0);
+	CHECK_EQ(sys_ispc_request(server, &m, HAKO_ISPC_COPY), 0);
 	CHECK_EQ(m.status, 100 * 0xaa);              /* the rest of the copy was zero */
 	CHECK_EQ(m.data, data);
 	CHECK_EQ(m.data_va, dva);
