@@ -315,7 +315,7 @@ UROLE(ispc_bumper)
 			d[i] = 0x55;
 		if (d)
 			d[200] = 0x77;
-		m.status = (int)sum;
+		m.status = m.data_bytes == 100 ? (int)sum : -1;   /* the kernel says what it copied */
 		if (sys_ispc_reply(&m, HAKO_ISPC_WAIT) < 0)
 			return 2;
 	}
