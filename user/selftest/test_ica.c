@@ -351,3 +351,97 @@ UTEST(ispc_copy_instead_of_remap)
 	CHECK_EQ(ica_free_pages(), before);
 	return 0;
 }
+
+/* ---- a fuzzer: plausible ISPC calls in random order ------------------- */
+
+static uint64_t fuzz_rng;
+
+static unsigned fuzz_next(void)
+{
+	fuzz_rng = fuzz_rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(fuzz_rng >> 33);
+}
+
+/* One random call among those a confused or hostile server-client makes:
+ * ids from our own pool (sometimes off by a little), targets the peers. */
+static void fuzz_step(int *ids, int nids, const int *peers, int npeers)
+{
+	struct hako_ispc_msg m = { .ctl = ids[fuzz_next() % nids], .data = -1 };
+	if (fuzz_next() % 3 == 0)
+		m.data = ids[fuzz_next() % nids];
+	if (fuzz_next() % 8 == 0)
+		m.ctl += (int)(fuzz_next() % 3) - 1;
+	m.data_bytes = fuzz_next() % 9000;
+	int peer = peers[fuzz_next() % npeers];
+	uint64_t va;
+	switch (fuzz_next() % 9) {
+	case 0: sys_ispc_request(peer, &m, HAKO_ISPC_ASYNC | (fuzz_next() % 2 ? HAKO_ISPC_DIRECT : 0)); break;
+	case 1: sys_ispc_request(peer, &m, HAKO_ISPC_ASYNC | HAKO_ISPC_COPY); break;
+	case 2: sys_ispc_receive(&m, HAKO_ISPC_NONBLOCK); break;
+	case 3: m.status = (int)fuzz_next(); sys_ispc_reply(&m, fuzz_next() % 2 ? HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK : 0); break;
+	case 4: sys_ispc_result(fuzz_next() % 2 ? -1 : m.ctl, &m, HAKO_ISPC_NONBLOCK); break;
+	case 5: sys_ica_peel(m.ctl); break;
+	case 6: sys_ica_paste(m.ctl); break;
+	case 7: if (sys_ica_free(m.ctl) == 0) {           /* keep the pool full */
+			long id = sys_ica_alloc(1 + fuzz_next() % 4, &va);
+			for (int i = 0; i < nids && id > 0; i++)
+				if (ids[i] == m.ctl)
+					ids[i] = (int)id;
+		}
+		break;
+	default:
+		sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK);
+		break;
+	}
+}
+
+UROLE(ispc_fuzzer)
+{
+	fuzz_rng = strtoull(argv[0], NULL, 0);
+	int peers[3], npeers = 0, ids[8];
+	for (int i = 1; i < argc && npeers < 3; i++)
+		peers[npeers++] = atoi(argv[i]);
+	if (npeers == 0)
+		peers[npeers++] = 0;             /* the name-server pid: nobody listens */
+	uint64_t va;
+	for (int i = 0; i < 8; i++)
+		ids[i] = (int)sys_ica_alloc(1 + i % 3, &va);
+	sys_ispc_listen(0);
+	for (int i = 0; i < 3000; i++)
+		fuzz_step(ids, 8, peers, npeers);
+	for (int i = 0; i < 1000000; i++) {  /* then go on slowly until killed */
+		fuzz_step(ids, 8, peers, npeers);
+		sys_yield();
+	}
+	return 0;
+}
+
+/* Three fuzzers send each other plausible garbage, then all are killed:
+ * the kernel stays up and every ICA page comes back. */
+UTEST(ispc_fuzzers_leave_nothing_behind)
+{
+	uint64_t before = ica_free_pages();
+	const char *seeds[] = { "21", "22" };
+	for (unsigned round = 0; round < sizeof seeds / sizeof seeds[0]; round++) {
+		char a[12], b[12];
+		int p1 = spawn_role("ispc_fuzzer", seeds[round], NULL);
+		snprintf(a, sizeof a, "%d", p1);
+		int p2 = spawn_role("ispc_fuzzer", seeds[round], a, NULL);
+		snprintf(b, sizeof b, "%d", p2);
+		int p3 = spawn_role("ispc_fuzzer", seeds[round], a, b, NULL);
+		CHECK(p1 > 0 && p2 > 0 && p3 > 0, "spawn %d %d %d", p1, p2, p3);
+		sleep_ms(30);
+		struct hako_ica_stat mid;
+		if (sys_ica_stat(&mid) == 0)
+			printf("ispc fuzz round %u: %d requests in flight, %d ICAs, %lu peels so far\n",
+			       round, mid.requests, mid.icas, (unsigned long)mid.peels);
+		int pids[] = { p3, p2, p1 };
+		for (int i = 0; i < 3; i++)
+			CHECK(kill_after(pids[i], 0) >= 0, "kill %d", pids[i]);
+	}
+	CHECK_EQ(ica_free_pages(), before);
+	struct hako_ica_stat st;
+	CHECK_EQ(sys_ica_stat(&st), 0);
+	CHECK_EQ(st.requests, 0);
+	return 0;
+}
