@@ -5,7 +5,9 @@
  * processes: one memcpy between the store and the ICA).  Protocol in
  * proto.h.
  *
- *     ramdisk [--blocks N]      (default 256; registers as "ramdisk")
+ *     ramdisk [NAME] [--blocks N]
+ *
+ * It registers as NAME (default "ramdisk") and holds N blocks (default 256).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +63,8 @@ static const struct ispc_handler ops[] = {
 
 int main(int argc, char **argv)
 {
-	struct ispc_server srv = { .name = "ramdisk", .ops = ops, .nops = sizeof ops / sizeof ops[0] };
+	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : "ramdisk";
+	struct ispc_server srv = { .name = name, .ops = ops, .nops = sizeof ops / sizeof ops[0] };
 
 	nblocks = arg_int(argc, argv, "--blocks", 256);
 	store = nblocks > 0 && nblocks <= 65536 ? calloc((size_t)nblocks, RD_BLOCK) : NULL;
