@@ -10,9 +10,10 @@
  * request it pushes its own frame (a copy of the top one) on the control
  * ICA and passes the request, data ICA and all, on to the server
  * registered as NEXT.  Stepwise, it waits for that result, pops its frame
- * and replies; if the client marked the control ICA ISPC_CTL_DIRECT, it
- * forwards with HAKO_ISPC_DIRECT and the final result goes straight back
- * to the client (this stage's frame stays on the stack).
+ * and replies.  If the client asked for direct return (HAKO_ISPC_DIRECT
+ * on its request; only the first requester chooses it), the kernel says
+ * HAKO_ISPC_PASSED: the final result goes straight back to the client,
+ * this stage has nothing to reply and its frame stays on the stack.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,6 @@ static const struct ispc_handler ops[] = {
 static long relay(struct ispc_req *req)
 {
 	const struct ispc_frame *f = req->frame;
-	int direct = req->ctl->flags & ISPC_CTL_DIRECT;
 
 	if (next_pid < 0)
 		next_pid = ns_wait(next_name, LOOKUP_WAIT_MS);
@@ -93,13 +93,13 @@ static long relay(struct ispc_req *req)
 	if (r < 0)
 		return r;
 	struct hako_ispc_msg m = { .ctl = req->msg.ctl, .data = req->msg.data };
-	r = sys_ispc_request(next_pid, &m, direct ? HAKO_ISPC_DIRECT : 0);
+	r = sys_ispc_request(next_pid, &m, 0);
+	if (r == HAKO_ISPC_PASSED)
+		return ISPC_FORWARDED;
 	if (r < 0) {                      /* not sent: still ours */
 		ispc_pop(req->ctl);
 		return r;
 	}
-	if (direct)
-		return ISPC_FORWARDED;
 	req->ctl = (struct ispc_ctl *)m.ctl_va;
 	if (ispc_pop(req->ctl) < 0)
 		return -EINVAL;           /* a later stage spoiled the stack */

@@ -23,7 +23,6 @@ static const char *const messages[] = {
 	[ENODEV] = "No such device",
 	[EINVAL] = "Invalid argument",
 	[ENOSPC] = "No space left",
-	[EPIPE] = "The other end has gone",
 	[ERANGE] = "Result out of range",
 	[ENAMETOOLONG] = "Name too long",
 	[ENOSYS] = "Function not implemented",

@@ -48,7 +48,5 @@ uint64_t ica_free_pages(void);
 /* Send asynchronous requests on CALL to PID until it listens (not -ESRCH),
  * for up to MS ms: the tag, or the last error. */
 long send_when_listening(int pid, struct ispc_call *call, unsigned ms);
-/* A process that is killed with this cause touched a page it may not. */
-#define CAUSE_PF 14
 
 #endif

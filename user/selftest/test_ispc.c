@@ -135,12 +135,12 @@ ISPC_TEST(echo_async_requests_outstanding)
 	for (int i = 0; i < ASYNC_CALLS; i++)
 		CHECK_EQ(ispc_call_open(&calls[i], 1), 0);
 	struct hako_ispc_msg m;
-	CHECK_EQ(sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK), -EAGAIN);   /* nothing awaited */
+	CHECK_EQ(sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK), -ESRCH);    /* nothing awaited */
 	for (int round = 0; round < 5; round++) {
 		CHECK_EQ(collect_any(echo, calls), 0);
 		CHECK_EQ(collect_by_tag(echo, calls), 0);
 	}
-	CHECK_EQ(sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK), -EAGAIN);
+	CHECK_EQ(sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK), -ESRCH);
 	for (int i = 0; i < ASYNC_CALLS; i++)
 		CHECK_EQ(ispc_call_close(&calls[i]), 0);
 	return 0;
@@ -218,23 +218,25 @@ ISPC_TEST(ramdisk_every_block_written_and_read_back)
 	return 0;
 }
 
-/* A request through e1 -> e2 -> e3 with the control flags FLAGS. */
-static int chain_call(int e1, int e3, unsigned flags)
+/* A request through e1 -> e2 -> e3, with FLAGS 0 or HAKO_ISPC_DIRECT. */
+static int chain_call(int e1, int e3, int flags)
 {
-	int direct = flags & ISPC_CTL_DIRECT;
+	int direct = flags & HAKO_ISPC_DIRECT;
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 1), 0);
-	call.ctl_flags = flags;
-	CHECK_EQ(ask(e1, &call, ECHO_VALUE, 777, 0), 777);
+	CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 777, 0, NULL, 0), 0);
+	CHECK_EQ(ispc_call(e1, &call, flags), 777);
 	CHECK_EQ(call.from, direct ? e3 : e1);
 	CHECK_EQ(call.c->depth, direct ? 3 : 1);         /* relays pop their frames only stepwise */
 	CHECK_EQ(call.c->frame[0].arg[0], 777);
-	CHECK_EQ(ask(e1, &call, ECHO_DEPTH, 0, 0), 3);             /* e3 saw us and two relays below it */
-	CHECK_EQ(ask(e1, &call, ECHO_FILL, 99, ISPC_PAGE), 0);
+	CHECK_EQ(ispc_call_op(&call, ECHO_DEPTH, 0, 0, NULL, 0), 0);
+	CHECK_EQ(ispc_call(e1, &call, flags), 3);         /* e3 saw us and two relays below it */
+	CHECK_EQ(ispc_call_op(&call, ECHO_FILL, 99, ISPC_PAGE, NULL, 0), 0);
+	CHECK_EQ(ispc_call(e1, &call, flags), 0);
 	for (int k = 0; k < ISPC_PAGE / 8; k++)
 		CHECK(((uint64_t *)call.buf)[k] == echo_word(99, k), "word %d", k);
 	CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 4242, 0, NULL, 0), 0);
-	CHECK_EQ(ispc_send(e1, &call, 0), call.ctl);
+	CHECK_EQ(ispc_send(e1, &call, flags), call.ctl);
 	CHECK_EQ(ispc_collect(call.ctl, &call, 1, 0, NULL), 4242);
 	CHECK_EQ(ispc_call_close(&call), 0);
 	return 0;
@@ -247,7 +249,7 @@ ISPC_TEST(relay_three_stages_stepwise_and_direct)
 	int e1 = fleet_server(fl, "echo", "e1", "--relay", "e2", NULL);
 	CHECK(e1 > 0 && e2 > 0 && e3 > 0, "e1 %d e2 %d e3 %d", e1, e2, e3);
 	CHECK_EQ(chain_call(e1, e3, 0), 0);
-	CHECK_EQ(chain_call(e1, e3, ISPC_CTL_DIRECT), 0);
+	CHECK_EQ(chain_call(e1, e3, HAKO_ISPC_DIRECT), 0);
 	CHECK_EQ(chain_call(e1, e3, 0), 0);                /* and stepwise again */
 	return 0;
 }

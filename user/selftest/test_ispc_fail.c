@@ -27,7 +27,7 @@ static void sleep_forever(void)
 }
 
 /* Listen and never take a request. */
-UROLE(ispc_listen_only)
+UROLE(srv_listen_only)
 {
 	if (sys_ispc_listen(0) < 0)
 		return 1;
@@ -36,7 +36,7 @@ UROLE(ispc_listen_only)
 }
 
 /* Listen, take N requests and keep them; then end ("exit") or wait to be killed. */
-UROLE(ispc_hold)
+UROLE(srv_hold)
 {
 	int n = atoi(argv[0]);
 	struct hako_ispc_msg m;
@@ -54,7 +54,7 @@ UROLE(ispc_hold)
 }
 
 /* Listen, take one request, wait MS ms (the client ends meanwhile), reply. */
-UROLE(ispc_late_reply)
+UROLE(srv_late_reply)
 {
 	struct hako_ispc_msg m;
 	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
@@ -66,7 +66,7 @@ UROLE(ispc_late_reply)
 
 /* Make a request to PID with a data ICA: "exit" sends it asynchronously
  * and ends; "wait" waits for the result (and is killed meanwhile). */
-UROLE(ispc_client)
+UROLE(cli_request)
 {
 	int pid = atoi(argv[0]);
 	struct ispc_call call;
@@ -82,7 +82,7 @@ UROLE(ispc_client)
 /* Send COUNT asynchronous requests to PID: "eagain" expects the first to
  * be refused with -EAGAIN (exit 0 if so); otherwise all must go (then
  * wait to be killed; exit 1 + i if request i fails). */
-UROLE(ispc_flood)
+UROLE(cli_flood)
 {
 	int pid = atoi(argv[0]), count = atoi(argv[1]);
 	int eagain = argc > 2 && strcmp(argv[2], "eagain") == 0;
@@ -134,7 +134,7 @@ ISPC_TEST(ispc_request_errors)
 	CHECK_EQ(ispc_send((int)sys_getpid(), &a, 0), -ESRCH);     /* we do not listen */
 	CHECK_EQ(ispc_send(HAKO_ISPC_NAMESERVER_PID, &a, 0), -ESRCH);
 	CHECK_EQ(ispc_send(100000, &a, 0), -ESRCH);
-	int srv = fleet_role(fl, "ispc_listen_only");
+	int srv = fleet_role(fl, "srv_listen_only");
 	CHECK(srv > 0, "spawn %d", srv);
 	CHECK_EQ(send_when_listening(srv, &b, LISTEN_WAIT_MS), b.ctl);   /* b is away now */
 	struct hako_ispc_msg m = { .ctl = -1, .data = -1 };
@@ -158,7 +158,7 @@ ISPC_TEST(ispc_request_errors)
 	m = (struct hako_ispc_msg){ .ctl = a.ctl, .data = -1 };
 	CHECK_EQ(sys_ispc_reply(&m, 0), -EINVAL);                        /* not a request we serve */
 	CHECK(sys_ispc_receive(&m, HAKO_ISPC_NONBLOCK) < 0, "receive without listening");
-	CHECK_EQ(sys_ispc_result(a.ctl, &m, HAKO_ISPC_NONBLOCK), -EINVAL);   /* not awaited */
+	CHECK_EQ(sys_ispc_result(a.ctl, &m, HAKO_ISPC_NONBLOCK), -ESRCH);    /* not awaited */
 	CHECK_EQ(sys_ispc_result(b.ctl, &m, HAKO_ISPC_NONBLOCK), -EAGAIN);   /* not answered yet */
 	CHECK(fleet_stop(fl, srv) > 0, "stop");
 	CHECK_EQ(ispc_collect(b.ctl, &b, 1, 0, NULL), -EPIPE);
@@ -188,7 +188,7 @@ static int pending_requests_fail(struct fleet *fl, const char *how)
 {
 	uint64_t base = ica_free_pages();
 	int killed = strcmp(how, "kill") == 0;
-	int srv = fleet_role(fl, "ispc_hold", "2", killed ? "stay" : "exit");
+	int srv = fleet_role(fl, "srv_hold", "2", killed ? "stay" : "exit");
 	CHECK(srv > 0, "spawn %d", srv);
 	struct ispc_call calls[4];
 	CHECK_EQ(open_calls(calls, 4, 1), 0);
@@ -224,13 +224,13 @@ ISPC_TEST(result_for_dead_client_frees_icas)
 	uint64_t base = ica_free_pages();
 	char pid[16];
 	for (int round = 0; round < 2; round++) {
-		int srv = fleet_role(fl, "ispc_late_reply", "100");
+		int srv = fleet_role(fl, "srv_late_reply", "100");
 		CHECK(srv > 0, "spawn %d", srv);
 		snprintf(pid, sizeof pid, "%d", srv);
 		if (round == 0) {
-			CHECK_EQ(run_role("ispc_client", pid, "exit", NULL), 0);
+			CHECK_EQ(run_role("cli_request", pid, "exit", NULL), 0);
 		} else {
-			int cli = spawn_role("ispc_client", pid, "wait", NULL);
+			int cli = spawn_role("cli_request", pid, "wait", NULL);
 			CHECK(cli > 0, "spawn %d", cli);
 			CHECK_EQ(kill_after(cli, 30), HAKO_STATUS_KILLED | HAKO_CAUSE_KILL);
 		}
@@ -258,7 +258,7 @@ static int wait_requests(int want, unsigned ms)
 ISPC_TEST(queue_limits_eagain)
 {
 	uint64_t base = ica_free_pages();
-	int srv = fleet_role(fl, "ispc_listen_only");
+	int srv = fleet_role(fl, "srv_listen_only");
 	CHECK(srv > 0, "spawn %d", srv);
 	struct ispc_call calls[HAKO_ISPC_OUTSTANDING_MAX + 1];
 	int n = HAKO_ISPC_OUTSTANDING_MAX;
@@ -271,9 +271,9 @@ ISPC_TEST(queue_limits_eagain)
 	char pid[16], count[16];
 	snprintf(pid, sizeof pid, "%d", srv);
 	snprintf(count, sizeof count, "%d", HAKO_ISPC_QUEUE_MAX - n);
-	CHECK(fleet_role(fl, "ispc_flood", pid, count) > 0, "spawn flood");
+	CHECK(fleet_role(fl, "cli_flood", pid, count) > 0, "spawn flood");
 	CHECK_EQ(wait_requests(HAKO_ISPC_QUEUE_MAX, LISTEN_WAIT_MS), HAKO_ISPC_QUEUE_MAX);
-	CHECK_EQ(run_role("ispc_flood", pid, "1", "eagain", NULL), 0);  /* the queue is full */
+	CHECK_EQ(run_role("cli_flood", pid, "1", "eagain", NULL), 0);  /* the queue is full */
 	CHECK(fleet_stop(fl, srv) > 0, "stop");
 	for (int i = 0; i < n; i++)
 		CHECK_EQ(ispc_collect(calls[i].ctl, calls, n, 0, NULL), -EPIPE);

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/test.h>
-#include <hako_ispc.h>
 
 #define KERNEL_PTR   0xffff800000100000ull   /* the direct map */
 #define KERNEL_TEXT  0xffffffff80100000ull
@@ -286,34 +285,20 @@ static uint64_t garbage_arg(void)
 
 static int reckless;                 /* garbage_all: keep the calls that block or start code */
 
-/* ISPC calls that could wait for ever: the process may be listening and
- * have sent requests to itself that nobody serves. */
-static int ispc_may_block(long nr, const uint64_t *a)
+/* Calls that would end the garbage process itself or sleep for ever are left out. */
+static int harmless(long nr, uint64_t a0, uint64_t a2)
 {
-	return (nr == SYS_ispc_receive && !(a[1] & HAKO_ISPC_NONBLOCK)) ||
-	       (nr == SYS_ispc_reply && (a[1] & HAKO_ISPC_WAIT)) ||
-	       (nr == SYS_ispc_request && !(a[2] & HAKO_ISPC_ASYNC)) ||
-	       (nr == SYS_ispc_result && !(a[2] & HAKO_ISPC_NONBLOCK));
-}
-
-/* Calls that would end the garbage process itself or sleep for ever are
- * left out, and always ispc_mode: it would switch the mode the rest of
- * the suite runs in. */
-static int harmless(long nr, const uint64_t *a)
-{
-	if (nr == SYS_ispc_mode)
-		return 0;
 	if (reckless)
 		return nr != SYS_exit && nr != SYS_poweroff;
 	if (nr == SYS_exit || nr == SYS_thread_exit || nr == SYS_poweroff || nr == SYS_kill)
 		return 0;
-	if (nr == SYS_read && !(a[2] & HAKO_READ_NONBLOCK))
+	if (nr == SYS_read && !(a2 & HAKO_READ_NONBLOCK))
 		return 0;
-	if (nr == SYS_sleep && a[0] > 1000000)
+	if (nr == SYS_sleep && a0 > 1000000)
 		return 0;
 	if (nr == SYS_sem_wait || nr == SYS_wait || nr == SYS_thread_create || nr == SYS_spawn)
 		return 0;                    /* could block or start code at a random address */
-	return !ispc_may_block(nr, a);
+	return 1;
 }
 
 UROLE(garbage)
@@ -330,7 +315,7 @@ UROLE(garbage)
 			a[0] = bad_ptrs[rnd() % NBAD];   /* keep the console readable */
 		if (nr == SYS_spawn)             /* a real name (say "sh") would outlive the test */
 			a[0] = bad_ptrs[rnd() % NBAD];
-		if (!harmless(nr, a))
+		if (!harmless(nr, a[0], a[2]))
 			continue;
 		sys_raw(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 		calls++;

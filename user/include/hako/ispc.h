@@ -37,9 +37,6 @@
 #define ISPC_PAYLOAD_MAX   104           /* bytes of payload in one frame */
 #define ISPC_FRAMES_MAX    31            /* frames that fit in the page */
 
-/* ispc_ctl.flags */
-#define ISPC_CTL_DIRECT    0x1   /* servers passing this request on do so with HAKO_ISPC_DIRECT */
-
 /* One stage's request information: 128 bytes. */
 struct ispc_frame {
 	uint16_t op;                        /* what is asked (the server's proto.h) */
@@ -53,7 +50,7 @@ struct ispc_frame {
 struct ispc_ctl {
 	uint32_t magic;
 	uint16_t depth;                     /* frames on the stack */
-	uint16_t flags;                     /* ISPC_CTL_* */
+	uint16_t reserved0;
 	uint32_t data_size;                 /* bytes of the data ICA, as its owner says */
 	uint32_t reserved[3];
 	struct ispc_frame frame[ISPC_FRAMES_MAX];
@@ -64,8 +61,8 @@ _Static_assert(sizeof(struct ispc_ctl) <= ISPC_PAGE, "the control ICA is one pag
 
 /* --- the control ICA ------------------------------------------------- */
 
-/* Make C an empty stack with FLAGS, for a data ICA of DATA_SIZE bytes (0: none). */
-void ispc_ctl_init(struct ispc_ctl *c, unsigned flags, size_t data_size);
+/* Make C an empty stack, for a data ICA of DATA_SIZE bytes (0: none). */
+void ispc_ctl_init(struct ispc_ctl *c, size_t data_size);
 /* 0 if C holds a well-formed, non-empty stack; -EINVAL if not. */
 int ispc_ctl_check(const struct ispc_ctl *c);
 /* Push a frame OP(ARG0, ARG1) with LEN bytes of PAYLOAD: 0, -EINVAL
@@ -85,7 +82,6 @@ struct ispc_call {
 	struct ispc_ctl *c;                 /* the control ICA where it is pasted */
 	void *buf;                          /* the data ICA, NULL without one */
 	size_t size;                        /* its bytes */
-	unsigned ctl_flags;                 /* ISPC_CTL_* for ispc_call_op */
 	int from;                           /* who answered the last result */
 };
 
@@ -96,8 +92,9 @@ int ispc_call_close(struct ispc_call *call);
 /* Reset the control ICA to one frame: the request to make. */
 int ispc_call_op(struct ispc_call *call, int op, int64_t arg0, int64_t arg1,
 		 const void *payload, size_t len);
-/* Synchronous request to PID (FLAGS: HAKO_ISPC_DIRECT or 0): the
- * result's status, or -errno if the request could not be made. */
+/* Synchronous request to PID: the result's status, or -errno if the
+ * request could not be made.  FLAGS: HAKO_ISPC_DIRECT (servers that pass
+ * the request on leave the result to the last one) or 0. */
 long ispc_call(int pid, struct ispc_call *call, int flags);
 /* Asynchronous request: returns its tag (the control ICA's id). */
 long ispc_send(int pid, struct ispc_call *call, int flags);
@@ -130,7 +127,8 @@ struct ispc_req {
 };
 
 /* A handler returns the status to reply, or ISPC_FORWARDED when it has
- * passed the request on with HAKO_ISPC_DIRECT (nothing to reply). */
+ * passed on a request that returns directly (its ispc_request said
+ * HAKO_ISPC_PASSED): the result is not ours to give. */
 #define ISPC_FORWARDED (1L << 32)
 
 struct ispc_handler {

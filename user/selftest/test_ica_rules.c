@@ -1,8 +1,9 @@
 /*
- * selftest/test_ica.c — ICAs on their own (paper 002): allocation,
- * freeing, peel and paste, the errors of each, exhaustion of the region
- * and of the table, isolation (touching an ICA one does not hold kills),
- * and the ispc_mode switch.
+ * selftest/test_ica_rules.c — the rules of ICAs (paper 002) beyond
+ * test_ica.c: what ica_stat reports, sizes and ids refused, ICAs zeroed
+ * when reused, contents and counters across peel and paste, first-touch
+ * faults by mode, ids that are not the caller's, and exhaustion of the
+ * region and of the table with everything usable again afterwards.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,11 +16,6 @@
 #include "fleet.h"
 
 #define PAGE 4096
-
-static int killed_by(int status, int cause)
-{
-	return HAKO_WIFKILLED(status) && HAKO_WCAUSE(status) == cause;
-}
 
 static int stat_now(struct hako_ica_stat *st)
 {
@@ -79,7 +75,7 @@ UTEST(ica_alloc_zeroed_in_the_area)
 	return 0;
 }
 
-UTEST(ica_bad_ids_einval)
+UTEST(ica_bad_and_stale_ids)
 {
 	struct hako_ica_stat st;
 	CHECK_EQ(stat_now(&st), 0);
@@ -93,7 +89,7 @@ UTEST(ica_bad_ids_einval)
 	long id = sys_ica_alloc(1, &va);
 	CHECK(id >= 0, "alloc %ld", id);
 	CHECK_EQ(sys_ica_peel((int)id), 0);
-	CHECK_EQ(sys_ica_peel((int)id), -EINVAL);       /* not held any more */
+	CHECK_EQ(sys_ica_peel((int)id), -EPERM);        /* not pasted in us any more */
 	CHECK_EQ(sys_ica_free((int)id), 0);             /* the owner may free it peeled */
 	CHECK_EQ(sys_ica_free((int)id), -EINVAL);       /* double free */
 	CHECK_EQ(sys_ica_paste((int)id), -EINVAL);
@@ -176,45 +172,6 @@ UTEST(ica_not_owner_cannot_use_id)
 	return 0;
 }
 
-UROLE(ica_touch_after_peel)
-{
-	uint64_t va;
-	long id = sys_ica_alloc(1, &va);
-	if (id < 0)
-		return 1;
-	*(volatile uint64_t *)va = 1;
-	if (sys_ica_peel((int)id) < 0)
-		return 2;
-	return (int)*(volatile uint64_t *)va + 3;    /* must not get here */
-}
-
-UTEST(ica_touch_after_peel_killed)
-{
-	uint64_t before = ica_free_pages();
-	int s = run_role("ica_touch_after_peel", NULL);
-	CHECK(killed_by(s, CAUSE_PF), "status 0x%x", s);
-	CHECK_EQ(ica_free_pages(), before);          /* the dead owner's ICA is freed */
-	return 0;
-}
-
-/* The "touch" role (test_kill.c) reads or writes an address it was given. */
-UTEST(ica_of_another_process_killed)
-{
-	uint64_t va;
-	long id = sys_ica_alloc(2, &va);
-	CHECK(id >= 0, "alloc %ld", id);
-	*(volatile uint64_t *)(va + PAGE) = 0x77;
-	char addr[32];
-	snprintf(addr, sizeof addr, "0x%lx", (unsigned long)(va + PAGE));
-	int s = run_role("touch", addr, NULL);
-	CHECK(killed_by(s, CAUSE_PF), "read: status 0x%x", s);
-	s = run_role("touch", addr, "w", NULL);
-	CHECK(killed_by(s, CAUSE_PF), "write: status 0x%x", s);
-	CHECK(*(volatile uint64_t *)(va + PAGE) == 0x77, "contents changed");
-	CHECK_EQ(sys_ica_free((int)id), 0);
-	return 0;
-}
-
 /* Allocate PAGES-page ICAs into IDS (room for MAX) until refused: how many. */
 static int alloc_until_refused(int *ids, int max, size_t pages, long *err)
 {
@@ -234,7 +191,7 @@ static int free_all(const int *ids, int n)
 	return bad;
 }
 
-UTEST(ica_exhaustion_nothing_lost)
+UTEST(ica_region_and_table_exhaustion_recover)
 {
 	struct hako_ica_stat st;
 	CHECK_EQ(stat_now(&st), 0);
@@ -264,40 +221,5 @@ UTEST(ica_exhaustion_nothing_lost)
 	CHECK_EQ(sys_ica_free((int)id), 0);
 	free(big);
 	free(small);
-	return 0;
-}
-
-/* Switch to MODE and check it took; 0 or the error. */
-static long switch_mode(int mode)
-{
-	long r = sys_ispc_mode(mode);
-	if (r < 0)
-		return r;
-	return sys_ispc_mode(HAKO_ISPC_QUERY) == mode ? 0 : -EIO;
-}
-
-UTEST(ispc_mode_query_and_switch)
-{
-	struct hako_ica_stat st;
-	long mode = sys_ispc_mode(HAKO_ISPC_QUERY);
-	CHECK(mode == HAKO_ISPC_BASELINE || mode == HAKO_ISPC_FAST, "mode %ld", mode);
-	CHECK_EQ(stat_now(&st), 0);
-	CHECK_EQ(st.mode, mode);
-	CHECK_EQ(sys_ispc_mode(2), -EINVAL);
-	CHECK_EQ(sys_ispc_mode(-2), -EINVAL);
-	int other = mode == HAKO_ISPC_FAST ? HAKO_ISPC_BASELINE : HAKO_ISPC_FAST;
-	uint64_t va;
-	long id = sys_ica_alloc(1, &va);
-	CHECK(id >= 0, "alloc %ld", id);
-	long busy = sys_ispc_mode(other);
-	long still = sys_ispc_mode(HAKO_ISPC_QUERY);
-	CHECK_EQ(sys_ica_free((int)id), 0);
-	CHECK_EQ(busy, -EBUSY);
-	CHECK_EQ(still, mode);
-	long there = switch_mode(other);
-	long back = switch_mode((int)mode);            /* always put it back */
-	CHECK_EQ(there, 0);
-	CHECK_EQ(back, 0);
-	CHECK(sys_ispc_mode((int)mode) >= 0, "the same mode again");
 	return 0;
 }
