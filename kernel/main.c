@@ -10,6 +10,7 @@
 #include <cpu.h>
 #include <edu.h>
 #include <heap.h>
+#include <ica.h>
 #include <kprintf.h>
 #include <ktest.h>
 #include <panic.h>
@@ -162,6 +163,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	initrd_init(boot_module(), boot_module_size());   /* the user programs */
 	proc_init();
 	sem_init();
+	ica_init();                              /* the ICA region (paper 002) */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");
 	sched_idle_loop();

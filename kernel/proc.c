@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
+#include <ispc.h>
 #include <proc.h>
 #include <sem.h>
 #include <thread.h>
@@ -288,6 +289,7 @@ void proc_end(struct proc *p)
 			thread_join(p->threads[i].t);     /* reaped already: frees at once */
 			p->threads[i].t = NULL;
 		}
+	ispc_proc_end(p);                /* before the address space goes: ICAs and requests */
 	vm_destroy(p->as);
 	p->as = NULL;
 	sem_release_owner(p->pid);

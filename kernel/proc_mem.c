@@ -15,6 +15,7 @@
 #include <string.h>
 #include <arch.h>
 #include <elf.h>
+#include <ica.h>
 #include <errno.h>
 #include <pmm.h>
 #include <proc.h>
@@ -71,6 +72,8 @@ int proc_page_fault(uint64_t addr, unsigned access)
 	uint64_t va = PAGE_DOWN(addr);
 	if (access & FAULT_EXEC)
 		return -EFAULT;              /* code runs only from the program's own pages */
+	if (va >= HAKO_ICA_AREA && va < HAKO_ICA_AREA + HAKO_ICA_AREA_SIZE)
+		return ica_fault(p, va);     /* an ICA it holds, pasted lazily (baseline) */
 	/* Only demand pages are ever filled here; a fault on a page of the
 	 * program itself (write to text, say) is a rights violation. */
 	spin_lock(&p->lock);

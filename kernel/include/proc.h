@@ -27,6 +27,7 @@
 
 struct thread;
 struct addrspace;
+struct ispc_port;
 
 enum uthread_state { UT_FREE, UT_LIVE, UT_EXITED };
 
@@ -61,6 +62,8 @@ struct proc {
 	struct waitq join_wq;            /* thread_join sleepers */
 	uint64_t heap_base, brk;         /* heap [heap_base, brk), filled on first touch */
 	uint64_t user_frames;            /* frames mapped for the program */
+	struct ispc_port *ispc;          /* its queues (ispc.c), made on first use */
+	bool ica_window;                 /* the whole ICA region is mapped (ica.c) */
 };
 
 void proc_init(void);                /* after the archive is found */

@@ -39,6 +39,13 @@ void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM
 void vm_switch(struct addrspace *as);
 void *vm_map_mmio(uint64_t pa, uint64_t size);
 void tlb_shootdown(struct addrspace *as, uint64_t va);
+/* Unmap npages from va without freeing their frames, with one shootdown
+ * for the lot; returns how many were mapped. */
+uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages);
+/* One 2 MiB page (va, pa aligned); -EEXIST if a page or table is there. */
+#define VM_LARGE_SIZE (2ull << 20)
+int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+void vm_unmap_large(struct addrspace *as, uint64_t va);
 
 struct cpu_features {
 	bool nx, smep, smap, pcid, pge, x2apic, tsc_deadline, invariant_tsc, huge_1g;

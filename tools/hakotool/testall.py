@@ -55,6 +55,7 @@ class BootCase:
     words: tuple[str, ...] = GUEST_WORDS
     kinds: tuple[str, ...] = COUNTED_KINDS
     timeout: float = BOOT_TIMEOUT
+    cmdline: str = ""                    # kernel options, "k=v ..."
 
     @property
     def label(self) -> str:
@@ -63,11 +64,14 @@ class BootCase:
             text += f"-{self.mem}"
         if self.words != GUEST_WORDS:
             text += f"-{self.words[0]}" if self.words else "-default"
+        for option in self.cmdline.split():
+            text += "-" + option.replace("=", "-")
         return text
 
     def profile(self) -> Profile:
         return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
-                       mode=self.mode, words=self.words, iso=self.iso)
+                       mode=self.mode, words=self.words, iso=self.iso,
+                       cmdline=self.cmdline)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,6 +98,8 @@ PLANS = {
         BootCase("q35", 4, words=("selftest",), kinds=("utest",)),
         BootCase("pc", 2, mem="32M", words=("selftest",), kinds=("utest",)),
         BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
+        # Server communication in its fast mode (issue 4); the boots above are baseline.
+        BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

@@ -17,7 +17,8 @@ def test_plan_table():
     assert full.steps == ("host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
     assert [c.label for c in full.boots] == [
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
-        "pc-smp4-selftest", "q35-smp4-selftest", "pc-smp2-32M-selftest", "pc-smp1-selftest"]
+        "pc-smp4-selftest", "q35-smp4-selftest", "pc-smp2-32M-selftest", "pc-smp1-selftest",
+        "pc-smp4-selftest-ispc-fast"]
     assert all(c.mode == "icount" for c in full.boots)
     for case in full.boots:
         assert case.kinds == (("utest",) if case.words == ("selftest",) else ("ktest",))
@@ -155,3 +156,9 @@ def test_host_step_runs_binaries(fake_env):
                                 err=io.StringIO()) == 1
     assert out.getvalue().splitlines() == [
         "PASS test_demo:one", "FAIL test_demo:two: nope", "1 passed, 1 failed"]
+
+
+def test_boot_case_with_kernel_options_is_labelled_and_passed_on():
+    case = BootCase("pc", 4, words=("selftest",), cmdline="ispc=fast")
+    assert case.label == "pc-smp4-selftest-ispc-fast"
+    assert case.profile().cmdline == "ispc=fast"

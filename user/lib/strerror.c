@@ -23,6 +23,7 @@ static const char *const messages[] = {
 	[ENODEV] = "No such device",
 	[EINVAL] = "Invalid argument",
 	[ENOSPC] = "No space left",
+	[EPIPE] = "Other side ended",
 	[ERANGE] = "Result out of range",
 	[ENAMETOOLONG] = "Name too long",
 	[ENOSYS] = "Function not implemented",

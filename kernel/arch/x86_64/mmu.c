@@ -211,6 +211,119 @@ static void flush_page_ipi(void *va)
 	invlpg((uint64_t)va);
 }
 
+struct flush_range {
+	uint64_t va, npages;
+};
+
+#define FLUSH_PAGES_MAX 32       /* beyond this, reloading CR3 is cheaper */
+
+static void flush_range_here(const struct flush_range *r)
+{
+	if (r->npages > FLUSH_PAGES_MAX) {
+		write_cr3(read_cr3());   /* drops every non-global entry */
+		return;
+	}
+	for (uint64_t i = 0; i < r->npages; i++)
+		invlpg(r->va + i * PAGE_SIZE);
+}
+
+static void flush_range_ipi(void *r)
+{
+	flush_range_here(r);
+}
+
+/* Clear [va, va + n pages), n <= 512 (so at most two page tables, whose
+ * emptied tables go into freed[6]); then one shootdown, then the frees. */
+static uint64_t unmap_batch(struct addrspace *as, uint64_t va, uint64_t n)
+{
+	uint64_t freed[6], unmapped = 0;
+	int nfreed = 0;
+	spin_lock(&as->lock);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false);
+		if (pte && (*pte & PTE_P)) {
+			*pte = 0;
+			unmapped++;
+		}
+	}
+	uint64_t last = va + (n - 1) * PAGE_SIZE;
+	if (unmapped) {                  /* prune needs the whole path to exist */
+		if (walk(as, va, false))
+			nfreed = prune(as, va, freed);
+		if ((last >> 21) != (va >> 21) && walk(as, last, false))
+			nfreed += prune(as, last, freed + nfreed);
+	}
+	spin_unlock(&as->lock);
+	if (!unmapped)
+		return 0;
+	struct flush_range r = { va, n };
+	flush_range_here(&r);
+	uint64_t mask = as->cpus & ~(1ull << cpu_id());
+	if (mask)
+		smp_call_mask(mask, flush_range_ipi, &r, true);
+	for (int k = 0; k < nfreed; k++)
+		pmm_free(freed[k]);
+	return unmapped;
+}
+
+uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
+{
+	uint64_t unmapped = 0;
+	for (uint64_t done = 0; done < npages; done += 512) {
+		uint64_t n = npages - done < 512 ? npages - done : 512;
+		unmapped += unmap_batch(as, va + done * PAGE_SIZE, n);
+	}
+	return unmapped;
+}
+
+int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+{
+	if ((va | pa) & (VM_LARGE_SIZE - 1))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	uint64_t *t = table(as->root);
+	int err = 0;
+	for (int level = 3; level > 1 && !err; level--) {
+		uint64_t *e = &t[index_of(va, level)];
+		if (!(*e & PTE_P)) {
+			uint64_t npa = pmm_alloc();
+			if (!npa) {
+				err = -ENOMEM;
+				break;
+			}
+			as->table_frames++;
+			*e = npa | PTE_P | PTE_W | (va < DIRECT_MAP_BASE ? PTE_U : 0);
+		} else if (*e & PTE_PS)
+			err = -EEXIST;
+		t = table(*e & PTE_ADDR);
+	}
+	uint64_t *pde = err ? NULL : &t[index_of(va, 1)];
+	if (pde && (*pde & PTE_P))
+		err = -EEXIST;
+	if (pde && !err)
+		*pde = pa | pte_bits(flags) | PTE_PS;
+	spin_unlock(&as->lock);
+	return err;
+}
+
+void vm_unmap_large(struct addrspace *as, uint64_t va)
+{
+	spin_lock(&as->lock);
+	uint64_t *t = table(as->root);
+	uint64_t *pde = NULL;
+	for (int level = 3; level > 1 && t; level--) {
+		uint64_t e = t[index_of(va, level)];
+		t = (e & PTE_P) && !(e & PTE_PS) ? table(e & PTE_ADDR) : NULL;
+	}
+	if (t && (t[index_of(va, 1)] & (PTE_P | PTE_PS)) == (PTE_P | PTE_PS)) {
+		pde = &t[index_of(va, 1)];
+		*pde = 0;
+	}
+	spin_unlock(&as->lock);
+	if (pde)
+		tlb_shootdown(as, va);       /* one invlpg drops the whole 2 MiB entry */
+}
+
 /* Invalidate va here and on every other CPU that may cache it. */
 void tlb_shootdown(struct addrspace *as, uint64_t va)
 {

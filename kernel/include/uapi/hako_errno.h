@@ -21,6 +21,7 @@
 #define ENODEV    19   /* no such device */
 #define EINVAL    22   /* bad argument */
 #define ENOSPC    28   /* no space left */
+#define EPIPE     32   /* the other side has ended (a server died with the request) */
 #define ERANGE    34   /* value out of range */
 #define ENAMETOOLONG 36 /* name too long */
 #define ENOSYS    38   /* no such call */

@@ -32,7 +32,11 @@
 
 /* ispc_request flags */
 #define HAKO_ISPC_ASYNC    0x1   /* return at once; take the result with ispc_result */
-#define HAKO_ISPC_DIRECT   0x2   /* the final result goes straight to the first requester */
+#define HAKO_ISPC_DIRECT   0x2   /* the final result goes straight to the first requester;
+				    only the first requester chooses it (ignored on a forward) */
+/* ispc_request returns this when a server passed on a DIRECT request: no
+ * result will come back to it, and it no longer holds the ICAs. */
+#define HAKO_ISPC_PASSED   1
 /* ispc_receive / ispc_result flags */
 #define HAKO_ISPC_NONBLOCK 0x4   /* -EAGAIN instead of waiting */
 /* ispc_reply flags */
@@ -58,6 +62,8 @@ struct hako_ispc_msg {
 	int32_t from;       /* out: receive: the stage that sent it; result: the server that answered */
 	int32_t depth;      /* out: receive: requesters stacked below this server (1 = a client) */
 	int32_t status;     /* reply in: the result (negative errno for failure); result out: it */
+	int32_t flags;      /* out: HAKO_ISPC_DIRECT if the request returns directly */
+	int32_t reserved;   /* 0 */
 };
 
 /* Counters of the ICA region (sys_ica_stat). */
@@ -65,6 +71,7 @@ struct hako_ica_stat {
 	uint64_t region_pages, free_pages;
 	int32_t icas, icas_max;         /* allocated now, the table's size */
 	int32_t requests, mode;         /* requests in flight, HAKO_ISPC_BASELINE or _FAST */
+	int32_t windows, reserved;      /* servers with the whole region mapped (fast mode) */
 	uint64_t pastes, peels, faults; /* since boot: PTE fills at paste, peels, first-touch faults */
 };
 

@@ -1,0 +1,71 @@
+/*
+ * ica.h — inter-core communication areas (paper 002), see ica.c.
+ *
+ * Locking: ica_lock guards the ICA table and, in ispc.c, every port and
+ * request.  Page tables are changed only outside it (a TLB shootdown
+ * waits for other CPUs, which may be spinning on ica_lock with
+ * interrupts off): state changes under the lock, mapping after.
+ */
+#ifndef HAKO_ICA_H
+#define HAKO_ICA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <spinlock.h>
+#include <uapi/hako_ispc.h>
+
+#define ICA_MAX        512           /* ICAs alive at once */
+#define ICA_SLOT_BITS  9             /* id = generation << 9 | slot */
+
+struct proc;
+struct ispc_req;
+
+enum ica_state { ICA_FREE, ICA_LIVE, ICA_DYING };
+
+struct ica {
+	enum ica_state state;
+	int id;
+	uint32_t first, npages;          /* pages of the region */
+	struct proc *owner;              /* NULL once the owner has ended */
+	struct proc *holder;             /* pasted into, or NULL */
+	struct ispc_req *req;            /* the request it travels with, or NULL */
+};
+
+extern struct spinlock ica_lock;
+extern int ica_mode;                 /* HAKO_ISPC_BASELINE or HAKO_ISPC_FAST */
+
+void ica_init(void);                 /* after pmm, vm and the command line */
+
+/* Where an ICA appears in every process. */
+uint64_t ica_va(const struct ica *a);
+
+/* Caller holds ica_lock. */
+struct ica *ica_lookup(int id);      /* a live ICA, or NULL */
+void ica_release(struct ica *a);     /* back to the region; nobody may hold it */
+
+/* Without ica_lock: make the holder's page tables agree with the table. */
+struct ica_span {
+	struct ica *a;
+	int id;
+	uint32_t first, npages;
+};
+struct ica_span ica_span_of(struct ica *a);          /* under ica_lock */
+void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
+void ica_unmap_peeled(struct proc *p, struct ica_span s);
+
+/* The system calls' work (sys_ispc.c copies the arguments). */
+long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va);
+long ica_free(struct proc *p, int id);
+long ica_paste(struct proc *p, int id);
+long ica_peel(struct proc *p, int id);
+void ica_stat(struct hako_ica_stat *out);
+long ica_set_mode(int mode);
+
+/* A touch of the ICA area by p: 0 if the page is now mapped, -EFAULT. */
+int ica_fault(struct proc *p, uint64_t va);
+/* fast mode: give a server named by `servers=` the whole region. */
+void ica_window_open(struct proc *p);
+/* p has ended: its ICAs are freed or orphaned (ispc.c has dropped its requests). */
+void ica_proc_end(struct proc *p);
+
+#endif

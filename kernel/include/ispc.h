@@ -1,0 +1,22 @@
+/*
+ * ispc.h — server program communication (paper 002): request and result
+ * queues per process, multi-stage requests (ispc.c).  The ICAs they
+ * carry are ica.h's; the user-visible rules are uapi/hako_ispc.h's.
+ */
+#ifndef HAKO_ISPC_H
+#define HAKO_ISPC_H
+
+#include <uapi/hako_ispc.h>
+
+struct proc;
+
+long ispc_listen(struct proc *p, int flags);
+long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags);
+long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags);
+long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags);
+long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags);
+/* p has ended: fail what waits at it, skip it on the way back, free its ICAs. */
+void ispc_proc_end(struct proc *p);
+int ispc_requests_in_flight(void);
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * ispc.c — server program communication (paper 002): each process's
+ * request and result queues, requests that carry a control ICA (and a
+ * data ICA) from stage to stage, and their return, stepwise or direct.
+ *
+ * A request is a record of the pool below.  Its stage stack lists the
+ * requesters, first requester at the bottom; `at` is the port it is
+ * queued at, served by, or returned to.  On the way back every stage pops
+ * (stepwise) or the result jumps to stage 0 (direct); a stage whose
+ * process has ended is skipped with status -EPIPE, and a result nobody
+ * is left to take frees its ICAs.  ica_lock guards everything here; the
+ * page tables are changed after it is released (see ica.h).
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <heap.h>
+#include <ica.h>
+#include <ispc.h>
+#include <proc.h>
+#include <sched.h>
+#include <thread.h>
+
+#define REQ_MAX 256
+
+enum req_state { RQ_FREE, RQ_QUEUED, RQ_SERVING, RQ_RETURNED };
+
+struct ispc_req {
+	enum req_state state;
+	struct list_node link;           /* in at->requests or at->results */
+	struct ica *ctl, *data;
+	struct proc *stage[HAKO_ISPC_MAX_STAGES];   /* NULL: that requester has ended */
+	int depth;
+	struct ispc_port *at;
+	bool direct;
+	int status;
+	int answered_by;                 /* pid of the server that replied last */
+};
+
+struct ispc_port {
+	struct proc *proc;
+	bool listening;
+	struct list_node link;           /* in `listeners` while listening */
+	struct list_node requests;       /* queued for this server */
+	int nrequests;
+	struct list_node results;        /* returned to this process, not yet taken */
+	int awaited;                     /* results it will take: queued, travelling, or here */
+	struct waitq wq;                 /* its receivers and result takers */
+};
+
+static struct ispc_req reqs[REQ_MAX];
+static int nreqs;
+static struct list_node listeners = LIST_INIT(listeners);
+static struct ispc_port *nameserver;
+
+/* ---- ports ------------------------------------------------------------ */
+
+static struct ispc_port *port_get(struct proc *p)
+{
+	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
+	if (port)
+		return port;
+	struct ispc_port *fresh = kzalloc(sizeof *fresh);
+	if (!fresh)
+		return NULL;
+	fresh->proc = p;
+	list_init(&fresh->requests);
+	list_init(&fresh->results);
+	waitq_init(&fresh->wq);
+	spin_lock(&ica_lock);
+	if (!p->ispc) {
+		__atomic_store_n(&p->ispc, fresh, __ATOMIC_RELEASE);
+		fresh = NULL;
+	}
+	port = p->ispc;
+	spin_unlock(&ica_lock);
+	if (fresh)
+		kfree(fresh);
+	return port;
+}
+
+/*
+ * Nothing for us yet: sleep until woken (then 0: look again), or say why
+ * not (-EAGAIN without blocking, -EINTR once killed).  Holds ica_lock
+ * before and after.
+ */
+static long port_wait(struct ispc_port *port, int flags)
+{
+	if (flags & HAKO_ISPC_NONBLOCK)
+		return -EAGAIN;
+	if (thread_current()->killed)
+		return -EINTR;
+	spin_lock(&port->wq.lock);
+	spin_unlock(&ica_lock);
+	waitq_wait_killable(&port->wq);
+	spin_unlock(&port->wq.lock);
+	spin_lock(&ica_lock);
+	return 0;
+}
+
+static void port_wake(struct ispc_port *port)
+{
+	spin_lock(&port->wq.lock);
+	waitq_wake_all(&port->wq);
+	spin_unlock(&port->wq.lock);
+}
+
+static struct ispc_port *find_listener(int pid)
+{
+	if (pid == HAKO_ISPC_NAMESERVER_PID)
+		return nameserver;
+	list_for_each(n, &listeners) {
+		struct ispc_port *port = list_entry(n, struct ispc_port, link);
+		if (port->proc->pid == pid)
+			return port;
+	}
+	return NULL;
+}
+
+/* ---- requests (caller holds ica_lock) --------------------------------- */
+
+static struct ispc_req *req_alloc(void)
+{
+	for (int i = 0; i < REQ_MAX; i++)
+		if (reqs[i].state == RQ_FREE) {
+			nreqs++;
+			return &reqs[i];
+		}
+	return NULL;
+}
+
+static void req_free(struct ispc_req *r)
+{
+	r->ctl->req = NULL;
+	if (r->data)
+		r->data->req = NULL;
+	r->state = RQ_FREE;
+	nreqs--;
+}
+
+static void set_holder(struct ispc_req *r, struct proc *p)
+{
+	r->ctl->holder = p;
+	if (r->data)
+		r->data->holder = p;
+}
+
+/* Nobody is left to take r: its ICAs go back to their owners, or away. */
+static void req_drop(struct ispc_req *r)
+{
+	struct ica *ctl = r->ctl, *data = r->data;
+	set_holder(r, NULL);
+	req_free(r);
+	if (!ctl->owner)
+		ica_release(ctl);
+	if (data && !data->owner)
+		ica_release(data);
+}
+
+/* The server is done with r (status is its result): back down the stages. */
+static void deliver(struct ispc_req *r, int status)
+{
+	r->status = status;
+	for (;;) {
+		struct proc *to;
+		if (r->direct) {
+			to = r->stage[0];
+			r->depth = 0;
+		} else
+			to = r->depth > 0 ? r->stage[--r->depth] : NULL;
+		if (to) {
+			r->state = RQ_RETURNED;
+			r->at = to->ispc;
+			list_push_back(&r->at->results, &r->link);
+			port_wake(r->at);
+			return;
+		}
+		r->status = -EPIPE;          /* that stage has ended: tell the one below */
+		if (r->depth == 0) {
+			req_drop(r);
+			return;
+		}
+	}
+}
+
+static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
+
+/* What p gets to see of r, now that p holds its ICAs. */
+static void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
+{
+	m->ctl = r->ctl->id;
+	m->ctl_va = ica_va(r->ctl);
+	m->data = r->data ? r->data->id : -1;
+	m->data_va = r->data ? ica_va(r->data) : 0;
+	m->client = r->stage[0] ? r->stage[0]->pid : -1;
+	m->from = from;
+	m->depth = r->depth;
+	m->status = r->status;
+	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
+	m->reserved = 0;
+}
+
+static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
+{
+	ica_map_pasted(p, c);
+	if (d.a)
+		ica_map_pasted(p, d);
+}
+
+static void peel_both(struct proc *p, struct ica_span c, struct ica_span d)
+{
+	ica_unmap_peeled(p, c);
+	if (d.a)
+		ica_unmap_peeled(p, d);
+}
+
+/* ---- taking results --------------------------------------------------- */
+
+static struct ispc_req *find_result(struct ispc_port *port, int tag)
+{
+	list_for_each(n, &port->results) {
+		struct ispc_req *r = list_entry(n, struct ispc_req, link);
+		if (tag < 0 || r->ctl->id == tag)
+			return r;
+	}
+	return NULL;
+}
+
+/* Will the result of the request tagged `tag` come back to p? */
+static bool awaits(struct proc *p, int tag)
+{
+	struct ica *c = ica_lookup(tag);
+	struct ispc_req *r = c ? c->req : NULL;
+	if (!r || r->ctl != c || r->state == RQ_FREE)
+		return false;
+	if (r->direct)
+		return r->stage[0] == p;
+	for (int k = 0; k < r->depth; k++)  /* every stage of a stepwise request hears back */
+		if (r->stage[k] == p)
+			return true;
+	return false;
+}
+
+long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
+{
+	struct ispc_port *port = port_get(p);
+	if (!port)
+		return -ENOMEM;
+	spin_lock(&ica_lock);
+	struct ispc_req *r;
+	long err = 0;
+	while (!(r = find_result(port, tag)) && !err) {
+		bool coming = tag < 0 ? port->awaited > 0 : awaits(p, tag);
+		err = coming ? port_wait(port, flags) : -ESRCH;
+	}
+	if (!r) {
+		spin_unlock(&ica_lock);
+		return err;
+	}
+	list_remove(&r->link);
+	port->awaited--;
+	set_holder(r, p);
+	fill_msg(m, r, r->answered_by);
+	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
+	if (r->depth == 0)
+		req_free(r);                 /* back at its first requester: done */
+	else {
+		r->state = RQ_SERVING;       /* a forwarder serves it again */
+		r->at = port;
+	}
+	spin_unlock(&ica_lock);
+	paste_both(p, c, d);
+	return 0;
+}
+
+/* ---- requests --------------------------------------------------------- */
+
+/* Why p may not send m now (0 if it may); *r is the request it forwards. */
+static long check_request(struct proc *p, struct ispc_port *port, const struct hako_ispc_msg *m,
+			  struct ica *c, struct ica *d, struct ispc_req **r)
+{
+	if (!c || (m->data != -1 && !d))
+		return -EINVAL;
+	if (c->holder != p)
+		return -EPERM;
+	*r = c->req;
+	if (*r) {                        /* a forward of a request p serves */
+		if ((*r)->ctl != c || (*r)->state != RQ_SERVING || (*r)->at != port)
+			return -EBUSY;
+		if (((*r)->data ? (*r)->data->id : -1) != m->data)
+			return -EINVAL;
+		return (*r)->depth >= HAKO_ISPC_MAX_STAGES ? -E2BIG : 0;
+	}
+	if (d == c)
+		return -EINVAL;
+	if (d && (d->holder != p || d->req))
+		return d->req ? -EBUSY : -EPERM;
+	return nreqs >= REQ_MAX ? -EAGAIN : 0;
+}
+
+long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
+{
+	if (flags & ~(HAKO_ISPC_ASYNC | HAKO_ISPC_DIRECT))
+		return -EINVAL;
+	struct ispc_port *port = port_get(p);
+	if (!port)
+		return -ENOMEM;
+	spin_lock(&ica_lock);
+	struct ica *c = ica_lookup(m->ctl), *d = m->data >= 0 ? ica_lookup(m->data) : NULL;
+	struct ispc_req *r = NULL;
+	long err = check_request(p, port, m, c, d, &r);
+	struct ispc_port *to = err ? NULL : find_listener(pid);
+	bool waits = !r || !r->direct;  /* a forward of a direct request never comes back */
+	if (!err)
+		err = !to ? -ESRCH : to == port ? -EINVAL : to->nrequests >= HAKO_ISPC_QUEUE_MAX ? -EAGAIN :
+		      (waits && port->awaited >= HAKO_ISPC_OUTSTANDING_MAX) ? -EAGAIN : 0;
+	if (err) {
+		spin_unlock(&ica_lock);
+		return err;
+	}
+	if (!r) {
+		r = req_alloc();
+		*r = (struct ispc_req){ .ctl = c, .data = d, .direct = flags & HAKO_ISPC_DIRECT };
+		c->req = r;
+		if (d)
+			d->req = r;
+	}
+	r->stage[r->depth++] = p;
+	port->awaited += waits;
+	set_holder(r, NULL);
+	r->state = RQ_QUEUED;
+	r->at = to;
+	list_push_back(&to->requests, &r->link);
+	to->nrequests++;
+	port_wake(to);
+	int tag = c->id;
+	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
+	spin_unlock(&ica_lock);
+	peel_both(p, cs, ds);
+	if (!waits)
+		return HAKO_ISPC_PASSED;
+	if (flags & HAKO_ISPC_ASYNC)
+		return 0;
+	return ispc_result(p, tag, m, 0);
+}
+
+/* ---- serving ---------------------------------------------------------- */
+
+long ispc_listen(struct proc *p, int flags)
+{
+	if (flags & ~HAKO_ISPC_NAMESERVER)
+		return -EINVAL;
+	struct ispc_port *port = port_get(p);
+	if (!port)
+		return -ENOMEM;
+	ica_window_open(p);
+	spin_lock(&ica_lock);
+	long err = 0;
+	if (flags & HAKO_ISPC_NAMESERVER) {
+		if (nameserver && nameserver != port)
+			err = -EBUSY;
+		else
+			nameserver = port;
+	}
+	if (!err && !port->listening) {
+		port->listening = true;
+		list_push_back(&listeners, &port->link);
+	}
+	spin_unlock(&ica_lock);
+	return err;
+}
+
+long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags)
+{
+	struct ispc_port *port = p->ispc;
+	if (flags & ~HAKO_ISPC_NONBLOCK)
+		return -EINVAL;
+	if (!port || !port->listening)
+		return -EINVAL;
+	ica_window_open(p);              /* fast mode may have come on since listen */
+	spin_lock(&ica_lock);
+	long err = 0;
+	while (list_empty(&port->requests) && !err)
+		err = port_wait(port, flags);
+	if (err) {
+		spin_unlock(&ica_lock);
+		return err;
+	}
+	struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
+	port->nrequests--;
+	r->state = RQ_SERVING;
+	set_holder(r, p);
+	struct proc *from = r->stage[r->depth - 1];
+	fill_msg(m, r, from ? from->pid : -1);
+	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
+	spin_unlock(&ica_lock);
+	paste_both(p, c, d);
+	return 0;
+}
+
+long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
+{
+	if (flags & ~(HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK))
+		return -EINVAL;
+	spin_lock(&ica_lock);
+	struct ica *c = ica_lookup(m->ctl);
+	struct ispc_req *r = c ? c->req : NULL;
+	if (!r || r->ctl != c || r->state != RQ_SERVING || !p->ispc || r->at != p->ispc) {
+		spin_unlock(&ica_lock);
+		return -EINVAL;
+	}
+	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
+	set_holder(r, NULL);
+	r->answered_by = p->pid;
+	deliver(r, m->status);
+	spin_unlock(&ica_lock);
+	peel_both(p, cs, ds);
+	if (flags & HAKO_ISPC_WAIT)
+		return ispc_receive(p, m, flags & HAKO_ISPC_NONBLOCK);
+	return 0;
+}
+
+/* ---- the end of a process --------------------------------------------- */
+
+/* p has ended (no thread left): nothing may wait on it or return to it. */
+void ispc_proc_end(struct proc *p)
+{
+	struct ispc_port *port = p->ispc;
+	spin_lock(&ica_lock);
+	for (int i = 0; i < REQ_MAX; i++)
+		for (int k = 0; k < reqs[i].depth && reqs[i].state != RQ_FREE; k++)
+			if (reqs[i].stage[k] == p)
+				reqs[i].stage[k] = NULL;
+	if (port) {
+		if (port->listening)
+			list_remove(&port->link);
+		port->listening = false;
+		if (nameserver == port)
+			nameserver = NULL;
+		while (!list_empty(&port->requests)) {
+			struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
+			r->answered_by = p->pid;
+			deliver(r, -EPIPE);
+		}
+		for (int i = 0; i < REQ_MAX; i++)
+			if (reqs[i].state == RQ_SERVING && reqs[i].at == port) {
+				set_holder(&reqs[i], NULL);
+				reqs[i].answered_by = p->pid;
+				deliver(&reqs[i], -EPIPE);
+			}
+		while (!list_empty(&port->results)) {
+			struct ispc_req *r = list_entry(list_pop_front(&port->results), struct ispc_req, link);
+			if (r->depth == 0)
+				req_drop(r);
+			else
+				deliver(r, -EPIPE);
+		}
+		p->ispc = NULL;
+	}
+	spin_unlock(&ica_lock);
+	kfree(port);
+	ica_proc_end(p);
+}
+
+int ispc_requests_in_flight(void)
+{
+	return nreqs;
+}

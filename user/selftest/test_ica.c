@@ -1,0 +1,278 @@
+/*
+ * selftest/test_ica.c — the kernel's ICA and request machinery (paper 002)
+ * seen from the system calls alone: allocation, paste and peel, who may
+ * touch what, and requests through tiny servers played by roles
+ * (stepwise and direct return, a server that dies).  test_ispc.c checks
+ * the real servers of servers/.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <hako/sys.h>
+#include <hako/test.h>
+
+#define PF 14
+
+static uint64_t ica_free_pages(void)
+{
+	struct hako_ica_stat st;
+	return sys_ica_stat(&st) < 0 ? 0 : st.free_pages;
+}
+
+UTEST(ica_bad_arguments)
+{
+	uint64_t va, before = ica_free_pages();
+	CHECK_EQ(sys_ica_alloc(0, &va), -EINVAL);
+	CHECK_EQ(sys_ica_alloc(HAKO_ICA_MAX_PAGES + 1, &va), -EINVAL);
+	CHECK_EQ(sys_ica_alloc(1, (uint64_t *)8), -EFAULT);
+	CHECK_EQ(sys_ica_free(-1), -EINVAL);
+	CHECK_EQ(sys_ica_free(12345), -EINVAL);
+	CHECK_EQ(sys_ica_paste(0x7fffffff), -EINVAL);
+	CHECK_EQ(sys_ica_peel(3), -EINVAL);
+	long id = sys_ica_alloc(2, &va);
+	CHECK(id > 0, "alloc %ld", id);
+	CHECK_EQ(sys_ica_paste((int)id), -EBUSY);      /* pasted already */
+	CHECK_EQ(sys_ica_free((int)id), 0);
+	CHECK_EQ(sys_ica_free((int)id), -EINVAL);      /* freed already */
+	CHECK_EQ(sys_ica_peel((int)id), -EINVAL);
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+UTEST(ica_zeroed_kept_across_peel_and_paste)
+{
+	uint64_t va;
+	long id = sys_ica_alloc(4, &va);
+	CHECK(id > 0, "alloc %ld", id);
+	CHECK(va >= HAKO_ICA_AREA && va < HAKO_ICA_AREA + HAKO_ICA_AREA_SIZE, "va %lx", (unsigned long)va);
+	uint64_t *w = (uint64_t *)va;
+	for (int i = 0; i < 4 * 512; i++)
+		CHECK(w[i] == 0, "word %d not zero", i);
+	for (int i = 0; i < 4 * 512; i++)
+		w[i] = 0x1ca0000ull + (uint64_t)i;
+	CHECK_EQ(sys_ica_peel((int)id), 0);
+	CHECK_EQ(sys_ica_peel((int)id), -EPERM);       /* not pasted in us now */
+	CHECK_EQ(sys_ica_paste((int)id), (long)va);    /* same place, same bytes */
+	for (int i = 0; i < 4 * 512; i++)
+		CHECK(w[i] == 0x1ca0000ull + (uint64_t)i, "word %d lost", i);
+	CHECK_EQ(sys_ica_free((int)id), 0);
+	return 0;
+}
+
+UROLE(ica_touch_after_peel)
+{
+	uint64_t va;
+	long id = sys_ica_alloc(1, &va);
+	if (id < 0 || sys_ica_peel((int)id) < 0)
+		return 1;
+	return *(volatile int *)va;      /* must be killed here */
+}
+
+UTEST(ica_touch_after_peel_killed)
+{
+	int s = run_role("ica_touch_after_peel", NULL);
+	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == PF, "status 0x%x", s);
+	return 0;
+}
+
+/* A child touches our ICA at its address: it was never pasted there. */
+UTEST(ica_of_another_process_killed)
+{
+	uint64_t va;
+	long id = sys_ica_alloc(1, &va);
+	CHECK(id > 0, "alloc %ld", id);
+	*(volatile int *)va = 7;
+	char addr[24];
+	snprintf(addr, sizeof addr, "0x%lx", (unsigned long)va);
+	int s = run_role("touch", addr, NULL);
+	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == PF, "read: status 0x%x", s);
+	s = run_role("touch", addr, "w", NULL);
+	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == PF, "write: status 0x%x", s);
+	CHECK_EQ(*(volatile int *)va, 7);
+	CHECK_EQ(sys_ica_free((int)id), 0);
+	return 0;
+}
+
+UTEST(ica_exhaustion_is_an_error)
+{
+	static int ids[600];
+	uint64_t va, before = ica_free_pages();
+	int n = 0;
+	long id;
+	while (n < 600 && (id = sys_ica_alloc(16, &va)) > 0)
+		ids[n++] = (int)id;
+	CHECK(id == -ENOMEM || id == -EAGAIN, "last alloc %ld after %d", id, n);
+	CHECK(n > 0, "no ICA at all");
+	while ((id = sys_ica_alloc(1, &va)) > 0 && n < 600)   /* small ones until the table fills */
+		ids[n++] = (int)id;
+	CHECK(id == -ENOMEM || id == -EAGAIN, "last small alloc %ld", id);
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(sys_ica_free(ids[i]), 0);
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+UTEST(ispc_mode_switch_only_when_idle)
+{
+	long mode = sys_ispc_mode(HAKO_ISPC_QUERY);
+	CHECK(mode == HAKO_ISPC_BASELINE || mode == HAKO_ISPC_FAST, "mode %ld", mode);
+	CHECK_EQ(sys_ispc_mode(7), -EINVAL);
+	uint64_t va;
+	long id = sys_ica_alloc(1, &va);
+	CHECK(id > 0, "alloc %ld", id);
+	CHECK_EQ(sys_ispc_mode((int)!mode), -EBUSY);
+	CHECK_EQ(sys_ica_free((int)id), 0);
+	CHECK_EQ(sys_ispc_mode((int)!mode), !mode);
+	CHECK_EQ(sys_ispc_mode((int)mode), mode);
+	return 0;
+}
+
+/* ---- requests through role servers ------------------------------------ */
+
+/*
+ * A server: answers each request with the int at the start of the control
+ * ICA plus its own number; with a next pid it first forwards the request
+ * there (stepwise: waits, then adds its number; direct: passes it on).
+ */
+UROLE(ispc_adder)
+{
+	int add = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
+	if (sys_ispc_listen(0) < 0)
+		return 1;
+	struct hako_ispc_msg m;
+	if (sys_ispc_receive(&m, 0) < 0)
+		return 2;
+	for (;;) {
+		int value = *(volatile int *)m.ctl_va;
+		if (!next && value == -1000)
+			return 0;                /* asked to leave without answering */
+		int status = value + add;
+		if (next) {
+			long r = sys_ispc_request(next, &m, 0);
+			if (r == HAKO_ISPC_PASSED) {    /* direct: no longer ours */
+				if (sys_ispc_receive(&m, 0) < 0)
+					return 3;
+				continue;
+			}
+			status = r < 0 ? (int)r : m.status < 0 ? m.status : m.status + add;
+		}
+		m.status = status;
+		if (sys_ispc_reply(&m, HAKO_ISPC_WAIT) < 0)
+			return 4;
+	}
+}
+
+/* Send value in a fresh ICA to pid and wait: the status, or the error. */
+static long call(int pid, int value, int flags, struct hako_ispc_msg *m)
+{
+	uint64_t va;
+	long id = sys_ica_alloc(1, &va);
+	if (id < 0)
+		return id;
+	*(int *)va = value;
+	*m = (struct hako_ispc_msg){ .ctl = (int)id, .data = -1 };
+	long r;
+	for (int tries = 0; (r = sys_ispc_request(pid, m, flags)) == -ESRCH && tries < 100; tries++)
+		sleep_ms(1);                 /* the server may not be listening yet */
+	long result = r < 0 ? r : m->status;
+	if (r >= 0 && (m->ctl_va != va || *(int *)va != value))
+		result = -9999;              /* the ICA did not come back intact */
+	sys_ica_free((int)id);
+	return result;
+}
+
+static int spawn_adder(int add, int next)
+{
+	char a[12], n[12];
+	snprintf(a, sizeof a, "%d", add);
+	snprintf(n, sizeof n, "%d", next);
+	return next ? spawn_role("ispc_adder", a, n, NULL) : spawn_role("ispc_adder", a, NULL);
+}
+
+UTEST(ispc_sync_async_and_stages)
+{
+	uint64_t before = ica_free_pages();
+	int last = spawn_adder(1000, 0), mid = spawn_adder(100, last), first = spawn_adder(10, mid);
+	CHECK(last > 0 && mid > 0 && first > 0, "spawn %d %d %d", last, mid, first);
+	struct hako_ispc_msg m;
+	CHECK_EQ(call(last, 1, 0, &m), 1001);
+	CHECK_EQ(m.from, last);
+	struct hako_ica_stat st;
+	CHECK_EQ(sys_ica_stat(&st), 0);
+	printf("ispc: mode %s, %d server window(s), %lu pastes, %lu peels, %lu faults so far\n",
+	       st.mode == HAKO_ISPC_FAST ? "fast" : "baseline", st.windows,
+	       (unsigned long)st.pastes, (unsigned long)st.peels, (unsigned long)st.faults);
+	CHECK_EQ(call(first, 2, 0, &m), 1112);         /* stepwise: every stage adds */
+	CHECK_EQ(m.from, first);
+	CHECK_EQ(call(first, 3, HAKO_ISPC_DIRECT, &m), 1003);   /* direct: only the last one */
+	CHECK_EQ(m.from, last);
+	/* three at once, collected in any order */
+	int ids[3], seen = 0;
+	for (int i = 0; i < 3; i++) {
+		uint64_t va;
+		ids[i] = (int)sys_ica_alloc(1, &va);
+		*(int *)va = i;
+		m = (struct hako_ispc_msg){ .ctl = ids[i], .data = -1 };
+		CHECK_EQ(sys_ispc_request(mid, &m, HAKO_ISPC_ASYNC), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(sys_ispc_result(-1, &m, 0), 0);
+		seen |= 1 << (m.status - 1100);
+	}
+	CHECK_EQ(seen, 7);
+	CHECK_EQ(sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK), -ESRCH);   /* none left */
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(sys_ica_free(ids[i]), 0);
+	for (int pid = first; pid >= last; pid--)
+		CHECK(kill_after(pid, 0) >= 0, "kill %d", pid);
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+UTEST(ispc_server_death_gives_epipe)
+{
+	uint64_t before = ica_free_pages();
+	int last = spawn_adder(1, 0), first = spawn_adder(10, last);
+	struct hako_ispc_msg m;
+	CHECK_EQ(call(first, -1000, 0, &m), -EPIPE);   /* the last one leaves with it */
+	CHECK_EQ(m.from, first);                       /* stepwise: first passed the error on */
+	CHECK_EQ(call(last, 5, 0, &m), -ESRCH);        /* gone */
+	int status;
+	CHECK_EQ(waitpid(last, &status), last);
+	CHECK(kill_after(first, 0) >= 0, "kill %d", first);
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+/* A requester killed while its request is being served: the ICAs go. */
+UROLE(ispc_caller)
+{
+	struct hako_ispc_msg m;
+	return (int)call(atoi(argv[0]), -1000, 0, &m);
+}
+
+UTEST(ispc_requester_death_frees_icas)
+{
+	uint64_t before = ica_free_pages();
+	int server = spawn_role("ispc_hold", NULL);
+	char pid[12];
+	snprintf(pid, sizeof pid, "%d", server);
+	int caller = spawn_role("ispc_caller", pid, NULL);
+	int s = kill_after(caller, 20);
+	CHECK(HAKO_WIFKILLED(s), "caller status 0x%x", s);
+	CHECK(kill_after(server, 0) >= 0, "kill server");
+	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+/* Takes one request and keeps it. */
+UROLE(ispc_hold)
+{
+	struct hako_ispc_msg m;
+	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+		return 1;
+	for (;;)
+		sleep_ms(1000);
+}
