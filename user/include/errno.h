@@ -12,10 +12,4 @@ extern int errno;
 
 #include <hako_errno.h>
 
-/* The other end of a request has gone (ISPC).  Until the kernel's list
- * carries it, the number is Linux's. */
-#ifndef EPIPE
-#define EPIPE 32
-#endif
-
 #endif

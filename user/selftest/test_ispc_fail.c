@@ -145,14 +145,15 @@ ISPC_TEST(ispc_request_errors)
 	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EINVAL);
 	m = (struct hako_ispc_msg){ .ctl = a.ctl, .data = 100000 };
 	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EINVAL);
-	m = (struct hako_ispc_msg){ .ctl = b.ctl, .data = -1 };          /* in a request already */
-	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EINVAL);
-	m = (struct hako_ispc_msg){ .ctl = a.ctl, .data = b.ctl };
-	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EINVAL);
+	m = (struct hako_ispc_msg){ .ctl = b.ctl, .data = -1 };          /* away: not held by us */
+	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EPERM);
+	m = (struct hako_ispc_msg){ .ctl = a.ctl, .data = b.ctl };       /* in a request already */
+	CHECK_EQ(sys_ispc_request(srv, &m, HAKO_ISPC_ASYNC), -EBUSY);
+	CHECK_EQ(sys_ispc_request(srv, &m, 0x100), -EINVAL);            /* unknown flag */
 	CHECK_EQ(sys_ispc_request(srv, NULL, HAKO_ISPC_ASYNC), -EFAULT);
 	CHECK_EQ(sys_ispc_request(srv, (void *)0xffff800000000000ull, HAKO_ISPC_ASYNC), -EFAULT);
 	CHECK_EQ(sys_ica_peel(a.ctl), 0);                                 /* not pasted in us */
-	CHECK_EQ(ispc_send(srv, &a, 0), -EINVAL);
+	CHECK_EQ(ispc_send(srv, &a, 0), -EPERM);
 	CHECK_EQ(sys_ica_paste(a.ctl), (long)a.c);
 	CHECK(sys_ica_free(b.ctl) < 0, "freed an ICA that is in a request");
 	m = (struct hako_ispc_msg){ .ctl = a.ctl, .data = -1 };
@@ -209,8 +210,8 @@ static int pending_requests_fail(struct fleet *fl, const char *how)
 		CHECK_EQ(ispc_collect(calls[i].ctl, calls, 3, 0, NULL), -EPIPE);
 	CHECK_EQ(thread_join(tid), 0);
 	CHECK_EQ(w.status, -EPIPE);
+	CHECK_EQ(ispc_send(srv, &calls[0], 0), -ESRCH);            /* gone for good */
 	CHECK_EQ(close_calls(calls, 4), 0);
-	CHECK_EQ(ispc_send(srv, &calls[0], 0), -ESRCH);
 	CHECK_EQ(ica_free_pages(), base);
 	return 0;
 }
