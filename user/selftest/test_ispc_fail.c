@@ -26,6 +26,18 @@ static void sleep_forever(void)
 		sys_sleep(FOREVER_NS);
 }
 
+/* Wait until WANT requests are in flight (up to MS ms): how many are. */
+static int wait_requests(int want, unsigned ms)
+{
+	struct hako_ica_stat st = { .requests = -1 };
+	for (unsigned waited = 0; waited <= ms; waited++) {
+		if (sys_ica_stat(&st) == 0 && st.requests >= want)
+			break;
+		sleep_ms(1);
+	}
+	return st.requests;
+}
+
 /* Listen and never take a request. */
 UROLE(srv_listen_only)
 {
@@ -35,7 +47,8 @@ UROLE(srv_listen_only)
 	return 0;
 }
 
-/* Listen, take N requests and keep them; then end ("exit") or wait to be killed. */
+/* Listen, take N requests and keep them; then end ("exit", once TOTAL
+ * requests are in flight) or wait to be killed ("stay"). */
 UROLE(srv_hold)
 {
 	int n = atoi(argv[0]);
@@ -46,7 +59,7 @@ UROLE(srv_hold)
 		if (sys_ispc_receive(&m, 0) < 0)
 			return 2;
 	if (strcmp(argv[1], "exit") == 0) {
-		sleep_ms(50);                /* time for the later requests to queue up */
+		wait_requests(atoi(argv[2]), LISTEN_WAIT_MS);
 		return 0;
 	}
 	sleep_forever();
@@ -189,7 +202,7 @@ static int pending_requests_fail(struct fleet *fl, const char *how)
 {
 	uint64_t base = ica_free_pages();
 	int killed = strcmp(how, "kill") == 0;
-	int srv = fleet_role(fl, "srv_hold", "2", killed ? "stay" : "exit");
+	int srv = fleet_role(fl, "srv_hold", "2", killed ? "stay" : "exit", "4");
 	CHECK(srv > 0, "spawn %d", srv);
 	struct ispc_call calls[4];
 	CHECK_EQ(open_calls(calls, 4, 1), 0);
@@ -200,10 +213,12 @@ static int pending_requests_fail(struct fleet *fl, const char *how)
 	int tid = thread_start(wait_sync, &w);
 	CHECK(tid > 0, "thread %d", tid);
 	int status = -1;
-	if (killed)
-		status = kill_after(srv, 30);
-	else
+	if (killed) {
+		CHECK_EQ(wait_requests(4, LISTEN_WAIT_MS), 4);
+		status = kill_after(srv, 10);
+	} else {
 		waitpid(srv, &status);
+	}
 	fleet_stop(fl, srv);                        /* reaped already: just forget it */
 	CHECK_EQ(status, killed ? HAKO_STATUS_KILLED | HAKO_CAUSE_KILL : 0);
 	for (int i = 0; i < 3; i++)
@@ -242,18 +257,6 @@ ISPC_TEST(result_for_dead_client_frees_icas)
 		CHECK_EQ(ica_free_pages(), base);
 	}
 	return 0;
-}
-
-/* Wait until WANT requests are in flight (up to MS ms): how many are. */
-static int wait_requests(int want, unsigned ms)
-{
-	struct hako_ica_stat st = { .requests = -1 };
-	for (unsigned waited = 0; waited <= ms; waited++) {
-		if (sys_ica_stat(&st) == 0 && st.requests >= want)
-			break;
-		sleep_ms(1);
-	}
-	return st.requests;
 }
 
 ISPC_TEST(queue_limits_eagain)
