@@ -22,51 +22,9 @@ void spin_init(struct spinlock *l, const char *name)
 	l->cpu = -1;
 }
 
-bool spin_held(struct spinlock *l)
-{
-	return l->cpu == cpu_id() && l->owner != l->next;
-}
-
-void spin_lock(struct spinlock *l)
-{
-	push_off();
-	if (spin_held(l))
-		panic("spinlock %s: recursive acquire on cpu %d", l->name, cpu_id());
-	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	uint64_t spins = 0;
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket) {
-		if (++spins == SPIN_LIMIT)
-			panic("spinlock %s: stuck, held by cpu %d", l->name, l->cpu);
-		arch_spin_hint();
-	}
-	l->cpu = cpu_id();
-}
-
-bool spin_trylock(struct spinlock *l)
-{
-	push_off();
-	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
-	uint32_t expect = owner;
-	if (__atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		l->cpu = cpu_id();
-		return true;
-	}
-	pop_off();
-	return false;
-}
-
-void spin_unlock(struct spinlock *l)
-{
-	if (!spin_held(l))
-		panic("spinlock %s: release by cpu %d, not the holder", l->name, cpu_id());
-	l->cpu = -1;
-	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
-	pop_off();
-}
-
-/* Interrupts off, counting nesting; the outermost call remembers IF. */
-void push_off(void)
+/* Interrupts off, counting nesting; the outermost call remembers IF and
+ * when the interrupts-off section began (paper 004's longest one). */
+static inline struct cpu *irq_push(void)
 {
 	uint64_t was_on = arch_irq_save();
 	struct cpu *c = this_cpu();
@@ -74,11 +32,11 @@ void push_off(void)
 		c->intena = was_on;
 		c->irq_off_since = arch_tsc();
 	}
+	return c;
 }
 
-void pop_off(void)
+static inline void irq_pop(struct cpu *c)
 {
-	struct cpu *c = this_cpu();
 	if (arch_irq_enabled())
 		panic("pop_off: interrupts are on");
 	if (c->ncli < 1)
@@ -90,4 +48,62 @@ void pop_off(void)
 		if (c->intena)
 			arch_irq_enable();
 	}
+}
+
+void push_off(void) { irq_push(); }
+void pop_off(void) { irq_pop(this_cpu()); }
+
+static inline bool held_here(struct spinlock *l, struct cpu *c)
+{
+	return l->cpu == c->id && l->owner != l->next;
+}
+
+bool spin_held(struct spinlock *l)
+{
+	return held_here(l, this_cpu());
+}
+
+static void spin_wait(struct spinlock *l, uint32_t ticket)
+{
+	uint64_t spins = 0;
+	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket) {
+		if (++spins == SPIN_LIMIT)
+			panic("spinlock %s: stuck, held by cpu %d", l->name, l->cpu);
+		arch_spin_hint();
+	}
+}
+
+void spin_lock(struct spinlock *l)
+{
+	struct cpu *c = irq_push();
+	if (held_here(l, c))
+		panic("spinlock %s: recursive acquire on cpu %d", l->name, c->id);
+	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
+		spin_wait(l, ticket);
+	l->cpu = c->id;
+}
+
+bool spin_trylock(struct spinlock *l)
+{
+	struct cpu *c = irq_push();
+	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	uint32_t expect = owner;
+	if (__atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		l->cpu = c->id;
+		return true;
+	}
+	irq_pop(c);
+	return false;
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	struct cpu *c = this_cpu();
+	if (!held_here(l, c))
+		panic("spinlock %s: release by cpu %d, not the holder", l->name, c->id);
+	l->cpu = -1;
+	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+	irq_pop(c);
 }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <hako/sys.h>
 #include "sysbench.h"
-#include "arch/x86_64/tsc.h"
+#include <hako/arch/x86_64/tsc.h>
 
 #define CALL_RUNS	10000
 #define CALL_WARMUP	100

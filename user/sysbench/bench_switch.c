@@ -12,7 +12,7 @@
 #include <hako/sys.h>
 #include <hako/thread.h>
 #include "sysbench.h"
-#include "arch/x86_64/tsc.h"
+#include <hako/arch/x86_64/tsc.h>
 
 #define YIELD_ROUNDS	5000		/* yields per thread */
 #define PINGPONG_ROUNDS	2000

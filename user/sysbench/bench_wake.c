@@ -19,7 +19,7 @@
 #include <hako/sys.h>
 #include <hako/thread.h>
 #include "sysbench.h"
-#include "arch/x86_64/tsc.h"
+#include <hako/arch/x86_64/tsc.h>
 
 #define WAKE_ROUNDS	1000
 

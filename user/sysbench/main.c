@@ -17,7 +17,7 @@
 #include <string.h>
 #include <hako/sys.h>
 #include "sysbench.h"
-#include "arch/x86_64/tsc.h"
+#include <hako/arch/x86_64/tsc.h>
 
 struct bench {
 	const char *name;
@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 {
 	int failed = 0;
 
+	bench_set_program("sysbench");
 	if (argc >= 2 && strcmp(argv[1], "--exit") == 0)
 		return 0;
 	if (argc >= 2 && strcmp(argv[1], "--pong") == 0)

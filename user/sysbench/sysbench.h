@@ -10,23 +10,13 @@
 #define SYSBENCH_H
 
 #include <stdint.h>
+#include <hako/bench.h>
 
 #define BENCH_CPU	0	/* where the one-CPU benchmarks run */
 #define WAKE_CPU	1	/* where cross_cpu_wakeup's sleeper waits */
 #define BENCH_SKIPPED	1
 
-/* The samples of one figure, kept to find the median. */
-struct samples {
-	uint64_t *v;
-	unsigned n, cap;
-};
-
-int samples_init(struct samples *s, unsigned cap);
-void samples_add(struct samples *s, uint64_t v);
-void samples_append(struct samples *dst, const struct samples *src);
-void samples_free(struct samples *s);
-
-/* Sort S, print its result line and a readable line (WHAT: per what). */
+/* Print its result line and a readable line (WHAT: per what). */
 void report(const char *name, struct samples *s, const char *what);
 /* The table of everything reported, then the targets. */
 void report_summary(void);

@@ -63,7 +63,7 @@ struct hako_ispc_msg {
 	int32_t depth;      /* out: receive: requesters stacked below this server (1 = a client) */
 	int32_t status;     /* reply in: the result (negative errno for failure); result out: it */
 	int32_t flags;      /* out: HAKO_ISPC_DIRECT if the request returns directly */
-	int32_t reserved;   /* 0 */
+	int32_t data_pages; /* out: size of the data ICA in pages, 0 without one */
 };
 
 /* Counters of the ICA region (sys_ica_stat). */

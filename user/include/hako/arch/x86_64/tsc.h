@@ -1,12 +1,12 @@
 /*
- * sysbench/arch/x86_64/tsc.h — the two instructions sysbench needs that C
+ * hako/arch/x86_64/tsc.h — the two instructions benchmarks need that C
  * cannot express: reading the time-stamp counter and the spin hint.
  *
  * Under QEMU -icount shift=0 the TSC advances one tick per guest
  * instruction, so a difference of two reads is an instruction count.
  */
-#ifndef SYSBENCH_ARCH_TSC_H
-#define SYSBENCH_ARCH_TSC_H
+#ifndef _HAKO_ARCH_TSC_H
+#define _HAKO_ARCH_TSC_H
 
 #include <stdint.h>
 
