@@ -11,11 +11,10 @@
 #include <hako/sys.h>
 #include <hako/ispc.h>
 
-void ispc_ctl_init(struct ispc_ctl *c, size_t data_size)
+void ispc_ctl_init(struct ispc_ctl *c)
 {
 	memset(c, 0, sizeof(*c) - sizeof(c->frame));
 	c->magic = ISPC_CTL_MAGIC;
-	c->data_size = (uint32_t)data_size;
 }
 
 /* The header alone is sane: magic right, depth within the page. */
@@ -105,7 +104,7 @@ int ispc_call_close(struct ispc_call *call)
 int ispc_call_op(struct ispc_call *call, int op, int64_t arg0, int64_t arg1,
 		 const void *payload, size_t len)
 {
-	ispc_ctl_init(call->c, call->size);
+	ispc_ctl_init(call->c);
 	return ispc_push(call->c, op, arg0, arg1, payload, len);
 }
 

@@ -13,14 +13,6 @@
 
 #define REGISTER_WAIT_MS 2000   /* the name server may start after us */
 
-/* The data ICA's size: the header's claim, within what an ICA can be. */
-static size_t data_size(const struct ispc_ctl *c)
-{
-	size_t claim = c->data_size;
-
-	return claim > 0 && claim <= (size_t)HAKO_ICA_MAX_PAGES * ISPC_PAGE ? claim : ISPC_PAGE;
-}
-
 static long dispatch(const struct ispc_server *srv, struct ispc_req *req)
 {
 	req->ctl = (struct ispc_ctl *)req->msg.ctl_va;
@@ -28,7 +20,7 @@ static long dispatch(const struct ispc_server *srv, struct ispc_req *req)
 	if (req->frame == NULL)
 		return -EINVAL;
 	req->data = req->msg.data >= 0 ? (void *)req->msg.data_va : NULL;
-	req->data_size = req->data ? data_size(req->ctl) : 0;
+	req->data_size = req->data && req->msg.data_pages > 0 ? (size_t)req->msg.data_pages * ISPC_PAGE : 0;
 	for (int i = 0; i < srv->nops; i++)
 		if (srv->ops[i].op == req->frame->op)
 			return srv->ops[i].fn(req);

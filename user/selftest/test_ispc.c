@@ -94,6 +94,27 @@ ISPC_TEST(echo_rejects_garbage_control_ica)
 	return 0;
 }
 
+/* A server learns the data ICA's size from the kernel: asking it to fill
+ * or sum past the end is refused, and the ICA next to ours is untouched. */
+ISPC_TEST(echo_data_bounded_by_its_ica)
+{
+	struct ispc_call call;
+	int echo = server_and_call(fl, "echo", "echo", 1, &call);
+	CHECK(echo > 0, "echo: %d", echo);
+	uint64_t va;
+	long next = sys_ica_alloc(1, &va);             /* first fit: most likely right after */
+	CHECK(next >= 0, "alloc %ld", next);
+	*(volatile uint64_t *)va = 0x5a5a;
+	CHECK_EQ(ask(echo, &call, ECHO_FILL, 1, 2 * ISPC_PAGE), -EINVAL);
+	CHECK_EQ(ask(echo, &call, ECHO_SUM, 2 * ISPC_PAGE, 0), -EINVAL);
+	CHECK_EQ(ask(echo, &call, ECHO_FILL, 1, -8), -EINVAL);
+	CHECK_EQ(ask(echo, &call, ECHO_FILL, 1, ISPC_PAGE), 0);
+	CHECK(*(volatile uint64_t *)va == 0x5a5a, "the next ICA was written");
+	CHECK_EQ(sys_ica_free((int)next), 0);
+	CHECK_EQ(ispc_call_close(&call), 0);
+	return 0;
+}
+
 /* Send every call, then take the results with tag -1 (any): each once. */
 static int collect_any(int echo, struct ispc_call *calls)
 {

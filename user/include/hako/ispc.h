@@ -51,8 +51,7 @@ struct ispc_ctl {
 	uint32_t magic;
 	uint16_t depth;                     /* frames on the stack */
 	uint16_t reserved0;
-	uint32_t data_size;                 /* bytes of the data ICA, as its owner says */
-	uint32_t reserved[3];
+	uint32_t reserved[4];
 	struct ispc_frame frame[ISPC_FRAMES_MAX];
 };
 
@@ -61,8 +60,8 @@ _Static_assert(sizeof(struct ispc_ctl) <= ISPC_PAGE, "the control ICA is one pag
 
 /* --- the control ICA ------------------------------------------------- */
 
-/* Make C an empty stack, for a data ICA of DATA_SIZE bytes (0: none). */
-void ispc_ctl_init(struct ispc_ctl *c, size_t data_size);
+/* Make C an empty stack. */
+void ispc_ctl_init(struct ispc_ctl *c);
 /* 0 if C holds a well-formed, non-empty stack; -EINVAL if not. */
 int ispc_ctl_check(const struct ispc_ctl *c);
 /* Push a frame OP(ARG0, ARG1) with LEN bytes of PAYLOAD: 0, -EINVAL
@@ -123,7 +122,7 @@ struct ispc_req {
 	struct ispc_ctl *ctl;               /* the control ICA, checked */
 	struct ispc_frame *frame;           /* its top frame: the request to us */
 	void *data;                         /* the data ICA, NULL without one */
-	size_t data_size;                   /* its size (see ispc_serve) */
+	size_t data_size;                   /* its bytes (msg.data_pages), 0 without one */
 };
 
 /* A handler returns the status to reply, or ISPC_FORWARDED when it has
@@ -146,11 +145,10 @@ struct ispc_server {
 
 /*
  * Listen, register the name, then serve for ever: each request's control
- * ICA is checked (-EINVAL if it is garbage), its top frame's op picks the
- * handler, and the status goes back with synchronous return.  The data
- * ICA's size is what the control header claims, at least one page and at
- * most HAKO_ICA_MAX_PAGES pages (the kernel does not tell servers the
- * size).  Returns only if listening or receiving fails: -errno.
+ * ICA is checked (-EINVAL if it is garbage; only its first page is read,
+ * an ICA has at least one), its top frame's op picks the handler, and
+ * the status goes back with synchronous return.  Returns only if
+ * listening or receiving fails: -errno.
  */
 int ispc_serve(const struct ispc_server *srv);
 
