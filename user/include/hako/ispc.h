@@ -50,12 +50,14 @@ struct ispc_frame {
 struct ispc_ctl {
 	uint32_t magic;
 	uint16_t depth;                     /* frames on the stack */
-	uint16_t reserved0;
-	uint32_t reserved[4];
+	uint16_t spare;                     /* 0, like reserved: room for later fields */
+	uint32_t reserved[6];
 	struct ispc_frame frame[ISPC_FRAMES_MAX];
 };
 
 _Static_assert(sizeof(struct ispc_frame) == 128, "a frame is 128 bytes");
+_Static_assert(sizeof(struct ispc_ctl) - sizeof(struct ispc_frame) * ISPC_FRAMES_MAX == 32,
+	       "a 32-byte header");
 _Static_assert(sizeof(struct ispc_ctl) <= ISPC_PAGE, "the control ICA is one page");
 
 /* --- the control ICA ------------------------------------------------- */
