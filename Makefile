@@ -73,10 +73,13 @@ run: deps kernel
 	./hako boot --quiet --smp 4 --machine pc --mode icount --name run -- kbench
 	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-selftest -- selftest
 	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-sysbench -- sysbench
+	./hako boot --quiet --smp 2 --machine pc --mode icount --name run-ispcbench \
+		--cmdline "servers=nameserver,echo,ramdisk,ispcbench" -- ispcbench
 	./hako summary results/run-ktest.jsonl
 	./hako summary results/run.jsonl
 	./hako summary results/run-selftest.jsonl
 	./hako summary results/run-sysbench.jsonl
+	./hako summary results/run-ispcbench.jsonl
 
 host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)

@@ -45,7 +45,7 @@ static int16_t page_slot[REGION_MAX_PAGES];      /* the ICA on each page, or -1 
 static struct ica icas[ICA_MAX];
 static uint32_t gens[ICA_MAX];
 static int nlive, nwindows;
-static uint64_t stat_pastes, stat_peels, stat_faults;
+static uint64_t stat_pastes, stat_peels, stat_faults, stat_kept;
 static char servers[128] = "nameserver,echo,ramdisk";
 
 static uint64_t page_va(uint32_t page) { return HAKO_ICA_AREA + (uint64_t)page * PAGE_SIZE; }
@@ -117,6 +117,7 @@ static bool holds(struct proc *p, struct ica_span s)
 
 /* ---- page tables (without ica_lock) ----------------------------------- */
 
+
 void ica_map_pasted(struct proc *p, struct ica_span s)
 {
 	if (p->ica_window || ica_mode != HAKO_ISPC_FAST)
@@ -125,11 +126,18 @@ void ica_map_pasted(struct proc *p, struct ica_span s)
 		if (vm_map(p->as, page_va(s.first + i), page_pa(s.first + i), ICA_PTE_FLAGS) == -ENOMEM)
 			break;                   /* the rest will fault in */
 	__atomic_fetch_add(&stat_pastes, 1, __ATOMIC_RELAXED);
+	if (proc_alone(p))
+		return;
 	spin_lock(&ica_lock);
 	bool still = holds(p, s);
 	spin_unlock(&ica_lock);
 	if (!still)                      /* peeled meanwhile by another thread */
 		vm_unmap_range(p->as, page_va(s.first), s.npages);
+}
+
+void ica_count_kept(void)
+{
+	__atomic_fetch_add(&stat_kept, 1, __ATOMIC_RELAXED);
 }
 
 void ica_unmap_peeled(struct proc *p, struct ica_span s)
@@ -156,6 +164,8 @@ int ica_fault(struct proc *p, uint64_t va)
 	if (err < 0 && err != -EEXIST)
 		return err;
 	__atomic_fetch_add(&stat_faults, 1, __ATOMIC_RELAXED);
+	if (proc_alone(p))
+		return 0;
 	spin_lock(&ica_lock);
 	ok = holds(p, s);
 	spin_unlock(&ica_lock);
@@ -210,16 +220,16 @@ static int free_slot(void)
 	return -1;
 }
 
-long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va)
+/* Take a slot and pages for a new ICA, not yet live (nobody finds it). */
+static struct ica *reserve(uint64_t pages, long *err)
 {
-	if (pages == 0 || pages > HAKO_ICA_MAX_PAGES)
-		return -EINVAL;
 	spin_lock(&ica_lock);
 	int slot = free_slot();
 	int64_t first = slot < 0 ? -1 : frame_map_take(&region_map, pages, 1);
 	if (first < 0) {
 		spin_unlock(&ica_lock);
-		return slot < 0 ? -EAGAIN : -ENOMEM;
+		*err = slot < 0 ? -EAGAIN : -ENOMEM;
+		return NULL;
 	}
 	struct ica *a = &icas[slot];
 	*a = (struct ica){ .state = ICA_DYING, .first = (uint32_t)first, .npages = (uint32_t)pages };
@@ -228,7 +238,28 @@ long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va)
 		page_slot[first + i] = (int16_t)slot;
 	nlive++;
 	spin_unlock(&ica_lock);
-	arch_zero_pages(phys_to_virt(page_pa(a->first)), pages * PAGE_SIZE);   /* nobody sees it yet */
+	return a;
+}
+
+static void *bytes_of(uint32_t first) { return phys_to_virt(page_pa(first)); }
+
+/* Eight bytes a step with the string instructions, then the rest. */
+static void copy_bytes(uint8_t *to, const uint8_t *from, uint64_t n)
+{
+	uint64_t words = n & ~7ull;
+	arch_copy_words(to, from, words);
+	memcpy(to + words, from + words, n - words);
+}
+
+long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va)
+{
+	if (pages == 0 || pages > HAKO_ICA_MAX_PAGES)
+		return -EINVAL;
+	long err;
+	struct ica *a = reserve(pages, &err);
+	if (!a)
+		return err;
+	arch_zero_pages(bytes_of(a->first), pages * PAGE_SIZE);   /* nobody sees it yet */
 	spin_lock(&ica_lock);
 	a->state = ICA_LIVE;
 	a->owner = a->holder = p;
@@ -237,6 +268,28 @@ long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va)
 	ica_map_pasted(p, s);
 	*va = page_va(s.first);
 	return s.id;
+}
+
+struct ica *ica_copy_of(struct ica_span src, uint64_t bytes, long *err)
+{
+	uint64_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	struct ica *a = reserve(pages, err);
+	if (!a)
+		return NULL;
+	uint8_t *to = bytes_of(a->first);
+	copy_bytes(to, bytes_of(src.first), bytes);
+	uint64_t aligned = (bytes + 7) & ~7ull;   /* nothing of a former user after them */
+	memset(to + bytes, 0, aligned - bytes);
+	arch_zero_pages(to + aligned, pages * PAGE_SIZE - aligned);
+	spin_lock(&ica_lock);
+	a->state = ICA_LIVE;             /* owner and holder NULL: the request's */
+	spin_unlock(&ica_lock);
+	return a;
+}
+
+void ica_copy_back(struct ica_span to, struct ica_span from, uint64_t bytes)
+{
+	copy_bytes(bytes_of(to.first), bytes_of(from.first), bytes);
 }
 
 long ica_free(struct proc *p, int id)
@@ -309,6 +362,7 @@ void ica_stat(struct hako_ica_stat *out)
 	out->pastes = stat_pastes;
 	out->peels = stat_peels;
 	out->faults = stat_faults;
+	out->kept = stat_kept;
 }
 
 long ica_set_mode(int mode)

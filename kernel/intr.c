@@ -65,6 +65,12 @@ void intr_unregister(int vector)
 	spin_unlock(&intr_lock);
 }
 
+void intr_release(int vector)
+{
+	intr_unregister(vector);
+	intr_free_vector(vector);
+}
+
 /* Called by the arch trap code with interrupts off. */
 void intr_dispatch(int vector)
 {

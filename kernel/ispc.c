@@ -28,6 +28,8 @@ struct ispc_req {
 	enum req_state state;
 	struct list_node link;           /* in at->requests or at->results */
 	struct ica *ctl, *data;
+	struct ica *orig;                /* HAKO_ISPC_COPY: the requester's data ICA; data is its copy */
+	uint64_t copy_bytes;
 	struct proc *stage[HAKO_ISPC_MAX_STAGES];   /* NULL: that requester has ended */
 	int depth;
 	struct ispc_port *at;
@@ -44,7 +46,7 @@ struct ispc_port {
 	int nrequests;
 	struct list_node results;        /* returned to this process, not yet taken */
 	int awaited;                     /* results it will take: queued, travelling, or here */
-	struct waitq wq;                 /* its receivers and result takers */
+	struct waitq wq;                 /* its receivers and result takers; guard: ica_lock */
 };
 
 static struct ispc_req reqs[REQ_MAX];
@@ -65,7 +67,7 @@ static struct ispc_port *port_get(struct proc *p)
 	fresh->proc = p;
 	list_init(&fresh->requests);
 	list_init(&fresh->results);
-	waitq_init(&fresh->wq);
+	waitq_init_guarded(&fresh->wq, &ica_lock);
 	spin_lock(&ica_lock);
 	if (!p->ispc) {
 		__atomic_store_n(&p->ispc, fresh, __ATOMIC_RELEASE);
@@ -89,19 +91,13 @@ static long port_wait(struct ispc_port *port, int flags)
 		return -EAGAIN;
 	if (thread_current()->killed)
 		return -EINTR;
-	spin_lock(&port->wq.lock);
-	spin_unlock(&ica_lock);
-	waitq_wait_killable(&port->wq);
-	spin_unlock(&port->wq.lock);
-	spin_lock(&ica_lock);
+	waitq_wait_killable(&port->wq);  /* its guard is ica_lock */
 	return 0;
 }
 
 static void port_wake(struct ispc_port *port)
 {
-	spin_lock(&port->wq.lock);
 	waitq_wake_all(&port->wq);
-	spin_unlock(&port->wq.lock);
 }
 
 static struct ispc_port *find_listener(int pid)
@@ -133,6 +129,8 @@ static void req_free(struct ispc_req *r)
 	r->ctl->req = NULL;
 	if (r->data)
 		r->data->req = NULL;
+	if (r->orig)
+		r->orig->req = NULL;
 	r->state = RQ_FREE;
 	nreqs--;
 }
@@ -147,13 +145,15 @@ static void set_holder(struct ispc_req *r, struct proc *p)
 /* Nobody is left to take r: its ICAs go back to their owners, or away. */
 static void req_drop(struct ispc_req *r)
 {
-	struct ica *ctl = r->ctl, *data = r->data;
+	struct ica *ctl = r->ctl, *data = r->data, *orig = r->orig;
 	set_holder(r, NULL);
 	req_free(r);
 	if (!ctl->owner)
 		ica_release(ctl);
-	if (data && !data->owner)
+	if (data && !data->owner)        /* a copy never has one */
 		ica_release(data);
+	if (orig && !orig->owner)
+		ica_release(orig);
 }
 
 /* The server is done with r (status is its result): back down the stages. */
@@ -197,6 +197,8 @@ static void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from
 	m->status = r->status;
 	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
 	m->data_pages = r->data ? (int32_t)r->data->npages : 0;
+	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
+	m->reserved = 0;
 }
 
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
@@ -240,12 +242,11 @@ static bool awaits(struct proc *p, int tag)
 	return false;
 }
 
-long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
+/* Take a result for p (ica_lock held, released here); `mapped`: its ICAs
+ * never left p's page tables. */
+static long take_result(struct proc *p, struct ispc_port *port, int tag, struct hako_ispc_msg *m,
+			int flags, bool mapped)
 {
-	struct ispc_port *port = port_get(p);
-	if (!port)
-		return -ENOMEM;
-	spin_lock(&ica_lock);
 	struct ispc_req *r;
 	long err = 0;
 	while (!(r = find_result(port, tag)) && !err) {
@@ -258,9 +259,18 @@ long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
 	}
 	list_remove(&r->link);
 	port->awaited--;
-	set_holder(r, p);
 	fill_msg(m, r, r->answered_by);
 	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
+	struct ica_span orig = no_span();
+	uint64_t bytes = r->copy_bytes;
+	if (r->depth == 0 && r->orig) {  /* a copy comes home: into the original */
+		orig = ica_span_of(r->orig);
+		r->ctl->holder = p;
+		m->data = orig.id;
+		m->data_va = ica_va(r->orig);
+		m->data_pages = (int32_t)orig.npages;
+	} else
+		set_holder(r, p);
 	if (r->depth == 0)
 		req_free(r);                 /* back at its first requester: done */
 	else {
@@ -268,8 +278,25 @@ long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
 		r->at = port;
 	}
 	spin_unlock(&ica_lock);
-	paste_both(p, c, d);
+	if (orig.a) {
+		ica_copy_back(orig, d, bytes);
+		spin_lock(&ica_lock);
+		ica_release(d.a);
+		spin_unlock(&ica_lock);
+		d = no_span();
+	}
+	if (!mapped)
+		paste_both(p, c, d);
 	return 0;
+}
+
+long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
+{
+	struct ispc_port *port = port_get(p);
+	if (!port)
+		return -ENOMEM;
+	spin_lock(&ica_lock);
+	return take_result(p, port, tag, m, flags, false);
 }
 
 /* ---- requests --------------------------------------------------------- */
@@ -297,32 +324,58 @@ static long check_request(struct proc *p, struct ispc_port *port, const struct h
 	return nreqs >= REQ_MAX ? -EAGAIN : 0;
 }
 
+/* HAKO_ISPC_COPY: copy the bytes the request will carry, before it is made. */
+static long make_copy(struct proc *p, const struct hako_ispc_msg *m, struct ica **copy)
+{
+	spin_lock(&ica_lock);
+	struct ica *d = ica_lookup(m->data);
+	bool ok = d && d->holder == p && !d->req && m->data_bytes > 0 &&
+		  m->data_bytes <= (uint64_t)d->npages * ICA_PAGE;
+	struct ica_span s = ok ? ica_span_of(d) : no_span();
+	spin_unlock(&ica_lock);
+	if (!ok)
+		return -EINVAL;
+	long err = 0;
+	*copy = ica_copy_of(s, m->data_bytes, &err);
+	return err;
+}
+
 long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 {
-	if (flags & ~(HAKO_ISPC_ASYNC | HAKO_ISPC_DIRECT))
+	if (flags & ~(HAKO_ISPC_ASYNC | HAKO_ISPC_DIRECT | HAKO_ISPC_WAIT | HAKO_ISPC_COPY))
 		return -EINVAL;
 	struct ispc_port *port = port_get(p);
 	if (!port)
 		return -ENOMEM;
+	struct ica *copy = NULL;
+	long err = (flags & HAKO_ISPC_COPY) ? make_copy(p, m, &copy) : 0;
+	if (err)
+		return err;
 	spin_lock(&ica_lock);
 	struct ica *c = ica_lookup(m->ctl), *d = m->data >= 0 ? ica_lookup(m->data) : NULL;
 	struct ispc_req *r = NULL;
-	long err = check_request(p, port, m, c, d, &r);
+	err = check_request(p, port, m, c, d, &r);
 	struct ispc_port *to = err ? NULL : find_listener(pid);
 	bool waits = !r || !r->direct;  /* a forward of a direct request never comes back */
 	if (!err)
 		err = !to ? -ESRCH : to == port ? -EINVAL : to->nrequests >= HAKO_ISPC_QUEUE_MAX ? -EAGAIN :
-		      (waits && port->awaited >= HAKO_ISPC_OUTSTANDING_MAX) ? -EAGAIN : 0;
+		      (waits && port->awaited >= HAKO_ISPC_OUTSTANDING_MAX) ? -EAGAIN :
+		      (copy && r) ? -EINVAL : 0;   /* only a new request may copy */
 	if (err) {
+		if (copy)
+			ica_release(copy);
 		spin_unlock(&ica_lock);
 		return err;
 	}
 	if (!r) {
 		r = req_alloc();
-		*r = (struct ispc_req){ .ctl = c, .data = d, .direct = flags & HAKO_ISPC_DIRECT };
+		*r = (struct ispc_req){ .ctl = c, .data = copy ? copy : d, .orig = copy ? d : NULL,
+					.copy_bytes = m->data_bytes, .direct = flags & HAKO_ISPC_DIRECT };
 		c->req = r;
 		if (d)
-			d->req = r;
+			d->req = r;      /* the original too: busy until the result */
+		if (copy)
+			copy->req = r;
 	}
 	r->stage[r->depth++] = p;
 	port->awaited += waits;
@@ -333,14 +386,28 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	to->nrequests++;
 	port_wake(to);
 	int tag = c->id;
-	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
+	struct ica_span cs = ica_span_of(c), ds = r->data && !copy ? ica_span_of(r->data) : no_span();
+	/* fast: a lone thread that now waits for these very ICAs cannot touch
+	 * them meanwhile, so they may stay mapped (the translations kept
+	 * resident, as the paper's SH-4 method keeps its TLB entries); then
+	 * nothing is unmapped and the lock is kept into the wait. */
+	bool keep = waits && !(flags & HAKO_ISPC_ASYNC) && ica_mode == HAKO_ISPC_FAST && proc_alone(p);
+	if (keep) {
+		ica_count_kept();
+		return take_result(p, port, tag, m, 0, true);
+	}
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);
+	if (!waits && (flags & HAKO_ISPC_WAIT)) {   /* passed on: serve the next one */
+		long got = ispc_receive(p, m, 0);
+		return got < 0 ? got : HAKO_ISPC_PASSED;
+	}
 	if (!waits)
 		return HAKO_ISPC_PASSED;
 	if (flags & HAKO_ISPC_ASYNC)
 		return 0;
-	return ispc_result(p, tag, m, 0);
+	spin_lock(&ica_lock);
+	return take_result(p, port, tag, m, 0, false);
 }
 
 /* ---- serving ---------------------------------------------------------- */
@@ -369,15 +436,9 @@ long ispc_listen(struct proc *p, int flags)
 	return err;
 }
 
-long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags)
+/* The next request for port's process p; ica_lock held, released here. */
+static long receive_locked(struct proc *p, struct ispc_port *port, struct hako_ispc_msg *m, int flags)
 {
-	struct ispc_port *port = p->ispc;
-	if (flags & ~HAKO_ISPC_NONBLOCK)
-		return -EINVAL;
-	if (!port || !port->listening)
-		return -EINVAL;
-	ica_window_open(p);              /* fast mode may have come on since listen */
-	spin_lock(&ica_lock);
 	long err = 0;
 	while (list_empty(&port->requests) && !err)
 		err = port_wait(port, flags);
@@ -397,6 +458,18 @@ long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags)
 	return 0;
 }
 
+long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags)
+{
+	struct ispc_port *port = p->ispc;
+	if (flags & ~HAKO_ISPC_NONBLOCK)
+		return -EINVAL;
+	if (!port || !port->listening)
+		return -EINVAL;
+	ica_window_open(p);              /* fast mode may have come on since listen */
+	spin_lock(&ica_lock);
+	return receive_locked(p, port, m, flags);
+}
+
 long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 {
 	if (flags & ~(HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK))
@@ -404,7 +477,8 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	spin_lock(&ica_lock);
 	struct ica *c = ica_lookup(m->ctl);
 	struct ispc_req *r = c ? c->req : NULL;
-	if (!r || r->ctl != c || r->state != RQ_SERVING || !p->ispc || r->at != p->ispc) {
+	struct ispc_port *port = p->ispc;
+	if (!r || r->ctl != c || r->state != RQ_SERVING || !port || r->at != port) {
 		spin_unlock(&ica_lock);
 		return -EINVAL;
 	}
@@ -412,11 +486,12 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
 	deliver(r, m->status);
+	bool wait = flags & HAKO_ISPC_WAIT;
+	if (p->ica_window && wait && port->listening)   /* nothing to unmap: stay locked */
+		return receive_locked(p, port, m, flags & HAKO_ISPC_NONBLOCK);
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);
-	if (flags & HAKO_ISPC_WAIT)
-		return ispc_receive(p, m, flags & HAKO_ISPC_NONBLOCK);
-	return 0;
+	return wait ? ispc_receive(p, m, flags & HAKO_ISPC_NONBLOCK) : 0;
 }
 
 /* ---- the end of a process --------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <cmdline.h>
 #include <console.h>
 #include <cpu.h>
+#include <e1000.h>
 #include <edu.h>
 #include <heap.h>
 #include <ica.h>
@@ -17,6 +18,7 @@
 #include <pci.h>
 #include <pmm.h>
 #include <proc.h>
+#include <rtl8139.h>
 #include <sem.h>
 #include <errno.h>
 #include <sched.h>
@@ -57,6 +59,8 @@ static void read_cmdline(void)
 	int64_t tick = parse_duration_ns(cmdline_get(&kcmdline, "tick"));
 	if (tick >= 100000)
 		tick_ns = (uint64_t)tick;
+	const char *trace = cmdline_get(&kcmdline, "irqtrace");
+	irq_trace = trace && strcmp(trace, "on") == 0;
 	const char *slice = cmdline_get(&kcmdline, "slice");
 	if (slice && slice[0] >= '1' && slice[0] <= '9')
 		sched_slice_ticks = (uint64_t)(slice[0] - '0');
@@ -159,6 +163,8 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	timer_start_cpu();                       /* the tick on cpu 0 */
 	pci_init();                              /* enumerate buses, BARs, capabilities */
 	edu_probe();                             /* the test interrupt source, if present */
+	rtl8139_probe();                         /* network cards: rings ready, interrupts off */
+	e1000_probe();
 	console_input_init();                    /* COM1 receive interrupt */
 	initrd_init(boot_module(), boot_module_size());   /* the user programs */
 	proc_init();

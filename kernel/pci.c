@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <acpi.h>
 #include <errno.h>
+#include <intr.h>
 #include <kprintf.h>
 #include <pci.h>
 #include "ioapic.h"
@@ -213,4 +214,19 @@ int pci_intx_unroute(struct pci_device *d)
 	int err = ioapic_mask((uint32_t)d->intx_gsi, true);
 	d->intx_gsi = -1;
 	return err;
+}
+
+int pci_irq_attach(struct pci_device *d, bool msi, uint32_t dest,
+		   intr_handler_t fn, void *arg, const char *name)
+{
+	int vector = intr_alloc_vector();
+	if (vector < 0)
+		return vector;
+	intr_register(vector, fn, arg, name);
+	int err = msi ? pci_msi_enable(d, vector, dest) : pci_intx_route(d, vector, dest);
+	if (err < 0) {
+		intr_release(vector);
+		return err;
+	}
+	return vector;
 }

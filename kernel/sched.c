@@ -360,20 +360,28 @@ void sched_init_cpu(void)
 
 void waitq_init(struct waitq *wq)
 {
+	waitq_init_guarded(wq, &wq->lock);
+}
+
+void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
+{
 	spin_init(&wq->lock, "waitq");
+	wq->guard = guard;
 	list_init(&wq->sleepers);
 }
 
-/* Caller holds wq->lock; t is the running thread. */
-static void sleep_on(struct waitq *wq, struct thread *t)
+/* Caller holds wq->guard; t is the running thread.  Returns with the
+ * guard taken again if relock. */
+static void sleep_on(struct waitq *wq, struct thread *t, bool relock)
 {
-	struct cpu *c = this_cpu();      /* interrupts are off: wq->lock is held */
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	spin_lock(&c->rq.lock);
 	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
 	list_push_back(&wq->sleepers, &t->rq_link);
-	spin_unlock(&wq->lock);
+	spin_unlock(wq->guard);
 	switch_away(c);
-	spin_lock(&wq->lock);
+	if (relock)
+		spin_lock(wq->guard);
 }
 
 /*
@@ -391,16 +399,51 @@ void waitq_wait_killable(struct waitq *wq)
 		t->wait_on = NULL;
 		return;
 	}
-	sleep_on(wq, t);
+	sleep_on(wq, t, true);
+}
+
+/*
+ * The killable wait for a waker that hands over what was waited for
+ * (waitq_hand_over): returns without wq->guard, true if it was handed
+ * over (so the waiter need not look again), false if woken otherwise.
+ */
+bool waitq_wait_handed(struct waitq *wq)
+{
+	struct thread *t = thread_current();
+	t->handed = false;
+	t->wait_on = wq;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
+	if (t->killed) {
+		t->wait_on = NULL;
+		spin_unlock(wq->guard);
+		return false;
+	}
+	sleep_on(wq, t, false);
+	bool got = t->handed;
+	t->handed = false;
+	return got;
 }
 
 void waitq_wait_locked(struct waitq *wq)
 {
 	struct thread *t = thread_current();
 	t->wait_on = wq;
-	sleep_on(wq, t);
+	sleep_on(wq, t, true);
 }
 
+
+/* Wake the first sleeper, telling it its wait is over (waitq_wait_handed). */
+int waitq_hand_over(struct waitq *wq)
+{
+	struct list_node *n = list_pop_front(&wq->sleepers);
+	if (!n)
+		return 0;
+	struct thread *t = list_entry(n, struct thread, rq_link);
+	t->wait_on = NULL;
+	t->handed = true;                /* seen after the switch: the rq lock orders it */
+	sched_wakeup(t);
+	return 1;
+}
 
 int waitq_wake_one(struct waitq *wq)
 {
@@ -421,14 +464,14 @@ void thread_interrupt(struct thread *t)
 		struct waitq *wq = t->wait_on;
 		if (!wq)
 			break;
-		spin_lock(&wq->lock);
+		spin_lock(wq->guard);
 		bool still = t->wait_on == wq;
 		if (still) {
 			list_remove(&t->rq_link);
 			t->wait_on = NULL;
 			sched_wakeup(t);
 		}
-		spin_unlock(&wq->lock);
+		spin_unlock(wq->guard);
 		if (still)
 			return;
 	}

@@ -88,12 +88,12 @@ long sys_sem_post(uint64_t id)
 	if (!s)
 		return -EINVAL;
 	long r = 0;
-	if (s->value >= SEM_VALUE_MAX)
+	if (waitq_hand_over(&s->wq))
+		;                            /* the unit goes straight to the first waiter */
+	else if (s->value >= SEM_VALUE_MAX)
 		r = -ERANGE;
-	else {
+	else
 		s->value++;
-		waitq_wake_one(&s->wq);
-	}
 	spin_unlock(&s->wq.lock);
 	return r;
 }
@@ -103,15 +103,21 @@ long sys_sem_wait(uint64_t id)
 	struct sem *s = sem_get(id);
 	if (!s)
 		return -EINVAL;
-	uint32_t gen = s->gen;
 	struct thread *me = thread_current();
-	while (s->value == 0 && s->used && s->gen == gen && !me->killed)
-		waitq_wait_killable(&s->wq);
-	long r = !s->used || s->gen != gen ? -EINVAL : me->killed && s->value == 0 ? -EINTR : 0;
-	if (r == 0)
-		s->value--;
+	while (s->value == 0) {
+		if (me->killed) {
+			spin_unlock(&s->wq.lock);
+			return -EINTR;
+		}
+		if (waitq_wait_handed(&s->wq))
+			return 0;            /* sem_post handed its unit to us */
+		s = sem_get(id);             /* woken by a kill or a destroy */
+		if (!s)
+			return -EINVAL;
+	}
+	s->value--;
 	spin_unlock(&s->wq.lock);
-	return r;
+	return 0;
 }
 
 long sys_sem_destroy(uint64_t id)

@@ -40,9 +40,15 @@ gdb.execute("hbreak {start}")
 for _ in range({skip} + 1):
     gdb.execute("continue", to_string=True)
 gdb.execute("delete")
+starts = set({starts})
+mask = 0xffffffffffffffff
 with open("{out}", "w") as out:
     for _ in range({count}):
-        out.write("%x\\n" % (int(gdb.parse_and_eval("$pc")) & 0xffffffffffffffff))
+        pc = int(gdb.parse_and_eval("$pc")) & mask
+        caller = 0
+        if pc in starts:     # a function's first instruction: who called it
+            caller = int(gdb.parse_and_eval("*(unsigned long *)$sp")) & mask
+        out.write("%x %x\\n" % (pc, caller))
         gdb.execute("stepi", to_string=True)
 gdb.execute("kill")
 """
@@ -64,15 +70,18 @@ def name_of(table: list[tuple[int, str]], pc: int) -> str:
     return table[i][1] if i >= 0 else f"?{pc:x}"
 
 
-def summarize(pcs: list[int], table: list[tuple[int, str]]) -> list[tuple[str, int, int]]:
-    """(function, instructions, entries at its first instruction) in order of appearance."""
-    starts = {addr for addr, _ in table}
-    counts: dict[str, list[int]] = {}
-    for pc in pcs:
-        row = counts.setdefault(name_of(table, pc), [0, 0])
+def summarize(trace: list[tuple[int, int]], table: list[tuple[int, str]]) -> list[tuple[str, int, int, str]]:
+    """(function, instructions, entries, its most frequent caller) in order of appearance."""
+    counts: dict[str, list] = {}
+    for pc, caller in trace:
+        row = counts.setdefault(name_of(table, pc), [0, 0, {}])
         row[0] += 1
-        row[1] += pc in starts
-    return [(name, n, calls) for name, (n, calls) in counts.items()]
+        if caller:
+            row[1] += 1
+            who = name_of(table, caller)
+            row[2][who] = row[2].get(who, 0) + 1
+    return [(name, n, calls, max(callers, key=callers.get) if callers else "")
+            for name, (n, calls, callers) in counts.items()]
 
 
 def main(argv: list[str]) -> int:
@@ -85,6 +94,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cmdline", default="")
     parser.add_argument("words", nargs="*", help="guest command after --")
     args = parser.parse_args(argv)
+    table = sorted(symbols(str(ROOT / KERNEL_IMAGE)) + symbols(args.program))
     port = free_port()
     profile = Profile(smp=args.smp, cmdline=args.cmdline, words=tuple(args.words),
                       gdb=True, gdb_port=port)
@@ -92,7 +102,8 @@ def main(argv: list[str]) -> int:
         trace = os.path.join(tmp, "pcs")
         script = os.path.join(tmp, "trace.py")
         Path(script).write_text(GDB_SCRIPT.format(port=port, program=args.program, start=args.start,
-                                                  skip=args.skip, count=args.count, out=trace))
+                                                  skip=args.skip, count=args.count, out=trace,
+                                                  starts=[addr for addr, _ in table]))
         qemu = subprocess.Popen(build_argv(profile, dict(os.environ)), cwd=ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
@@ -103,15 +114,15 @@ def main(argv: list[str]) -> int:
         finally:
             qemu.kill()
             qemu.wait()
-        pcs = [int(line, 16) for line in Path(trace).read_text().split()] if Path(trace).exists() else []
-    if not pcs:
+        text = Path(trace).read_text() if Path(trace).exists() else ""
+    steps = [tuple(int(x, 16) for x in line.split()) for line in text.splitlines()]
+    if not steps:
         print("itrace: no trace (did the guest reach --start?)", file=sys.stderr)
         return 1
-    table = sorted(symbols(str(ROOT / KERNEL_IMAGE)) + symbols(args.program))
-    print("instrs  calls  function")
-    for name, n, calls in summarize(pcs, table):
-        print(f"{n:6d}  {calls:5d}  {name}")
-    print(f"{len(pcs):6d}         total")
+    print("instrs  calls  function                  called mostly from")
+    for name, n, calls, caller in summarize(steps, table):
+        print(f"{n:6d}  {calls:5d}  {name:<25} {caller}")
+    print(f"{len(steps):6d}         total")
     return 0
 
 

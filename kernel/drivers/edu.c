@@ -63,18 +63,10 @@ int edu_route(struct edu *e, enum edu_route how, int cpu)
 	if (cpu < 0 || cpu >= ncpus || how == EDU_ROUTE_NONE)
 		return -EINVAL;
 	edu_unroute(e);
-	int vector = intr_alloc_vector();
+	int vector = pci_irq_attach(e->pci, how == EDU_ROUTE_MSI, cpus[cpu].apic_id,
+				    edu_interrupt, e, "edu");
 	if (vector < 0)
 		return vector;
-	intr_register(vector, edu_interrupt, e, "edu");
-	uint32_t dest = cpus[cpu].apic_id;
-	int err = how == EDU_ROUTE_MSI ? pci_msi_enable(e->pci, vector, dest)
-				       : pci_intx_route(e->pci, vector, dest);
-	if (err < 0) {
-		intr_unregister(vector);
-		intr_free_vector(vector);
-		return err;
-	}
 	e->vector = vector;
 	e->route = how;
 	return 0;
@@ -86,10 +78,8 @@ void edu_unroute(struct edu *e)
 		pci_msi_disable(e->pci);
 	else if (e->route == EDU_ROUTE_INTX)
 		pci_intx_unroute(e->pci);
-	if (e->route != EDU_ROUTE_NONE) {
-		intr_unregister(e->vector);
-		intr_free_vector(e->vector);
-	}
+	if (e->route != EDU_ROUTE_NONE)
+		intr_release(e->vector);
 	e->route = EDU_ROUTE_NONE;
 }
 

@@ -16,6 +16,7 @@
 
 #define ICA_MAX        512           /* ICAs alive at once */
 #define ICA_SLOT_BITS  9             /* id = generation << 9 | slot */
+#define ICA_PAGE       4096          /* ICAs come in 4 KiB pages, as in the paper */
 
 struct proc;
 struct ispc_req;
@@ -52,6 +53,13 @@ struct ica_span {
 struct ica_span ica_span_of(struct ica *a);          /* under ica_lock */
 void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
+void ica_count_kept(void);           /* a synchronous request kept its mappings */
+
+/* For requests that copy instead of remapping (ispc.c, HAKO_ISPC_COPY):
+ * a new ICA, no owner nor holder, with the first `bytes` of src; and the
+ * way back.  Without ica_lock; the ICAs must not go away meanwhile. */
+struct ica *ica_copy_of(struct ica_span src, uint64_t bytes, long *err);
+void ica_copy_back(struct ica_span to, struct ica_span from, uint64_t bytes);
 
 /* The system calls' work (sys_ispc.c copies the arguments). */
 long ica_alloc(struct proc *p, uint64_t pages, uint64_t *va);

@@ -27,6 +27,7 @@ int intr_alloc_vector(void);                 /* -EAGAIN when none are left */
 void intr_free_vector(int vector);
 int intr_register(int vector, intr_handler_t fn, void *arg, const char *name);
 void intr_unregister(int vector);
+void intr_release(int vector);               /* unregister and free */
 void intr_dispatch(int vector);
 uint64_t intr_count(int vector);
 

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <intr.h>
 
 #define PCI_MAX_DEVICES 64
 #define PCI_CAP_MSI   0x05
@@ -49,6 +50,14 @@ int pci_msi_disable(struct pci_device *d);
 /* Route the device's INTx line through the I/O APIC (legacy pin). */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_intx_unroute(struct pci_device *d);    /* mask the line again */
+/*
+ * A fresh vector with fn(arg) registered on it, and the device's interrupt
+ * delivered there by MSI or by INTx; returns the vector, or an error with
+ * nothing left allocated.  Undo with pci_msi_disable / pci_intx_unroute
+ * and intr_release.
+ */
+int pci_irq_attach(struct pci_device *d, bool msi, uint32_t dest_apic_id,
+		   intr_handler_t fn, void *arg, const char *name);
 
 /* arch: configuration space access */
 uint32_t arch_pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off);

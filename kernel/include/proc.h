@@ -76,6 +76,11 @@ void proc_thread_exit(int code) __attribute__((noreturn));  /* this thread only 
 int proc_thread_create(uint64_t rip, uint64_t arg);
 int proc_thread_join(int tid);
 struct proc *proc_current(void);     /* NULL in a kernel thread */
+/* Called by p's thread: is it p's only one (no other can run p's code)? */
+static inline bool proc_alone(struct proc *p)
+{
+	return __atomic_load_n(&p->running, __ATOMIC_ACQUIRE) == 1;
+}
 struct uthread *uthread_current(void);
 int proc_count(void);
 

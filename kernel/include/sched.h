@@ -30,8 +30,15 @@ struct runqueue {
 	int count;
 };
 
+/*
+ * Sleepers and the lock that guards them: its own lock, or (initialised
+ * with waitq_init_guarded) a lock its user already holds around the
+ * condition, so waiting and waking take one lock instead of two.  Every
+ * waitq call needs wq->guard held.
+ */
 struct waitq {
 	struct spinlock lock;
+	struct spinlock *guard;
 	struct list_node sleepers;
 };
 
@@ -57,10 +64,13 @@ struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */
 
 void waitq_init(struct waitq *wq);
+void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 /* Caller holds wq->lock; it is released while asleep and held again on return. */
 void waitq_wait_locked(struct waitq *wq);
 /* The same, but a killed thread returns at once (see thread_interrupt). */
 void waitq_wait_killable(struct waitq *wq);
+bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
+int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
 int waitq_wake_all(struct waitq *wq);
 

@@ -29,5 +29,6 @@ bool spin_held(struct spinlock *l);     /* by this CPU */
 
 void push_off(void);
 void pop_off(void);
+extern bool irq_trace;              /* time interrupts-off sections (irqtrace=on) */
 
 #endif

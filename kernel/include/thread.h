@@ -42,6 +42,7 @@ struct thread {
 	void *owner;                     /* the process, for user threads */
 	volatile bool killed;            /* leave at the next chance (user threads) */
 	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
+	bool handed;                     /* woken by waitq_hand_over */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

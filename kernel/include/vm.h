@@ -40,7 +40,8 @@ void vm_switch(struct addrspace *as);
 void *vm_map_mmio(uint64_t pa, uint64_t size);
 void tlb_shootdown(struct addrspace *as, uint64_t va);
 /* Unmap npages from va without freeing their frames, with one shootdown
- * for the lot; returns how many were mapped. */
+ * for the lot; the page tables stay for the next mapping there (ICAs
+ * come back to the same addresses).  Returns how many were mapped. */
 uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages);
 /* One 2 MiB page (va, pa aligned); -EEXIST if a page or table is there. */
 #define VM_LARGE_SIZE (2ull << 20)

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .qemu import MACHINES, MODES, Profile
+from .qemu import MACHINES, MODES, NETS, Profile
 from .results import load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
 from .summary import render_summary
@@ -52,6 +52,8 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
     parser.add_argument("--machine", choices=MACHINES, default="pc")
     parser.add_argument("--mode", choices=MODES, default=default_mode,
                         help=f"execution mode (default {default_mode})")
+    parser.add_argument("--net", choices=NETS, default="none",
+                        help="network cards: none, or an rtl8139 and an e1000 on one QEMU hub")
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
     parser.add_argument("--gdb", action="store_true",
@@ -95,8 +97,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
-                   cmdline=args.cmdline, words=tuple(words), iso=args.iso, gdb=args.gdb,
-                   gdb_port=args.gdb_port)
+                   net=args.net, cmdline=args.cmdline, words=tuple(words), iso=args.iso,
+                   gdb=args.gdb, gdb_port=args.gdb_port)
 
 
 def cmd_boot(args, words) -> int:

@@ -1,7 +1,8 @@
 """Boot profiles and QEMU command-line construction.
 
 A `Profile` describes one guest boot (machine, CPUs, memory, execution
-mode, kernel command line, guest command words, ISO or direct kernel).
+mode, network cards, kernel command line, guest command words, ISO or
+direct kernel).
 `build_argv(profile)` turns it into the exact qemu-system-x86_64 argv;
 `boot`, `shell`, `bench` and `test-all` all go through it.
 
@@ -20,6 +21,9 @@ import shutil
 DEFAULT_QEMU = "qemu-system-x86_64"
 MACHINES = ("pc", "q35")
 MODES = ("icount", "tcg", "kvm")
+# Network set-ups: none, or two cards of the guest on one QEMU hub (no host
+# networking: what one card sends the other receives, deterministically).
+NETS = ("none", "hub")
 KERNEL_IMAGE = "build/hako.elf"
 # The archive of user programs, handed to the kernel as its first boot module.
 INITRD_IMAGE = "build/initrd.img"
@@ -29,6 +33,12 @@ DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
 TEST_DEVICE = "edu"
 KVM_DEVICE = "/dev/kvm"
+# The hub's cards: (QEMU device, netdev id, MAC).  romfile= keeps their
+# option ROMs (iPXE) out of the boot.
+HUB_CARDS = (
+    ("rtl8139", "hako-n0", "52:54:00:48:4b:01"),
+    ("e1000", "hako-n1", "52:54:00:48:4b:02"),
+)
 
 ACCEL_ARGS = {
     "icount": ("-cpu", "max", "-accel", "tcg", "-icount", "shift=0,sleep=off"),
@@ -51,6 +61,7 @@ class Profile:
     gdb: bool = False
     gdb_port: int = 1234
     interactive: bool = False
+    net: str = "none"
     extra: tuple[str, ...] = ()
 
     def validate(self) -> None:
@@ -59,14 +70,17 @@ class Profile:
             raise ValueError(f"unknown machine {self.machine!r} (use {'|'.join(MACHINES)})")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
+        if self.net not in NETS:
+            raise ValueError(f"unknown net {self.net!r} (use {'|'.join(NETS)})")
         if self.smp < 1:
             raise ValueError("--smp must be at least 1")
         if not self.mem:
             raise ValueError("--mem must not be empty")
 
     def default_name(self) -> str:
-        """The default run name: boot-<machine>-smp<N>-<mode>."""
-        return f"boot-{self.machine}-smp{self.smp}-{self.mode}"
+        """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>]."""
+        name = f"boot-{self.machine}-smp{self.smp}-{self.mode}"
+        return name if self.net == "none" else f"{name}-net-{self.net}"
 
     def append(self) -> str:
         """The kernel command line handed to the guest."""
@@ -131,8 +145,19 @@ def machine_args(profile: Profile) -> list[str]:
         "-monitor", "none",
         "-device", DEBUG_EXIT_DEVICE,
         "-device", TEST_DEVICE,
-        "-nic", "none",                   # no default NIC; experiments add theirs
+        "-nic", "none",                   # no default NIC; --net adds the experiment's
     ]
+
+
+def net_args(profile: Profile) -> list[str]:
+    """The network cards: none, or the hub's two cards on hub 0."""
+    if profile.net != "hub":
+        return []
+    argv = []
+    for device, netdev, mac in HUB_CARDS:
+        argv += ["-netdev", f"hubport,id={netdev},hubid=0",
+                 "-device", f"{device},netdev={netdev},mac={mac},romfile="]
+    return argv
 
 
 def image_args(profile: Profile) -> list[str]:
@@ -149,6 +174,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     profile.validate()
     argv = qemu_command(env)
     argv += machine_args(profile)
+    argv += net_args(profile)
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.gdb:

@@ -8,6 +8,8 @@ and which guest boots are made.  Each boot case names the guest command
 words and the result-record kinds it counts, so e.g. a user-space
 selftest can be added as
     BootCase("pc", 4, words=("selftest",), kinds=("utest",))
+and a boot with the two network cards on a QEMU hub as
+    BootCase("pc", 4, net="hub")
 
 Counting is done by pure functions (count_boot, count_host_output,
 count_pytest, compare_runs) so it can be tested on canned data; the
@@ -56,12 +58,15 @@ class BootCase:
     kinds: tuple[str, ...] = COUNTED_KINDS
     timeout: float = BOOT_TIMEOUT
     cmdline: str = ""                    # kernel options, "k=v ..."
+    net: str = "none"
 
     @property
     def label(self) -> str:
         text = f"{self.machine}-smp{self.smp}" + ("-iso" if self.iso else "")
         if self.mem != BootCase.mem:
             text += f"-{self.mem}"
+        if self.net != BootCase.net:
+            text += f"-net-{self.net}"
         if self.words != GUEST_WORDS:
             text += f"-{self.words[0]}" if self.words else "-default"
         for option in self.cmdline.split():
@@ -71,7 +76,7 @@ class BootCase:
     def profile(self) -> Profile:
         return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
                        mode=self.mode, words=self.words, iso=self.iso,
-                       cmdline=self.cmdline)
+                       cmdline=self.cmdline, net=self.net)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +85,8 @@ class Plan:
 
     steps: tuple[str, ...]
     boots: tuple[BootCase, ...]
-    determinism: BootCase = BootCase("pc", 4)
+    # Every kernel self-test, the network cards' included, twice: identical results.
+    determinism: BootCase = BootCase("pc", 4, net="hub")
 
 
 ALL_STEPS = ("host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
@@ -93,6 +99,9 @@ PLANS = {
         BootCase("q35", 4),
         BootCase("q35", 8),
         BootCase("pc", 4, iso=True),  # only if `make iso` succeeds
+        # Network cards (issue 5): an rtl8139 and an e1000 on one QEMU hub.
+        BootCase("pc", 4, net="hub"),
+        BootCase("q35", 4, net="hub"),
         # User space: the in-guest suite, one process per test (issue 3).
         BootCase("pc", 4, words=("selftest",), kinds=("utest",)),
         BootCase("q35", 4, words=("selftest",), kinds=("utest",)),

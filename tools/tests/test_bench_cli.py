@@ -89,3 +89,10 @@ def test_summary_command(tmp_path):
     missing = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "summary",
                               str(tmp_path / "none.jsonl")], capture_output=True, text=True)
     assert missing.returncode == 2
+
+
+def test_boot_net_option_reaches_the_profile():
+    args = cli.make_parser().parse_args(["boot", "--net", "hub"])
+    assert cli.profile_from(args, ["ktest"]).net == "hub"
+    args = cli.make_parser().parse_args(["shell"])
+    assert cli.profile_from(args, []).net == "none"

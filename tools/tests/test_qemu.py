@@ -93,3 +93,32 @@ def test_default_name():
 def test_kvm_usable_reports_unopenable_device(tmp_path):
     usable, why = qemu.kvm_usable(str(tmp_path / "no-kvm"))
     assert not usable and "read-write" in why
+
+
+HUB_ARGS = ["-netdev", "hubport,id=hako-n0,hubid=0",
+            "-device", "rtl8139,netdev=hako-n0,mac=52:54:00:48:4b:01,romfile=",
+            "-netdev", "hubport,id=hako-n1,hubid=0",
+            "-device", "e1000,netdev=hako-n1,mac=52:54:00:48:4b:02,romfile="]
+
+
+def test_net_hub_adds_two_cards_on_one_hub_and_no_host_network():
+    argv = build_argv(Profile(net="hub", words=("ktest",)), NO_ENV)
+    start = argv.index("-netdev")
+    assert argv[start:start + len(HUB_ARGS)] == HUB_ARGS
+    assert argv.count("-netdev") == 2 and argv.count("-nic") == 1
+    assert option(argv, "-nic") == "none"
+    netdevs = [argv[i + 1] for i, word in enumerate(argv) if word == "-netdev"]
+    assert all(value.startswith("hubport,") and "hubid=0" in value for value in netdevs)
+
+
+def test_net_none_is_the_default_and_adds_nothing():
+    assert Profile().net == "none"
+    argv = build_argv(Profile(), NO_ENV)
+    assert "-netdev" not in argv
+    assert build_argv(Profile(net="none"), NO_ENV) == argv
+
+
+def test_net_name_and_validation():
+    assert Profile(net="hub").default_name() == "boot-pc-smp4-icount-net-hub"
+    with pytest.raises(ValueError):
+        build_argv(Profile(net="user"), NO_ENV)

@@ -17,12 +17,20 @@ def test_plan_table():
     assert full.steps == ("host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
     assert [c.label for c in full.boots] == [
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
-        "pc-smp4-selftest", "q35-smp4-selftest", "pc-smp2-32M-selftest", "pc-smp1-selftest",
-        "pc-smp4-selftest-ispc-fast"]
+        "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
+        "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast"]
     assert all(c.mode == "icount" for c in full.boots)
     for case in full.boots:
         assert case.kinds == (("utest",) if case.words == ("selftest",) else ("ktest",))
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
+    assert full.determinism.profile().net == "hub"
+
+
+def test_boot_case_passes_net_to_profile():
+    case = BootCase("q35", 4, net="hub")
+    assert case.label == "q35-smp4-net-hub"
+    assert case.profile().net == "hub"
+    assert BootCase("pc", 4).profile().net == "none"
 
 
 def test_count_boot_counts_each_ktest():

@@ -67,9 +67,10 @@ static void sort(uint64_t *a, unsigned n)
 
 static struct bench_stats summarize(const char *name, struct samples *s)
 {
-	struct bench_stats r = { .name = name, .n = s->n };
+	struct bench_stats r = { .n = s->n };
 	uint64_t sum = 0;
 
+	strlcpy(r.name, name, sizeof r.name);
 	if (s->n == 0)
 		return r;
 	sort(s->v, s->n);

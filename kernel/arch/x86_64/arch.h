@@ -92,8 +92,10 @@ struct arch_snapshot {
 };
 int arch_snapshot_others(struct arch_snapshot *snap, int n);
 
-/* Zero memory a page at a time (pmm); bytes a multiple of 8. */
+/* Zero memory a page at a time (pmm, ICAs); bytes a multiple of 8. */
 void arch_zero_pages(void *va, uint64_t bytes);
+/* Copy bytes (a multiple of 8) with string instructions (ICA copies). */
+void arch_copy_words(void *dst, const void *src, uint64_t bytes);
 
 /* Physical <-> direct-map virtual. */
 static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }

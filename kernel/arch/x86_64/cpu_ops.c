@@ -26,6 +26,12 @@ void arch_zero_pages(void *va, uint64_t bytes)
 	__asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(0ull) : "memory");
 }
 
+void arch_copy_words(void *dst, const void *src, uint64_t bytes)
+{
+	uint64_t n = bytes / 8;
+	__asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
 uint64_t arch_tsc_serial(void) { return rdtsc_serial(); }
 
 

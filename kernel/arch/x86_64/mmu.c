@@ -32,6 +32,9 @@
 #define KERNEL_SLOT_FIRST 256
 
 struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as") };
+/* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
+ * switches away before the last thread of a process is reaped. */
+static struct addrspace *loaded_as[MAX_CPUS];
 struct cpu_features cpu_features;
 
 extern char _kernel_start[], _text_start[], _rodata_start[], _data_start[], _end[];
@@ -232,47 +235,26 @@ static void flush_range_ipi(void *r)
 	flush_range_here(r);
 }
 
-/* Clear [va, va + n pages), n <= 512 (so at most two page tables, whose
- * emptied tables go into freed[6]); then one shootdown, then the frees. */
-static uint64_t unmap_batch(struct addrspace *as, uint64_t va, uint64_t n)
+uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
-	uint64_t freed[6], unmapped = 0;
-	int nfreed = 0;
+	uint64_t unmapped = 0;
 	spin_lock(&as->lock);
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < npages; i++) {
 		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false);
 		if (pte && (*pte & PTE_P)) {
 			*pte = 0;
 			unmapped++;
 		}
 	}
-	uint64_t last = va + (n - 1) * PAGE_SIZE;
-	if (unmapped) {                  /* prune needs the whole path to exist */
-		if (walk(as, va, false))
-			nfreed = prune(as, va, freed);
-		if ((last >> 21) != (va >> 21) && walk(as, last, false))
-			nfreed += prune(as, last, freed + nfreed);
-	}
 	spin_unlock(&as->lock);
 	if (!unmapped)
 		return 0;
-	struct flush_range r = { va, n };
+	struct flush_range r = { va, npages };
 	flush_range_here(&r);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
 	uint64_t mask = as->cpus & ~(1ull << cpu_id());
 	if (mask)
 		smp_call_mask(mask, flush_range_ipi, &r, true);
-	for (int k = 0; k < nfreed; k++)
-		pmm_free(freed[k]);
-	return unmapped;
-}
-
-uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
-{
-	uint64_t unmapped = 0;
-	for (uint64_t done = 0; done < npages; done += 512) {
-		uint64_t n = npages - done < 512 ? npages - done : 512;
-		unmapped += unmap_batch(as, va + done * PAGE_SIZE, n);
-	}
 	return unmapped;
 }
 
@@ -328,6 +310,7 @@ void vm_unmap_large(struct addrspace *as, uint64_t va)
 void tlb_shootdown(struct addrspace *as, uint64_t va)
 {
 	invlpg(va);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* pairs with vm_switch's bit setting */
 	uint64_t mask = (as == &kernel_as) ? ~0ull : as->cpus;
 	mask &= ~(1ull << cpu_id());
 	if (mask)
@@ -463,9 +446,22 @@ void vm_destroy(struct addrspace *as)
 	kfree(as);
 }
 
+/*
+ * Load as on this CPU.  as->cpus says which CPUs may hold its
+ * translations: this one from now on, and no longer the address space it
+ * leaves, whose non-global entries the CR3 write drops (no PCID), so
+ * later shootdowns need not interrupt us for it.
+ */
 void vm_switch(struct addrspace *as)
 {
-	__atomic_fetch_or(&as->cpus, 1ull << cpu_id(), __ATOMIC_RELAXED);
+	uint64_t bit = 1ull << cpu_id();
+	struct addrspace **loaded = &loaded_as[cpu_id()];
+	if (!(as->cpus & bit))
+		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
 	if (read_cr3() != as->root)
 		write_cr3(as->root);
+	struct addrspace *old = *loaded;
+	if (old && old != as && old != &kernel_as && (old->cpus & bit))
+		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
+	*loaded = as;
 }

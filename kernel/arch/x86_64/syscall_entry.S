@@ -78,6 +78,10 @@ uaccess_start:
 arch_copy_user:
 	stac
 	movq %rdx, %rcx
+	shrq $3, %rcx
+	rep movsq                        /* eight bytes a step, then the rest */
+	movq %rdx, %rcx
+	andq $7, %rcx
 	rep movsb
 	clac
 	xorl %eax, %eax

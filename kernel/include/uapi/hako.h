@@ -42,6 +42,7 @@ struct hako_cpustat {
 	int32_t online, idle;    /* 0 or 1 */
 	int32_t cur_prio;        /* priority of what runs there, -1 idle */
 	int32_t rq_len;          /* runnable threads waiting */
+	uint64_t irq_off_max;    /* longest interrupts-off section, TSC ticks (irqtrace=on; else 0) */
 };
 
 struct hako_sysinfo {

@@ -35,11 +35,17 @@
 #define HAKO_ISPC_DIRECT   0x2   /* the final result goes straight to the first requester;
 				    only the first requester chooses it (ignored on a forward) */
 /* ispc_request returns this when a server passed on a DIRECT request: no
- * result will come back to it, and it no longer holds the ICAs. */
+ * result will come back to it, and it no longer holds the ICAs.  With
+ * HAKO_ISPC_WAIT it has also received its next request into the message
+ * (one call instead of a forward and a receive). */
 #define HAKO_ISPC_PASSED   1
+#define HAKO_ISPC_COPY     0x20  /* a new request's data travels as a copy of its first
+				    msg.data_bytes bytes, made by the kernel; the data ICA
+				    stays with the requester and gets the bytes back with
+				    the result (the copying counterpart of remapping) */
 /* ispc_receive / ispc_result flags */
 #define HAKO_ISPC_NONBLOCK 0x4   /* -EAGAIN instead of waiting */
-/* ispc_reply flags */
+/* ispc_reply flags (and ispc_request: see HAKO_ISPC_PASSED) */
 #define HAKO_ISPC_WAIT     0x8   /* synchronous return: reply, then receive the next request */
 /* ispc_listen flags */
 #define HAKO_ISPC_NAMESERVER 0x10  /* also take requests sent to HAKO_ISPC_NAMESERVER_PID */
@@ -64,6 +70,9 @@ struct hako_ispc_msg {
 	int32_t status;     /* reply in: the result (negative errno for failure); result out: it */
 	int32_t flags;      /* out: HAKO_ISPC_DIRECT if the request returns directly */
 	int32_t data_pages; /* out: size of the data ICA in pages, 0 without one */
+	uint32_t data_bytes; /* in, with HAKO_ISPC_COPY: how many bytes to copy; out: the
+				bytes a copied data ICA holds (0 if it was remapped) */
+	uint32_t reserved;  /* 0 */
 };
 
 /* Counters of the ICA region (sys_ica_stat). */
@@ -73,6 +82,7 @@ struct hako_ica_stat {
 	int32_t requests, mode;         /* requests in flight, HAKO_ISPC_BASELINE or _FAST */
 	int32_t windows, reserved;      /* servers with the whole region mapped (fast mode) */
 	uint64_t pastes, peels, faults; /* since boot: PTE fills at paste, peels, first-touch faults */
+	uint64_t kept;                  /* synchronous requests that kept their mappings (fast) */
 };
 
 #endif

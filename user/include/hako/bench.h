@@ -26,8 +26,10 @@ void samples_add(struct samples *s, uint64_t v);
 void samples_append(struct samples *dst, const struct samples *src);
 void samples_free(struct samples *s);
 
+#define BENCH_NAME_MAX 48
+
 struct bench_stats {
-	const char *name;
+	char name[BENCH_NAME_MAX];       /* a copy: callers may reuse their buffer */
 	uint64_t min, median, mean, max;
 	unsigned n;
 };

@@ -1,0 +1,127 @@
+/*
+ * ispcbench/basic.c — the four basic operations of paper 002 (its Fig. 8):
+ * synchronous request, synchronous result return, asynchronous request,
+ * asynchronous result return, without and with a 4 KiB data ICA.
+ *
+ * Client and server share one CPU.  The control ICA carries the stamps:
+ * the client writes when it sends, the server when the request arrived
+ * and when it replies, so each direction is timed across the switch:
+ *   sync_request    client's ispc_request  -> server's ispc_receive returns
+ *   sync_return     server's ispc_reply    -> client's ispc_request returns
+ *   sync_roundtrip  the two, plus the first touch of the data on both sides
+ *   async_request   the client's ispc_request(ASYNC) call alone (no switch)
+ *   async_roundtrip async request, then ispc_result waits for the answer
+ *   async_return    the server's ispc_reply without waiting (reported by
+ *                   the server process itself)
+ */
+#include <stdio.h>
+#include <string.h>
+#include <hako/sys.h>
+#include <hako/arch/x86_64/tsc.h>
+#include "ispcbench.h"
+
+#define RUNS 1000
+
+struct basic {
+	struct samples req, ret, rt, areq, art;
+};
+
+static int sync_once(int server, struct call *c, struct basic *b)
+{
+	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	c->st->op = OP_STAMP;
+	c->st->t_sent = tsc_now();
+	long r = sys_ispc_request(server, &m, 0);
+	(void)*(volatile uint32_t *)&c->st->op;   /* the first touch of what came back */
+	if (c->data_word)
+		(void)*c->data_word;
+	uint64_t back = tsc_now();
+	if (r < 0 || m.status < 0)
+		return fail("synchronous request", r < 0 ? r : m.status);
+	samples_add(&b->req, c->st->t_received - c->st->t_sent);
+	samples_add(&b->ret, back - c->st->t_replied);
+	samples_add(&b->rt, back - c->st->t_sent);
+	return 0;
+}
+
+static int async_once(int server, struct call *c, struct basic *b)
+{
+	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	c->st->op = OP_STAMP;
+	uint64_t t0 = tsc_now();
+	long r = sys_ispc_request(server, &m, HAKO_ISPC_ASYNC);
+	uint64_t t1 = tsc_now();
+	if (r >= 0)
+		r = sys_ispc_result(c->ctl, &m, 0);
+	(void)*(volatile uint32_t *)&c->st->op;
+	if (c->data_word)
+		(void)*c->data_word;
+	uint64_t t2 = tsc_now();
+	if (r < 0)
+		return fail("asynchronous request", r);
+	samples_add(&b->areq, t1 - t0);
+	samples_add(&b->art, t2 - t0);
+	return 0;
+}
+
+/* Requests the server answers with an asynchronous return, then its report. */
+static int async_returns(int server, struct call *c, const char *suffix)
+{
+	struct hako_ispc_msg m;
+	long r = 0;
+	for (int i = 0; i < RUNS && r >= 0; i++) {
+		m = (struct hako_ispc_msg){ .ctl = c->ctl, .data = c->data };
+		c->st->op = OP_ASYNC_RETURN;
+		r = sys_ispc_request(server, &m, 0);
+	}
+	c->st->op = OP_REPORT;
+	strcpy(c->st->name, figure("async_return", suffix));
+	m = (struct hako_ispc_msg){ .ctl = c->ctl, .data = c->data };
+	if (r >= 0)
+		r = sys_ispc_request(server, &m, 0);
+	return r < 0 ? fail("asynchronous returns", r) : 0;
+}
+
+static void report_basic(struct basic *b, const char *suffix)
+{
+	bench_report(figure("sync_request", suffix), &b->req, "request sent -> server has it");
+	bench_report(figure("sync_return", suffix), &b->ret, "result sent -> client has it");
+	bench_report(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result");
+	bench_report(figure("async_request", suffix), &b->areq, "the asynchronous ispc_request call");
+	bench_report(figure("async_roundtrip", suffix), &b->art, "asynchronous request, then ispc_result");
+}
+
+static int basic_run(int data_pages, const char *suffix)
+{
+	struct basic b;
+	struct samples *all[] = { &b.req, &b.ret, &b.rt, &b.areq, &b.art };
+	struct call c;
+	int err = 0;
+	for (int i = 0; i < 5; i++)
+		if (samples_init(all[i], RUNS) < 0)
+			err = -1;
+	int server = err ? -1 : spawn_server(0);
+	if (server < 0 || call_open(&c, data_pages) < 0)
+		return -1;
+	c.st->touch = data_pages > 0;
+	for (int i = 0; i < RUNS && !err; i++)
+		err = sync_once(server, &c, &b);
+	for (int i = 0; i < RUNS && !err; i++)
+		err = async_once(server, &c, &b);
+	if (!err)
+		err = async_returns(server, &c, suffix);
+	if (!err)
+		report_basic(&b, suffix);
+	call_close(&c);
+	stop_server(server);
+	for (int i = 0; i < 5; i++)
+		samples_free(all[i]);
+	return err;
+}
+
+int part_basic(void)
+{
+	if (basic_run(0, "nodata") < 0)
+		return -1;
+	return basic_run(1, "4k");
+}

@@ -1,0 +1,62 @@
+/*
+ * ispcbench/ispcbench.h — what the parts of the server-communication
+ * benchmark (paper 002) share: the stamp page the requests carry, the
+ * helper servers it spawns, and the parts.
+ *
+ * Every figure is in TSC ticks (guest instructions under QEMU icount) and
+ * is named with the mode it ran in (`_baseline` or `_fast`).
+ */
+#ifndef ISPCBENCH_H
+#define ISPCBENCH_H
+
+#include <stdint.h>
+#include <hako/bench.h>
+
+#define BENCH_CPU 0                  /* client and servers share one CPU */
+
+/* What a request's control ICA holds for the benchmark's servers. */
+enum bench_op {
+	OP_STAMP,                        /* note arrival, reply at once (synchronous return) */
+	OP_ASYNC_RETURN,                 /* reply without waiting; time the reply itself */
+	OP_REPORT,                       /* print the server's own figures */
+};
+
+struct stamp {
+	uint32_t op;
+	uint32_t touch;                  /* data pages whose first word the server reads */
+	uint64_t t_sent;                 /* client: just before the request */
+	uint64_t t_received;             /* server: right after ispc_receive */
+	uint64_t t_replied;              /* server: just before ispc_reply */
+	char name[32];                   /* OP_REPORT: the figure's name */
+};
+
+/* The mode's suffix for figure names. */
+const char *mode_name(void);
+/* name + "_" + suffix + "_" + mode in a static buffer ring. */
+const char *figure(const char *name, const char *suffix);
+int fail(const char *what, long err);
+int pin_self(int cpu);
+
+/* Helper processes: spawn `ispcbench --serve` (or `--relay NEXT`) and
+ * wait until it listens.  The pid, or -errno. */
+int spawn_server(int next);
+int stop_server(int pid);
+/* The roles, in the spawned copies. */
+int serve_main(int argc, char **argv);
+int pong_main(int argc, char **argv);
+
+/* One request from a fresh control ICA: alloc, stamp, send, take. */
+struct call {
+	int ctl, data;
+	struct stamp *st;
+	volatile uint32_t *data_word;
+};
+int call_open(struct call *c, int data_pages);
+void call_close(struct call *c);
+
+int part_partial(void);
+int part_basic(void);
+int part_relay(void);
+int part_copy(void);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * ispcbench/main.c — the server-communication benchmark of paper 002:
+ * the partial operations, the four basic operations, the n-stage relay
+ * and remapping against copying, each in baseline and then fast mode.
+ *
+ *   ispcbench                  every part in both modes
+ *   ispcbench PART...          the parts named (partial basic relay copy)
+ *   ispcbench --mode M ...     in mode M (baseline or fast) only
+ *   ispcbench --serve SEM [NEXT]   a helper server (roles.c)
+ *   ispcbench --pong A B       the process-switch partner (partial.c)
+ *
+ * The mode is switched with ispc_mode between the runs (no ICA exists
+ * then).  Result lines are kind "bench" (unit tsc) and "bench-target";
+ * the summary ends with the issue's targets.  Exit status 0, or 1 if a
+ * system call failed, 2 for an unknown part.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <hako/result.h>
+#include <hako/sys.h>
+#include "ispcbench.h"
+
+struct part {
+	const char *name;
+	int (*fn)(void);
+};
+
+static const struct part parts[] = {
+	{ "partial", part_partial },
+	{ "basic", part_basic },
+	{ "relay", part_relay },
+	{ "copy", part_copy },
+};
+#define NPARTS (int)(sizeof parts / sizeof parts[0])
+
+static const struct bench_target targets[] = {
+	{ "sync_roundtrip_nodata_fast", 2500, "request + result, no data ICA, fast" },
+	{ "sync_roundtrip_4k_fast", 4000, "request + result, 4 KiB data ICA both ways, fast" },
+};
+
+static int mode;
+
+const char *mode_name(void)
+{
+	return mode == HAKO_ISPC_FAST ? "fast" : "baseline";
+}
+
+const char *figure(const char *name, const char *suffix)
+{
+	static char ring[8][48];
+	static int next;
+	char *buf = ring[next++ % 8];
+	snprintf(buf, sizeof ring[0], "%s%s%s_%s", name, suffix[0] ? "_" : "", suffix, mode_name());
+	return buf;
+}
+
+int fail(const char *what, long err)
+{
+	printf("ispcbench: %s: %s\n", what, err < 0 ? strerror((int)-err) : "failed");
+	return err < 0 ? (int)err : -1;
+}
+
+int pin_self(int cpu)
+{
+	long r = sys_set_affinity(0, 1ull << cpu);
+	return r < 0 ? fail("set_affinity", r) : 0;
+}
+
+static const struct part *find_part(const char *name)
+{
+	for (int i = 0; i < NPARTS; i++)
+		if (strcmp(parts[i].name, name) == 0)
+			return &parts[i];
+	return NULL;
+}
+
+static int run_parts(int argc, char **argv)
+{
+	int failed = 0;
+	for (int i = 0; i < (argc > 1 ? argc - 1 : NPARTS); i++) {
+		const struct part *p = argc > 1 ? find_part(argv[i + 1]) : &parts[i];
+		printf("ispcbench: %s, %s mode\n", p->name, mode_name());
+		if (p->fn() < 0) {
+			printf("ispcbench: %s FAILED in %s mode\n", p->name, mode_name());
+			failed = 1;
+		}
+	}
+	return failed;
+}
+
+/* The relay's claim: direct return at depth 8 is at least 35 % cheaper. */
+static void relay_target(void)
+{
+	const struct bench_stats *step = bench_find("relay_8_stepwise_fast");
+	const struct bench_stats *direct = bench_find("relay_8_direct_fast");
+	if (!step || !direct || !step->median)
+		return;
+	unsigned saved = (unsigned)(100 * (step->median - direct->median) / step->median);
+	printf("  %-28s %u %% less than stepwise  target 35 %%  %s\n", "relay_8_direct_fast",
+	       saved, saved >= 35 ? "within" : "over");
+	result_line("{\"kind\":\"bench-target\",\"name\":\"relay_8_direct_saving_fast\",\"stat\":\"percent\","
+		    "\"value\":%u,\"target\":35,\"within\":%s}", saved, saved >= 35 ? "true" : "false");
+}
+
+int main(int argc, char **argv)
+{
+	bench_set_program("ispcbench");
+	if (argc >= 3 && strcmp(argv[1], "--serve") == 0)
+		return serve_main(argc - 2, argv + 2);
+	if (argc >= 4 && strcmp(argv[1], "--pong") == 0)
+		return pong_main(argc - 2, argv + 2);
+	int first = 0, last = 1;         /* --mode baseline|fast: that one only */
+	if (argc >= 3 && strcmp(argv[1], "--mode") == 0) {
+		first = last = strcmp(argv[2], "fast") == 0;
+		argv[2] = argv[0];
+		argc -= 2;
+		argv += 2;
+	}
+	for (int i = 1; i < argc; i++)
+		if (!find_part(argv[i])) {
+			printf("ispcbench: no part %s (partial basic relay copy)\n", argv[i]);
+			return 2;
+		}
+	if (pin_self(BENCH_CPU) < 0)
+		return 1;
+	int failed = 0;
+	const int modes[] = { HAKO_ISPC_BASELINE, HAKO_ISPC_FAST };
+	for (int m = first; m <= last; m++) {
+		long r = sys_ispc_mode(modes[m]);
+		if (r < 0)
+			return fail("ispc_mode", r), 1;
+		mode = modes[m];
+		failed |= run_parts(argc, argv);
+	}
+	bench_summary(targets, sizeof targets / sizeof targets[0]);
+	relay_target();
+	printf("ispcbench: done\n");
+	return failed;
+}

@@ -1,0 +1,131 @@
+/*
+ * ispcbench/roles.c — the helper processes: a server that notes when a
+ * request arrives and answers at once (synchronous return, or timing an
+ * asynchronous one), or a relay that passes each request on to the next
+ * server, stacking a word of its own on the control ICA first.
+ *
+ *   ispcbench --serve SEM          serve; post SEM once listening
+ *   ispcbench --serve SEM NEXT     relay to pid NEXT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <hako/sys.h>
+#include <hako/arch/x86_64/tsc.h>
+#include "ispcbench.h"
+
+#define SERVER_SAMPLES 4096
+
+static struct samples async_replies;
+
+/* Answer m without waiting for the next request; time the reply. */
+static long reply_async(struct hako_ispc_msg *m)
+{
+	m->status = 0;
+	uint64_t t0 = tsc_now();
+	long r = sys_ispc_reply(m, 0);
+	samples_add(&async_replies, tsc_now() - t0);
+	return r < 0 ? r : sys_ispc_receive(m, 0);
+}
+
+/* One request as the end server: stamp, maybe touch the data, answer. */
+static long serve_one(struct hako_ispc_msg *m, uint64_t arrived)
+{
+	struct stamp *st = (struct stamp *)m->ctl_va;
+	st->t_received = arrived;
+	for (uint32_t i = 0; i < st->touch && (int32_t)i < m->data_pages; i++)
+		(void)*(volatile uint32_t *)(m->data_va + (uint64_t)i * 4096);
+	if (st->op == OP_ASYNC_RETURN)
+		return reply_async(m);
+	if (st->op == OP_REPORT) {
+		bench_report(st->name, &async_replies, "per ispc_reply without waiting (server side)");
+		async_replies.n = 0;
+	}
+	m->status = 0;
+	st->t_replied = tsc_now();
+	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
+}
+
+static int my_pid;
+
+/* One request as a relay: stack our word, pass it on, answer what came back. */
+static long relay_one(struct hako_ispc_msg *m, int next)
+{
+	((volatile uint64_t *)m->ctl_va)[256 + m->depth] = (uint64_t)my_pid;
+	long r = sys_ispc_request(next, m, HAKO_ISPC_WAIT);
+	if (r == HAKO_ISPC_PASSED)           /* direct return: m is our next request */
+		return 0;
+	m->status = r < 0 ? (int)r : m->status;
+	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
+}
+
+int serve_main(int argc, char **argv)
+{
+	int sem = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
+	if (pin_self(BENCH_CPU) < 0 || samples_init(&async_replies, SERVER_SAMPLES) < 0)
+		return 1;
+	my_pid = (int)sys_getpid();
+	long r = sys_ispc_listen(0);
+	if (r < 0 || (r = sys_sem_post(sem)) < 0)
+		return fail("listen", r), 1;
+	struct hako_ispc_msg m;
+	for (r = sys_ispc_receive(&m, 0); r >= 0;) {
+		uint64_t arrived = tsc_now();
+		r = next ? relay_one(&m, next) : serve_one(&m, arrived);
+	}
+	return fail("serving", r), 1;
+}
+
+int spawn_server(int next)
+{
+	long sem = sys_sem_create(0);
+	if (sem < 0)
+		return fail("sem_create", sem);
+	char s[16], n[16];
+	snprintf(s, sizeof s, "%ld", sem);
+	snprintf(n, sizeof n, "%d", next);
+	char *argv[] = { "ispcbench", "--serve", s, next ? n : NULL, NULL };
+	int pid = spawnv("ispcbench", argv);
+	long r = pid < 0 ? pid : sys_sem_wait((int)sem);
+	sys_sem_destroy((int)sem);
+	if (pid < 0 || r < 0)
+		return fail("spawn ispcbench --serve", pid < 0 ? pid : r);
+	return pid;
+}
+
+int stop_server(int pid)
+{
+	int status;
+	long r = sys_kill(pid);
+	if (r < 0 || (r = waitpid(pid, &status)) < 0)
+		return fail("stopping a server", r);
+	return 0;
+}
+
+int call_open(struct call *c, int data_pages)
+{
+	uint64_t va;
+	long id = sys_ica_alloc(1, &va);
+	if (id < 0)
+		return fail("ica_alloc", id);
+	c->ctl = (int)id;
+	c->st = (struct stamp *)va;
+	c->data = -1;
+	c->data_word = NULL;
+	if (data_pages > 0) {
+		id = sys_ica_alloc((size_t)data_pages, &va);
+		if (id < 0) {
+			sys_ica_free(c->ctl);
+			return fail("ica_alloc", id);
+		}
+		c->data = (int)id;
+		c->data_word = (volatile uint32_t *)va;
+	}
+	return 0;
+}
+
+void call_close(struct call *c)
+{
+	sys_ica_free(c->ctl);
+	if (c->data >= 0)
+		sys_ica_free(c->data);
+}
