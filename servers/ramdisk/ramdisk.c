@@ -25,7 +25,7 @@ static uint8_t *block_of(struct ispc_req *req)
 {
 	int64_t b = req->frame->arg[0];
 
-	if (!req->data || b < 0 || b >= nblocks)
+	if (req->data_size < RD_BLOCK || b < 0 || b >= nblocks)
 		return NULL;
 	return store + b * RD_BLOCK;
 }

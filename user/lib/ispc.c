@@ -118,9 +118,19 @@ static long returned(struct ispc_call *call, const struct hako_ispc_msg *m)
 	return m->status;
 }
 
+/* The message for a request on CALL; with HAKO_ISPC_COPY the whole data ICA is copied. */
+static struct hako_ispc_msg request_msg(const struct ispc_call *call, int flags)
+{
+	return (struct hako_ispc_msg){
+		.ctl = call->ctl,
+		.data = call->data,
+		.data_bytes = flags & HAKO_ISPC_COPY ? (uint32_t)call->size : 0,
+	};
+}
+
 long ispc_call(int pid, struct ispc_call *call, int flags)
 {
-	struct hako_ispc_msg m = { .ctl = call->ctl, .data = call->data };
+	struct hako_ispc_msg m = request_msg(call, flags);
 	long r = sys_ispc_request(pid, &m, flags & ~HAKO_ISPC_ASYNC);
 
 	return r < 0 ? r : returned(call, &m);
@@ -128,7 +138,7 @@ long ispc_call(int pid, struct ispc_call *call, int flags)
 
 long ispc_send(int pid, struct ispc_call *call, int flags)
 {
-	struct hako_ispc_msg m = { .ctl = call->ctl, .data = call->data };
+	struct hako_ispc_msg m = request_msg(call, flags);
 	long r = sys_ispc_request(pid, &m, flags | HAKO_ISPC_ASYNC);
 
 	return r < 0 ? r : call->ctl;

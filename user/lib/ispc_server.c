@@ -13,6 +13,17 @@
 
 #define REGISTER_WAIT_MS 2000   /* the name server may start after us */
 
+/* The data ICA's size as the kernel tells it: the bytes of a copy
+ * (HAKO_ISPC_COPY), else its pages. */
+static size_t data_size(const struct hako_ispc_msg *m)
+{
+	if (m->data < 0)
+		return 0;
+	if (m->data_bytes > 0)
+		return m->data_bytes;
+	return m->data_pages > 0 ? (size_t)m->data_pages * ISPC_PAGE : 0;
+}
+
 static long dispatch(const struct ispc_server *srv, struct ispc_req *req)
 {
 	req->ctl = (struct ispc_ctl *)req->msg.ctl_va;
@@ -20,7 +31,7 @@ static long dispatch(const struct ispc_server *srv, struct ispc_req *req)
 	if (req->frame == NULL)
 		return -EINVAL;
 	req->data = req->msg.data >= 0 ? (void *)req->msg.data_va : NULL;
-	req->data_size = req->data && req->msg.data_pages > 0 ? (size_t)req->msg.data_pages * ISPC_PAGE : 0;
+	req->data_size = data_size(&req->msg);
 	for (int i = 0; i < srv->nops; i++)
 		if (srv->ops[i].op == req->frame->op)
 			return srv->ops[i].fn(req);

@@ -19,11 +19,16 @@
 
 #define ASYNC_CALLS 8
 
-/* Request OP(A0, A1) of PID on CALL, synchronously: the status. */
-static long ask(int pid, struct ispc_call *call, int op, int64_t a0, int64_t a1)
+/* Request OP(A0, A1) of PID on CALL, synchronously, with FLAGS: the status. */
+static long ask_with(int pid, struct ispc_call *call, int flags, int op, int64_t a0, int64_t a1)
 {
 	long r = ispc_call_op(call, op, a0, a1, NULL, 0);
-	return r < 0 ? r : ispc_call(pid, call, 0);
+	return r < 0 ? r : ispc_call(pid, call, flags);
+}
+
+static long ask(int pid, struct ispc_call *call, int op, int64_t a0, int64_t a1)
+{
+	return ask_with(pid, call, 0, op, a0, a1);
 }
 
 /* Start PROG registered as NAME and open CALL with DATA_PAGES: the pid. */
@@ -167,15 +172,15 @@ ISPC_TEST(echo_async_requests_outstanding)
 	return 0;
 }
 
-/* ROUNDS round trips on CALL: even ones the server fills the data ICA and
- * we check it, odd ones we fill it and the server checks the sum. */
-static int round_trips(int echo, struct ispc_call *call, int rounds)
+/* ROUNDS round trips on CALL with FLAGS: even ones the server fills the
+ * data ICA and we check it, odd ones we fill it and the server checks the sum. */
+static int round_trips(int echo, struct ispc_call *call, int rounds, int flags)
 {
 	size_t words = call->size / 8;
 	for (int i = 0; i < rounds; i++) {
 		uint64_t seed = (uint64_t)i * 7919;
 		if (i % 2 == 0) {
-			CHECK_EQ(ask(echo, call, ECHO_FILL, (int64_t)seed, (int64_t)call->size), 0);
+			CHECK_EQ(ask_with(echo, call, flags, ECHO_FILL, (int64_t)seed, (int64_t)call->size), 0);
 			const uint64_t *w = call->buf;
 			for (size_t k = 0; k < words; k++)
 				CHECK(w[k] == echo_word(seed, k), "round %d: word %lu", i, (unsigned long)k);
@@ -183,7 +188,7 @@ static int round_trips(int echo, struct ispc_call *call, int rounds)
 			uint64_t *w = call->buf;
 			for (size_t k = 0; k < words; k++)
 				w[k] = echo_word(seed, k);
-			CHECK_EQ(ask(echo, call, ECHO_SUM, (int64_t)call->size, 0), echo_checksum(w, words));
+			CHECK_EQ(ask_with(echo, call, flags, ECHO_SUM, (int64_t)call->size, 0), echo_checksum(w, words));
 		}
 	}
 	return 0;
@@ -198,17 +203,36 @@ ISPC_TEST(data_intact_through_many_moves_across_cpus)
 	struct ispc_call small, big;
 	CHECK_EQ(ispc_call_open(&small, 1), 0);
 	CHECK_EQ(ispc_call_open(&big, 16), 0);
-	CHECK_EQ(round_trips(echo, &small, 2000), 0);
-	CHECK_EQ(round_trips(echo, &big, 400), 0);
+	CHECK_EQ(round_trips(echo, &small, 2000, 0), 0);
+	CHECK_EQ(round_trips(echo, &big, 400, 0), 0);
+	CHECK_EQ(round_trips(echo, &small, 200, HAKO_ISPC_COPY), 0);     /* copied, not moved */
+	CHECK_EQ(round_trips(echo, &big, 50, HAKO_ISPC_COPY), 0);
 	CHECK_EQ(ispc_call_close(&small), 0);
 	CHECK_EQ(ispc_call_close(&big), 0);
 	return 0;
 }
 
-static void fill_block(uint64_t *w, int block)
+static void fill_block(uint64_t *w, int block, int pass)
 {
 	for (int k = 0; k < RD_BLOCK / 8; k++)
-		w[k] = echo_word((uint64_t)block + 1000, (uint64_t)k);
+		w[k] = echo_word((uint64_t)block * 8 + (uint64_t)pass, (uint64_t)k);
+}
+
+/* Write every block of the disk, then read each back (last first), with FLAGS. */
+static int disk_pass(int rd, struct ispc_call *call, int blocks, int flags, int pass)
+{
+	for (int b = 0; b < blocks; b++) {
+		fill_block(call->buf, b, pass);
+		CHECK_EQ(ask_with(rd, call, flags, RD_WRITE, b, 0), 0);
+	}
+	uint64_t expect[RD_BLOCK / 8];
+	for (int b = blocks - 1; b >= 0; b--) {
+		memset(call->buf, 0, RD_BLOCK);
+		CHECK_EQ(ask_with(rd, call, flags, RD_READ, b, 0), 0);
+		fill_block(expect, b, pass);
+		CHECK(memcmp(call->buf, expect, RD_BLOCK) == 0, "pass %d: block %d read back wrong", pass, b);
+	}
+	return 0;
 }
 
 ISPC_TEST(ramdisk_every_block_written_and_read_back)
@@ -218,21 +242,15 @@ ISPC_TEST(ramdisk_every_block_written_and_read_back)
 	CHECK(rd > 0, "ramdisk: %d", rd);
 	long blocks = ask(rd, &call, RD_SIZE, 0, 0);
 	CHECK_EQ(blocks, 256);
-	for (int b = 0; b < blocks; b++) {
-		fill_block(call.buf, b);
-		CHECK_EQ(ask(rd, &call, RD_WRITE, b, 0), 0);
-	}
-	uint64_t expect[RD_BLOCK / 8];
-	for (int b = blocks - 1; b >= 0; b--) {
-		memset(call.buf, 0, RD_BLOCK);
-		CHECK_EQ(ask(rd, &call, RD_READ, b, 0), 0);
-		fill_block(expect, b);
-		CHECK(memcmp(call.buf, expect, RD_BLOCK) == 0, "block %d read back wrong", b);
-	}
+	CHECK_EQ(disk_pass(rd, &call, (int)blocks, 0, 1), 0);
+	CHECK_EQ(disk_pass(rd, &call, (int)blocks, HAKO_ISPC_COPY, 2), 0);   /* copied, not moved */
 	int64_t bad[] = { -1, blocks, 1ll << 40, INT64_MIN };
-	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		CHECK_EQ(ask(rd, &call, RD_READ, bad[i], 0), -EINVAL);
-	}
+	ispc_call_op(&call, RD_WRITE, 0, 0, NULL, 0);
+	struct hako_ispc_msg m = { .ctl = call.ctl, .data = call.data, .data_bytes = RD_BLOCK - 8 };
+	CHECK_EQ(sys_ispc_request(rd, &m, HAKO_ISPC_COPY), 0);
+	CHECK_EQ(m.status, -EINVAL);                       /* a copy short of a block */
 	CHECK_EQ(ispc_call_close(&call), 0);
 	CHECK_EQ(once(rd, RD_READ, 0, 0), -EINVAL);      /* no data ICA */
 	CHECK_EQ(once(rd, RD_WRITE, 0, 0), -EINVAL);

@@ -95,7 +95,8 @@ int ispc_call_op(struct ispc_call *call, int op, int64_t arg0, int64_t arg1,
 		 const void *payload, size_t len);
 /* Synchronous request to PID: the result's status, or -errno if the
  * request could not be made.  FLAGS: HAKO_ISPC_DIRECT (servers that pass
- * the request on leave the result to the last one) or 0. */
+ * the request on leave the result to the last one), HAKO_ISPC_COPY (the
+ * kernel copies the whole data ICA there and back instead of moving it). */
 long ispc_call(int pid, struct ispc_call *call, int flags);
 /* Asynchronous request: returns its tag (the control ICA's id). */
 long ispc_send(int pid, struct ispc_call *call, int flags);
@@ -124,7 +125,7 @@ struct ispc_req {
 	struct ispc_ctl *ctl;               /* the control ICA, checked */
 	struct ispc_frame *frame;           /* its top frame: the request to us */
 	void *data;                         /* the data ICA, NULL without one */
-	size_t data_size;                   /* its bytes (msg.data_pages), 0 without one */
+	size_t data_size;                   /* its bytes, as the kernel says; 0 without one */
 };
 
 /* A handler returns the status to reply, or ISPC_FORWARDED when it has
