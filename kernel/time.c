@@ -13,7 +13,6 @@
 #include <panic.h>
 #include <sched.h>
 #include <time.h>
-#include <watchdog.h>
 
 uint64_t tsc_hz, lapic_hz;
 uint64_t tick_ns = 10000000;         /* 10 ms, as in paper 000 */
@@ -135,7 +134,6 @@ static void tick(struct timer *t, void *unused)
 	c->ticks++;
 	timer_arm(t, t->deadline + ns_to_tsc(tick_ns));
 	sched_tick();
-	watchdog_ticked(c);
 }
 
 void timer_start_cpu(void)
