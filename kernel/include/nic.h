@@ -18,7 +18,9 @@
  *           hand each frame to the receiver, reclaim finished transmit
  *           slots, count errors.  Nothing in it depends on the moment the
  *           interrupt arrived, so it may run later, batched.
- * nic_interrupt() runs the two back to back (sequential handling).
+ * nic_interrupt() runs the two back to back.  Interrupt packaging
+ * (intr_pack.h) calls them through the card's intr_src: sequentially, or
+ * ack at registration and work later in a batch, as the card is set.
  *
  * Cards register at boot only, so the registry is read without a lock.
  * nic_up/nic_down of one card are not called concurrently.
@@ -33,6 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <intr_pack.h>
 #include <spinlock.h>
 
 #define NIC_MAX        8      /* cards in the registry */
@@ -82,6 +85,7 @@ struct nic {
 	struct nic_stats stats;
 	volatile bool link_up;         /* as last reported by the device */
 	/* Interrupt delivery, owned by nic.c. */
+	struct intr_src src;           /* the card in interrupt packaging */
 	enum nic_irq_mode irq_mode;
 	int vector;
 	struct nic *line_next;         /* next card sharing this INTx vector */

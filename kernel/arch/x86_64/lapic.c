@@ -67,6 +67,13 @@ void lapic_init_cpu(void)
 uint32_t lapic_id(void) { return rd(LAPIC_ID) >> 24; }
 void lapic_eoi(void) { wr(LAPIC_EOI, 0); }
 
+uint32_t lapic_tpr_swap(uint32_t tpr)
+{
+	uint32_t old = rd(LAPIC_TPR);
+	wr(LAPIC_TPR, tpr);
+	return old;
+}
+
 static void send_icr(uint32_t apic_id, uint32_t low)
 {
 	uint64_t f = arch_irq_save();
