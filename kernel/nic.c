@@ -121,12 +121,23 @@ struct nic *nic_find(const char *driver, int index)
 	return NULL;
 }
 
-void nic_set_receiver(struct nic *n, nic_rx_fn fn, void *arg)
+void nic_set_receiver_room(struct nic *n, nic_rx_fn fn, nic_room_fn room, void *arg)
 {
 	spin_lock(&n->rx_lock);          /* no frame is being delivered meanwhile */
 	n->rx = fn;
+	n->rx_room = room;
 	n->rx_arg = arg;
 	spin_unlock(&n->rx_lock);
+}
+
+void nic_set_receiver(struct nic *n, nic_rx_fn fn, void *arg)
+{
+	nic_set_receiver_room(n, fn, NULL, arg);
+}
+
+bool nic_rx_room(struct nic *n)
+{
+	return !n->rx_room || n->rx_room(n, n->rx_arg);
 }
 
 void nic_deliver(struct nic *n, const uint8_t *frame, size_t len)

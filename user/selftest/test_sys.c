@@ -286,7 +286,7 @@ static uint64_t garbage_arg(void)
 static int reckless;                 /* garbage_all: keep the calls that block or start code */
 
 /* Calls that would end the garbage process itself or sleep for ever are left out. */
-static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2)
+static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
 	if (reckless)
 		return nr != SYS_exit && nr != SYS_poweroff;
@@ -303,6 +303,10 @@ static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2)
 	    (nr == SYS_ispc_reply && (a1 & HAKO_ISPC_WAIT)) ||
 	    (nr == SYS_ispc_request && !(a2 & HAKO_ISPC_ASYNC)))
 		return 0;                    /* could wait for a request or result for ever */
+	if (nr == SYS_nic_recv && !(a3 & HAKO_NIC_NONBLOCK))
+		return 0;                    /* could wait for a frame for ever */
+	if (nr == SYS_intr_ctl && a1 == HAKO_INTR_SET)
+		return 0;                    /* could change a card's mode for the rest of the suite */
 	return 1;
 }
 
@@ -320,7 +324,7 @@ UROLE(garbage)
 			a[0] = bad_ptrs[rnd() % NBAD];   /* keep the console readable */
 		if (nr == SYS_spawn)             /* a real name (say "sh") would outlive the test */
 			a[0] = bad_ptrs[rnd() % NBAD];
-		if (!harmless(nr, a[0], a[1], a[2]))
+		if (!harmless(nr, a[0], a[1], a[2], a[3]))
 			continue;
 		sys_raw(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 		calls++;

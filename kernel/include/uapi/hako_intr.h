@@ -89,4 +89,58 @@ struct hako_intr_probe {
 	uint64_t buf;              /* READ: struct hako_intr_probe_rec * */
 };
 
+/* ---- network cards ------------------------------------------------------ */
+
+/* nic_ctl(nic, op, info) operations. */
+#define HAKO_NIC_INFO   0          /* fill *info */
+#define HAKO_NIC_OPEN   1          /* take the card: interrupts to info->cpu, frames queued for nic_recv */
+#define HAKO_NIC_CLOSE  2          /* give it back (also when the owner ends); info unused */
+
+#define HAKO_NIC_NONBLOCK 1        /* nic_recv: -EAGAIN instead of waiting */
+#define HAKO_NIC_QUEUE    64       /* frames the receive queue holds; then the card waits */
+#define HAKO_NIC_FRAME_MAX 1514    /* longest frame, without the FCS */
+#define HAKO_NIC_FRAME_MIN 60
+
+struct hako_nic_info {
+	char name[16];             /* "rtl8139.0" */
+	uint8_t mac[6];
+	uint8_t link_up;
+	uint8_t reserved;
+	int32_t owner;             /* pid that opened it, 0 */
+	int32_t cpu;               /* OPEN: where its interrupts go; INFO: -1 while closed */
+	int32_t intr_dev;          /* its device number for intr_ctl */
+	uint32_t queued;           /* frames waiting for nic_recv */
+	uint64_t tx, tx_errors;    /* frames the card reports sent, failed */
+	uint64_t rx, rx_errors;    /* frames received intact, damaged */
+	uint64_t rx_dropped;       /* frames the card missed for want of ring space */
+	uint64_t irqs;             /* its interrupts */
+	uint64_t held;             /* times a full queue held the card back (nothing lost) */
+	uint64_t traffic_sent;     /* frames the kernel sender sent from this card */
+	uint64_t traffic_left;     /* frames it has still to send */
+	uint64_t traffic_busy;     /* sends that found every transmit slot busy (retried) */
+};
+
+/* nic_traffic(nic, spec): the kernel sends frames from card nic, evenly
+ * spaced, from a timer on spec->cpu; a NULL spec stops it.  The sender
+ * stops when its count is reached or the process that started it ends. */
+struct hako_traffic {
+	int32_t dst;               /* card whose MAC the frames are sent to */
+	int32_t cpu;               /* CPU that sends */
+	uint32_t len;              /* frame length, 60..1514 */
+	uint32_t per_period;       /* frames per period, 1..1000 */
+	uint64_t period_ns;        /* 10 us .. 1 s; the spacing is period / per_period, at least 2 us */
+	uint64_t count;            /* frames in all, 1..10^7 */
+	uint32_t burst;            /* frames sent back to back at each step, 1..16 */
+	uint32_t reserved;         /* 0 */
+};
+
+/* What the kernel sender puts at the start of each frame (after it, zeros). */
+struct hako_traffic_hdr {
+	uint8_t dst[6], src[6];
+	uint8_t type[2];           /* 0x88b5, IEEE 802 local experimental */
+	uint8_t seq[4];            /* little-endian: 0, 1, 2, ... per sender */
+	uint8_t tsc[8];            /* little-endian TSC when it was handed to the card */
+};
+#define HAKO_TRAFFIC_TYPE 0x88b5
+
 #endif
