@@ -150,12 +150,25 @@ static void refresh_divert(struct pack_line *l)
 
 /* ---- registration ---------------------------------------------------------- */
 
-static void probe(int kind, int direct_n, int batched, const uint64_t *t)
+/* The phase probe's record for this interrupt, NULL when it is off.  Its
+ * stamps are written straight into the record, the last one just before
+ * the return, so the probe adds a few instructions per stamp and nothing
+ * after the last one. */
+static struct hako_intr_probe_rec *probe(int kind, uint64_t t0)
 {
-	struct hako_intr_probe_rec r = { .kind = (uint16_t)kind, .cpu = (uint16_t)cpu_id(),
-					 .direct = (uint16_t)direct_n, .batched = (uint16_t)batched };
-	memcpy(r.t, t, sizeof r.t);
-	intr_pack_probe_add(&r);
+	struct hako_intr_probe_rec *r = intr_pack_probing ? intr_pack_probe_slot() : NULL;
+	if (r) {
+		r->kind = (uint16_t)kind;
+		r->cpu = (uint16_t)cpu_id();
+		r->t[0] = t0;
+	}
+	return r;
+}
+
+static void probe_stamp(struct hako_intr_probe_rec *r, int i)
+{
+	if (r)
+		r->t[i] = arch_tsc();
 }
 
 static void arm_t(struct intr_src *s, uint64_t stamp)
@@ -223,10 +236,14 @@ static void count_unclaimed(struct pack_line *l, bool mine)
  */
 int intr_pack_register(int vector, uint64_t stamp)
 {
+	struct hako_intr_probe_rec *rec = probe(HAKO_PROBE_REG, stamp);
 	struct pack_line *l = line_of(vector);
 	for (struct intr_src *s = l->first; s; s = s->line_next)
-		if (pending(s) >= PACK_RING)
+		if (pending(s) >= PACK_RING) {
+			if (rec)
+				rec->kind = 0;         /* not a registration after all */
 			return 1;
+		}
 	bool mine = false;
 	for (struct intr_src *s = l->first; s; s = s->line_next) {
 		uint32_t data = ask(s, stamp, &mine);
@@ -239,10 +256,7 @@ int intr_pack_register(int vector, uint64_t stamp)
 	count_unclaimed(l, mine);
 	this_cpu()->irqs++;
 	arch_intr_eoi();
-	if (intr_pack_probing) {
-		uint64_t t[5] = { stamp, arch_tsc() };
-		probe(HAKO_PROBE_REG, 0, 0, t);
-	}
+	probe_stamp(rec, 1);
 	return 0;
 }
 
@@ -287,6 +301,8 @@ static int run_group(int i, int j, int cpu, int reason)
 		done++;
 	}
 	for (int m = 0; m < k; m++) {
+		if (!pending(mine[m]) && mine[m]->t_timer.cpu >= 0)
+			timer_cancel(&mine[m]->t_timer);   /* cheaper than a timer interrupt for nothing */
 		count_batch(mine[m], reason);
 		if (mine[m]->set.mode == HAKO_INTR_ADAPTIVE)
 			intr_pack_adapt(mine[m]);
@@ -373,7 +389,8 @@ static int own_sources(struct pack_line *l, uint64_t stamp)
 static void pack_full(void *arg)
 {
 	struct pack_line *l = arg;
-	uint64_t t[5] = { arch_tsc() };
+	uint64_t t0 = arch_tsc();
+	struct hako_intr_probe_rec *rec = probe(HAKO_PROBE_FULL, t0);
 	struct cpu *c = this_cpu();
 	struct pack_cpu *pc = &pcpu[c->id];
 	int reason = pc->batching ? BY_NONE : batch_reason(l, c->id);
@@ -387,11 +404,11 @@ static void pack_full(void *arg)
 		held = arch_intr_block_upto(top_vector);
 	c->irq_nest++;
 	arch_irq_enable();
-	t[1] = arch_tsc();
-	int direct_n = own_sources(l, t[0]);
-	t[2] = arch_tsc();
+	probe_stamp(rec, 1);
+	int direct_n = own_sources(l, t0);
+	probe_stamp(rec, 2);
 	int batched = reason ? run_batch(pc, c->id, reason) : 0;
-	t[3] = arch_tsc();
+	probe_stamp(rec, 3);
 	arch_irq_disable();
 	c->irq_nest--;
 	if (reason)
@@ -401,9 +418,11 @@ static void pack_full(void *arg)
 	else
 		arch_intr_unblock(own);
 	refresh_divert(l);
-	t[4] = arch_tsc();
-	if (intr_pack_probing)
-		probe(HAKO_PROBE_FULL, direct_n, batched, t);
+	if (rec) {
+		rec->direct = (uint16_t)direct_n;
+		rec->batched = (uint16_t)batched;
+	}
+	probe_stamp(rec, 4);
 }
 
 /* ---- timer triggers -------------------------------------------------------- */
@@ -452,19 +471,20 @@ void intr_pack_irq_exit(void)
 		return;
 	int reason = pc->kick;
 	pc->kick = BY_NONE;
-	uint64_t t[5] = { arch_tsc() };
+	struct hako_intr_probe_rec *rec = probe(HAKO_PROBE_KICK, arch_tsc());
 	unsigned held = arch_intr_block_upto(top_vector);
 	c->irq_nest++;
 	arch_irq_enable();
-	t[1] = t[2] = arch_tsc();
+	probe_stamp(rec, 1);
+	probe_stamp(rec, 2);
 	int batched = run_batch(pc, c->id, reason);
-	t[3] = arch_tsc();
+	probe_stamp(rec, 3);
 	arch_irq_disable();
 	c->irq_nest--;
 	arch_intr_unblock(held);
-	t[4] = arch_tsc();
-	if (intr_pack_probing)
-		probe(HAKO_PROBE_KICK, 0, batched, t);
+	if (rec)
+		rec->batched = (uint16_t)batched;
+	probe_stamp(rec, 4);
 }
 
 /* ---- flush, attach, detach ------------------------------------------------- */

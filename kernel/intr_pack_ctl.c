@@ -41,9 +41,7 @@ int intr_pack_check(const struct hako_intr_set *set)
 	case HAKO_INTR_SEQUENTIAL:
 		return 0;
 	case HAKO_INTR_PACKED:
-		if (set->n < 1 || set->n > PACK_N_MAX || set->t_ns > HAKO_INTR_T_MAX_NS)
-			return -EINVAL;
-		return set->t_ns || (set->flags & HAKO_INTR_TICK) ? 0 : -EINVAL;   /* a time trigger */
+		return set->n < 1 || set->n > PACK_N_MAX || set->t_ns > HAKO_INTR_T_MAX_NS ? -EINVAL : 0;
 	case HAKO_INTR_ADAPTIVE:
 		return set->bound_ns >= HAKO_INTR_BOUND_MIN_NS && set->bound_ns <= HAKO_INTR_T_MAX_NS
 		       ? 0 : -EINVAL;
@@ -120,17 +118,61 @@ int intr_pack_reset(struct intr_src *s)
 volatile bool intr_pack_probing;
 static struct hako_intr_probe_rec probe_recs[HAKO_PROBE_MAX];
 static volatile uint32_t probe_next;
-static struct spinlock probe_lock = SPINLOCK_INIT("intr-probe");   /* START and READ */
+static struct spinlock probe_lock = SPINLOCK_INIT("intr-probe");   /* START */
 
-/* Interrupts off, any CPU: one record, or nothing once the buffer is full. */
-void intr_pack_probe_add(const struct hako_intr_probe_rec *r)
+/* Interrupts off, any CPU: the next record, or NULL once the buffer is full. */
+struct hako_intr_probe_rec *intr_pack_probe_slot(void)
 {
 	uint32_t i = __atomic_fetch_add(&probe_next, 1, __ATOMIC_RELAXED);
-	if (i < HAKO_PROBE_MAX)
-		probe_recs[i] = *r;
+	return i < HAKO_PROBE_MAX ? &probe_recs[i] : NULL;
 }
 
-long intr_pack_probe_op(struct hako_intr_probe *p)
+/* One self-interrupt on s's vector down the lean (or full) path: its record. */
+static bool shoot(struct intr_src *s, bool full, uint64_t out[2], struct hako_intr_probe_rec *rec)
+{
+	push_off();
+	uint32_t i = probe_next;
+	arch_intr_divert(s->vector, full);
+	pop_off();                             /* interrupts on: the IPI is taken at once */
+	arch_intr_probe_self(s->vector, true, out);
+	if (i >= HAKO_PROBE_MAX || probe_recs[i].kind != (full ? HAKO_PROBE_FULL : HAKO_PROBE_REG))
+		return false;
+	*rec = probe_recs[i];
+	return rec->cpu == cpu_id();
+}
+
+/* The least of 8 shots each way (a tick may land in one). */
+static long calibrate(struct intr_src *s, uint64_t ubuf)
+{
+	if (!s || !s->vector)
+		return -ENODEV;
+	struct hako_intr_calib c = { .base = ~0ull, .lean_prefix = ~0ull, .lean_suffix = ~0ull,
+				     .full_prefix = ~0ull, .full_suffix = ~0ull };
+	uint64_t out[2];
+	struct hako_intr_probe_rec r;
+	for (int k = 0; k < 8; k++) {
+		arch_intr_probe_self(s->vector, false, out);
+		c.base = out[1] - out[0] < c.base ? out[1] - out[0] : c.base;
+	}
+	bool was = intr_pack_probing;          /* the benchmark calibrates before it probes */
+	uint32_t next = probe_next;
+	intr_pack_probing = true;
+	for (int k = 0; k < 16; k++) {
+		bool full = k & 1;
+		if (!shoot(s, full, out, &r))
+			continue;
+		uint64_t pre = r.t[0] - out[0] - c.base, post = out[1] - r.t[full ? 4 : 1];
+		uint64_t *p = full ? &c.full_prefix : &c.lean_prefix, *q = full ? &c.full_suffix : &c.lean_suffix;
+		*p = pre < *p ? pre : *p;
+		*q = post < *q ? post : *q;
+	}
+	probe_next = next;
+	intr_pack_probing = was;
+	intr_pack_flush(s);                    /* and the lean stub pointed right again */
+	return copy_to_user(ubuf, &c, sizeof c);
+}
+
+long intr_pack_probe_op(struct intr_src *s, struct hako_intr_probe *p)
 {
 	switch (p->op) {
 	case HAKO_PROBE_START:
@@ -151,6 +193,8 @@ long intr_pack_probe_op(struct hako_intr_probe *p)
 			return -EFAULT;
 		return n;
 	}
+	case HAKO_PROBE_CALIBRATE:
+		return calibrate(s, p->buf);
 	}
 	return -EINVAL;
 }
@@ -163,7 +207,7 @@ long sys_intr_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 		struct hako_intr_probe p;
 		if (copy_from_user(&p, uarg, sizeof p) < 0)
 			return -EFAULT;
-		return intr_pack_probe_op(&p);
+		return intr_pack_probe_op(intr_pack_get((int)dev), &p);
 	}
 	struct intr_src *s = intr_pack_get((int)dev);
 	if (!s)

@@ -113,9 +113,9 @@ int intr_pack_register(int vector, uint64_t stamp);   /* the lean stub's C part;
 void intr_pack_tick(void);                            /* from the scheduler tick */
 void intr_pack_irq_exit(void);                        /* end of every interrupt, after its EOI */
 
-/* Phase probe (intr_pack_probe.c). */
+/* Phase probe (intr_pack_ctl.c). */
 extern volatile bool intr_pack_probing;
-void intr_pack_probe_add(const struct hako_intr_probe_rec *r);
-long intr_pack_probe_op(struct hako_intr_probe *p);   /* START, STOP, READ (user buffer) */
+struct hako_intr_probe_rec *intr_pack_probe_slot(void);   /* the next record, or NULL when full */
+long intr_pack_probe_op(struct intr_src *s, struct hako_intr_probe *p);
 
 #endif

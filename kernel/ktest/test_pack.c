@@ -285,7 +285,6 @@ KTEST(pack_settings_checked)
 		{ .mode = -1 },
 		{ .mode = HAKO_INTR_PACKED, .n = 0, .flags = HAKO_INTR_TICK },
 		{ .mode = HAKO_INTR_PACKED, .n = PACK_N_MAX + 1, .flags = HAKO_INTR_TICK },
-		{ .mode = HAKO_INTR_PACKED, .n = 4 },                       /* no time trigger */
 		{ .mode = HAKO_INTR_PACKED, .n = 4, .t_ns = HAKO_INTR_T_MAX_NS + 1 },
 		{ .mode = HAKO_INTR_PACKED, .n = 4, .flags = 2 | HAKO_INTR_TICK },
 		{ .mode = HAKO_INTR_ADAPTIVE, .bound_ns = 0 },
@@ -295,5 +294,7 @@ KTEST(pack_settings_checked)
 		KT_CHECK(intr_pack_check(&bad[i]) == -EINVAL, "bad setting %u accepted", i);
 	struct hako_intr_set ok = { .mode = HAKO_INTR_PACKED, .n = 1, .t_ns = 1000 };
 	KT_CHECK(intr_pack_check(&ok) == 0, "a good setting refused");
+	ok = (struct hako_intr_set){ .mode = HAKO_INTR_PACKED, .n = 4 };     /* N alone */
+	KT_CHECK(intr_pack_check(&ok) == 0, "packed with N alone refused");
 	return 0;
 }

@@ -121,6 +121,10 @@ void arch_intr_eoi(void);                        /* acknowledge the local interr
 unsigned arch_intr_block_upto(int vector);       /* hold vector's class and below; returns the old level */
 void arch_intr_unblock(unsigned old);            /* back to the level block_upto returned */
 int arch_intr_line_mask(int gsi, bool masked);   /* an I/O APIC input; a level line keeps its request */
+/* out[0], out[1]: TSC before and after one store that (fire) raises vector on
+ * this CPU, taken right after it; interrupts must be on.  Without fire the
+ * store goes to memory: the two reads' own distance. */
+void arch_intr_probe_self(int vector, bool fire, uint64_t out[2]);
 
 /* Processor identity. */
 uint32_t arch_cpu_apic_id(void);

@@ -12,6 +12,9 @@
  * input of a level-triggered line, or the LAPIC task priority (TPR):
  * raised to a vector's class, it holds every interrupt of that class and
  * below in the LAPIC until it is lowered again (SDM vol. 3, 11.8.3).
+ *
+ * For the phase probe, arch_intr_probe_self raises a vector on this CPU at
+ * a known instruction: a self-IPI is taken right after the ICR write.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -58,4 +61,15 @@ void arch_intr_unblock(unsigned old)
 int arch_intr_line_mask(int gsi, bool masked)
 {
 	return ioapic_mask((uint32_t)gsi, masked);
+}
+
+/* pack_probe.S: TSC, one 32-bit store, TSC. */
+void pack_probe_store(volatile uint32_t *reg, uint32_t value, uint64_t out[2]);
+
+void arch_intr_probe_self(int vector, bool fire, uint64_t out[2])
+{
+	static volatile uint32_t dummy;
+	uint32_t value = 0;
+	volatile uint32_t *reg = fire ? lapic_self_ipi_reg(vector, &value) : &dummy;
+	pack_probe_store(reg, value, out);
 }

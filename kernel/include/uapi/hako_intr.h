@@ -27,7 +27,8 @@
 #define HAKO_INTR_T_MAX_NS   1000000000ull   /* largest T and delay bound: 1 s */
 #define HAKO_INTR_BOUND_MIN_NS 10000ull  /* smallest delay bound: 10 us */
 
-/* Settings of one device.  A packed device needs a time trigger: T or TICK. */
+/* Settings of one device.  Packed without T and without TICK, entries wait
+ * for the N-th interrupt (or a flush: new settings, the card closed). */
 struct hako_intr_set {
 	int32_t mode;              /* HAKO_INTR_SEQUENTIAL, _PACKED, _ADAPTIVE */
 	uint32_t n;                /* packed: a batch when N interrupts are registered, 1..32 */
@@ -67,6 +68,8 @@ struct hako_intr_dev {
 #define HAKO_PROBE_START 0         /* clear the records and record from now */
 #define HAKO_PROBE_STOP  1
 #define HAKO_PROBE_READ  2         /* copy up to max records to buf; returns how many */
+#define HAKO_PROBE_CALIBRATE 3     /* buf: struct hako_intr_calib; the device's vector raised by
+				    * this CPU itself (self-IPI) at a known instruction */
 #define HAKO_PROBE_MAX   1024      /* records kept */
 
 #define HAKO_PROBE_REG   1         /* registration: t[0] stamp at entry, t[1] end of its C part */
@@ -81,6 +84,16 @@ struct hako_intr_probe_rec {
 	uint16_t direct;           /* main handlers run at once (sequential) */
 	uint16_t batched;          /* main handlers run in the batch */
 	uint64_t t[5];
+};
+
+/* What the stamps cannot see: from the interrupt to the first stamp and from
+ * the last stamp back to the interrupted code (kernel code interrupted). */
+struct hako_intr_calib {
+	uint64_t base;             /* two TSC reads around one store, no interrupt */
+	uint64_t lean_prefix;      /* interrupt to the registration's entry stamp t[0] */
+	uint64_t lean_suffix;      /* its end stamp t[1] to the interrupted code */
+	uint64_t full_prefix;      /* interrupt to the full path's entry stamp t[0] */
+	uint64_t full_suffix;      /* its last stamp t[4] to the interrupted code */
 };
 
 struct hako_intr_probe {
