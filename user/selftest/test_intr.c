@@ -18,6 +18,7 @@
 #include <hako/sys.h>
 #include <hako/test.h>
 #include <hako/thread.h>
+#include <hako/arch/x86_64/tsc.h>
 
 #define PERIOD_NS  10000000ull           /* the paper's 10 ms */
 #define WAIT_NS    5000000000ull         /* longest a test waits for its frames */
@@ -216,13 +217,16 @@ static void receiver(void *arg)
 	}
 }
 
-/* Same priority as the receiver: it runs whenever interrupts leave it time. */
+/* Same priority as the receiver: it runs whenever interrupts leave it time
+ * (pause: QEMU's round-robin icount then runs the sender's CPU on time). */
 static void compute(void *arg)
 {
 	struct flood *fl = arg;
 	pin(fl->p->cpu, 8);
-	while (!fl->stop)
+	while (!fl->stop) {
 		fl->loops++;
+		cpu_pause();
+	}
 }
 
 /* Above both: a 1 ms sleep and a console line must keep working. */
