@@ -197,6 +197,8 @@ static void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from
 	m->status = r->status;
 	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
 	m->data_pages = r->data ? (int32_t)r->data->npages : 0;
+	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
+	m->reserved = 0;
 }
 
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)

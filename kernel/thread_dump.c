@@ -23,11 +23,14 @@ static const char *const state_names[] = { "new", "runnable", "running", "sleepi
 static void print_cpu(struct cpu *c, const struct arch_snapshot *s)
 {
 	struct thread *t = c->current;
-	kprintf("cpu %d: tid %d (%s) ncli %d queued %d ticks %lu%s\n", c->id,
+	kprintf("cpu %d: tid %d (%s) ncli %d queued %d ticks %lu watchdog NMIs %lu%s\n", c->id,
 		t ? t->tid : -1, t ? t->name : "-", c->ncli, c->rq_len, c->ticks,
-		c->need_resched ? " resched" : "");
-	if (!s)
+		c->watchdog_kicks, c->need_resched ? " resched" : "");
+	if (!s) {
+		if (c == this_cpu())         /* the dumping CPU: where its interrupt came in */
+			backtrace_print(arch_frame_pointer());
 		return;
+	}
 	uint64_t off = 0;
 	const char *fn = ksym_lookup(s->pc, &off);
 	if (s->user)

@@ -14,6 +14,7 @@
 #include <panic.h>
 #include <sched.h>
 #include <time.h>
+#include <watchdog.h>
 
 uint64_t tsc_hz, lapic_hz;
 uint64_t tick_ns = 10000000;         /* 10 ms, as in paper 000 */
@@ -136,6 +137,7 @@ static void tick(struct timer *t, void *unused)
 	timer_arm(t, t->deadline + ns_to_tsc(tick_ns));
 	intr_pack_tick();               /* packaged interrupts waiting for the tick */
 	sched_tick();
+	watchdog_ticked(c);
 }
 
 void timer_start_cpu(void)

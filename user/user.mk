@@ -4,7 +4,11 @@
 # Included from the top-level Makefile (uses its CC, LD, PYTHON, BUILD).
 # Every directory user/NAME/ holding .c files (except lib and include) is a
 # program: its .c files (and any user/NAME/arch/ARCH/*.S) link with
-# crt0 and libhako.a into $(BUILD)/user/NAME.elf.
+# crt0 and libhako.a into $(BUILD)/user/NAME.elf.  Every directory
+# servers/NAME/ is a program the same way (an OS server: its objects go to
+# $(BUILD)/servers/NAME/, its ELF to $(BUILD)/user/NAME.elf beside the
+# others, so the initrd holds it as NAME).  Programs include a server's
+# protocol header as <NAME/proto.h> (-Iservers).
 #
 #   make user                      all programs and $(BUILD)/initrd.img
 #   make build/user/NAME.elf       one program
@@ -22,7 +26,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
-	-Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP
+	-Iuser/include -Iservers -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP
 # The library also sees its arch helpers (cpu.h); gcc must not turn the
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
@@ -45,11 +49,17 @@ USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c))
 	$(patsubst user/%.S,$(BUILD)/user/%.o,$(filter-out %/start.S,$(wildcard user/lib/arch/$(USER_ARCH)/*.S))) \
 	$(BUILD)/user/lib/syscall_stubs.o
 
-# The programs.
-USER_PROGS := $(sort $(filter-out lib include,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
+# The programs: user/NAME/ and servers/NAME/; a name may be used once.
+USER_APPS := $(sort $(filter-out lib include,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
+USER_SERVERS := $(sort $(patsubst servers/%/,%,$(dir $(wildcard servers/*/*.c))))
+ifneq ($(filter $(USER_APPS),$(USER_SERVERS)),)
+$(error programs in both user/ and servers/: $(filter $(USER_APPS),$(USER_SERVERS)))
+endif
+USER_PROGS := $(USER_APPS) $(USER_SERVERS)
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
-user_prog_objs = $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/$(1)/*.c)) \
-	$(patsubst user/%.S,$(BUILD)/user/%.o,$(wildcard user/$(1)/arch/$(USER_ARCH)/*.S))
+user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers,user)/$(1)
+user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/*.c)) \
+	$(patsubst %.S,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/arch/$(USER_ARCH)/*.S))
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
 USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS)
 
@@ -60,13 +70,18 @@ $(BUILD)/user/lib/%.o: user/lib/%.c | $(GEN_DIR)/hako_syscalls.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_LIB_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/%.o: user/%.c | $(GEN_DIR)/hako_syscalls.h
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c $< -o $@
+# Programs in user/ and in servers/ compile alike (for user/lib the rule
+# above wins: its stem is shorter).
+define user_compile_rules
+$(BUILD)/$(1)/%.o: $(1)/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -c $$< -o $$@
 
-$(BUILD)/user/%.o: user/%.S | $(GEN_DIR)/hako_syscalls.h
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_ASFLAGS) -c $< -o $@
+$(BUILD)/$(1)/%.o: $(1)/%.S | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_ASFLAGS) -c $$< -o $$@
+endef
+$(foreach d,user servers,$(eval $(call user_compile_rules,$(d))))
 
 $(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
 	@mkdir -p $(dir $@)

@@ -50,6 +50,9 @@ struct cpu {
 	volatile int cur_prio;      /* priority of the running thread */
 	volatile int rq_len;        /* runnable threads waiting */
 	volatile uint64_t ticks;    /* timer ticks taken */
+	volatile uint64_t last_tick_tsc;   /* when it last took one (watchdog.c) */
+	volatile uint64_t last_kick_tsc;   /* when the watchdog last sent it an NMI */
+	volatile uint64_t watchdog_kicks;  /* how many it was sent */
 	volatile uint64_t irqs;     /* device + IPI interrupts taken */
 	volatile uint64_t ctx_switches;
 

@@ -17,6 +17,7 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait);
 void smp_send_resched(int cpu);
 void smp_send_ipi(int cpu, int vector);
 void smp_stop_others(void);            /* NMI every other CPU into a halt */
+void smp_send_nmi(int cpu);             /* an NMI that does nothing but interrupt */
 bool smp_stopping(void);
 uint64_t smp_online_mask(void);
 

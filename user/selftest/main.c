@@ -8,8 +8,9 @@
  *   selftest --role R ARGS   act as helper process R for a test
  *
  * Each test runs in a child process; the runner waits for it, then
- * compares the free-frame count with the one taken before it started: a
- * frame not given back fails the test.  Output per test: a line
+ * compares the free-frame count, and the free pages of the ICA region,
+ * with the ones taken before it started: a frame or an ICA page not
+ * given back fails the test.  Output per test: a line
  * `selftest: PASS|FAIL name` and a result line (kind "utest"); at the end
  * `selftest: N passed, N failed` and a "utest-summary" record.  The exit
  * status is the number of failures (at most 255).
@@ -42,6 +43,13 @@ uint64_t free_frames(void)
 {
 	struct hako_sysinfo si;
 	return sys_sysinfo(&si) < 0 ? 0 : si.free_frames;
+}
+
+/* Free pages of the ICA region; 0 where the kernel has no ICAs. */
+static uint64_t free_ica_pages(void)
+{
+	struct hako_ica_stat st;
+	return sys_ica_stat(&st) < 0 ? 0 : st.free_pages;
 }
 
 int online_cpus(void)
@@ -145,12 +153,12 @@ static int run_in_child(const struct utest *t)
 {
 	char *argv[] = { "selftest", "--one", (char *)t->name, NULL };
 	char why[160];
-	uint64_t before = free_frames();
+	uint64_t before = free_frames(), ica_before = free_ica_pages();
 	uint64_t start = clock_ns();
 	int status = spawn_wait("selftest", argv);
 	uint64_t ms = (clock_ns() - start) / 1000000;
-	uint64_t after = free_frames();
-	int ok = status == 0 && after >= before;
+	uint64_t after = free_frames(), ica_after = free_ica_pages();
+	int ok = status == 0 && after >= before && ica_after >= ica_before;
 	if (status < 0)
 		snprintf(why, sizeof why, "cannot spawn: error %d", status);
 	else if (status != 0)
@@ -158,6 +166,10 @@ static int run_in_child(const struct utest *t)
 	else if (after < before)
 		snprintf(why, sizeof why, "leaked %lu frames (%lu free before, %lu after)",
 			 (unsigned long)(before - after), (unsigned long)before, (unsigned long)after);
+	else if (ica_after < ica_before)
+		snprintf(why, sizeof why, "leaked %lu ICA pages (%lu free before, %lu after)",
+			 (unsigned long)(ica_before - ica_after), (unsigned long)ica_before,
+			 (unsigned long)ica_after);
 	printf("selftest: %s %s (%lu ms)%s%s\n", ok ? "PASS" : "FAIL", t->name, (unsigned long)ms,
 	       ok ? "" : ": ", ok ? "" : why);
 	if (ok)

@@ -136,10 +136,16 @@ UTEST(ispc_mode_switch_only_when_idle)
  * ICA plus its own number; with a next pid it first forwards the request
  * there (stepwise: waits, then adds its number; direct: passes it on).
  */
+/* Listen, then tell the spawner (the semaphore in argv[0]) that we do. */
+static int listen_and_say_so(char **argv)
+{
+	return sys_ispc_listen(0) < 0 || sys_sem_post(atoi(argv[0])) < 0 ? -1 : 0;
+}
+
 UROLE(ispc_adder)
 {
-	int add = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
-	if (sys_ispc_listen(0) < 0)
+	int add = atoi(argv[1]), next = argc > 2 ? atoi(argv[2]) : 0;
+	if (listen_and_say_so(argv) < 0)
 		return 1;
 	struct hako_ispc_msg m;
 	if (sys_ispc_receive(&m, 0) < 0)
@@ -170,9 +176,7 @@ static long call(int pid, int value, int flags, struct hako_ispc_msg *m)
 		return id;
 	*(int *)va = value;
 	*m = (struct hako_ispc_msg){ .ctl = (int)id, .data = -1 };
-	long r;
-	for (int tries = 0; (r = sys_ispc_request(pid, m, flags)) == -ESRCH && tries < 100; tries++)
-		sleep_ms(1);                 /* the server may not be listening yet */
+	long r = sys_ispc_request(pid, m, flags);
 	long result = r < 0 ? r : m->status;
 	if (r >= 0 && (m->ctl_va != va || *(int *)va != value))
 		result = -9999;              /* the ICA did not come back intact */
@@ -180,12 +184,26 @@ static long call(int pid, int value, int flags, struct hako_ispc_msg *m)
 	return result;
 }
 
+/* Spawn server role ROLE with up to two arguments; return once it listens. */
+static int spawn_listening(const char *role, const char *a1, const char *a2)
+{
+	long sem = sys_sem_create(0);
+	if (sem < 0)
+		return (int)sem;
+	char id[12];
+	snprintf(id, sizeof id, "%ld", sem);
+	int pid = spawn_role(role, id, a1, a2, NULL);
+	long r = pid < 0 ? pid : sys_sem_wait((int)sem);
+	sys_sem_destroy((int)sem);
+	return r < 0 ? (int)r : pid;
+}
+
 static int spawn_adder(int add, int next)
 {
 	char a[12], n[12];
 	snprintf(a, sizeof a, "%d", add);
 	snprintf(n, sizeof n, "%d", next);
-	return next ? spawn_role("ispc_adder", a, n, NULL) : spawn_role("ispc_adder", a, NULL);
+	return spawn_listening("ispc_adder", a, next ? n : NULL);
 }
 
 UTEST(ispc_sync_async_and_stages)
@@ -259,7 +277,7 @@ UTEST(ispc_requester_death_frees_icas)
 {
 	uint64_t before = ica_free_pages();
 	for (int copy = 0; copy < 2; copy++) {
-		int server = spawn_role("ispc_hold", NULL);
+		int server = spawn_listening("ispc_hold", NULL, NULL);
 		char pid[12];
 		snprintf(pid, sizeof pid, "%d", server);
 		int caller = spawn_role("ispc_caller", pid, copy ? "copy" : NULL, NULL);
@@ -275,7 +293,7 @@ UTEST(ispc_requester_death_frees_icas)
 UROLE(ispc_hold)
 {
 	struct hako_ispc_msg m;
-	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+	if (listen_and_say_so(argv) < 0 || sys_ispc_receive(&m, 0) < 0)
 		return 1;
 	for (;;)
 		sleep_ms(1000);
@@ -286,7 +304,7 @@ UROLE(ispc_hold)
 UROLE(ispc_bumper)
 {
 	struct hako_ispc_msg m;
-	if (sys_ispc_listen(0) < 0 || sys_ispc_receive(&m, 0) < 0)
+	if (listen_and_say_so(argv) < 0 || sys_ispc_receive(&m, 0) < 0)
 		return 1;
 	for (;;) {
 		volatile uint8_t *d = (volatile uint8_t *)m.data_va;
@@ -297,7 +315,7 @@ UROLE(ispc_bumper)
 			d[i] = 0x55;
 		if (d)
 			d[200] = 0x77;
-		m.status = (int)sum;
+		m.status = m.data_bytes == 100 ? (int)sum : -1;   /* the kernel says what it copied */
 		if (sys_ispc_reply(&m, HAKO_ISPC_WAIT) < 0)
 			return 2;
 	}
@@ -307,15 +325,12 @@ UROLE(ispc_bumper)
 UTEST(ispc_copy_instead_of_remap)
 {
 	uint64_t before = ica_free_pages(), cva, dva;
-	int server = spawn_role("ispc_bumper", NULL);
+	int server = spawn_listening("ispc_bumper", NULL, NULL);
 	long ctl = sys_ica_alloc(1, &cva), data = sys_ica_alloc(2, &dva);
 	CHECK(server > 0 && ctl > 0 && data > 0, "set-up %d %ld %ld", server, ctl, data);
 	memset((void *)dva, 0xaa, 8192);
 	struct hako_ispc_msg m = { .ctl = (int)ctl, .data = (int)data, .data_bytes = 100 };
-	long r;
-	for (int tries = 0; (r = sys_ispc_request(server, &m, HAKO_ISPC_COPY)) == -ESRCH && tries < 100; tries++)
-		sleep_ms(1);
-	CHECK_EQ(r, 0);
+	CHECK_EQ(sys_ispc_request(server, &m, HAKO_ISPC_COPY), 0);
 	CHECK_EQ(m.status, 100 * 0xaa);              /* the rest of the copy was zero */
 	CHECK_EQ(m.data, data);
 	CHECK_EQ(m.data_va, dva);
@@ -334,5 +349,99 @@ UTEST(ispc_copy_instead_of_remap)
 	CHECK_EQ(sys_ica_free((int)data), 0);
 	CHECK(kill_after(server, 0) >= 0, "kill");
 	CHECK_EQ(ica_free_pages(), before);
+	return 0;
+}
+
+/* ---- a fuzzer: plausible ISPC calls in random order ------------------- */
+
+static uint64_t fuzz_rng;
+
+static unsigned fuzz_next(void)
+{
+	fuzz_rng = fuzz_rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(fuzz_rng >> 33);
+}
+
+/* One random call among those a confused or hostile server-client makes:
+ * ids from our own pool (sometimes off by a little), targets the peers. */
+static void fuzz_step(int *ids, int nids, const int *peers, int npeers)
+{
+	struct hako_ispc_msg m = { .ctl = ids[fuzz_next() % nids], .data = -1 };
+	if (fuzz_next() % 3 == 0)
+		m.data = ids[fuzz_next() % nids];
+	if (fuzz_next() % 8 == 0)
+		m.ctl += (int)(fuzz_next() % 3) - 1;
+	m.data_bytes = fuzz_next() % 9000;
+	int peer = peers[fuzz_next() % npeers];
+	uint64_t va;
+	switch (fuzz_next() % 9) {
+	case 0: sys_ispc_request(peer, &m, HAKO_ISPC_ASYNC | (fuzz_next() % 2 ? HAKO_ISPC_DIRECT : 0)); break;
+	case 1: sys_ispc_request(peer, &m, HAKO_ISPC_ASYNC | HAKO_ISPC_COPY); break;
+	case 2: sys_ispc_receive(&m, HAKO_ISPC_NONBLOCK); break;
+	case 3: m.status = (int)fuzz_next(); sys_ispc_reply(&m, fuzz_next() % 2 ? HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK : 0); break;
+	case 4: sys_ispc_result(fuzz_next() % 2 ? -1 : m.ctl, &m, HAKO_ISPC_NONBLOCK); break;
+	case 5: sys_ica_peel(m.ctl); break;
+	case 6: sys_ica_paste(m.ctl); break;
+	case 7: if (sys_ica_free(m.ctl) == 0) {           /* keep the pool full */
+			long id = sys_ica_alloc(1 + fuzz_next() % 4, &va);
+			for (int i = 0; i < nids && id > 0; i++)
+				if (ids[i] == m.ctl)
+					ids[i] = (int)id;
+		}
+		break;
+	default:
+		sys_ispc_result(-1, &m, HAKO_ISPC_NONBLOCK);
+		break;
+	}
+}
+
+UROLE(ispc_fuzzer)
+{
+	fuzz_rng = strtoull(argv[0], NULL, 0);
+	int peers[3], npeers = 0, ids[8];
+	for (int i = 1; i < argc && npeers < 3; i++)
+		peers[npeers++] = atoi(argv[i]);
+	if (npeers == 0)
+		peers[npeers++] = 0;             /* the name-server pid: nobody listens */
+	uint64_t va;
+	for (int i = 0; i < 8; i++)
+		ids[i] = (int)sys_ica_alloc(1 + i % 3, &va);
+	sys_ispc_listen(0);
+	for (int i = 0; i < 3000; i++)
+		fuzz_step(ids, 8, peers, npeers);
+	for (int i = 0; i < 1000000; i++) {  /* then go on slowly until killed */
+		fuzz_step(ids, 8, peers, npeers);
+		sys_yield();
+	}
+	return 0;
+}
+
+/* Three fuzzers send each other plausible garbage, then all are killed:
+ * the kernel stays up and every ICA page comes back. */
+UTEST(ispc_fuzzers_leave_nothing_behind)
+{
+	uint64_t before = ica_free_pages();
+	const char *seeds[] = { "21", "22" };
+	for (unsigned round = 0; round < sizeof seeds / sizeof seeds[0]; round++) {
+		char a[12], b[12];
+		int p1 = spawn_role("ispc_fuzzer", seeds[round], NULL);
+		snprintf(a, sizeof a, "%d", p1);
+		int p2 = spawn_role("ispc_fuzzer", seeds[round], a, NULL);
+		snprintf(b, sizeof b, "%d", p2);
+		int p3 = spawn_role("ispc_fuzzer", seeds[round], a, b, NULL);
+		CHECK(p1 > 0 && p2 > 0 && p3 > 0, "spawn %d %d %d", p1, p2, p3);
+		sleep_ms(30);
+		struct hako_ica_stat mid;
+		if (sys_ica_stat(&mid) == 0)
+			printf("ispc fuzz round %u: %d requests in flight, %d ICAs, %lu peels so far\n",
+			       round, mid.requests, mid.icas, (unsigned long)mid.peels);
+		int pids[] = { p3, p2, p1 };
+		for (int i = 0; i < 3; i++)
+			CHECK(kill_after(pids[i], 0) >= 0, "kill %d", pids[i]);
+	}
+	CHECK_EQ(ica_free_pages(), before);
+	struct hako_ica_stat st;
+	CHECK_EQ(sys_ica_stat(&st), 0);
+	CHECK_EQ(st.requests, 0);
 	return 0;
 }

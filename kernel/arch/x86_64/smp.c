@@ -117,6 +117,11 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait)
 	}
 }
 
+void smp_send_nmi(int cpu)
+{
+	lapic_send_nmi(cpus[cpu].apic_id);
+}
+
 void smp_stop_others(void)
 {
 	stopping = true;

@@ -70,7 +70,8 @@ struct hako_ispc_msg {
 	int32_t status;     /* reply in: the result (negative errno for failure); result out: it */
 	int32_t flags;      /* out: HAKO_ISPC_DIRECT if the request returns directly */
 	int32_t data_pages; /* out: size of the data ICA in pages, 0 without one */
-	uint32_t data_bytes; /* in, with HAKO_ISPC_COPY: how many bytes to copy */
+	uint32_t data_bytes; /* in, with HAKO_ISPC_COPY: how many bytes to copy; out: the
+				bytes a copied data ICA holds (0 if it was remapped) */
 	uint32_t reserved;  /* 0 */
 };
 
