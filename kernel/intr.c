@@ -17,6 +17,7 @@ struct vector_entry {
 	void *arg;
 	const char *name;
 	bool allocated;
+	bool own_eoi;               /* the handler acknowledges the LAPIC itself */
 	volatile uint64_t count;
 };
 
@@ -45,7 +46,7 @@ void intr_free_vector(int vector)
 	spin_unlock(&intr_lock);
 }
 
-int intr_register(int vector, intr_handler_t fn, void *arg, const char *name)
+static int enter(int vector, intr_handler_t fn, void *arg, const char *name, bool own_eoi)
 {
 	if (vector < 32 || vector > 255 || !fn)
 		return -EINVAL;
@@ -53,9 +54,20 @@ int intr_register(int vector, intr_handler_t fn, void *arg, const char *name)
 	vectors[vector].arg = arg;
 	vectors[vector].name = name;
 	vectors[vector].allocated = true;
+	vectors[vector].own_eoi = own_eoi;
 	__atomic_store_n(&vectors[vector].fn, fn, __ATOMIC_RELEASE);
 	spin_unlock(&intr_lock);
 	return 0;
+}
+
+int intr_register(int vector, intr_handler_t fn, void *arg, const char *name)
+{
+	return enter(vector, fn, arg, name, false);
+}
+
+int intr_register_own_eoi(int vector, intr_handler_t fn, void *arg, const char *name)
+{
+	return enter(vector, fn, arg, name, true);
 }
 
 void intr_unregister(int vector)
@@ -71,16 +83,18 @@ void intr_release(int vector)
 	intr_free_vector(vector);
 }
 
-/* Called by the arch trap code with interrupts off. */
-void intr_dispatch(int vector)
+/* Called by the arch trap code with interrupts off; true if the handler sent the EOI. */
+bool intr_dispatch(int vector)
 {
 	struct vector_entry *e = &vectors[vector & 0xff];
 	intr_handler_t fn = __atomic_load_n(&e->fn, __ATOMIC_ACQUIRE);
 	__atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
-	if (fn)
-		fn(e->arg);
-	else
+	if (!fn) {
 		kprintf("intr: unexpected vector %d\n", vector);
+		return false;
+	}
+	fn(e->arg);
+	return e->own_eoi;
 }
 
 uint64_t intr_count(int vector)

@@ -1,12 +1,13 @@
 /*
  * nic.c — the registry of network cards and the generic half of their
  * interrupt handling: routing (MSI, or an INTx line possibly shared with
- * other cards), the sequential handler (ack, then work), sending with
+ * other cards), the two halves as an interrupt-packaging source
+ * (intr_pack.c runs them sequentially or packed), sending with
  * transmit-slot reclaim, and delivery to the installed receiver.
  *
  * Shared INTx: cards whose PCI interrupt-line values are equal sit on one
- * I/O APIC input, so they share one vector; its handler asks every card
- * on it (ack returns 0 for "not mine").  The line is routed to the CPU
+ * I/O APIC input, so they share one vector; interrupt packaging asks every
+ * card on it (ack returns 0 for "not mine").  The line is routed to the CPU
  * the first card asked for and unrouted when the last card leaves.  Only
  * one owner may program an I/O APIC input at a time: a device outside the
  * registry (edu) must not be routed on the same line while a card is up.
@@ -17,6 +18,7 @@
 #include <cpu.h>
 #include <errno.h>
 #include <intr.h>
+#include <intr_pack.h>
 #include <kprintf.h>
 #include <nic.h>
 #include <pci.h>
@@ -28,6 +30,7 @@
 struct nic_line {
 	int irq_line;                /* PCI interrupt-line value of its cards */
 	int vector;
+	int cpu;                     /* where the line is routed */
 	struct nic *first;           /* cards on it, linked by line_next; NULL: slot free */
 	struct pci_device *routed;   /* the card that programmed the I/O APIC input */
 };
@@ -45,6 +48,22 @@ static bool mac_valid(const uint8_t *mac)
 	return !zero && !(mac[0] & 1);           /* not all zeros, not multicast/broadcast */
 }
 
+static uint32_t src_ack(struct intr_src *s)
+{
+	struct nic *n = s->priv;
+	uint32_t status = nic_intr_ack(n);
+	if (status)
+		n->stats.irqs++;
+	else
+		n->stats.not_mine++;
+	return status;
+}
+
+static void src_work(struct intr_src *s, uint32_t status)
+{
+	nic_intr_work(s->priv, status);
+}
+
 int nic_register(struct nic *n, const char *driver, int index, struct pci_device *pci,
 		 const struct nic_ops *ops)
 {
@@ -57,11 +76,15 @@ int nic_register(struct nic *n, const char *driver, int index, struct pci_device
 	spin_init(&n->rx_lock, "nic-rx");
 	spin_init(&n->tx_lock, "nic-tx");
 	n->irq_mode = NIC_IRQ_NONE;
+	n->src = (struct intr_src){ .name = n->name, .type = driver, .ack = src_ack,
+				    .work = src_work, .priv = n };
 	spin_lock(&nic_lock);
 	int err = nnics < NIC_MAX ? 0 : -ENOSPC;
 	if (err == 0)
 		nics[nnics++] = n;
 	spin_unlock(&nic_lock);
+	if (err == 0 && intr_pack_add(&n->src) < 0)
+		kprintf("%s: no room for interrupt packaging\n", n->name);
 	if (err == 0)
 		kprintf("%s: %02x:%02x:%02x:%02x:%02x:%02x, pci %02x:%02x.%x, irq line %d%s\n",
 			n->name, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5],
@@ -98,12 +121,23 @@ struct nic *nic_find(const char *driver, int index)
 	return NULL;
 }
 
-void nic_set_receiver(struct nic *n, nic_rx_fn fn, void *arg)
+void nic_set_receiver_room(struct nic *n, nic_rx_fn fn, nic_room_fn room, void *arg)
 {
 	spin_lock(&n->rx_lock);          /* no frame is being delivered meanwhile */
 	n->rx = fn;
+	n->rx_room = room;
 	n->rx_arg = arg;
 	spin_unlock(&n->rx_lock);
+}
+
+void nic_set_receiver(struct nic *n, nic_rx_fn fn, void *arg)
+{
+	nic_set_receiver_room(n, fn, NULL, arg);
+}
+
+bool nic_rx_room(struct nic *n)
+{
+	return !n->rx_room || n->rx_room(n, n->rx_arg);
 }
 
 void nic_deliver(struct nic *n, const uint8_t *frame, size_t len)
@@ -193,27 +227,22 @@ void nic_poll(struct nic *n)
 	nic_intr_work(n, 0);
 }
 
-/* Vector handlers: one card (MSI), or every card on a shared line. */
-static void msi_handler(void *arg)
-{
-	nic_interrupt(arg);
-}
-
-static void line_handler(void *arg)
-{
-	struct nic_line *line = arg;
-	for (struct nic *n = __atomic_load_n(&line->first, __ATOMIC_ACQUIRE); n;
-	     n = __atomic_load_n(&n->line_next, __ATOMIC_ACQUIRE))
-		nic_interrupt(n);
-}
-
 /* ---- routing ------------------------------------------------------------ */
+/* Interrupt packaging (intr_pack.c) owns the vectors: it asks every card on
+ * one in turn, sequentially or packed as each card is set. */
 
-static int up_msi(struct nic *n, uint32_t dest)
+static int up_msi(struct nic *n, int cpu)
 {
-	int vector = pci_irq_attach(n->pci, true, dest, msi_handler, n, n->name);
+	int vector = pci_irq_attach(n->pci, true, cpus[cpu].apic_id, intr_pack_unclaimed, NULL,
+				    n->name);
 	if (vector < 0)
 		return vector;
+	int err = intr_pack_attach(&n->src, vector, -1, cpu);
+	if (err < 0) {
+		pci_msi_disable(n->pci);
+		intr_release(vector);
+		return err;
+	}
 	n->vector = vector;
 	n->irq_mode = NIC_IRQ_MSI;
 	return 0;
@@ -227,35 +256,47 @@ static struct nic_line *line_of(int irq_line)
 	return NULL;
 }
 
-/* A new line: its vector, the I/O APIC input routed to dest.  Caller holds nic_lock. */
-static struct nic_line *open_line(struct nic *n, uint32_t dest, int *err)
+/* A new line: its vector, the I/O APIC input routed to cpu.  Caller holds nic_lock. */
+static struct nic_line *open_line(struct nic *n, int cpu, int *err)
 {
 	struct nic_line *line = NULL;
 	for (int i = 0; i < NIC_MAX && !line; i++)
 		if (!lines[i].first)
 			line = &lines[i];
-	int vector = line ? pci_irq_attach(n->pci, false, dest, line_handler, line, "nic-intx")
-			  : -ENOSPC;
+	int vector = line ? pci_irq_attach(n->pci, false, cpus[cpu].apic_id, intr_pack_unclaimed,
+					   NULL, "nic-intx") : -ENOSPC;
 	if (vector < 0) {
 		*err = vector;
 		return NULL;
 	}
-	*line = (struct nic_line){ .irq_line = n->pci->irq_line, .vector = vector, .routed = n->pci };
+	*line = (struct nic_line){ .irq_line = n->pci->irq_line, .vector = vector, .cpu = cpu,
+				   .routed = n->pci };
 	return line;
 }
 
-static int up_intx(struct nic *n, uint32_t dest)
+static void close_line(struct nic_line *line)
+{
+	pci_intx_unroute(line->routed);
+	intr_release(line->vector);
+}
+
+static int up_intx(struct nic *n, int cpu)
 {
 	int err = 0;
 	spin_lock(&nic_lock);
 	struct nic_line *line = line_of(n->pci->irq_line);
+	bool opened = !line;
 	if (!line)
-		line = open_line(n, dest, &err);
-	if (line) {
+		line = open_line(n, cpu, &err);
+	if (line)
+		err = intr_pack_attach(&n->src, line->vector, line->routed->intx_gsi, line->cpu);
+	if (line && err == 0) {
 		n->line_next = line->first;
-		__atomic_store_n(&line->first, n, __ATOMIC_RELEASE);
+		line->first = n;
 		n->vector = line->vector;
 		n->irq_mode = NIC_IRQ_INTX;
+	} else if (line && opened) {
+		close_line(line);
 	}
 	spin_unlock(&nic_lock);
 	return err;
@@ -270,11 +311,9 @@ static void down_intx(struct nic *n)
 	while (link && *link && *link != n)
 		link = &(*link)->line_next;
 	if (link && *link)
-		__atomic_store_n(link, n->line_next, __ATOMIC_RELEASE);  /* a handler may still walk n */
-	if (line && !line->first) {
-		pci_intx_unroute(line->routed);
-		intr_release(line->vector);
-	}
+		*link = n->line_next;
+	if (line && !line->first)
+		close_line(line);
 	spin_unlock(&nic_lock);
 }
 
@@ -284,8 +323,7 @@ int nic_up(struct nic *n, int cpu)
 		return -EINVAL;
 	if (n->irq_mode != NIC_IRQ_NONE)
 		return -EBUSY;
-	uint32_t dest = cpus[cpu].apic_id;
-	int err = n->pci->msi_cap ? up_msi(n, dest) : up_intx(n, dest);
+	int err = n->pci->msi_cap ? up_msi(n, cpu) : up_intx(n, cpu);
 	if (err < 0)
 		return err;
 	n->ops->irq_enable(n, true);
@@ -297,6 +335,7 @@ void nic_down(struct nic *n)
 	if (n->irq_mode == NIC_IRQ_NONE)
 		return;
 	n->ops->irq_enable(n, false);
+	intr_pack_detach(&n->src);          /* what is registered is handled first */
 	if (n->irq_mode == NIC_IRQ_MSI) {
 		pci_msi_disable(n->pci);
 		intr_release(n->vector);

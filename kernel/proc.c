@@ -20,6 +20,7 @@
 #include <heap.h>
 #include <kprintf.h>
 #include <ispc.h>
+#include <nic_user.h>
 #include <proc.h>
 #include <sem.h>
 #include <thread.h>
@@ -290,6 +291,7 @@ void proc_end(struct proc *p)
 			p->threads[i].t = NULL;
 		}
 	ispc_proc_end(p);                /* before the address space goes: ICAs and requests */
+	nic_user_proc_end(p->pid);       /* its cards and kernel senders */
 	vm_destroy(p->as);
 	p->as = NULL;
 	sem_release_owner(p->pid);

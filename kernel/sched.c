@@ -220,8 +220,10 @@ void sched_preempt_if_needed(void)
 	struct cpu *c = this_cpu();
 	/* The idle loop yields by itself; switching away from it in the middle
 	 * of an interrupt nested in its own reaping (sched_finish_switch runs
-	 * with interrupts on) led to a thread reaped twice on -smp 1. */
-	if (c->need_resched && c->ncli == 0 && c->current != c->idle_thread)
+	 * with interrupts on) led to a thread reaped twice on -smp 1.  An
+	 * interrupt nested in a handler that re-enabled interrupts
+	 * (irq_nest) must not switch away from under that handler. */
+	if (c->need_resched && c->ncli == 0 && c->irq_nest == 0 && c->current != c->idle_thread)
 		sched_yield();
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cpu.h>
 #include <intr.h>
+#include <intr_pack.h>
 #include <kprintf.h>
 #include <panic.h>
 #include <sched.h>
@@ -133,6 +134,7 @@ static void tick(struct timer *t, void *unused)
 	struct cpu *c = this_cpu();
 	c->ticks++;
 	timer_arm(t, t->deadline + ns_to_tsc(tick_ns));
+	intr_pack_tick();               /* packaged interrupts waiting for the tick */
 	sched_tick();
 }
 

@@ -92,11 +92,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--count", type=int, default=2000, help="instructions to trace")
     parser.add_argument("--smp", type=int, default=1)
     parser.add_argument("--cmdline", default="")
+    parser.add_argument("--net", default="none", help="network cards: none or hub")
     parser.add_argument("words", nargs="*", help="guest command after --")
     args = parser.parse_args(argv)
     table = sorted(symbols(str(ROOT / KERNEL_IMAGE)) + symbols(args.program))
     port = free_port()
-    profile = Profile(smp=args.smp, cmdline=args.cmdline, words=tuple(args.words),
+    profile = Profile(smp=args.smp, cmdline=args.cmdline, words=tuple(args.words), net=args.net,
                       gdb=True, gdb_port=port)
     with tempfile.TemporaryDirectory() as tmp:
         trace = os.path.join(tmp, "pcs")

@@ -199,7 +199,7 @@ static void e1000_rx_work(struct nic *n, uint32_t status)
 	if (status & INT_LSC)
 		n->link_up = rd(e, REG_STATUS) & STATUS_LU;
 	int done = -1;
-	while (e->rx[e->rx_next].status & RXD_DD) {
+	while ((e->rx[e->rx_next].status & RXD_DD) && nic_rx_room(n)) {
 		rx_one(e, &e->rx[e->rx_next], e->rx_next);
 		done = (int)e->rx_next;
 		e->rx_next = (e->rx_next + 1) % RX_N;

@@ -194,7 +194,7 @@ static void rtl_rx_work(struct nic *n, uint32_t status)
 	}
 	if (status & INT_LINKCHG)
 		n->link_up = !(rd8(r, REG_MSR) & MSR_LINKB);
-	while (!(rd8(r, REG_CR) & CR_BUFE)) {
+	while (!(rd8(r, REG_CR) & CR_BUFE) && nic_rx_room(n)) {
 		if (!rx_one(r)) {
 			n->stats.rx_errors++;
 			kprintf("%s: bad receive header at %u, receiver restarted\n", n->name, r->rx_off);

@@ -11,6 +11,7 @@
 #ifndef HAKO_INTR_H
 #define HAKO_INTR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define VECTOR_DEVICE_FIRST 0x30
@@ -26,9 +27,11 @@ typedef void (*intr_handler_t)(void *arg);
 int intr_alloc_vector(void);                 /* -EAGAIN when none are left */
 void intr_free_vector(int vector);
 int intr_register(int vector, intr_handler_t fn, void *arg, const char *name);
+/* The same for a handler that acknowledges the LAPIC itself (intr_pack.c). */
+int intr_register_own_eoi(int vector, intr_handler_t fn, void *arg, const char *name);
 void intr_unregister(int vector);
 void intr_release(int vector);               /* unregister and free */
-void intr_dispatch(int vector);
+bool intr_dispatch(int vector);              /* true: the handler sent the EOI */
 uint64_t intr_count(int vector);
 
 #endif

@@ -18,7 +18,9 @@
  *           hand each frame to the receiver, reclaim finished transmit
  *           slots, count errors.  Nothing in it depends on the moment the
  *           interrupt arrived, so it may run later, batched.
- * nic_interrupt() runs the two back to back (sequential handling).
+ * nic_interrupt() runs the two back to back.  Interrupt packaging
+ * (intr_pack.h) calls them through the card's intr_src: sequentially, or
+ * ack at registration and work later in a batch, as the card is set.
  *
  * Cards register at boot only, so the registry is read without a lock.
  * nic_up/nic_down of one card are not called concurrently.
@@ -33,6 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <intr_pack.h>
 #include <spinlock.h>
 
 #define NIC_MAX        8      /* cards in the registry */
@@ -46,6 +49,8 @@ struct pci_device;
 
 /* Called for each frame received intact; frame is only valid during the call. */
 typedef void (*nic_rx_fn)(struct nic *n, const uint8_t *frame, size_t len, void *arg);
+/* Whether the receiver takes another frame now; if not, frames stay in the card. */
+typedef bool (*nic_room_fn)(struct nic *n, void *arg);
 
 struct nic_ops {
 	/* Queue one frame (caller holds tx_lock); -EAGAIN when every slot is busy. */
@@ -78,10 +83,12 @@ struct nic {
 	void *priv;                    /* the driver's own state */
 	struct spinlock rx_lock, tx_lock;
 	nic_rx_fn rx;                  /* NULL: frames are counted and dropped */
+	nic_room_fn rx_room;           /* NULL: always room */
 	void *rx_arg;
 	struct nic_stats stats;
 	volatile bool link_up;         /* as last reported by the device */
 	/* Interrupt delivery, owned by nic.c. */
+	struct intr_src src;           /* the card in interrupt packaging */
 	enum nic_irq_mode irq_mode;
 	int vector;
 	struct nic *line_next;         /* next card sharing this INTx vector */
@@ -99,6 +106,9 @@ struct nic *nic_get(int i);          /* NULL past the end */
 struct nic *nic_find(const char *driver, int index);   /* index-th card of a driver */
 
 void nic_set_receiver(struct nic *n, nic_rx_fn fn, void *arg);
+/* The same with a room check: while it says no, rx_work leaves frames in the card
+ * (whose ring then fills and holds back the rest); nic_poll picks them up later. */
+void nic_set_receiver_room(struct nic *n, nic_rx_fn fn, nic_room_fn room, void *arg);
 int nic_send(struct nic *n, const void *frame, size_t len);   /* -EINVAL, -EAGAIN */
 
 /* Route the card's interrupt to cpu (MSI if it has it, else INTx) and unmask it. */
@@ -113,6 +123,7 @@ void nic_poll(struct nic *n);        /* work without an interrupt: drain and rec
 
 /* For drivers. */
 void nic_deliver(struct nic *n, const uint8_t *frame, size_t len);   /* caller holds rx_lock */
+bool nic_rx_room(struct nic *n);     /* caller holds rx_lock: deliver another frame now? */
 /* Copy a frame into a transmit buffer, zero-padded to ETH_FRAME_MIN; returns the length to send. */
 size_t nic_copy_padded(void *dst, const void *frame, size_t len);
 /* Spin until done(arg) is true; -ETIMEDOUT after ns (resets take microseconds). */

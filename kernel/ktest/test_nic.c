@@ -13,6 +13,7 @@
 #include <cpu.h>
 #include <errno.h>
 #include <kprintf.h>
+#include <intr_pack.h>
 #include <ktest.h>
 #include <nic.h>
 #include <spinlock.h>
@@ -262,6 +263,41 @@ KTEST(nic_e1000_to_rtl8139_200_frames)
 {
 	struct nic *rtl, *e1k;
 	return hub_pair(&rtl, &e1k) ? one_way(e1k, rtl) : 0;
+}
+
+/* The same with the receiving card's interrupts packed (N = 4, T = 1 ms, tick). */
+static int one_way_packed(struct nic *tx, struct nic *rx)
+{
+	struct hako_intr_set packed = { .mode = HAKO_INTR_PACKED, .n = 4, .t_ns = 1000000,
+					.flags = HAKO_INTR_TICK };
+	struct hako_intr_set seq = { .mode = HAKO_INTR_SEQUENTIAL };
+	struct hako_intr_dev d0, d;
+	KT_CHECK(intr_pack_configure(&rx->src, &packed) == 0, "cannot set packed");
+	intr_pack_snapshot(&rx->src, &d0);
+	int result = one_way(tx, rx);
+	intr_pack_snapshot(&rx->src, &d);      /* after nic_down: nothing pending */
+	intr_pack_configure(&rx->src, &seq);
+	if (result < 0)
+		return result;
+	uint64_t irqs = d.c.interrupts - d0.c.interrupts, reg = d.c.registered - d0.c.registered;
+	kprintf("test_nic: %s packed: %lu interrupts, %lu registered, %lu batches\n", rx->name,
+		irqs, reg, d.c.batches - d0.c.batches);
+	KT_CHECK(reg == irqs && irqs > 0, "%lu of %lu interrupts registered", reg, irqs);
+	KT_CHECK(d.pending == 0 && d.c.handled - d0.c.handled == irqs, "handled %lu of %lu",
+		 d.c.handled - d0.c.handled, irqs);
+	return 0;
+}
+
+KTEST(nic_e1000_to_rtl8139_packed)
+{
+	struct nic *rtl, *e1k;
+	return hub_pair(&rtl, &e1k) ? one_way_packed(e1k, rtl) : 0;
+}
+
+KTEST(nic_rtl8139_to_e1000_packed)
+{
+	struct nic *rtl, *e1k;
+	return hub_pair(&rtl, &e1k) ? one_way_packed(rtl, e1k) : 0;
 }
 
 /* An interrupt on the card's line with nothing pending is another device's. */

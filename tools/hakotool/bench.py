@@ -34,6 +34,12 @@ BENCHES: dict[str, Bench] = {
         timeout=300.0,
         about="in-kernel micro-benchmarks (kbench), pc, 4 CPUs, icount",
     ),
+    "intr": Bench(
+        profile=Profile(machine="pc", smp=2, mode="icount", net="hub", words=("intrbench",)),
+        timeout=900.0,
+        about="interrupt packaging, paper 000 (intrbench), sequential/packed/adaptive, "
+              "both NICs on a hub, pc, 2 CPUs, icount",
+    ),
     "ispc": Bench(
         profile=Profile(machine="pc", smp=2, mode="icount", words=("ispcbench",),
                         cmdline="servers=" + ISPC_SERVERS),

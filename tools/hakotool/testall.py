@@ -109,6 +109,8 @@ PLANS = {
         BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
         # Server communication in its fast mode (issue 4); the boots above are baseline.
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
+        # Interrupt packaging with the cards (issue 5): the selftests that need them run here.
+        BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

@@ -27,6 +27,14 @@ def test_sys_profile_registered():
     assert "sysbench" in sys_bench.about and "sys" in bench.describe()
 
 
+def test_intr_profile_boots_both_cards():
+    intr = bench.BENCHES["intr"]
+    profile = intr.profile
+    assert (profile.machine, profile.smp, profile.mode, profile.net, profile.words) == (
+        "pc", 2, "icount", "hub", ("intrbench",))
+    assert "intr" in bench.describe()
+
+
 # What sysbench prints: readable lines, bench records, target records.
 SYS_OUT = ('@@ {"kind":"boot","cpus":4}\n'
            'sysbench: null_syscall: sys_null() round trip\n'

@@ -286,11 +286,11 @@ static uint64_t garbage_arg(void)
 static int reckless;                 /* garbage_all: keep the calls that block or start code */
 
 /* Calls that would end the garbage process itself or sleep for ever are
- * left out, and always ispc_mode: it would switch the mode the rest of
- * the suite runs in. */
-static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2)
+ * left out, and always ispc_mode and intr_ctl SET: they would switch the
+ * mode the rest of the suite runs in. */
+static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-	if (nr == SYS_ispc_mode)
+	if (nr == SYS_ispc_mode || (nr == SYS_intr_ctl && a1 == HAKO_INTR_SET))
 		return 0;
 	if (reckless)
 		return nr != SYS_exit && nr != SYS_poweroff;
@@ -307,6 +307,8 @@ static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2)
 	    (nr == SYS_ispc_reply && (a1 & HAKO_ISPC_WAIT)) ||
 	    (nr == SYS_ispc_request && !(a2 & HAKO_ISPC_ASYNC)))
 		return 0;                    /* could wait for a request or result for ever */
+	if (nr == SYS_nic_recv && !(a3 & HAKO_NIC_NONBLOCK))
+		return 0;                    /* could wait for a frame for ever */
 	return 1;
 }
 
@@ -324,7 +326,7 @@ UROLE(garbage)
 			a[0] = bad_ptrs[rnd() % NBAD];   /* keep the console readable */
 		if (nr == SYS_spawn)             /* a real name (say "sh") would outlive the test */
 			a[0] = bad_ptrs[rnd() % NBAD];
-		if (!harmless(nr, a[0], a[1], a[2]))
+		if (!harmless(nr, a[0], a[1], a[2], a[3]))
 			continue;
 		sys_raw(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 		calls++;

@@ -108,6 +108,24 @@ static inline uint64_t virt_to_phys(const void *va)
 /* QEMU fw_cfg: a named file into buf; -1 if absent. */
 int fwcfg_read_file(const char *name, char *buf, uint32_t size);
 
+/*
+ * Interrupt packaging (intr_pack.c; pack_arch.c and the lean stubs in
+ * vectors.S).  A vector with a lean entry calls intr_pack_register(vector,
+ * tsc) with only the scratch registers saved, unless it is diverted to the
+ * full path (trap(), intr_dispatch).  Switch the entry only while the
+ * vector cannot fire.
+ */
+void arch_intr_lean_entry(int vector, bool on);  /* on: lean stub, diverted until told */
+void arch_intr_divert(int vector, bool on);      /* next interrupts take the full path */
+void arch_intr_eoi(void);                        /* acknowledge the local interrupt controller */
+unsigned arch_intr_block_upto(int vector);       /* hold vector's class and below; returns the old level */
+void arch_intr_unblock(unsigned old);            /* back to the level block_upto returned */
+int arch_intr_line_mask(int gsi, bool masked);   /* an I/O APIC input; a level line keeps its request */
+/* out[0], out[1]: TSC before and after one store that (fire) raises vector on
+ * this CPU, taken right after it; interrupts must be on.  Without fire the
+ * store goes to memory: the two reads' own distance. */
+void arch_intr_probe_self(int vector, bool fire, uint64_t out[2]);
+
 /* Processor identity. */
 uint32_t arch_cpu_apic_id(void);
 

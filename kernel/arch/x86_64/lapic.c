@@ -34,6 +34,7 @@
 #define ICR_PENDING  (1u << 12)
 #define ICR_ASSERT   (1u << 14)
 #define ICR_LEVEL    (1u << 15)
+#define ICR_SELF     (1u << 18)   /* destination shorthand: this CPU */
 #define LVT_MASKED   (1u << 16)
 #define TDIV_BY_1    0xb
 
@@ -67,6 +68,13 @@ void lapic_init_cpu(void)
 uint32_t lapic_id(void) { return rd(LAPIC_ID) >> 24; }
 void lapic_eoi(void) { wr(LAPIC_EOI, 0); }
 
+uint32_t lapic_tpr_swap(uint32_t tpr)
+{
+	uint32_t old = rd(LAPIC_TPR);
+	wr(LAPIC_TPR, tpr);
+	return old;
+}
+
 static void send_icr(uint32_t apic_id, uint32_t low)
 {
 	uint64_t f = arch_irq_save();
@@ -77,6 +85,12 @@ static void send_icr(uint32_t apic_id, uint32_t low)
 	while (rd(LAPIC_ICR_LO) & ICR_PENDING)
 		;
 	arch_irq_restore(f);
+}
+
+volatile uint32_t *lapic_self_ipi_reg(int vector, uint32_t *value)
+{
+	*value = ICR_FIXED | ICR_SELF | (uint32_t)vector;
+	return &regs[LAPIC_ICR_LO / 4];
 }
 
 void lapic_send_ipi(uint32_t apic_id, int vector) { send_icr(apic_id, ICR_FIXED | (uint32_t)vector); }

@@ -6,12 +6,15 @@
  * go to the process layer (user_arch.c: serve a page or kill only that
  * process).  Vectors 32 and
  * up are device interrupts and IPIs: the generic interrupt layer runs the
- * handler, the LAPIC gets its EOI, and the scheduler may preempt.
+ * handler, the LAPIC gets its EOI (unless the handler sent it, as
+ * packaged devices do), a batch of packaged interrupts that a timer asked
+ * for runs, and the scheduler may preempt.
  */
 #include <stdint.h>
 #include <console.h>
 #include <cpu.h>
 #include <intr.h>
+#include <intr_pack.h>
 #include <kstack.h>
 #include <kprintf.h>
 #include <panic.h>
@@ -81,8 +84,9 @@ void trap(struct trapframe *tf)
 			kernel_exception(tf);
 	} else if (tf->vector != VECTOR_SPURIOUS) {
 		this_cpu()->irqs++;
-		intr_dispatch(tf->vector);
-		lapic_eoi();
+		if (!intr_dispatch(tf->vector))
+			lapic_eoi();
+		intr_pack_irq_exit();            /* a batch a timer asked for */
 		sched_preempt_if_needed();
 	}
 	if (tf_from_user(tf)) {

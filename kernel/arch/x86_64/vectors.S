@@ -6,6 +6,15 @@
  * register into a struct trapframe, swaps GS when coming from ring 3,
  * calls trap(tf) and unwinds.  The stub table vector_table[] is what
  * idt.c installs.
+ *
+ * Device vectors handled by interrupt packaging (intr_pack.c, paper 000)
+ * enter through a lean stub instead (pack_lean_table[], installed by
+ * pack_arch.c): unless arch_pack_divert[v] sends this interrupt down the
+ * full path above, the *registration* saves only the nine registers a C
+ * call may clobber, stamps the TSC and calls intr_pack_register(v, tsc),
+ * which records the device's volatile data and acknowledges the LAPIC;
+ * then it restores those nine and returns.  If the registration answers
+ * "divert" (a ring is full), the stub unwinds and takes the full path.
  */
 #include "layout.h"
 #include "trapframe_asm.h"
@@ -70,6 +79,65 @@ trap_return:
 	swapgs
 2:	iretq
 
+/* Lean registration stubs for the device vectors 0x30..0xdf. */
+	.macro lean v
+	.align 16
+pack_lean_\v:
+	testb $1, arch_pack_divert+\v(%rip)
+	jnz vector_\v
+	pushq $0
+	pushq $\v
+	jmp pack_lean_common
+	.endm
+
+	.set v, 0x30
+	.rept 0xe0 - 0x30
+	lean %v
+	.set v, v + 1
+	.endr
+
+/* Stack: vector, error 0, then the CPU's frame (rip, cs, rflags, rsp, ss). */
+pack_lean_common:
+	testb $3, 24(%rsp)               /* CS of the interrupted code */
+	jz 1f
+	swapgs
+1:	pushq %rax
+	pushq %rcx
+	pushq %rdx
+	pushq %rsi
+	pushq %rdi
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	cld
+	rdtsc
+	shlq $32, %rdx
+	orq %rax, %rdx
+	movq %rdx, %rsi                  /* the arrival stamp */
+	movl 9*8(%rsp), %edi             /* the vector */
+	call intr_pack_register
+	testl %eax, %eax                 /* pops keep the flags */
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rdi
+	popq %rsi
+	popq %rdx
+	popq %rcx
+	popq %rax
+	jnz 3f
+	testb $3, 24(%rsp)
+	jz 2f
+	swapgs
+2:	addq $16, %rsp                   /* vector, error */
+	iretq
+3:	testb $3, 24(%rsp)               /* divert: trap_common swaps GS itself */
+	jz 4f
+	swapgs
+4:	jmp trap_common
+
 	.section .rodata
 	.macro vaddr v
 	.quad vector_\v
@@ -80,6 +148,17 @@ vector_table:
 	.set v, 0
 	.rept 256
 	vaddr %v
+	.set v, v + 1
+	.endr
+
+	.macro leanaddr v
+	.quad pack_lean_\v
+	.endm
+	.globl pack_lean_table              /* entry i: vector 0x30 + i */
+pack_lean_table:
+	.set v, 0x30
+	.rept 0xe0 - 0x30
+	leanaddr %v
 	.set v, v + 1
 	.endr
 

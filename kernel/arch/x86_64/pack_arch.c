@@ -1,0 +1,75 @@
+/*
+ * pack_arch.c — the x86_64 side of interrupt packaging (intr_pack.c).
+ *
+ * A packed vector enters through its lean stub (vectors.S), which looks
+ * at arch_pack_divert[vector] first: 0 means "register only" (save nine
+ * registers, call intr_pack_register, return), 1 sends the interrupt down
+ * the ordinary full path (every register into a trapframe, trap(),
+ * intr_dispatch).  The generic layer flips the byte: for a device in
+ * sequential mode, and for the interrupt that will complete a batch of N.
+ *
+ * The interrupt mask the pre-processing changes is either the I/O APIC
+ * input of a level-triggered line, or the LAPIC task priority (TPR):
+ * raised to a vector's class, it holds every interrupt of that class and
+ * below in the LAPIC until it is lowered again (SDM vol. 3, 11.8.3).
+ *
+ * For the phase probe, arch_intr_probe_self raises a vector on this CPU at
+ * a known instruction: a self-IPI is taken right after the ICR write.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <arch.h>
+#include <intr.h>
+#include "arch_cpu.h"
+#include "ioapic.h"
+#include "lapic.h"
+
+/* Read by the lean stubs (vectors.S): 1 = take the full path. */
+volatile uint8_t arch_pack_divert[256];
+
+extern const uint64_t vector_table[256];
+extern const uint64_t pack_lean_table[VECTOR_DEVICE_LAST - VECTOR_DEVICE_FIRST + 1];
+
+void arch_intr_lean_entry(int vector, bool on)
+{
+	if (vector < VECTOR_DEVICE_FIRST || vector > VECTOR_DEVICE_LAST)
+		return;
+	arch_pack_divert[vector] = 1;
+	idt_set_entry(vector, on ? pack_lean_table[vector - VECTOR_DEVICE_FIRST] : vector_table[vector]);
+}
+
+void arch_intr_divert(int vector, bool on)
+{
+	arch_pack_divert[vector & 0xff] = on;
+}
+
+void arch_intr_eoi(void)
+{
+	lapic_eoi();
+}
+
+unsigned arch_intr_block_upto(int vector)
+{
+	return lapic_tpr_swap((uint32_t)vector & 0xf0);
+}
+
+void arch_intr_unblock(unsigned old)
+{
+	lapic_tpr_swap(old);
+}
+
+int arch_intr_line_mask(int gsi, bool masked)
+{
+	return ioapic_mask((uint32_t)gsi, masked);
+}
+
+/* pack_probe.S: TSC, one 32-bit store, TSC. */
+void pack_probe_store(volatile uint32_t *reg, uint32_t value, uint64_t out[2]);
+
+void arch_intr_probe_self(int vector, bool fire, uint64_t out[2])
+{
+	static volatile uint32_t dummy;
+	uint32_t value = 0;
+	volatile uint32_t *reg = fire ? lapic_self_ipi_reg(vector, &value) : &dummy;
+	pack_probe_store(reg, value, out);
+}
