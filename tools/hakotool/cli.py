@@ -20,6 +20,7 @@ from pathlib import Path
 from .qemu import MACHINES, MODES, NETS, Profile
 from .results import load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
+from .soak import DEFAULT_FRAMES, DEFAULT_RATE
 from .summary import render_summary
 
 
@@ -53,7 +54,8 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
     parser.add_argument("--mode", choices=MODES, default=default_mode,
                         help=f"execution mode (default {default_mode})")
     parser.add_argument("--net", choices=NETS, default="none",
-                        help="network cards: none, or an rtl8139 and an e1000 on one QEMU hub")
+                        help="network cards: none, an rtl8139 and an e1000 on one QEMU hub, "
+                        "or an rtl8139 fed frames from the host (dgram: a soak, boot only)")
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
     parser.add_argument("--gdb", action="store_true",
@@ -70,6 +72,10 @@ def add_boot_parser(subparsers) -> None:
     parser.add_argument("--name", help="run name (default boot-<machine>-smp<N>-<mode>)")
     parser.add_argument("--quiet", action="store_true", help="do not echo the console")
     parser.add_argument("--keep-log", action="store_true", help="keep the log on success")
+    parser.add_argument("--soak-rate", type=positive_float, default=DEFAULT_RATE,
+                        help=f"--net dgram: frames per second (default {DEFAULT_RATE:g})")
+    parser.add_argument("--soak-frames", type=positive_int, default=DEFAULT_FRAMES,
+                        help=f"--net dgram: frames in all (default {DEFAULT_FRAMES})")
 
 
 def add_shell_parser(subparsers) -> None:
@@ -98,7 +104,9 @@ def make_parser() -> argparse.ArgumentParser:
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
                    net=args.net, cmdline=args.cmdline, words=tuple(words), iso=args.iso,
-                   gdb=args.gdb, gdb_port=args.gdb_port)
+                   gdb=args.gdb, gdb_port=args.gdb_port,
+                   soak_rate=getattr(args, "soak_rate", DEFAULT_RATE),
+                   soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES))
 
 
 def cmd_boot(args, words) -> int:

@@ -22,8 +22,10 @@ DEFAULT_QEMU = "qemu-system-x86_64"
 MACHINES = ("pc", "q35")
 MODES = ("icount", "tcg", "kvm")
 # Network set-ups: none, or two cards of the guest on one QEMU hub (no host
-# networking: what one card sends the other receives, deterministically).
-NETS = ("none", "hub")
+# networking: what one card sends the other receives, deterministically), or
+# one card on a UDP socket of 127.0.0.1 that the harness's soak sender feeds
+# (host timing: a non-deterministic soak, see soak.py).
+NETS = ("none", "hub", "dgram")
 KERNEL_IMAGE = "build/hako.elf"
 # The archive of user programs, handed to the kernel as its first boot module.
 INITRD_IMAGE = "build/initrd.img"
@@ -39,6 +41,8 @@ HUB_CARDS = (
     ("rtl8139", "hako-n0", "52:54:00:48:4b:01"),
     ("e1000", "hako-n1", "52:54:00:48:4b:02"),
 )
+# The dgram set-up's card: the hub's RTL8139.
+DGRAM_CARD = HUB_CARDS[0]
 
 ACCEL_ARGS = {
     "icount": ("-cpu", "max", "-accel", "tcg", "-icount", "shift=0,sleep=off"),
@@ -62,6 +66,10 @@ class Profile:
     gdb_port: int = 1234
     interactive: bool = False
     net: str = "none"
+    # dgram: (QEMU's local UDP port, the harness's port); the runner picks them.
+    dgram_ports: tuple[int, int] = (0, 0)
+    soak_rate: float = 10000.0     # dgram: frames per second the harness sends
+    soak_frames: int = 20000       # dgram: frames in all
     extra: tuple[str, ...] = ()
 
     def validate(self) -> None:
@@ -149,8 +157,21 @@ def machine_args(profile: Profile) -> list[str]:
     ]
 
 
+def dgram_args(ports: tuple[int, int]) -> list[str]:
+    """One RTL8139 on a UDP socket: 127.0.0.1:local in, 127.0.0.1:remote out."""
+    local, remote = ports
+    if not (0 < local < 65536 and 0 < remote < 65536):
+        raise ValueError(f"--net dgram needs two UDP ports, got {local} and {remote}")
+    device, netdev, mac = DGRAM_CARD
+    spec = (f"dgram,id={netdev},local.type=inet,local.host=127.0.0.1,local.port={local},"
+            f"remote.type=inet,remote.host=127.0.0.1,remote.port={remote}")
+    return ["-netdev", spec, "-device", f"{device},netdev={netdev},mac={mac},romfile="]
+
+
 def net_args(profile: Profile) -> list[str]:
-    """The network cards: none, or the hub's two cards on hub 0."""
+    """The network cards: none, the hub's two cards on hub 0, or the dgram card."""
+    if profile.net == "dgram":
+        return dgram_args(profile.dgram_ports)
     if profile.net != "hub":
         return []
     argv = []

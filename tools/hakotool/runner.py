@@ -7,6 +7,9 @@ serial console line by line, collects `@@ ` result lines, writes
 results/<name>.jsonl and results/logs/<name>.log, and maps QEMU's exit
 status (isa-debug-exit: status = (v << 1) | 1) to a harness exit code.
 
+With `--net dgram` a soak sender (soak.py) feeds the guest's card from
+the host once the guest prints its ready line.
+
 `run_shell(profile)` replaces the harness with an interactive QEMU.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ from . import paths
 from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
                    make_target, qemu_available, qemu_command)
 from .results import ResultCollector, decode_line, write_results
+from .soak import READY_LINE, Sender, free_port
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -124,11 +128,12 @@ def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, 
 class _Console:
     """Sink for console lines: log file, live echo, result collection."""
 
-    def __init__(self, log_file, out, quiet: bool):
+    def __init__(self, log_file, out, quiet: bool, watch=None):
         self.log_file = log_file
         self.out = None if quiet else out
         self.collector = ResultCollector()
         self.lines = 0
+        self.watch = watch
 
     def feed(self, raw: bytes) -> None:
         line = decode_line(raw)
@@ -136,6 +141,8 @@ class _Console:
         self.log_file.write(line + "\n")
         self.collector.feed(line)
         self._echo(line)
+        if self.watch is not None:
+            self.watch(line)
 
     def _echo(self, line: str) -> None:
         if self.out is None:
@@ -249,13 +256,15 @@ def spawn(argv: list[str], root: Path, env: dict) -> subprocess.Popen:
 
 
 def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
-           root: Path, env: dict, out) -> BootOutcome:
-    """Run QEMU to completion (or timeout) and gather everything it said."""
+           root: Path, env: dict, out, watch=None) -> BootOutcome:
+    """Run QEMU to completion (or timeout) and gather everything it said.
+
+    watch, if given, sees every console line as it arrives."""
     log = paths.log_path(root, name)
     log.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     with open(log, "w", encoding="utf-8", newline="\n", buffering=1) as log_file:
-        console = _Console(log_file, out, quiet)
+        console = _Console(log_file, out, quiet, watch)
         try:
             proc = spawn(argv, root, env)
         except OSError as exc:
@@ -331,10 +340,35 @@ def run_boot(profile: Profile, name: str | None = None,
 
 
 def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -> BootOutcome:
+    sender = None
     try:
+        if profile.net == "dgram":
+            sender = Sender(profile.soak_rate, profile.soak_frames)
+            profile = dataclasses.replace(profile, dgram_ports=(free_port(), sender.peer_port))
         argv = build_argv(profile, env)
     except ValueError as exc:
+        if sender is not None:
+            sender.stop()
         return BootOutcome(name, EXIT_USAGE, str(exc))
+    try:
+        return _launch_checked(profile, argv, name, timeout, quiet, keep_log, build,
+                               root, env, out, err, sender)
+    finally:
+        if sender is not None:
+            sender.stop()
+            err.write(f"hako: {sender.summary()}\n")
+
+
+def soak_watch(sender: Sender, port: int):
+    """A console watcher that starts the sender at the guest's ready line."""
+    def watch(line: str) -> None:
+        if line.strip() == READY_LINE:
+            sender.start(port)
+    return watch
+
+
+def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, env,
+                    out, err, sender) -> BootOutcome:
     problem = prepare(profile, root, env, build)
     if problem:
         return BootOutcome(name, *problem)
@@ -342,7 +376,8 @@ def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -
         timeout = None
         err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
         err.flush()
-    outcome = launch(argv, name, timeout, quiet, root, env, out)
+    watch = None if sender is None else soak_watch(sender, profile.dgram_ports[0])
+    outcome = launch(argv, name, timeout, quiet, root, env, out, watch)
     finish(outcome, root, keep_log)
     return outcome
 
