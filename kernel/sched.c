@@ -392,16 +392,22 @@ static void sleep_on(struct waitq *wq, struct thread *t, bool relock)
  * does not go to sleep at all once the thread is killed (its caller then
  * sees thread_killed and gives up); the plain one always sleeps.
  */
+/* t is to wait on wq: false (and not waiting) if it is killed already. */
+static bool wait_begin(struct waitq *wq, struct thread *t)
+{
+	t->wait_on = wq;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
+	if (!t->killed)
+		return true;
+	t->wait_on = NULL;
+	return false;
+}
+
 void waitq_wait_killable(struct waitq *wq)
 {
 	struct thread *t = thread_current();
-	t->wait_on = wq;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
-	if (t->killed) {
-		t->wait_on = NULL;
-		return;
-	}
-	sleep_on(wq, t, true);
+	if (wait_begin(wq, t))
+		sleep_on(wq, t, true);
 }
 
 /*
@@ -413,10 +419,7 @@ bool waitq_wait_handed(struct waitq *wq)
 {
 	struct thread *t = thread_current();
 	t->handed = false;
-	t->wait_on = wq;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
-	if (t->killed) {
-		t->wait_on = NULL;
+	if (!wait_begin(wq, t)) {
 		spin_unlock(wq->guard);
 		return false;
 	}
@@ -434,29 +437,21 @@ void waitq_wait_locked(struct waitq *wq)
 }
 
 
-/* Wake the first sleeper, telling it its wait is over (waitq_wait_handed). */
-int waitq_hand_over(struct waitq *wq)
+/* Wake the first sleeper; `handed`: its wait is over (waitq_wait_handed). */
+static int wake_first(struct waitq *wq, bool handed)
 {
 	struct list_node *n = list_pop_front(&wq->sleepers);
 	if (!n)
 		return 0;
 	struct thread *t = list_entry(n, struct thread, rq_link);
 	t->wait_on = NULL;
-	t->handed = true;                /* seen after the switch: the rq lock orders it */
+	t->handed = handed;              /* seen after the switch: the rq lock orders it */
 	sched_wakeup(t);
 	return 1;
 }
 
-int waitq_wake_one(struct waitq *wq)
-{
-	struct list_node *n = list_pop_front(&wq->sleepers);
-	if (!n)
-		return 0;
-	struct thread *t = list_entry(n, struct thread, rq_link);
-	t->wait_on = NULL;
-	sched_wakeup(t);
-	return 1;
-}
+int waitq_hand_over(struct waitq *wq) { return wake_first(wq, true); }
+int waitq_wake_one(struct waitq *wq) { return wake_first(wq, false); }
 
 void thread_interrupt(struct thread *t)
 {

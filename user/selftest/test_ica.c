@@ -12,14 +12,10 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/test.h>
+#include "fleet.h"
 
 #define PF 14
 
-static uint64_t ica_free_pages(void)
-{
-	struct hako_ica_stat st;
-	return sys_ica_stat(&st) < 0 ? 0 : st.free_pages;
-}
 
 UTEST(ica_bad_arguments)
 {
