@@ -5,15 +5,23 @@
 # harness need; when something is missing it installs the Debian packages
 # (as root, or through sudo when available), first without refreshing the
 # package index and, if that fails, after `apt-get update`.  pytest falls
-# back to pip when no Debian package provides it.  Prints a single line
-# "deps: all present" when nothing needs doing.
+# back to pip when no Debian package provides it.
+#
+# QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
+# under icount and cannot load Hako's cost-model plugin; docs/design.md).
+# Debian 12 has QEMU 10 in its backports suite: this script adds that suite
+# beside the machine's own Debian source entry (the same mirror and keyring,
+# read from /etc/apt; no host is written here) and installs qemu-system-x86
+# from it.  Prints a single line "deps: all present" when nothing needs doing.
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-PACKAGES=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc make
+PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc make
           binutils gdb python3 python3-pytest)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
+QEMU_MAJOR_MIN=10
+BACKPORTS_LIST=/etc/apt/sources.list.d/hako-backports.sources
 
 SUDO=()
 
@@ -24,13 +32,24 @@ have_pytest() {
     command -v python3 >/dev/null 2>&1 && python3 -m pytest --version >/dev/null 2>&1
 }
 
-# Prints the missing commands (and "pytest"), one per line.
+# The major version of the installed QEMU, or 0 without one.
+qemu_major() {
+    local v
+    v="$(qemu-system-x86_64 --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)"
+    echo "${v:-0}"
+}
+
+# Prints the missing commands (and "pytest", "qemu>=10"), one per line.
 missing_tools() {
     local cmd
     for cmd in "${COMMANDS[@]}"; do
         command -v "$cmd" >/dev/null 2>&1 || echo "$cmd"
     done
     have_pytest || echo "pytest"
+    if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
+       [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
+        echo "qemu>=$QEMU_MAJOR_MIN"
+    fi
 }
 
 choose_privilege() {
@@ -41,6 +60,88 @@ choose_privilege() {
     else
         die "not root and sudo is not available; re-run this script as root"
     fi
+}
+
+# The codename of this Debian release (bookworm on Debian 12).
+codename() {
+    . /etc/os-release
+    echo "${VERSION_CODENAME:-}"
+}
+
+# "URI<TAB>Signed-By" of the machine's own entry for the main suite, taken
+# from a deb822 .sources file or a one-line sources.list entry.
+main_source() {
+    local code="$1" f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        awk -v code="$code" '
+            function flush() {
+                if (uri != "" && suites ~ ("(^| )" code "( |$)") && types ~ /deb( |$)/)
+                    { print uri "\t" key; found = 1; exit }
+                uri = ""; suites = ""; key = ""; types = ""
+            }
+            /^[ \t]*$/ { flush(); next }
+            /^Types:/ { types = $0; sub(/^Types:[ \t]*/, "", types) }
+            /^URIs:/ { uri = $2 }
+            /^Suites:/ { suites = $0; sub(/^Suites:[ \t]*/, "", suites) }
+            /^Signed-By:/ { key = $2 }
+            END { if (!found) flush() }
+        ' "$f" | head -1 | grep . && return 0
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        # deb [opt=v signed-by=KEY] URI SUITE COMPONENTS...
+        sed -n 's/^deb[ \t]\+//p' "$f" | awk -v code="$code" '
+            {
+                key = ""
+                if ($0 ~ /^\[/) {
+                    opts = $0; sub(/\].*/, "", opts)
+                    if (match(opts, /signed-by=[^ ]*/)) key = substr(opts, RSTART + 10, RLENGTH - 10)
+                    sub(/^\[[^]]*\][ \t]*/, "")
+                }
+                if ($2 == code) { print $1 "\t" key; exit }
+            }' | head -1 | grep . && return 0
+    done
+    return 1
+}
+
+enable_backports() {
+    local code src uri key
+    code="$(codename)"
+    [ -n "$code" ] || die "cannot tell the Debian release (/etc/os-release)"
+    if apt-cache policy 2>/dev/null | grep -q " $code-backports/"; then
+        return 0
+    fi
+    src="$(main_source "$code")" ||
+        die "no apt source entry for '$code' found to derive $code-backports from;" \
+            "add the $code-backports suite to apt's sources yourself, then re-run make deps"
+    uri="${src%%$'\t'*}"
+    key="${src#*$'\t'}"
+    say "adding the $code-backports suite from $uri (for QEMU $QEMU_MAJOR_MIN)"
+    {
+        echo "# Added by Hako's tools/deps.sh: QEMU $QEMU_MAJOR_MIN from $code-backports."
+        echo "Types: deb"
+        echo "URIs: $uri"
+        echo "Suites: $code-backports"
+        echo "Components: main"
+        [ -z "$key" ] || echo "Signed-By: $key"
+    } | "${SUDO[@]}" tee "$BACKPORTS_LIST" >/dev/null
+    "${SUDO[@]}" apt-get update
+}
+
+install_qemu() {
+    local code
+    code="$(codename)"
+    if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
+       [ "$(qemu_major)" -ge "$QEMU_MAJOR_MIN" ]; then
+        return 0
+    fi
+    enable_backports
+    say "installing qemu-system-x86 from $code-backports"
+    "${SUDO[@]}" apt-get install -y --no-install-recommends -t "$code-backports" qemu-system-x86 ||
+        die "could not install QEMU $QEMU_MAJOR_MIN from $code-backports"
+    [ "$(qemu_major)" -ge "$QEMU_MAJOR_MIN" ] ||
+        die "QEMU is still $(qemu-system-x86_64 --version | head -1); Hako needs $QEMU_MAJOR_MIN or newer"
 }
 
 apt_install() {
@@ -69,16 +170,17 @@ main() {
     local missing
     missing="$(missing_tools)"
     if [ -z "$missing" ]; then
-        say "all present"
+        say "all present (QEMU $(qemu_major))"
         return 0
     fi
     say "missing: $(echo $missing)"
     choose_privilege
     install_packages
+    install_qemu
     install_pytest_with_pip
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
-    say "all present"
+    say "all present (QEMU $(qemu_major))"
 }
 
 main "$@"
