@@ -8,18 +8,23 @@ PYTHON  := python3
 BUILD   := build
 GDB_PORT ?= 1234
 CMD ?=
+ARCH    := x86_64
 
 KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/x86_64 -MMD -MP
-KERNEL_ASFLAGS := -Ikernel/arch/x86_64 -Ikernel/include -MMD -MP -D__ASSEMBLY__
-KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/x86_64/linker.ld
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -MMD -MP
+KERNEL_ASFLAGS := -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
+KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
-KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
-KERNEL_S := $(wildcard kernel/arch/x86_64/*.S)
+# Generic code sees only kernel/include and the arch's interface headers
+# (kernel/arch/ARCH/include/arch/*.h); the arch's own files also see its
+# internal headers.  tools/checkarch.py checks that no generic file reaches
+# past the interface.
+KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c)
+KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
 
@@ -28,13 +33,15 @@ all: kernel
 
 kernel: $(BUILD)/hako.elf $(BUILD)/initrd.img
 
-# The system-call table, generated from user/syscalls.def (user/user.mk).
+# The system-call table, generated from kernel/include/uapi/syscalls.def (user/user.mk).
 $(BUILD)/gen/syscall_table.c.o: $(BUILD)/gen/syscall_table.c
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/arch/$(ARCH)/%.c.o: KERNEL_CFLAGS += -Ikernel/arch/$(ARCH)
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
@@ -47,7 +54,7 @@ $(BUILD)/ksyms0.o: tools/mksyms.py
 	$(PYTHON) tools/mksyms.py --empty > $(BUILD)/ksyms0.S
 	$(CC) -c $(BUILD)/ksyms0.S -o $@
 
-$(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/x86_64/linker.ld tools/mksyms.py tools/checkimage.py
+$(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/$(ARCH)/linker.ld tools/mksyms.py tools/checkimage.py
 	$(LD) $(KERNEL_LDFLAGS) -o $(BUILD)/hako.pass1.elf $(KERNEL_OBJS) $(BUILD)/ksyms0.o
 	nm -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/mksyms.py > $(BUILD)/ksyms.S
 	$(CC) -c $(BUILD)/ksyms.S -o $(BUILD)/ksyms.o

@@ -38,8 +38,8 @@ USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(US
 # One run of the generator writes all three files (the kernel compiles
 # syscall_table.c).  It rewrites only files whose text changed, so touch
 # them all to keep make from rerunning it.
-$(SYSCALL_GEN) &: user/syscalls.def tools/gensyscalls.py
-	$(PYTHON) tools/gensyscalls.py user/syscalls.def $(GEN_DIR)
+$(SYSCALL_GEN) &: kernel/include/uapi/syscalls.def tools/gensyscalls.py
+	$(PYTHON) tools/gensyscalls.py kernel/include/uapi/syscalls.def $(GEN_DIR)
 	@touch $(SYSCALL_GEN)
 
 # The library: user/lib/*.c, arch assembly except crt0, the syscall stubs.

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "arch.h"
+#include <arch/arch.h>
 #include "sched.h"
 #include "list.h"
 #include "spinlock.h"

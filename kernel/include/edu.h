@@ -26,7 +26,6 @@ struct edu {
 	volatile int last_cpu;
 };
 
-void edu_probe(void);                /* at boot: find and map the device */
 struct edu *edu_get(void);           /* NULL when QEMU has no -device edu */
 uint32_t edu_ident(struct edu *e);   /* 0x010000ed for version 1.0 */
 /* Deliver the device's interrupt to cpu, by MSI or INTx (-ENODEV, -EAGAIN). */

@@ -1,12 +1,8 @@
 /*
  * intr.h — the generic interrupt layer: who handles which vector.
  *
- * Vector map (x86_64 IDT numbers):
- *   0x00-0x1f  exceptions
- *   0x20-0x2f  the legacy 8259 PICs (masked; only spurious ones arrive)
- *   0x30-0xdf  device interrupts, handed out by intr_alloc_vector()
- *   0xe0-0xef  inter-processor interrupts and the LAPIC timer
- *   0xff       LAPIC spurious
+ * The vector map (VECTOR_DEVICE_FIRST..LAST for devices, the IPI and timer
+ * vectors) is the arch's: <arch/arch.h>.
  */
 #ifndef HAKO_INTR_H
 #define HAKO_INTR_H
@@ -14,13 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define VECTOR_DEVICE_FIRST 0x30
-#define VECTOR_DEVICE_LAST  0xdf
-#define VECTOR_RESCHED      0xe0   /* IPI: look at your run queue */
-#define VECTOR_CALL         0xe1   /* IPI: run the queued cross-CPU calls */
-#define VECTOR_TEST         0xe2   /* IPI: used by the self-tests */
-#define VECTOR_TIMER        0xef   /* LAPIC timer */
-#define VECTOR_SPURIOUS     0xff
+#include <arch/arch.h>
 
 typedef void (*intr_handler_t)(void *arg);
 

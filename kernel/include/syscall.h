@@ -1,7 +1,7 @@
 /*
  * syscall.h — the system-call table and the per-CPU call counters.
  *
- * The table itself is generated from user/syscalls.def
+ * The table itself is generated from kernel/include/uapi/syscalls.def
  * (build/gen/syscall_table.c); a handler takes its arguments as raw
  * 64-bit words and validates every one of them.
  */

@@ -5,8 +5,8 @@
  */
 #include <stdint.h>
 #include <ktest.h>
-#include "arch.h"
-#include "layout.h"
+#include <arch/arch.h>
+#include <arch/layout.h>
 
 #define COLS 80
 #define ROWS 25

@@ -11,8 +11,8 @@
 #include <ktest.h>
 #include <pmm.h>
 #include <vm.h>
-#include "arch.h"
-#include "layout.h"
+#include <arch/arch.h>
+#include <arch/layout.h>
 
 #define TEST_KVA 0xffff808000000000ull   /* PML4 slot 257: unused by the kernel */
 

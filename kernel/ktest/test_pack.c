@@ -9,7 +9,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include <arch.h>
+#include <arch/arch.h>
 #include <cpu.h>
 #include <errno.h>
 #include <intr.h>

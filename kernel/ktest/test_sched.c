@@ -10,7 +10,7 @@
 #include <smp.h>
 #include <thread.h>
 #include <time.h>
-#include "arch.h"
+#include <arch/arch.h>
 
 static volatile int arrived;
 static volatile int ran_on[MAX_CPUS];

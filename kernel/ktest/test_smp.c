@@ -13,7 +13,7 @@
 #include <spinlock.h>
 #include <thread.h>
 #include <vm.h>
-#include "arch.h"
+#include <arch/arch.h>
 
 #define TEST_KVA 0xffff808000200000ull
 

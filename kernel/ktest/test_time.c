@@ -7,7 +7,7 @@
 #include <ktest.h>
 #include <thread.h>
 #include <time.h>
-#include "arch.h"
+#include <arch/arch.h>
 
 KTEST(clock_calibrated)
 {

@@ -89,7 +89,7 @@ class Plan:
     determinism: BootCase = BootCase("pc", 4, net="hub")
 
 
-ALL_STEPS = ("host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
+ALL_STEPS = ("layout", "host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -337,6 +337,12 @@ class TestAll:
         return self._built[target]
 
     # -- steps -----------------------------------------------------------
+    def step_layout(self) -> None:
+        """The arch boundary (tools/checkarch.py): no arch-internal header in generic code."""
+        proc = subprocess.run([sys.executable, str(self.root / "tools" / "checkarch.py"), str(self.root)],
+                              capture_output=True, text=True, timeout=HOST_TEST_TIMEOUT)
+        self.reporter.add(count_host_output("layout", proc.stdout, proc.returncode))
+
     def step_host(self) -> None:
         status, _ = self._make("host-tests")
         if status != 0:

@@ -13,7 +13,7 @@
  * the first 1 GiB at KERNEL_VBASE — and the C code replaces them with
  * finer tables in vm_init().
  */
-#include "layout.h"
+#include <arch/layout.h>
 
 #define KV KERNEL_VBASE
 #define PHYS(x) ((x) - KV)

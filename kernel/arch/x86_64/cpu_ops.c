@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 #include "x86.h"
-#include "arch.h"
+#include <arch/arch.h>
 
 void arch_idle(void) { sti_hlt(); }
 

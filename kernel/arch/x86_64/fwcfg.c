@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "x86.h"
-#include "arch.h"
+#include <arch/arch.h>
 
 #define FW_CFG_SEL  0x510
 #define FW_CFG_DATA 0x511

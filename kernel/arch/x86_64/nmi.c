@@ -12,9 +12,9 @@
 #include <cpu.h>
 #include <smp.h>
 #include <time.h>
-#include "arch.h"
+#include <arch/arch.h>
 #include "lapic.h"
-#include "trapframe.h"
+#include <arch/trapframe.h>
 
 static volatile bool wanted[MAX_CPUS];          /* cpu i should record where it is */
 static struct arch_snapshot taken[MAX_CPUS];    /* static: a late answer harms nobody */

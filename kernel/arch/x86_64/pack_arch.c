@@ -18,7 +18,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include <arch.h>
+#include <arch/arch.h>
 #include <intr.h>
 #include "arch_cpu.h"
 #include "ioapic.h"

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <intr.h>
 #include "x86.h"
-#include "arch.h"
+#include <arch/arch.h>
 #include "ioapic.h"
 
 #define COM1 0x3f8

@@ -14,7 +14,7 @@
  * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
  * ring 0 on Intel CPUs).
  */
-#include "layout.h"
+#include <arch/layout.h>
 #include "trapframe_asm.h"
 #include "arch_cpu.h"
 

@@ -6,7 +6,7 @@
 #include <thread.h>
 #include <vm.h>
 #include "arch_cpu.h"
-#include "layout.h"
+#include <arch/layout.h>
 
 extern char thread_entry_trampoline[];
 

@@ -7,7 +7,7 @@
  * turns on long mode with boot.S's page tables (which still hold the
  * identity map this code runs from) and jumps to ap_entry64 in the kernel.
  */
-#include "layout.h"
+#include <arch/layout.h>
 
 #define T(x) ((x) - trampoline_start + AP_TRAMPOLINE_PHYS)
 

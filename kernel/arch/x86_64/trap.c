@@ -22,7 +22,7 @@
 #include <sched.h>
 #include <smp.h>
 #include "x86.h"
-#include "trapframe.h"
+#include <arch/trapframe.h>
 #include "lapic.h"
 
 static const char *const exception_names[32] = {

@@ -11,7 +11,7 @@
 #include <proc.h>
 #include <uaccess.h>
 #include "arch_cpu.h"
-#include "trapframe.h"
+#include <arch/trapframe.h>
 #include "x86.h"
 
 #define PF_WRITE (1u << 1)

@@ -16,7 +16,7 @@
  * then it restores those nine and returns.  If the registration answers
  * "divert" (a ring is full), the stub unwinds and takes the full path.
  */
-#include "layout.h"
+#include <arch/layout.h>
 #include "trapframe_asm.h"
 
 /* Exceptions that push an error code themselves. */

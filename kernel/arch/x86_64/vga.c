@@ -5,8 +5,8 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "layout.h"
-#include "arch.h"
+#include <arch/layout.h>
+#include <arch/arch.h>
 
 #define VGA_COLS 80
 #define VGA_ROWS 25

@@ -1,0 +1,186 @@
+/*
+ * arch.h — the hooks generic kernel code calls into arch/x86_64.
+ *
+ * Everything here is implemented under arch/x86_64/.  Generic code
+ * includes this file (never x86.h) and so never sees an instruction.
+ */
+#ifndef HAKO_ARCH_H
+#define HAKO_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <arch/layout.h>
+
+struct cpu;
+struct trapframe;
+
+/* Console devices. */
+void serial_init(void);
+void serial_putc(char c);
+int serial_getc(void);
+int serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
+void vga_clear(void);
+void vga_putc(char c);
+
+/*
+ * Interrupt flag.  These, the TSC read, the per-CPU pointer and the spin
+ * hint are on every lock and system-call path, so they are inline.
+ */
+static inline uint64_t arch_flags(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
+	return f;
+}
+static inline bool arch_irq_enabled(void) { return arch_flags() & (1u << 9); }
+static inline void arch_irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void arch_irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
+/* Disable, return the previous state. */
+static inline uint64_t arch_irq_save(void)
+{
+	uint64_t on = arch_irq_enabled();
+	arch_irq_disable();
+	return on;
+}
+static inline void arch_irq_restore(uint64_t state)
+{
+	if (state)
+		arch_irq_enable();
+}
+void arch_idle(void);                     /* enable interrupts and wait for one */
+void arch_halt_forever(void) __attribute__((noreturn));
+
+/* Time stamp counter. */
+static inline uint64_t arch_tsc(void)     /* plain read */
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+uint64_t arch_tsc_serial(void);           /* ordered after earlier instructions */
+
+/* Per-CPU data: GS base points at the running CPU's struct cpu. */
+static inline struct cpu *arch_this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
+}
+/* One gs-relative load: safe against migration between two loads. */
+static inline uint64_t arch_this_cpu_read64(unsigned long offset)
+{
+	uint64_t v;
+	__asm__ volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	return v;
+}
+void arch_set_this_cpu(struct cpu *c);
+
+/* Power. */
+void arch_power_off(int status) __attribute__((noreturn));
+
+/* Stack walking from a frame pointer; calls fn for each return address. */
+void arch_backtrace(uint64_t rbp, void (*fn)(uint64_t pc));
+uint64_t arch_frame_pointer(void);
+/* The frame pointer a parked thread's switch frame saved (thread_arch.c). */
+uint64_t arch_switch_frame_pointer(uint64_t saved_rsp);
+
+/* Where the other CPUs are: each is NMIed and records its interrupted pc
+ * and frame pointer (nmi.c); waits a short while for the answers. */
+struct arch_snapshot {
+	bool valid, user;
+	uint64_t pc, fp;
+};
+int arch_snapshot_others(struct arch_snapshot *snap, int n);
+
+/* Zero memory a page at a time (pmm, ICAs); bytes a multiple of 8. */
+void arch_zero_pages(void *va, uint64_t bytes);
+/* Copy bytes (a multiple of 8) with string instructions (ICA copies). */
+void arch_copy_words(void *dst, const void *src, uint64_t bytes);
+
+/* Physical <-> direct-map virtual. */
+static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
+static inline uint64_t virt_to_phys(const void *va)
+{
+	uint64_t v = (uint64_t)va;
+	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
+}
+
+/* QEMU fw_cfg: a named file into buf; -1 if absent. */
+int fwcfg_read_file(const char *name, char *buf, uint32_t size);
+
+/*
+ * Interrupt packaging (intr_pack.c; pack_arch.c and the lean stubs in
+ * vectors.S).  A vector with a lean entry calls intr_pack_register(vector,
+ * tsc) with only the scratch registers saved, unless it is diverted to the
+ * full path (trap(), intr_dispatch).  Switch the entry only while the
+ * vector cannot fire.
+ */
+void arch_intr_lean_entry(int vector, bool on);  /* on: lean stub, diverted until told */
+void arch_intr_divert(int vector, bool on);      /* next interrupts take the full path */
+void arch_intr_eoi(void);                        /* acknowledge the local interrupt controller */
+unsigned arch_intr_block_upto(int vector);       /* hold vector's class and below; returns the old level */
+void arch_intr_unblock(unsigned old);            /* back to the level block_upto returned */
+int arch_intr_line_mask(int gsi, bool masked);   /* an I/O APIC input; a level line keeps its request */
+/* out[0], out[1]: TSC before and after one store that (fire) raises vector on
+ * this CPU, taken right after it; interrupts must be on.  Without fire the
+ * store goes to memory: the two reads' own distance. */
+void arch_intr_probe_self(int vector, bool fire, uint64_t out[2]);
+
+/* Boot steps (arch_init.c), in the order kmain calls them. */
+void arch_early_init(struct cpu *bsp);    /* descriptors and the per-CPU pointer */
+void arch_trap_init(void);                /* exception and interrupt entry */
+void arch_intc_init(struct cpu *bsp);     /* interrupt controllers, device lines masked */
+int arch_intc_count(void);                /* device-line controllers found (I/O APICs) */
+
+/* Device interrupt lines (GSIs): send gsi to vector on the CPU with id dest. */
+int arch_intr_line_route(int gsi, int vector, uint32_t dest, bool active_low, bool level);
+
+/* An MSI message for vector on the CPU with id dest: the local APIC's
+ * address window, fixed delivery, physical destination; edge-triggered. */
+static inline void arch_msi_message(uint32_t dest, int vector, uint64_t *addr, uint32_t *data)
+{
+	*addr = 0xfee00000u | (dest << 12);
+	*data = (uint32_t)vector;
+}
+
+/*
+ * Vector map (x86_64 IDT numbers):
+ *   0x00-0x1f  exceptions
+ *   0x20-0x2f  the legacy 8259 PICs (masked; only spurious ones arrive)
+ *   0x30-0xdf  device interrupts, handed out by intr_alloc_vector()
+ *   0xe0-0xef  inter-processor interrupts and the LAPIC timer
+ *   0xff       LAPIC spurious
+ */
+#define ARCH_INTR_VECTORS   256    /* vectors in all */
+#define ARCH_INTR_FIRST_IRQ 0x20   /* the first that is not an exception */
+#define VECTOR_DEVICE_FIRST 0x30
+#define VECTOR_DEVICE_LAST  0xdf
+#define VECTOR_RESCHED      0xe0   /* IPI: look at your run queue */
+#define VECTOR_CALL         0xe1   /* IPI: run the queued cross-CPU calls */
+#define VECTOR_TEST         0xe2   /* IPI: used by the self-tests */
+#define VECTOR_TIMER        0xef   /* LAPIC timer */
+#define VECTOR_SPURIOUS     0xff
+
+/* Processor identity. */
+uint32_t arch_cpu_apic_id(void);
+
+/* a * b / c with a 128-bit intermediate; the quotient must fit in 64 bits. */
+static inline uint64_t muldiv64(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t q, r;
+	__asm__("mulq %3; divq %4" : "=a"(q), "=&d"(r) : "a"(a), "rm"(b), "rm"(c) : "cc");
+	return q;
+}
+
+/* User mode (user_arch.c, syscall_entry.S). */
+void arch_user_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
+long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFAULT */
+long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
+
+/* Spin-wait hint: lets QEMU's round-robin TCG run the other vCPUs. */
+static inline void arch_spin_hint(void) { __asm__ volatile("pause" : : : "memory"); }
+
+/* Kernel memory barrier. */
+static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * uaccess.c — checked copies between kernel and user memory.
+ *
+ * The range checks live here; the copies themselves (and their recovery
+ * from faults) are arch_copy_user*, in arch/x86_64/syscall_entry.S.
+ */
+#include <stdint.h>
+#include <arch/arch.h>
+#include <errno.h>
+#include <uaccess.h>
+
+/* Nothing is ever mapped below the program image: a pointer there is bad on sight. */
+bool user_range_ok(uint64_t uaddr, uint64_t len)
+{
+	if (len && uaddr < HAKO_USER_IMAGE_BASE)
+		return false;
+	return uaddr <= USER_TOP && len <= USER_TOP - uaddr;
+}
+
+long copy_from_user(void *dst, uint64_t usrc, uint64_t len)
+{
+	if (!user_range_ok(usrc, len))
+		return -EFAULT;
+	return len ? arch_copy_user(dst, (const void *)usrc, len) : 0;
+}
+
+long copy_to_user(uint64_t udst, const void *src, uint64_t len)
+{
+	if (!user_range_ok(udst, len))
+		return -EFAULT;
+	return len ? arch_copy_user((void *)udst, src, len) : 0;
+}
+
+long copy_str_from_user(char *dst, uint64_t usrc, uint64_t max)
+{
+	if (max == 0)
+		return -E2BIG;
+	if (usrc >= USER_TOP)
+		return -EFAULT;
+	uint64_t n = USER_TOP - usrc < max ? USER_TOP - usrc : max;
+	long len = arch_copy_user_str(dst, (const char *)usrc, n);
+	if (len < 0)
+		return len;
+	if ((uint64_t)len == n)          /* no NUL: too long, or user space ended */
+		return n == max ? -E2BIG : -EFAULT;
+	return len;
+}

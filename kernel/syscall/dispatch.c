@@ -1,0 +1,26 @@
+/*
+ * dispatch.c — every system call enters the kernel here: one table,
+ * generated from kernel/include/uapi/syscalls.def (tools/gensyscalls.py),
+ * indexed by the call's number.  A number outside the table or in a hole
+ * of it gives -ENOSYS.  Results are >= 0 on success, -errno on failure.
+ * The handlers are in the sys_*.c files of this folder.
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <proc.h>
+#include <syscall.h>
+#include <arch/syscall.h>
+
+void syscall_dispatch(struct trapframe *tf)
+{
+	uint64_t nr = arch_syscall_nr(tf);
+	long r = -ENOSYS;
+	if (nr < syscall_count)
+		r = syscall_table[nr].fn(arch_syscall_arg(tf, 0), arch_syscall_arg(tf, 1),
+					 arch_syscall_arg(tf, 2), arch_syscall_arg(tf, 3),
+					 arch_syscall_arg(tf, 4), arch_syscall_arg(tf, 5));
+	arch_syscall_set_result(tf, r);
+	proc_return_to_user();
+}
+
+long sys_nosys(void) { return -ENOSYS; }

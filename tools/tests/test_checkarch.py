@@ -1,0 +1,55 @@
+"""Tests for tools/checkarch.py: generic kernel code sees only the arch interface."""
+import importlib.util
+import pathlib
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("checkarch", REPO_ROOT / "tools" / "checkarch.py")
+checkarch = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(checkarch)
+
+
+def make_tree(tmp_path, generic_text):
+    arch = tmp_path / "kernel" / "arch" / "x86_64"
+    (arch / "include" / "arch").mkdir(parents=True)
+    (arch / "include" / "arch" / "arch.h").write_text("")
+    (arch / "ioapic.h").write_text("")
+    (tmp_path / "kernel" / "dev").mkdir(parents=True)
+    (tmp_path / "kernel" / "dev" / "pci.c").write_text(generic_text)
+    (arch / "ioapic.c").write_text('#include "ioapic.h"\n__asm__ volatile("cli");\n')
+    return tmp_path
+
+
+def test_the_repository_keeps_the_boundary():
+    assert checkarch.breaches(REPO_ROOT) == []
+
+
+def test_interface_headers_are_allowed(tmp_path):
+    root = make_tree(tmp_path, "#include <arch/arch.h>\n#include <pci.h>\n")
+    assert checkarch.breaches(root) == []
+
+
+def test_internal_header_in_generic_code_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, '#include "ioapic.h"\n')
+    found = checkarch.breaches(root)
+    assert len(found) == 1 and "kernel/dev/pci.c:1" in found[0] and "arch-internal" in found[0]
+
+
+def test_unknown_arch_header_and_relative_paths_are_breaches(tmp_path):
+    root = make_tree(tmp_path, "#include <arch/lapic.h>\n#include \"../arch/x86_64/ioapic.h\"\n")
+    assert len(checkarch.breaches(root)) == 2
+
+
+def test_inline_assembly_outside_arch_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, 'void f(void) { __asm__ volatile("hlt"); }\n')
+    found = checkarch.breaches(root)
+    assert len(found) == 1 and "inline assembly" in found[0]
+
+
+def test_main_prints_the_host_test_format(tmp_path, capsys):
+    root = make_tree(tmp_path, '#include "ioapic.h"\n')
+    assert checkarch.main(["checkarch.py", str(root)]) == 1
+    assert capsys.readouterr().out.startswith("not ok arch_boundary: ")
+    root2 = tmp_path / "clean"
+    make_tree(root2, "")
+    assert checkarch.main(["checkarch.py", str(root2)]) == 0
+    assert capsys.readouterr().out == "ok arch_boundary\n"
