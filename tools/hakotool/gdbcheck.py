@@ -40,7 +40,7 @@ def stopped_in_kmain(text: str) -> str | None:
     """None if gdb's output shows the stop in kmain, else what is wrong."""
     if f"Breakpoint 1, {BREAK_AT} (" not in text:
         return f"gdb did not stop at {BREAK_AT}"
-    if "kernel/main.c:" not in text:
+    if "kernel/boot/main.c:" not in text:
         return "no source line for kmain: symbols not loaded"
     return None
 

@@ -2,10 +2,10 @@
 from hakotool.gdbcheck import free_port, gdb_argv, stopped_in_kmain
 
 GOOD = """The target architecture is set to "i386:x86-64".
-Hardware assisted breakpoint 1 at 0xffffffff8010bd50: file kernel/main.c, line 89.
+Hardware assisted breakpoint 1 at 0xffffffff8010bd50: file kernel/boot/main.c, line 89.
 
-Thread 1 hit Breakpoint 1, kmain (magic=732803074, info_phys=38144) at kernel/main.c:89
-#0  kmain (magic=732803074, info_phys=38144) at kernel/main.c:89
+Thread 1 hit Breakpoint 1, kmain (magic=732803074, info_phys=38144) at kernel/boot/main.c:89
+#0  kmain (magic=732803074, info_phys=38144) at kernel/boot/main.c:89
 """
 
 
