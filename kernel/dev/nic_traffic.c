@@ -14,6 +14,7 @@
  *
  * Locking: traffic_lock orders starting and stopping; the timer function
  * runs on the sender's CPU and is the only writer of the counters.
+ * The system call (nic_traffic) is in syscall/sys_nic.c.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,11 +24,9 @@
 #include <errno.h>
 #include <nic.h>
 #include <nic_user.h>
-#include <proc.h>
 #include <smp.h>
 #include <spinlock.h>
 #include <time.h>
-#include <uaccess.h>
 
 #define MIN_SPACING_NS 2000ull           /* at most 500k steps a second */
 #define MAX_COUNT      10000000ull
@@ -104,11 +103,15 @@ static void stop(struct traffic *tr)
 	tr->running = false;
 }
 
-static int start(int i, const struct hako_traffic *sp, int pid)
+/* Check sp, then (re)start card i's sender for pid: -EBUSY if another's runs. */
+int nic_traffic_start(int i, const struct hako_traffic *sp, int pid)
 {
 	struct traffic *tr = &senders[i];
+	int err = check(sp);
+	if (err < 0)
+		return err;
 	spin_lock(&traffic_lock);
-	int err = tr->running && tr->owner != pid ? -EBUSY : 0;
+	err = tr->running && tr->owner != pid ? -EBUSY : 0;
 	if (err == 0)
 		tr->owner = pid;
 	spin_unlock(&traffic_lock);
@@ -154,21 +157,12 @@ void nic_traffic_info(int i, struct hako_nic_info *out)
 	out->traffic_busy = senders[i].busy;
 }
 
-long sys_nic_traffic(uint64_t nic, uint64_t uspec)
+/* Stop card i's sender: -EPERM if it runs for another process. */
+int nic_traffic_stop(int i, int pid)
 {
-	if (nic >= (uint64_t)nic_count())
-		return -ENODEV;
-	struct traffic *tr = &senders[nic];
-	int pid = proc_current()->pid;
-	if (!uspec) {
-		if (tr->running && tr->owner != pid)
-			return -EPERM;
-		stop(tr);
-		return 0;
-	}
-	struct hako_traffic sp;
-	if (copy_from_user(&sp, uspec, sizeof sp) < 0)
-		return -EFAULT;
-	int err = check(&sp);
-	return err < 0 ? err : start((int)nic, &sp, pid);
+	struct traffic *tr = &senders[i];
+	if (tr->running && tr->owner != pid)
+		return -EPERM;
+	stop(tr);
+	return 0;
 }

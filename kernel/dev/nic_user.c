@@ -5,7 +5,9 @@
  * waiting if none is there.  nic_send transmits a frame; nic_ctl INFO
  * reports a card's state and counters.  Closing, or the owner's end,
  * gives the card back (interrupts masked, queue freed, the owner's
- * kernel senders stopped: nic_traffic.c).
+ * kernel senders stopped: nic_traffic.c).  The system calls, with their
+ * checks and user copies, are in syscall/sys_nic.c: this file sees
+ * kernel values only, and a card index below nic_count().
  *
  * Nothing is dropped for want of queue space: while the queue is full the
  * driver leaves frames in the card (nic_rx_room), the card's ring fills
@@ -24,11 +26,9 @@
 #include <errno.h>
 #include <heap.h>
 #include <nic.h>
-#include <proc.h>
 #include <sched.h>
 #include <spinlock.h>
 #include <thread.h>
-#include <uaccess.h>
 #include <nic_user.h>
 
 struct rxq_slot {
@@ -88,9 +88,7 @@ static void rxq_put(struct nic *n, const uint8_t *frame, size_t len, void *arg)
 
 /* ---- owners ------------------------------------------------------------------ */
 
-static struct nic *card(uint64_t i) { return i < (uint64_t)nic_count() ? nic_get((int)i) : NULL; }
-
-static int open_card(int i, int cpu, int pid)
+int nic_user_open(int i, int cpu, int pid)
 {
 	struct nic *n = nic_get(i);
 	struct nic_user *u = &users[i];
@@ -153,7 +151,7 @@ static void close_card(int i)
 }
 
 /* Only the owner closes; BUSY while someone else is opening or closing it. */
-static int close_owned(int i, int pid)
+int nic_user_close(int i, int pid)
 {
 	spin_lock(&user_lock);
 	int err = users[i].state == U_OPEN && users[i].owner == pid ? 0
@@ -170,10 +168,10 @@ void nic_user_proc_end(int pid)
 {
 	nic_traffic_stop_owner(pid);
 	for (int i = 0; i < nic_count(); i++)
-		close_owned(i, pid);
+		nic_user_close(i, pid);
 }
 
-static void info(int i, struct hako_nic_info *out)
+void nic_user_info(int i, struct hako_nic_info *out)
 {
 	struct nic *n = nic_get(i);
 	struct nic_user *u = &users[i];
@@ -201,26 +199,6 @@ static void info(int i, struct hako_nic_info *out)
 	nic_traffic_info(i, out);
 }
 
-long sys_nic_ctl(uint64_t nic, uint64_t op, uint64_t uinfo)
-{
-	if (!card(nic))
-		return -ENODEV;
-	struct proc *p = proc_current();
-	struct hako_nic_info in;
-	switch ((int)op) {
-	case HAKO_NIC_INFO:
-		info((int)nic, &in);
-		return copy_to_user(uinfo, &in, sizeof in);
-	case HAKO_NIC_OPEN:
-		if (copy_from_user(&in, uinfo, sizeof in) < 0)
-			return -EFAULT;
-		return open_card((int)nic, in.cpu, p->pid);
-	case HAKO_NIC_CLOSE:
-		return close_owned((int)nic, p->pid);
-	}
-	return -EINVAL;
-}
-
 /* ---- receiving ----------------------------------------------------------------- */
 
 /* The owner's queue with this thread counted as its reader, or NULL. */
@@ -238,7 +216,8 @@ static struct rxq *enter_queue(int i, int pid)
 	return q;
 }
 
-/* Take one frame into buf (a kernel buffer); its length, or -EAGAIN / -EINTR / -EPIPE. */
+/* One frame from q into buf; its length, or -EAGAIN / -EINTR / -EPIPE.
+ * The reader leaves q; *refill: the card held frames back meanwhile. */
 static long take(struct rxq *q, uint8_t *buf, bool block, bool *refill)
 {
 	long r;
@@ -260,38 +239,14 @@ static long take(struct rxq *q, uint8_t *buf, bool block, bool *refill)
 	return r;
 }
 
-long sys_nic_recv(uint64_t nic, uint64_t ubuf, uint64_t len, uint64_t flags)
+long nic_user_take(int i, int pid, uint8_t *buf, bool block)
 {
-	_Static_assert(ETH_FRAME_MAX <= 2048, "the frame is copied through the stack");
-	struct nic *n = card(nic);
-	if (!n)
-		return -ENODEV;
-	if (flags & ~(uint64_t)HAKO_NIC_NONBLOCK)
-		return -EINVAL;
-	if (!user_range_ok(ubuf, len))
-		return -EFAULT;
-	struct rxq *q = enter_queue((int)nic, proc_current()->pid);
+	struct rxq *q = enter_queue(i, pid);
 	if (!q)
 		return -EPERM;
-	uint8_t frame[ETH_FRAME_MAX];
 	bool refill = false;
-	long r = take(q, frame, !(flags & HAKO_NIC_NONBLOCK), &refill);
+	long r = take(q, buf, block, &refill);
 	if (refill)
-		nic_poll(n);                       /* the frames the card held back */
-	if (r > 0 && copy_to_user(ubuf, frame, (uint64_t)r < len ? (uint64_t)r : len) < 0)
-		return -EFAULT;
+		nic_poll(nic_get(i));              /* the frames the card held back */
 	return r;
-}
-
-long sys_nic_send(uint64_t nic, uint64_t uframe, uint64_t len)
-{
-	struct nic *n = card(nic);
-	if (!n)
-		return -ENODEV;
-	if (len < ETH_HLEN || len > ETH_FRAME_MAX)
-		return -EINVAL;
-	uint8_t frame[ETH_FRAME_MAX];
-	if (copy_from_user(frame, uframe, len) < 0)
-		return -EFAULT;
-	return nic_send(n, frame, len);
 }

@@ -113,9 +113,12 @@ int intr_pack_register(int vector, uint64_t stamp);   /* the lean stub's C part;
 void intr_pack_tick(void);                            /* from the scheduler tick */
 void intr_pack_irq_exit(void);                        /* end of every interrupt, after its EOI */
 
-/* Phase probe (intr_pack_ctl.c). */
+/* Phase probe (intr_pack_ctl.c; the system call is syscall/sys_intr.c). */
 extern volatile bool intr_pack_probing;
 struct hako_intr_probe_rec *intr_pack_probe_slot(void);   /* the next record, or NULL when full */
-long intr_pack_probe_op(struct intr_src *s, struct hako_intr_probe *p);
+void intr_pack_probe_start(void);                  /* records from the first again */
+void intr_pack_probe_stop(void);
+const struct hako_intr_probe_rec *intr_pack_probe_records(uint32_t *n);   /* and how many */
+int intr_pack_calibrate(struct intr_src *s, struct hako_intr_calib *out);   /* -ENODEV: not attached */
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * intr_pack_ctl.c — interrupt packaging under control: the settings of a
  * source (check, then act), the adaptive policy, the counters' snapshot
- * and reset, the phase probe, and the intr_ctl system call.
+ * and reset, and the phase probe.  The intr_ctl system call, which
+ * checks and copies for these, is in syscall/sys_intr.c.
  *
  * Adaptive mode keeps a moving average g of the time between a source's
  * interrupts.  With interrupts g apart and a batch every N, the paper's
@@ -22,7 +23,6 @@
 #include <spinlock.h>
 #include <thread.h>
 #include <time.h>
-#include <uaccess.h>
 
 void intr_pack_adapt(struct intr_src *s)
 {
@@ -141,10 +141,32 @@ static bool shoot(struct intr_src *s, bool full, uint64_t out[2], struct hako_in
 	return rec->cpu == cpu_id();
 }
 
-/* The least of 8 shots each way (a tick may land in one). */
-static long calibrate(struct intr_src *s, uint64_t ubuf)
+/* Recording from the first record again. */
+void intr_pack_probe_start(void)
 {
-	if (!s || !s->vector)
+	spin_lock(&probe_lock);
+	intr_pack_probing = false;
+	probe_next = 0;
+	intr_pack_probing = true;
+	spin_unlock(&probe_lock);
+}
+
+void intr_pack_probe_stop(void)
+{
+	intr_pack_probing = false;
+}
+
+/* The records taken so far, *n of them (the rest were lost to a full buffer). */
+const struct hako_intr_probe_rec *intr_pack_probe_records(uint32_t *n)
+{
+	*n = probe_next < HAKO_PROBE_MAX ? probe_next : HAKO_PROBE_MAX;
+	return probe_recs;
+}
+
+/* The least of 8 shots each way (a tick may land in one). */
+int intr_pack_calibrate(struct intr_src *s, struct hako_intr_calib *calib)
+{
+	if (!s->vector)
 		return -ENODEV;
 	struct hako_intr_calib c = { .base = ~0ull, .lean_prefix = ~0ull, .lean_suffix = ~0ull,
 				     .full_prefix = ~0ull, .full_suffix = ~0ull };
@@ -169,67 +191,6 @@ static long calibrate(struct intr_src *s, uint64_t ubuf)
 	probe_next = next;
 	intr_pack_probing = was;
 	intr_pack_flush(s);                    /* and the lean stub pointed right again */
-	return copy_to_user(ubuf, &c, sizeof c);
-}
-
-long intr_pack_probe_op(struct intr_src *s, struct hako_intr_probe *p)
-{
-	switch (p->op) {
-	case HAKO_PROBE_START:
-		spin_lock(&probe_lock);
-		intr_pack_probing = false;
-		probe_next = 0;
-		intr_pack_probing = true;
-		spin_unlock(&probe_lock);
-		return 0;
-	case HAKO_PROBE_STOP:
-		intr_pack_probing = false;
-		return 0;
-	case HAKO_PROBE_READ: {
-		uint32_t n = probe_next < HAKO_PROBE_MAX ? probe_next : HAKO_PROBE_MAX;
-		if (n > p->max)
-			n = p->max;
-		if (copy_to_user(p->buf, probe_recs, (uint64_t)n * sizeof probe_recs[0]) < 0)
-			return -EFAULT;
-		return n;
-	}
-	case HAKO_PROBE_CALIBRATE:
-		return calibrate(s, p->buf);
-	}
-	return -EINVAL;
-}
-
-/* ---- the system call ----------------------------------------------------------- */
-
-long sys_intr_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
-{
-	if ((int)op == HAKO_INTR_PROBE) {
-		struct hako_intr_probe p;
-		if (copy_from_user(&p, uarg, sizeof p) < 0)
-			return -EFAULT;
-		return intr_pack_probe_op(intr_pack_get((int)dev), &p);
-	}
-	struct intr_src *s = intr_pack_get((int)dev);
-	if (!s)
-		return -ENODEV;
-	switch ((int)op) {
-	case HAKO_INTR_GET: {
-		struct hako_intr_dev d;
-		intr_pack_snapshot(s, &d);
-		return copy_to_user(uarg, &d, sizeof d);
-	}
-	case HAKO_INTR_SET: {
-		struct hako_intr_set set;
-		if (copy_from_user(&set, uarg, sizeof set) < 0)
-			return -EFAULT;
-		return intr_pack_configure(s, &set);
-	}
-	case HAKO_INTR_RESET: {
-		int err;
-		for (int tries = 0; (err = intr_pack_reset(s)) == -EBUSY && tries < 100; tries++)
-			thread_sleep_ns(100000);
-		return err;
-	}
-	}
-	return -EINVAL;
+	*calib = c;
+	return 0;
 }

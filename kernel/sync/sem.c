@@ -7,11 +7,10 @@
  * whose semaphore was destroyed and reused never reaches the new one.
  * Any process may post or wait on an id it knows; only the creator may
  * destroy it, and its semaphores go when it ends.  Waiters of a destroyed
- * semaphore get -EINVAL.
+ * semaphore get -EINVAL.  The system calls are in syscall/sys_sem.c.
  */
 #include <stdint.h>
 #include <errno.h>
-#include <proc.h>
 #include <sched.h>
 #include <sem.h>
 #include <thread.h>
@@ -37,10 +36,10 @@ void sem_init(void)
 	}
 }
 
-/* The semaphore id names, locked; NULL if none. */
-static struct sem *sem_get(uint64_t uid)
+/* The semaphore id names, locked; NULL if none (a negative id names none). */
+static struct sem *sem_get(uint64_t sid)
 {
-	uint64_t id = (uint32_t)uid;     /* an int parameter: the upper half is not ours */
+	uint64_t id = (uint32_t)sid;
 	uint64_t slot = id & 0xff;
 	if (slot >= SEM_MAX)
 		return NULL;
@@ -61,18 +60,15 @@ static void sem_kill(struct sem *s)
 	waitq_wake_all(&s->wq);
 }
 
-long sys_sem_create(uint64_t value)
+long sem_create(int value, int owner)
 {
-	if ((int)value < 0)
-		return -EINVAL;
-	value = (uint32_t)value;
 	for (int i = 0; i < SEM_MAX; i++) {
 		struct sem *s = &sems[i];
 		spin_lock(&s->wq.lock);
 		if (!s->used) {
 			s->used = true;
-			s->owner = proc_current()->pid;
-			s->value = (int64_t)value;
+			s->owner = owner;
+			s->value = value;
 			long id = (long)((uint64_t)s->gen << 8 | (uint64_t)i);
 			spin_unlock(&s->wq.lock);
 			return id;
@@ -82,7 +78,7 @@ long sys_sem_create(uint64_t value)
 	return -EAGAIN;
 }
 
-long sys_sem_post(uint64_t id)
+long sem_post(int id)
 {
 	struct sem *s = sem_get(id);
 	if (!s)
@@ -98,7 +94,7 @@ long sys_sem_post(uint64_t id)
 	return r;
 }
 
-long sys_sem_wait(uint64_t id)
+long sem_wait(int id)
 {
 	struct sem *s = sem_get(id);
 	if (!s)
@@ -120,12 +116,12 @@ long sys_sem_wait(uint64_t id)
 	return 0;
 }
 
-long sys_sem_destroy(uint64_t id)
+long sem_destroy(int id, int pid)
 {
 	struct sem *s = sem_get(id);
 	if (!s)
 		return -EINVAL;
-	long r = s->owner == proc_current()->pid ? 0 : -EPERM;
+	long r = s->owner == pid ? 0 : -EPERM;
 	if (r == 0)
 		sem_kill(s);
 	spin_unlock(&s->wq.lock);
