@@ -14,11 +14,11 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/x86_64 -MMD -MP
-KERNEL_ASFLAGS := -Ikernel/arch/x86_64 -Ikernel/include -MMD -MP -D__ASSEMBLY__
+	-Ikernel/include -Ikernel/arch/x86_64 -Ikernel/arch/x86_64/include -MMD -MP
+KERNEL_ASFLAGS := -Ikernel/arch/x86_64 -Ikernel/arch/x86_64/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/x86_64/linker.ld
 
-KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c)
+KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/arch/x86_64/*.c kernel/ktest/*.c kernel/measure/*.c)
 KERNEL_S := $(wildcard kernel/arch/x86_64/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
