@@ -13,6 +13,7 @@
 #include <kmain.h>
 #include <kprintf.h>
 #include <ktest.h>
+#include <measure.h>
 #include <panic.h>
 #include <pmm.h>
 #include <thread.h>
@@ -20,6 +21,7 @@
 
 static int cmd_ktest(int argc, char **argv) { return ktest_main(argc - 1, argv + 1); }
 static int cmd_kbench(int argc, char **argv) { return kbench_main(argc - 1, argv + 1); }
+static int cmd_tlbstep(int argc, char **argv) { return tlbstep_main(argc - 1, argv + 1); }
 
 static int cmd_cpus(int argc, char **argv)
 {
@@ -70,6 +72,7 @@ static const struct {
 } commands[] = {
 	{ "ktest", "ktest [NAME...]: run kernel self-tests", cmd_ktest },
 	{ "kbench", "kbench: kernel timing figures", cmd_kbench },
+	{ "tlbstep", "tlbstep: pages touched after a CR3 reload, per region (cost model)", cmd_tlbstep },
 	{ "cpus", "cpus: per-CPU state and counters", cmd_cpus },
 	{ "mem", "mem: free frames", cmd_mem },
 	{ "crash", "crash null|panic|stack: stop the kernel on purpose (fault, panic, stack overflow)", cmd_crash },

@@ -3,7 +3,10 @@
 Each entry of BENCHES describes one experiment: the boot Profile (machine,
 CPUs, memory, mode, extra QEMU args, guest command words) and its timeout.
 Running a bench boots it once, stores results/bench-<NAME>.jsonl and
-prints the bench table from the guest's `"kind":"bench"` records.
+prints the bench table from the guest's `"kind":"bench"` records (and the
+tlbstep table from `"kind":"tlbstep"` ones).  With model=PROFILE the
+cost-model plugin rides along and the table gets the modelled columns
+from results/bench-<NAME>.joined.jsonl.
 """
 from __future__ import annotations
 
@@ -46,6 +49,12 @@ BENCHES: dict[str, Bench] = {
         timeout=600.0,
         about="server communication, paper 002 (ispcbench), baseline and fast, pc, 2 CPUs, icount",
     ),
+    "tlbstep": Bench(
+        profile=Profile(machine="pc", smp=1, mode="icount", words=("tlbstep",)),
+        timeout=120.0,
+        about="the TLB-step check: pages touched after a CR3 reload (kernel/measure/tlbstep.c), "
+              "for --model, pc, 1 CPU, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,
@@ -61,7 +70,7 @@ def describe() -> str:
                      for name, bench in sorted(BENCHES.items()))
 
 
-def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False,
+def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: str = "",
               out=None, err=None, **boot_kwargs) -> int:
     """Boot the named bench, then print its table; returns the exit code."""
     out = sys.stdout if out is None else out
@@ -70,9 +79,11 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False,
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
         return EXIT_USAGE
-    outcome = run_boot(bench.profile, f"bench-{name}", bench.timeout, quiet=quiet,
+    profile = dataclasses.replace(bench.profile, model=model)
+    outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
                        keep_log=keep_log, out=out, err=err, **boot_kwargs)
-    if outcome.records:
-        out.write(render_bench_only(outcome.records))
+    records = outcome.joined if outcome.joined is not None else outcome.records
+    if records:
+        out.write(render_bench_only(records))
         out.flush()
     return outcome.exit_code

@@ -6,6 +6,9 @@
   hako test-all [--quick]               everything `make test` runs
   hako bench NAME                       run a registered experiment
 
+`--model PROFILE` (boot, bench) loads the cost-model plugin with that
+profile and joins its regions to the result lines (model.py).
+
 Words after a bare `--` are passed to the guest after its command line.
 Exit codes of boot/bench: 0 passed, 1 guest failure, 2 usage/environment,
 3 kernel panic, 4 reset/triple fault, 5 QEMU error, 6 build failure,
@@ -64,6 +67,12 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
                         help="TCP port of the gdb stub on 127.0.0.1 (default 1234)")
 
 
+def add_model_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", metavar="PROFILE", default="",
+                        help="run the cost-model plugin with tools/costmodel/profiles/"
+                        "PROFILE.profile (icount only; `make costmodel` builds it)")
+
+
 def add_boot_parser(subparsers) -> None:
     parser = subparsers.add_parser("boot", help="boot once and collect results")
     add_machine_options(parser, "icount")
@@ -76,6 +85,7 @@ def add_boot_parser(subparsers) -> None:
                         help=f"--net dgram: frames per second (default {DEFAULT_RATE:g})")
     parser.add_argument("--soak-frames", type=positive_int, default=DEFAULT_FRAMES,
                         help=f"--net dgram: frames in all (default {DEFAULT_FRAMES})")
+    add_model_option(parser)
 
 
 def add_shell_parser(subparsers) -> None:
@@ -98,6 +108,7 @@ def make_parser() -> argparse.ArgumentParser:
     bench.add_argument("name")
     bench.add_argument("--quiet", action="store_true", help="do not echo the console")
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
+    add_model_option(bench)
     return parser
 
 
@@ -106,7 +117,8 @@ def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
                    net=args.net, cmdline=args.cmdline, words=tuple(words), iso=args.iso,
                    gdb=args.gdb, gdb_port=args.gdb_port,
                    soak_rate=getattr(args, "soak_rate", DEFAULT_RATE),
-                   soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES))
+                   soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES),
+                   model=getattr(args, "model", ""))
 
 
 def cmd_boot(args, words) -> int:
@@ -137,7 +149,7 @@ def cmd_test_all(args, words) -> int:
 
 def cmd_bench(args, words) -> int:
     from .bench import run_bench
-    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log)
+    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model)
 
 
 COMMANDS = {

@@ -2,7 +2,7 @@
 
 A `Profile` describes one guest boot (machine, CPUs, memory, execution
 mode, network cards, kernel command line, guest command words, ISO or
-direct kernel).
+direct kernel, and the cost-model plugin with its profile, model.py).
 `build_argv(profile)` turns it into the exact qemu-system-x86_64 argv;
 `boot`, `shell`, `bench` and `test-all` all go through it.
 
@@ -17,6 +17,8 @@ import dataclasses
 import os
 import shlex
 import shutil
+
+from . import model as costmodel
 
 DEFAULT_QEMU = "qemu-system-x86_64"
 MACHINES = ("pc", "q35")
@@ -71,6 +73,10 @@ class Profile:
     soak_rate: float = 10000.0     # dgram: frames per second the harness sends
     soak_frames: int = 20000       # dgram: frames in all
     extra: tuple[str, ...] = ()
+    # --model: the cost-model profile's name and where the plugin writes
+    # (relative to the root; the runner names it after the run).
+    model: str = ""
+    model_out: str = ""
 
     def validate(self) -> None:
         """Raise ValueError if the profile cannot be turned into argv."""
@@ -84,6 +90,8 @@ class Profile:
             raise ValueError("--smp must be at least 1")
         if not self.mem:
             raise ValueError("--mem must not be empty")
+        if self.model and not self.model_out:
+            raise ValueError("--model needs a file for the plugin's output")
 
     def default_name(self) -> str:
         """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>]."""
@@ -198,6 +206,8 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv += net_args(profile)
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
+    if profile.model:
+        argv += costmodel.plugin_args(profile.model, profile.model_out)
     if profile.gdb:
         argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]
     argv += list(profile.extra)

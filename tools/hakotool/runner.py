@@ -10,6 +10,11 @@ status (isa-debug-exit: status = (v << 1) | 1) to a harness exit code.
 With `--net dgram` a soak sender (soak.py) feeds the guest's card from
 the host once the guest prints its ready line.
 
+Before the first boot the real QEMU's version is checked (qemuver.py) and
+named in a banner line.  With `--model PROFILE` the cost-model plugin
+rides along and, after the run, its regions are joined to the guest's
+result lines into results/<name>.joined.jsonl (model.py).
+
 `run_shell(profile)` replaces the harness with an interactive QEMU.
 """
 from __future__ import annotations
@@ -24,7 +29,9 @@ import threading
 import time
 from pathlib import Path
 
+from . import model as costmodel
 from . import paths
+from . import qemuver
 from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
                    make_target, qemu_available, qemu_command)
 from .results import ResultCollector, decode_line, write_results
@@ -65,6 +72,7 @@ class BootOutcome:
     stderr: str = ""
     jsonl: Path | None = None
     log: Path | None = None
+    joined: list[dict] | None = None     # --model: records with their "model" objects
 
     @property
     def ok(self) -> bool:
@@ -96,12 +104,34 @@ def run_make(root: Path, target: str, env: dict, capture: bool = False) -> tuple
     return proc.returncode, output
 
 
+def real_qemu(env: dict) -> bool:
+    """True unless HAKO_QEMU replaces QEMU (the tests' fake is not checked)."""
+    return not env.get("HAKO_QEMU", "").strip()
+
+
+def qemu_banner(profile: Profile, env: dict) -> str | None:
+    """The line naming the QEMU a boot uses (None for a HAKO_QEMU stand-in)."""
+    if not real_qemu(env):
+        return None
+    program = qemu_command(env)[0]
+    found, _ = qemuver.check_version(qemuver.resolve(program, env))
+    version = found.text if found else "unknown version"
+    model = f", cost model {profile.model}" if profile.model else ""
+    return (f"hako: QEMU {version} ({program}), {profile.machine}, "
+            f"{_plural(profile.smp, 'CPU')}, {profile.mode}{model}")
+
+
 def check_environment(profile: Profile, env: dict) -> tuple[int, str] | None:
-    """QEMU present and (for kvm mode) /dev/kvm usable; else (code, reason)."""
+    """QEMU present and new enough and (for kvm mode) /dev/kvm usable;
+    else (code, reason)."""
     command = qemu_command(env)
     if not qemu_available(command):
         return EXIT_USAGE, (f"{command[0]} not found; run `make deps` to install "
                             "QEMU and the other build dependencies")
+    if real_qemu(env):
+        _, problem = qemuver.check_version(qemuver.resolve(command[0], env))
+        if problem:
+            return EXIT_USAGE, problem
     if profile.mode == "kvm":
         usable, why = kvm_usable(env.get("HAKO_KVM_DEVICE", KVM_DEVICE))
         if not usable:
@@ -115,6 +145,10 @@ def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, 
     problem = check_environment(profile, env)
     if problem:
         return problem
+    if profile.model:
+        why = costmodel.check_model(root, profile.model, profile.mode)
+        if why:
+            return EXIT_USAGE, why
     target = make_target(profile)
     if build and build_enabled(env):
         status, _ = run_make(root, target, env)
@@ -322,7 +356,7 @@ def run_boot(profile: Profile, name: str | None = None,
              out=None, err=None) -> BootOutcome:
     """Boot `profile` once; see the module docstring.
 
-    announce=False suppresses the final verdict line (test-all prints its
+    announce=False suppresses the QEMU banner and the final verdict line (test-all prints its
     own progress lines instead).
     """
     env = dict(os.environ) if env is None else env
@@ -333,14 +367,35 @@ def run_boot(profile: Profile, name: str | None = None,
     if not paths.valid_name(name):
         outcome = BootOutcome(name, EXIT_USAGE, f"invalid run name {name!r}")
     else:
-        outcome = _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err)
+        outcome = _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
+                        announce)
     if announce:
         report(outcome, root, err)
     return outcome
 
 
-def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -> BootOutcome:
+def join_model(outcome: BootOutcome, profile: Profile, root: Path, err) -> None:
+    """After a --model run: join the plugin's regions to the result lines."""
+    path = root / profile.model_out
+    if not path.is_file():
+        err.write(f"hako: warning: the cost-model plugin wrote no {profile.model_out}; "
+                  "no modelled figures\n")
+        return
+    joined, missing = costmodel.join_records(outcome.records, costmodel.load_model(path))
+    outcome.joined = joined
+    target = costmodel.joined_path(root, outcome.name)
+    costmodel.write_joined(target, joined)
+    if missing:
+        ids = ", ".join(str(i) for i in sorted(set(missing)))
+        err.write(f"hako: warning: result lines name regions the plugin never saw: {ids}\n")
+    err.write(f"hako: modelled figures ({profile.model}) -> {paths.relative(root, target)}\n")
+
+
+def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
+          announce=True) -> BootOutcome:
     sender = None
+    if profile.model:
+        profile = dataclasses.replace(profile, model_out=costmodel.model_rel(name))
     try:
         if profile.net == "dgram":
             sender = Sender(profile.soak_rate, profile.soak_frames)
@@ -352,7 +407,7 @@ def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err) -
         return BootOutcome(name, EXIT_USAGE, str(exc))
     try:
         return _launch_checked(profile, argv, name, timeout, quiet, keep_log, build,
-                               root, env, out, err, sender)
+                               root, env, out, err, sender, announce)
     finally:
         if sender is not None:
             sender.stop()
@@ -368,17 +423,25 @@ def soak_watch(sender: Sender, port: int):
 
 
 def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, env,
-                    out, err, sender) -> BootOutcome:
+                    out, err, sender, announce=True) -> BootOutcome:
     problem = prepare(profile, root, env, build)
     if problem:
         return BootOutcome(name, *problem)
+    banner = qemu_banner(profile, env) if announce else None
+    if banner:
+        err.write(banner + "\n")
+        err.flush()
     if profile.gdb:
         timeout = None
         err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
         err.flush()
+    if profile.model:
+        (root / profile.model_out).unlink(missing_ok=True)
     watch = None if sender is None else soak_watch(sender, profile.dgram_ports[0])
     outcome = launch(argv, name, timeout, quiet, root, env, out, watch)
     finish(outcome, root, keep_log)
+    if profile.model:
+        join_model(outcome, profile, root, err)
     return outcome
 
 
@@ -398,6 +461,9 @@ def run_shell(profile: Profile, root: Path | None = None, env: dict | None = Non
     if problem:
         err.write(f"hako: FAILED: {problem[1]}\n")
         return problem[0]
+    banner = qemu_banner(profile, env)
+    if banner:
+        err.write(banner + "\n")
     if profile.gdb:
         err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
     err.write("hako: QEMU console; press Ctrl-A X to quit, Ctrl-A C for the monitor\n")

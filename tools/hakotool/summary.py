@@ -5,7 +5,11 @@ Understood record kinds:
   ktest          - tallied (passed/failed, failing names listed)
   ktest-summary  - "passed"/"failed" counts reported by the guest
   utest, utest-summary - the same for the user-space selftest
-  bench          - aligned table of name, unit, n, min, median, mean, max
+  bench          - aligned table of name, unit, n, min, median, mean, max;
+                   records joined to the cost model (a "model" object, see
+                   model.py) add its figures per iteration
+  tlbstep        - pages, pass and instructions per page (kernel/measure/
+                   tlbstep.c), with the modelled misses and cycles per page
 Records of any other kind are ignored.
 """
 from __future__ import annotations
@@ -14,6 +18,14 @@ import json
 
 BENCH_COLUMNS = ("name", "unit", "n", "min", "median", "mean", "max")
 NUMERIC_COLUMNS = frozenset(("n", "min", "median", "mean", "max"))
+# Modelled columns: (header, the plugin's counter, decimals), per iteration.
+MODEL_COLUMNS = (("m.insns", "insns", 1), ("cycles", "cycles", 1),
+                 ("itlb", "itlb_miss", 3), ("dtlb", "dtlb_miss", 3), ("stlb", "stlb_miss", 3),
+                 ("l1i", "l1i_miss", 3), ("l1d", "l1d_miss", 3), ("l2", "l2_miss", 3),
+                 ("l3", "l3_miss", 3))
+TLBSTEP_MODEL = (("cycles", "cycles", 1), ("dtlb", "dtlb_miss", 3), ("stlb", "stlb_miss", 3),
+                 ("walk", "walk_cycles", 1), ("l1d", "l1d_miss", 3), ("l2", "l2_miss", 3),
+                 ("l3", "l3_miss", 3))
 
 
 def format_value(value) -> str:
@@ -90,23 +102,77 @@ def bench_rows(records) -> list[list[str]]:
             for r in of_kind(records, "bench")]
 
 
+def model_profile(records) -> str | None:
+    """The cost-model profile the records were joined to, or None."""
+    for record in records:
+        model = record.get("model")
+        if isinstance(model, dict):
+            return str(model.get("profile", ""))
+    return None
+
+
+def model_cells(record: dict, columns) -> list[str]:
+    """A record's modelled figures per iteration ("-" without them)."""
+    per_iter = (record.get("model") or {}).get("per_iter") or {}
+    cells = []
+    for _, counter, decimals in columns:
+        value = per_iter.get(counter)
+        cells.append("-" if value is None else f"{value:.{decimals}f}")
+    return cells
+
+
+def model_title(profile: str, per: str) -> str:
+    return (f"modelled by cost-model profile {profile}: per {per}, summed over vCPUs "
+            "(m.insns: the region's instructions; itlb..l3: misses)")
+
+
 def render_bench(records) -> list[str]:
     rows = bench_rows(records)
     if not rows:
         return []
-    return render_table(BENCH_COLUMNS, rows, NUMERIC_COLUMNS)
+    profile = model_profile(records)
+    if profile is None:
+        return render_table(BENCH_COLUMNS, rows, NUMERIC_COLUMNS)
+    header = BENCH_COLUMNS + tuple(c[0] for c in MODEL_COLUMNS)
+    rows = [row + model_cells(r, MODEL_COLUMNS)
+            for row, r in zip(rows, of_kind(records, "bench"))]
+    numeric = NUMERIC_COLUMNS | {c[0] for c in MODEL_COLUMNS}
+    return [model_title(profile, "iteration of each figure")] + render_table(header, rows, numeric)
+
+
+def render_tlbstep(records) -> list[str]:
+    """Pages, pass, instructions per page, and the model's figures per page."""
+    steps = of_kind(records, "tlbstep")
+    if not steps:
+        return []
+    profile = model_profile(records)
+    header = ("pages", "pass", "insns")
+    rows = []
+    for r in steps:
+        iters = r.get("iters") or 0
+        ticks = r.get("ticks")
+        insns = f"{ticks / iters:.1f}" if iters and isinstance(ticks, int) else "-"
+        rows.append([format_value(r.get("pages")), format_value(r.get("pass")), insns])
+    if profile is None:
+        return (["tlbstep: instructions per page (no --model)"]
+                + render_table(header, rows, {"pages", "insns"}))
+    header += tuple(c[0] for c in TLBSTEP_MODEL)
+    rows = [row + model_cells(r, TLBSTEP_MODEL) for row, r in zip(rows, steps)]
+    numeric = {"pages", "insns"} | {c[0] for c in TLBSTEP_MODEL}
+    return [model_title(profile, "page")] + render_table(header, rows, numeric)
 
 
 def render_summary(records) -> str:
     """The whole summary text (sections separated by blank lines)."""
-    sections = [render_boot(records), render_ktests(records), render_bench(records)]
+    sections = [render_boot(records), render_ktests(records), render_bench(records),
+                render_tlbstep(records)]
     blocks = ["\n".join(section) for section in sections if section]
     if not blocks:
-        return "no boot, ktest or bench records\n"
+        return "no boot, ktest, bench or tlbstep records\n"
     return "\n\n".join(blocks) + "\n"
 
 
 def render_bench_only(records) -> str:
-    """Just the bench table (used by `./hako bench`)."""
-    lines = render_bench(records)
-    return "\n".join(lines) + "\n" if lines else "no bench records\n"
+    """Just the bench and tlbstep tables (used by `./hako bench`)."""
+    blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records)) if b]
+    return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"

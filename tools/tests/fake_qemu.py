@@ -9,6 +9,8 @@ Behaviour is driven by environment variables:
   FAKE_QEMU_CHILD    file to write the pid of a sleeping child process to
   FAKE_QEMU_EXIT     exit status (default 1 = guest wrote 0 to port 0xf4)
   FAKE_QEMU_DUMP     if set, answer a Ctrl-\\ byte on stdin with "DUMP" on stdout
+  FAKE_QEMU_MODEL    text to write, at exit, to the out= file of a -plugin
+                     argument (what the cost-model plugin would write)
 """
 import json
 import os
@@ -28,6 +30,17 @@ def answer_dump_key() -> None:
             sys.stdout.flush()
 
 
+def write_model(argv: list[str], text: str) -> None:
+    """Play the cost-model plugin: write TEXT to the -plugin's out= file."""
+    for option, value in zip(argv, argv[1:]):
+        if option != "-plugin":
+            continue
+        for part in value.split(",")[1:]:
+            if part.startswith("out="):
+                with open(part[len("out="):], "w", encoding="utf-8") as f:
+                    f.write(text)
+
+
 def main() -> int:
     env = os.environ
     if env.get("FAKE_QEMU_ARGV"):
@@ -44,6 +57,8 @@ def main() -> int:
     sys.stderr.write(env.get("FAKE_QEMU_STDERR", ""))
     sys.stderr.flush()
     time.sleep(float(env.get("FAKE_QEMU_SLEEP", "0")))
+    if env.get("FAKE_QEMU_MODEL"):
+        write_model(sys.argv[1:], env["FAKE_QEMU_MODEL"])
     return int(env.get("FAKE_QEMU_EXIT", "1"))
 
 

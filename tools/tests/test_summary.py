@@ -49,7 +49,7 @@ def test_unknown_kinds_and_missing_fields_are_tolerated():
 
 
 def test_empty_summary():
-    assert render_summary([{"kind": "other"}]) == "no boot, ktest or bench records\n"
+    assert render_summary([{"kind": "other"}]) == "no boot, ktest, bench or tlbstep records\n"
     assert render_bench_only([]) == "no bench records\n"
 
 

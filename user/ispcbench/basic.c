@@ -13,6 +13,8 @@
  *   async_roundtrip async request, then ispc_result waits for the answer
  *   async_return    the server's ispc_reply without waiting (reported by
  *                   the server process itself)
+ * The two round trips have regions (sync_request and sync_return are
+ * parts of the first, async_request of the second).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +24,12 @@
 
 #define RUNS 1000
 
+/* The region slot of a round trip: synchronous, then asynchronous. */
+static int basic_slot(const struct call *c)
+{
+	return c->data_word ? 2 : 0;
+}
+
 struct basic {
 	struct samples req, ret, rt, areq, art;
 };
@@ -29,13 +37,16 @@ struct basic {
 static int sync_once(int server, struct call *c, struct basic *b)
 {
 	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	int k = basic_slot(c);
 	c->st->op = OP_STAMP;
+	ispc_region_begin(REGION_ISPC_BASIC, k);
 	c->st->t_sent = tsc_now();
 	long r = sys_ispc_request(server, &m, 0);
 	(void)*(volatile uint32_t *)&c->st->op;   /* the first touch of what came back */
 	if (c->data_word)
 		(void)*c->data_word;
 	uint64_t back = tsc_now();
+	ispc_region_end(REGION_ISPC_BASIC, k);
 	if (r < 0 || m.status < 0)
 		return fail("synchronous request", r < 0 ? r : m.status);
 	samples_add(&b->req, c->st->t_received - c->st->t_sent);
@@ -47,7 +58,9 @@ static int sync_once(int server, struct call *c, struct basic *b)
 static int async_once(int server, struct call *c, struct basic *b)
 {
 	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	int k = basic_slot(c) + 1;
 	c->st->op = OP_STAMP;
+	ispc_region_begin(REGION_ISPC_BASIC, k);
 	uint64_t t0 = tsc_now();
 	long r = sys_ispc_request(server, &m, HAKO_ISPC_ASYNC);
 	uint64_t t1 = tsc_now();
@@ -57,6 +70,7 @@ static int async_once(int server, struct call *c, struct basic *b)
 	if (c->data_word)
 		(void)*c->data_word;
 	uint64_t t2 = tsc_now();
+	ispc_region_end(REGION_ISPC_BASIC, k);
 	if (r < 0)
 		return fail("asynchronous request", r);
 	samples_add(&b->areq, t1 - t0);
@@ -82,13 +96,16 @@ static int async_returns(int server, struct call *c, const char *suffix)
 	return r < 0 ? fail("asynchronous returns", r) : 0;
 }
 
-static void report_basic(struct basic *b, const char *suffix)
+static void report_basic(struct basic *b, const char *suffix, int slot)
 {
 	bench_report(figure("sync_request", suffix), &b->req, "request sent -> server has it");
 	bench_report(figure("sync_return", suffix), &b->ret, "result sent -> client has it");
-	bench_report(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result");
+	bench_report_region(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result",
+			    ispc_region(REGION_ISPC_BASIC + slot), b->rt.n);
 	bench_report(figure("async_request", suffix), &b->areq, "the asynchronous ispc_request call");
-	bench_report(figure("async_roundtrip", suffix), &b->art, "asynchronous request, then ispc_result");
+	bench_report_region(figure("async_roundtrip", suffix), &b->art,
+			    "asynchronous request, then ispc_result",
+			    ispc_region(REGION_ISPC_BASIC + slot + 1), b->art.n);
 }
 
 static int basic_run(int data_pages, const char *suffix)
@@ -111,7 +128,7 @@ static int basic_run(int data_pages, const char *suffix)
 	if (!err)
 		err = async_returns(server, &c, suffix);
 	if (!err)
-		report_basic(&b, suffix);
+		report_basic(&b, suffix, basic_slot(&c));
 	call_close(&c);
 	stop_server(server);
 	for (int i = 0; i < 5; i++)

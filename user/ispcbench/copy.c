@@ -5,7 +5,8 @@
  * copies the S bytes into a fresh ICA for the server and back into the
  * requester's when the result comes).  Both sides read one word of every
  * page the data spans, so a first touch is paid where the mode pays it.
- * Where the two curves cross is where remapping starts to pay.
+ * Where the two curves cross is where remapping starts to pay.  Each
+ * (size, way) has a region of its own.
  */
 #include <stdio.h>
 #include <hako/sys.h>
@@ -15,13 +16,17 @@
 static const uint32_t sizes[] = { 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
 #define NSIZES (int)(sizeof sizes / sizeof sizes[0])
 
+_Static_assert(2 * NSIZES <= REGION_NTH_MAX, "a region per size and way");
+
 static int runs_for(uint32_t bytes)
 {
 	return bytes >= 262144 ? 40 : 300;
 }
 
-static int time_size(int server, uint32_t bytes, int copy)
+static int time_size(int server, int size_index, int copy)
 {
+	uint32_t bytes = sizes[size_index];
+	int k = (copy ? NSIZES : 0) + size_index;
 	struct samples s;
 	struct call c;
 	int pages = (int)((bytes + 4095) / 4096), runs = runs_for(bytes), err = 0;
@@ -31,11 +36,13 @@ static int time_size(int server, uint32_t bytes, int copy)
 	for (int i = 0; i < runs && !err; i++) {
 		struct hako_ispc_msg m = { .ctl = c.ctl, .data = c.data, .data_bytes = copy ? bytes : 0 };
 		c.st->op = OP_STAMP;
+		ispc_region_begin(REGION_ISPC_DATA, k);
 		uint64_t t0 = tsc_now();
 		long r = sys_ispc_request(server, &m, copy ? HAKO_ISPC_COPY : 0);
 		for (int p = 0; p < pages; p++)
 			(void)c.data_word[p * 1024];
 		uint64_t t1 = tsc_now();
+		ispc_region_end(REGION_ISPC_DATA, k);
 		if (r < 0 || m.status < 0)
 			err = fail(copy ? "copying request" : "remapping request", r < 0 ? r : m.status);
 		samples_add(&s, t1 - t0);
@@ -46,7 +53,8 @@ static int time_size(int server, uint32_t bytes, int copy)
 	else
 		snprintf(name, sizeof name, "data_%u", bytes);
 	if (!err)
-		bench_report(figure(name, copy ? "copy" : "remap"), &s, "synchronous request + result");
+		bench_report_region(figure(name, copy ? "copy" : "remap"), &s, "synchronous request + result",
+				    ispc_region(REGION_ISPC_DATA + k), s.n);
 	call_close(&c);
 	samples_free(&s);
 	return err;
@@ -59,9 +67,9 @@ int part_copy(void)
 		return -1;
 	int err = 0;
 	for (int i = 0; i < NSIZES && !err; i++) {
-		err = time_size(server, sizes[i], 0);
+		err = time_size(server, i, 0);
 		if (!err)
-			err = time_size(server, sizes[i], 1);
+			err = time_size(server, i, 1);
 	}
 	stop_server(server);
 	return err;

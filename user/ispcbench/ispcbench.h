@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <hako/bench.h>
+#include <hako/region.h>
 
 #define BENCH_CPU 0                  /* client and servers share one CPU */
 
@@ -32,6 +33,24 @@ struct stamp {
 
 /* The mode's suffix for figure names. */
 const char *mode_name(void);
+/* 1 in fast mode, 0 in baseline mode (a variable: the region markers
+ * test it without a call, which would upset the registers of the loops). */
+extern int mode_fast;
+
+/*
+ * Regions (hako_region_ids.h): the current mode's block, slot SLOT + K
+ * with K < REGION_NTH_MAX known at run time.  Marked just outside the
+ * TSC reads of a figure; its result line names ispc_region(SLOT + K).
+ */
+#define ispc_region_begin(slot, k) ISPC_REGION_(region_begin_nth, slot, k)
+#define ispc_region_end(slot, k)   ISPC_REGION_(region_end_nth, slot, k)
+#define ISPC_REGION_(mark, slot, k) do { \
+		if (mode_fast) \
+			mark(REGION_ISPC + REGION_ISPC_MODE_STRIDE + (slot), k); \
+		else \
+			mark(REGION_ISPC + (slot), k); \
+	} while (0)
+unsigned ispc_region(unsigned slot);
 /* name + "_" + suffix + "_" + mode in a static buffer ring. */
 const char *figure(const char *name, const char *suffix);
 int fail(const char *what, long err);

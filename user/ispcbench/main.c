@@ -45,6 +45,13 @@ const char *mode_name(void)
 	return mode == HAKO_ISPC_FAST ? "fast" : "baseline";
 }
 
+int mode_fast;
+
+unsigned ispc_region(unsigned slot)
+{
+	return REGION_ISPC + (unsigned)mode_fast * REGION_ISPC_MODE_STRIDE + slot;
+}
+
 const char *figure(const char *name, const char *suffix)
 {
 	static char ring[8][48];
@@ -130,6 +137,7 @@ int main(int argc, char **argv)
 		if (r < 0)
 			return fail("ispc_mode", r), 1;
 		mode = modes[m];
+		mode_fast = mode == HAKO_ISPC_FAST;
 		failed |= run_parts(argc, argv);
 	}
 	bench_summary(targets, sizeof targets / sizeof targets[0]);

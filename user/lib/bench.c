@@ -83,17 +83,34 @@ static struct bench_stats summarize(const char *name, struct samples *s)
 	return r;
 }
 
-struct bench_stats bench_report(const char *name, struct samples *s, const char *what)
+/* The result line; REGION < 0: no region. */
+static struct bench_stats report(const char *name, struct samples *s, const char *what,
+				 int region, unsigned long iters)
 {
 	struct bench_stats r = summarize(name, s);
+	char model[48] = "";
 
+	if (region >= 0)
+		snprintf(model, sizeof model, ",\"region\":%d,\"iters\":%lu", region, iters);
 	result_line("{\"kind\":\"bench\",\"name\":\"%s\",\"unit\":\"%s\",\"min\":%lu,\"median\":%lu,"
-		    "\"mean\":%lu,\"max\":%lu,\"n\":%u}", name, "tsc", r.min, r.median, r.mean, r.max, r.n);
+		    "\"mean\":%lu,\"max\":%lu,\"n\":%u%s}", name, "tsc", r.min, r.median, r.mean, r.max,
+		    r.n, model);
 	printf("%s: %-28s min %7lu  median %7lu  mean %7lu  max %9lu  n %5u  (ticks %s)\n",
 	       program, name, r.min, r.median, r.mean, r.max, r.n, what);
 	if (nresults < MAX_RESULTS)
 		results[nresults++] = r;
 	return r;
+}
+
+struct bench_stats bench_report(const char *name, struct samples *s, const char *what)
+{
+	return report(name, s, what, -1, 0);
+}
+
+struct bench_stats bench_report_region(const char *name, struct samples *s, const char *what,
+				       unsigned region, unsigned long iters)
+{
+	return report(name, s, what, (int)region, iters);
 }
 
 const struct bench_stats *bench_find(const char *name)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <hako/sys.h>
+#include <hako/region.h>
 #include <hako/thread.h>
 #include "sysbench.h"
 #include <hako/arch/x86_64/tsc.h>
@@ -25,6 +26,8 @@
  * note is the other thread's, one switch happened: the sample is the
  * time from the other's sys_yield call to the return of ours.  A return
  * that finds its own note means nobody ran in between: counted, not timed.
+ * Region: from before one thread's note to after the other's TSC read on
+ * return, a span per yield (both threads are on BENCH_CPU).
  */
 static struct {
 	volatile int last;
@@ -37,10 +40,12 @@ static struct {
 static void yield_turns(int me)
 {
 	for (int i = 0; i < YIELD_ROUNDS; i++) {
+		region_begin(REGION_SYS_YIELD);
 		ys.last = me;
 		ys.stamp = tsc_now();
 		sys_yield();
 		uint64_t now = tsc_now();
+		region_end(REGION_SYS_YIELD);
 		if (ys.last == !me)
 			samples_add(&ys.side[me], now - ys.stamp);
 		else
@@ -103,7 +108,8 @@ int bench_yield(void)
 		err = tid < 0 ? tid : -1;
 	if (err == 0) {
 		samples_append(&ys.side[0], &ys.side[1]);
-		report("yield_one_cpu", &ys.side[0], "per switch");
+		report("yield_one_cpu", &ys.side[0], "per switch", REGION_SYS_YIELD,
+		       2 * YIELD_ROUNDS);
 	}
 	samples_free(&ys.side[0]);
 	samples_free(&ys.side[1]);
@@ -147,11 +153,13 @@ static int spawn_pong(int a, int b)
 static int pingpong(int a, int b, struct samples *rt, struct samples *ow)
 {
 	for (int i = 0; i < PINGPONG_ROUNDS; i++) {
+		region_begin(REGION_SYS_PROCESS_SWITCH);
 		uint64_t t0 = tsc_now();
 		long r = sys_sem_post(a);
 		if (r >= 0)
 			r = sys_sem_wait(b);
 		uint64_t t1 = tsc_now();
+		region_end(REGION_SYS_PROCESS_SWITCH);
 		if (r < 0)
 			return fail("sem_post/sem_wait", r);
 		samples_add(rt, t1 - t0);
@@ -203,8 +211,10 @@ int bench_process_switch(void)
 	if (b >= 0)
 		sys_sem_destroy((int)b);
 	if (err == 0) {
-		report("process_switch_oneway", &ow, "per switch, round trip / 2");
-		report("process_switch_roundtrip", &rt, "per post + wait round trip");
+		report("process_switch_oneway", &ow, "per switch, round trip / 2",
+		       REGION_SYS_PROCESS_SWITCH, 2ul * ow.n);
+		report("process_switch_roundtrip", &rt, "per post + wait round trip",
+		       REGION_SYS_PROCESS_SWITCH, rt.n);
 	}
 	samples_free(&rt);
 	samples_free(&ow);

@@ -7,7 +7,9 @@
  * on BENCH_CPU reads the TSC and posts GO; the woken thread reads the TSC
  * when sys_sem_wait returns, stores the difference and counts the round.
  * Under QEMU icount every vCPU reads the same virtual clock, so the two
- * readings compare.
+ * readings compare.  The region is global, from before the post to after
+ * the sleeper's TSC read, like the figure: under icount the TSC counts
+ * every CPU's instructions.
  *
  * The main thread waits for that count with `pause`, not by blocking:
  * QEMU 7.2 runs the vCPUs one at a time and leaves BENCH_CPU only when it
@@ -17,6 +19,7 @@
  */
 #include <stdio.h>
 #include <hako/sys.h>
+#include <hako/region.h>
 #include <hako/thread.h>
 #include "sysbench.h"
 #include <hako/arch/x86_64/tsc.h>
@@ -39,6 +42,7 @@ static void sleeper(void *arg)
 	for (int i = 0; i < WAKE_ROUNDS && ws.err == 0; i++) {
 		long r = sys_sem_wait(ws.go);
 		uint64_t now = tsc_now();
+		region_global_end(REGION_SYS_CROSS_CPU_WAKEUP);
 		if (r < 0)
 			ws.err = r;
 		else
@@ -73,6 +77,7 @@ static int wake_rounds(struct samples *s)
 		if (err < 0)
 			return err;
 		unsigned woken = ws.woken;
+		region_global_begin(REGION_SYS_CROSS_CPU_WAKEUP);
 		ws.posted = tsc_now();
 		long r = sys_sem_post(ws.go);
 		if (r < 0)
@@ -128,7 +133,8 @@ int bench_cross_cpu(void)
 	if (ready >= 0)
 		sys_sem_destroy((int)ready);
 	if (err == 0)
-		report("cross_cpu_wakeup", &s, "from sem_post on cpu 0 to sem_wait's return on cpu 1");
+		report("cross_cpu_wakeup", &s, "from sem_post on cpu 0 to sem_wait's return on cpu 1",
+		       REGION_SYS_CROSS_CPU_WAKEUP, s.n);
 	samples_free(&s);
 	return err;
 }

@@ -13,9 +13,10 @@ static const struct bench_target targets[] = {
 	{ "spawn_exit_wait", 200000, "spawn + exit + wait" },
 };
 
-void report(const char *name, struct samples *s, const char *what)
+void report(const char *name, struct samples *s, const char *what,
+	    unsigned region, unsigned long iters)
 {
-	bench_report(name, s, what);
+	bench_report_region(name, s, what, region, iters);
 }
 
 void report_summary(void)

@@ -16,8 +16,10 @@
 #define WAKE_CPU	1	/* where cross_cpu_wakeup's sleeper waits */
 #define BENCH_SKIPPED	1
 
-/* Print its result line and a readable line (WHAT: per what). */
-void report(const char *name, struct samples *s, const char *what);
+/* Print its result line and a readable line (WHAT: per what); the line
+ * names REGION (hako_region_ids.h), which covered ITERS operations. */
+void report(const char *name, struct samples *s, const char *what,
+	    unsigned region, unsigned long iters);
 /* The table of everything reported, then the targets. */
 void report_summary(void);
 

@@ -46,6 +46,11 @@ void bench_set_program(const char *name);
 /* Sort S, print its result line and a readable line (WHAT: per what),
  * keep it for the summary; returns its statistics. */
 struct bench_stats bench_report(const char *name, struct samples *s, const char *what);
+/* The same, and the result line names the cost-model region that timed
+ * it ("region":REGION) and how many operations of the figure that region
+ * covered ("iters":ITERS): see hako/region.h. */
+struct bench_stats bench_report_region(const char *name, struct samples *s, const char *what,
+				       unsigned region, unsigned long iters);
 /* A figure already reported, or NULL. */
 const struct bench_stats *bench_find(const char *name);
 /* The table of everything reported, then TARGETS with within/over. */

@@ -1,0 +1,60 @@
+/*
+ * uapi/hako_region_ids.h — the region ids in use (hako_region.h), one per
+ * measured figure, and markers for ids chosen at run time.
+ *
+ * A benchmark's result line names its region ("region":ID) and how many
+ * operations the region covered ("iters":N); `./hako bench NAME --model
+ * PROFILE` divides the region's modelled totals by N.  Ids are 0..4095;
+ * keep each program in a block of its own.
+ */
+#ifndef HAKO_UAPI_REGION_IDS_H
+#define HAKO_UAPI_REGION_IDS_H
+
+/* sysbench (user/sysbench): one region per timed loop. */
+#define REGION_SYS_NULL_SYSCALL     0x001
+#define REGION_SYS_GETPID           0x002
+#define REGION_SYS_YIELD            0x003   /* both threads, one CPU */
+#define REGION_SYS_PROCESS_SWITCH   0x004   /* _roundtrip and _oneway: one loop */
+#define REGION_SYS_PAGE_FAULT       0x005
+#define REGION_SYS_SPAWN            0x006   /* global: the child runs on another CPU */
+#define REGION_SYS_CROSS_CPU_WAKEUP 0x007   /* global: post on cpu 0, wake-up on cpu 1 */
+
+/*
+ * ispcbench (user/ispcbench): a block of 64 per mode, the mode's block
+ * at REGION_ISPC + mode * REGION_ISPC_MODE_STRIDE (HAKO_ISPC_BASELINE 0,
+ * HAKO_ISPC_FAST 1); within it these slots.
+ */
+#define REGION_ISPC                 0x100
+#define REGION_ISPC_MODE_STRIDE     0x40
+#define REGION_ISPC_SYSCALL         0x00
+#define REGION_ISPC_PASTE           0x01
+#define REGION_ISPC_PEEL            0x02
+#define REGION_ISPC_FIRST_ACCESS    0x03
+#define REGION_ISPC_SWITCH          0x04
+#define REGION_ISPC_BASIC           0x08    /* + 2 * (4 KiB data) + (asynchronous) */
+#define REGION_ISPC_RELAY           0x10    /* + 8 * (direct) + depth - 1 */
+#define REGION_ISPC_DATA            0x20    /* + 8 * (copy) + size index */
+
+/* tlbstep (kernel/measure/tlbstep.c): per size index, each pass. */
+#define REGION_TLBSTEP_FIRST        0x400   /* first pass after the CR3 reload */
+#define REGION_TLBSTEP_AGAIN        0x410   /* the same pages again */
+
+/*
+ * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
+ * for a K known only at run time, 0 <= K < 16 (another K marks nothing).
+ * A switch over sixteen constant markers: a jump and the marker, so keep
+ * it outside the timed span.  Needs arch_region_mark.
+ */
+#define REGION_NTH_MAX 16
+#define region_begin_nth(base, k) REGION_NTH_(HAKO_REGION_BEGIN, base, k)
+#define region_end_nth(base, k)   REGION_NTH_(HAKO_REGION_END, base, k)
+#define REGION_NTH_(op, base, k) do { \
+		switch (k) { REGION_CASES4_(op, base, 0) REGION_CASES4_(op, base, 4) \
+			     REGION_CASES4_(op, base, 8) REGION_CASES4_(op, base, 12) } \
+	} while (0)
+#define REGION_CASES4_(op, base, i) \
+	REGION_CASE_(op, base, (i)) REGION_CASE_(op, base, (i) + 1) \
+	REGION_CASE_(op, base, (i) + 2) REGION_CASE_(op, base, (i) + 3)
+#define REGION_CASE_(op, base, i) case i: arch_region_mark(op, (base) + (i)); break;
+
+#endif

@@ -1,0 +1,232 @@
+"""Modelled cycles: the cost-model plugin beside a boot, and the join.
+
+`--model PROFILE` loads tools/costmodel/'s QEMU plugin
+(build/costmodel/libcostmodel.so, built by `make costmodel`) with the
+profile tools/costmodel/profiles/PROFILE.profile.  At exit the plugin
+writes results/NAME.model.jsonl: a "profile" line, a "vcpu" line per vCPU
+and a "region" line per (region, vCPU) that was active, with that region's
+instructions, cycles and TLB/cache misses on that vCPU.
+
+The guest marks regions (kernel/include/uapi/hako_region.h) and names one
+in a result line with "region":ID and "iters":N, N being how many of the
+figure's operations the region covered.  `join_records` gives each such
+line a "model" object: the region's totals summed over vCPUs, and those
+totals divided by N ("per_iter").  Summing over vCPUs is right for a
+region on one CPU (only that vCPU has spans) and for a global region
+(every vCPU's work between the markers belongs to the figure, as it does
+to an icount TSC difference).  The joined lines go to
+results/NAME.joined.jsonl; results/NAME.jsonl stays the guest's text.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+PLUGIN = "build/costmodel/libcostmodel.so"
+PROFILES_DIR = "tools/costmodel/profiles"
+PROFILE_SUFFIX = ".profile"
+MODEL_SUFFIX = ".model.jsonl"
+JOINED_SUFFIX = ".joined.jsonl"
+# The plugin's per-region counters, in the order tables show them.
+COUNTERS = ("insns", "cycles", "itlb_miss", "dtlb_miss", "stlb_miss", "walk_cycles",
+            "l1i_miss", "l1d_miss", "l2_miss", "l3_miss")
+PER_ITER_DIGITS = 3
+
+
+def profile_rel(name: str) -> str:
+    """The profile file of NAME, relative to the repo root."""
+    return f"{PROFILES_DIR}/{name}{PROFILE_SUFFIX}"
+
+
+def model_rel(run_name: str) -> str:
+    """Where the plugin writes its lines for a run, relative to the root."""
+    return f"results/{run_name}{MODEL_SUFFIX}"
+
+
+def joined_path(root: Path, run_name: str) -> Path:
+    return root / "results" / f"{run_name}{JOINED_SUFFIX}"
+
+
+def plugin_args(profile_name: str, out_rel: str) -> list[str]:
+    """The QEMU arguments that load the plugin."""
+    return ["-plugin", f"{PLUGIN},profile={profile_rel(profile_name)},out={out_rel}"]
+
+
+def known_profiles(root: Path) -> list[str]:
+    directory = root / PROFILES_DIR
+    if not directory.is_dir():
+        return []
+    return sorted(p.name[:-len(PROFILE_SUFFIX)] for p in directory.glob(f"*{PROFILE_SUFFIX}"))
+
+
+def check_model(root: Path, name: str, mode: str) -> str | None:
+    """Why `--model NAME` cannot run (mode, profile file, plugin), or None."""
+    if mode != "icount":
+        return (f"--model needs --mode icount (got {mode}): the plugin charges cycles per "
+                "guest instruction and its regions must see the vCPUs take turns; without "
+                "icount the vCPUs race and neither the TSC figures nor the model repeat")
+    if not (root / profile_rel(name)).is_file():
+        known = known_profiles(root)
+        listed = ", ".join(known) if known else f"none: {PROFILES_DIR}/ has no *{PROFILE_SUFFIX}"
+        return f"no cost-model profile {name!r} ({profile_rel(name)}); known profiles: {listed}"
+    if not (root / PLUGIN).is_file():
+        return f"the cost-model plugin is not built ({PLUGIN}); run `make costmodel`"
+    return None
+
+
+class ModelOutput:
+    """The plugin's lines: profile name, vCPU lines, region lines by id."""
+
+    def __init__(self, lines: list[dict]):
+        self.profile = ""
+        self.vcpus: list[dict] = []
+        self.regions: dict[int, list[dict]] = {}
+        for line in lines:
+            kind = line.get("kind")
+            if kind == "profile":
+                self.profile = str(line.get("name", ""))
+            elif kind == "vcpu":
+                self.vcpus.append(line)
+            elif kind == "region" and isinstance(line.get("region"), int):
+                self.regions.setdefault(line["region"], []).append(line)
+
+    def region_totals(self, region: int) -> dict | None:
+        """Counters of REGION summed over vCPUs, with spans and vCPU ids."""
+        lines = self.regions.get(region)
+        if not lines:
+            return None
+        totals = {c: sum(int(line.get(c, 0)) for line in lines) for c in COUNTERS}
+        totals["spans"] = sum(int(line.get("spans", 0)) for line in lines)
+        totals["vcpus"] = sorted(int(line.get("vcpu", 0)) for line in lines)
+        return totals
+
+
+def load_model(path: Path) -> ModelOutput:
+    """Read the plugin's .model.jsonl (lines that are not objects are skipped)."""
+    lines = []
+    for text in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            value = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            lines.append(value)
+    return ModelOutput(lines)
+
+
+def model_of(record: dict, model: ModelOutput) -> dict | None:
+    """The "model" object for one result record, or None if it names no region."""
+    region, iters = record.get("region"), record.get("iters")
+    if not isinstance(region, int) or isinstance(region, bool):
+        return None
+    totals = model.region_totals(region)
+    if totals is None:
+        return {"profile": model.profile, "missing": True}
+    iters = iters if isinstance(iters, int) and iters > 0 else 0
+    per_iter = {c: round(totals[c] / iters, PER_ITER_DIGITS) if iters else None for c in COUNTERS}
+    return {"profile": model.profile, "iters": iters, "spans": totals["spans"],
+            "vcpus": totals["vcpus"], "totals": {c: totals[c] for c in COUNTERS},
+            "per_iter": per_iter}
+
+
+def join_records(records: list[dict], model: ModelOutput) -> tuple[list[dict], list[int]]:
+    """Records with "model" added where they name a region; and the region
+    ids named by a record but absent from the plugin's output."""
+    joined, missing = [], []
+    for record in records:
+        extra = model_of(record, model)
+        if extra is None:
+            joined.append(record)
+            continue
+        if extra.get("missing"):
+            missing.append(record["region"])
+        joined.append({**record, "model": extra})
+    return joined, missing
+
+
+def dump_records(records: list[dict]) -> str:
+    """One compact JSON object per line, keys in their given order."""
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+
+
+def write_joined(path: Path, records: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(dump_records(records).encode("utf-8"))
+
+
+# ----------------------------------------------------------------------
+# The TLB-step check (kernel/measure/tlbstep.c).
+# ----------------------------------------------------------------------
+_TLB_KEYS = {
+    "dtlb": re.compile(r"^\s*(?:l1_?)?dtlb[._]entries\s*[=:]\s*(\d+)", re.I | re.M),
+    "stlb": re.compile(r"^\s*(?:l2_?)?stlb[._]entries\s*[=:]\s*(\d+)", re.I | re.M),
+}
+
+
+def profile_tlb_sizes(text: str) -> tuple[int, int] | None:
+    """(L1 dTLB entries, STLB entries) from a profile's text, or None."""
+    found = [_TLB_KEYS[k].search(text) for k in ("dtlb", "stlb")]
+    if not all(found):
+        return None
+    return int(found[0].group(1)), int(found[1].group(1))
+
+
+def tlbstep_rows(records: list[dict]) -> list[dict]:
+    """The tlbstep records with a model, as {pages, pass, reps, miss counts per rep}."""
+    rows = []
+    for record in records:
+        model = record.get("model") or {}
+        if record.get("kind") != "tlbstep" or "totals" not in model:
+            continue
+        pages, iters = record.get("pages", 0), model.get("iters", 0)
+        reps = iters // pages if pages else 0
+        if not reps:
+            continue
+        totals = model["totals"]
+        rows.append({"pages": pages, "pass": record.get("pass"), "reps": reps,
+                     "dtlb": totals["dtlb_miss"] / reps, "stlb": totals["stlb_miss"] / reps})
+    return rows
+
+
+# Misses that are not the pages' own (a page of stack, the TSC reads' code)
+# allowed per pass, and how far from the step a size must be to be judged.
+TLB_SLACK = 3
+TLB_MARGIN = 2
+
+
+def check_tlbstep(records: list[dict], dtlb_entries: int, stlb_entries: int) -> list[str]:
+    """What is wrong with the modelled TLB step, one message per size; [] if right.
+
+    First pass (after a CR3 reload): every page misses the L1 dTLB and the
+    STLB.  Second pass: no misses while pages <= dtlb_entries / 2; an L1
+    dTLB miss but an STLB hit per page from 2 * dtlb_entries while
+    pages <= stlb_entries / 2; both miss from 2 * stlb_entries.  Sizes
+    within a factor TLB_MARGIN of a TLB's size are not judged (the kernel's
+    own pages share the TLB, and associativity blurs the edge)."""
+    rows = tlbstep_rows(records)
+    problems = []
+    if not rows:
+        return ["no tlbstep records with a model"]
+
+    def near(count: float, want: float) -> bool:
+        return abs(count - want) <= TLB_SLACK + 0.05 * want
+
+    for row in rows:
+        n, label = row["pages"], f"{row['pages']} pages, {row['pass']} pass"
+        want = None
+        if row["pass"] == "first":
+            want = (n, n)
+        elif n * TLB_MARGIN <= dtlb_entries:
+            want = (0, 0)
+        elif n >= TLB_MARGIN * dtlb_entries and n * TLB_MARGIN <= stlb_entries:
+            want = (n, 0)
+        elif n >= TLB_MARGIN * stlb_entries:
+            want = (n, n)
+        if want is None:
+            continue
+        got = (row["dtlb"], row["stlb"])
+        if not (near(got[0], want[0]) and near(got[1], want[1])):
+            problems.append(f"{label}: dTLB/STLB misses per pass {got[0]:g}/{got[1]:g}, "
+                            f"expected about {want[0]}/{want[1]}")
+    return problems
