@@ -31,6 +31,9 @@ include user/user.mk
 .PHONY: all kernel iso run test host-tests gdb deps clean
 all: kernel
 
+# The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
+include tools/costmodel/costmodel.mk
+
 kernel: $(BUILD)/hako.elf $(BUILD)/initrd.img
 
 # The system-call table, generated from kernel/include/uapi/syscalls.def (user/user.mk).
@@ -90,8 +93,9 @@ run: deps kernel
 
 host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)
+	@$(MAKE) -s -f tools/costmodel/costmodel.mk BUILD=$(BUILD) costmodel-tests-build
 
-test: deps kernel
+test: deps kernel costmodel
 	./hako test-all
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in

@@ -55,6 +55,9 @@ struct cpu {
 
 	void *arch;                 /* struct arch_cpu: GDT, TSS, stacks */
 };
+/* The cost-model plugin (tools/costmodel/plugin.c) finds the running CPU
+ * through GS base: it reads id at this offset.  Keep the two in step. */
+_Static_assert(__builtin_offsetof(struct cpu, id) == 24, "tools/costmodel/plugin.c reads cpu->id at gs:24");
 
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus;

@@ -1,0 +1,168 @@
+/*
+ * model.c — one modelled core and the cycle formula (model.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+const char *const cm_count_names[CM_NCOUNTS] = {
+	[CM_INSNS] = "insns",
+	[CM_ITLB_MISS] = "itlb_miss", [CM_DTLB_MISS] = "dtlb_miss",
+	[CM_STLB_MISS] = "stlb_miss", [CM_WALKS] = "walks", [CM_WALK_CYCLES] = "walk_cycles",
+	[CM_L1I_MISS] = "l1i_miss", [CM_L1D_MISS] = "l1d_miss",
+	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss",
+	[CM_MEM_CYCLES] = "mem_cycles",
+};
+
+bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache *l3,
+		  cm_walk_fn walk, void *walk_ctx)
+{
+	memset(c, 0, sizeof *c);
+	c->p = p;
+	c->l3 = l3;
+	c->walk = walk;
+	c->walk_ctx = walk_ctx;
+	return cm_tlbs_init(&c->tlbs, p) && cm_cache_init(&c->l1i, &p->l1i) &&
+	       cm_cache_init(&c->l1d, &p->l1d) && cm_cache_init(&c->l2, &p->l2);
+}
+
+void cm_core_free(struct cm_core *c)
+{
+	cm_tlbs_free(&c->tlbs);
+	cm_cache_free(&c->l1i);
+	cm_cache_free(&c->l1d);
+	cm_cache_free(&c->l2);
+}
+
+static void translate(struct cm_core *c, bool fetch, uint64_t va)
+{
+	enum cm_tlb_result r = cm_tlbs_translate(&c->tlbs, fetch, va, c->pcid, c->walk, c->walk_ctx);
+	if (r == CM_TLB_L1)
+		return;
+	c->n.v[fetch ? CM_ITLB_MISS : CM_DTLB_MISS]++;
+	if (r == CM_TLB_STLB) {
+		c->n.v[CM_WALK_CYCLES] += c->p->stlb_hit_cycles;
+		return;
+	}
+	c->n.v[CM_STLB_MISS] += c->tlbs.has_stlb;
+	c->n.v[CM_WALKS]++;
+	c->n.v[CM_WALK_CYCLES] += c->p->walk_cycles;
+}
+
+/* Look pa up from l1 down and charge what the level that held it costs. */
+static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
+		   enum cm_count l1_miss, uint64_t pa)
+{
+	enum cm_level level = cm_hier_access(l1, &c->l2, c->l3, pa);
+	const uint32_t latency[] = {
+		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
+		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
+	};
+	if (level == CM_L1)
+		return;
+	c->n.v[l1_miss]++;
+	c->n.v[CM_L2_MISS] += level > CM_L2;
+	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;
+	if (latency[level] > l1_latency)
+		c->n.v[CM_MEM_CYCLES] += latency[level] - l1_latency;
+}
+
+void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
+{
+	translate(c, true, va);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, pa);
+}
+
+void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
+{
+	translate(c, false, va);
+	if (!io)
+		charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, pa);
+	else if (c->p->mem_latency > c->p->l1d.latency)
+		c->n.v[CM_MEM_CYCLES] += c->p->mem_latency - c->p->l1d.latency;
+}
+
+/*
+ * SDM 4.10.4.1: with CR4.PCIDE clear, a CR3 load drops every non-global
+ * entry.  With it set, the new PCID is CR3[11:0], and unless bit 63 of
+ * the source is set the load drops that PCID's non-global entries; the
+ * old PCID's entries stay.
+ */
+void cm_core_write_cr3(struct cm_core *c, uint64_t cr3)
+{
+	if (!(c->cr4 & CM_CR4_PCIDE)) {
+		c->pcid = 0;
+		cm_tlbs_flush_nonglobal(&c->tlbs);
+		return;
+	}
+	c->pcid = (uint16_t)(cr3 & 0xFFF);
+	if (!(cr3 & CM_CR3_NOFLUSH))
+		cm_tlbs_flush_pcid(&c->tlbs, c->pcid);
+}
+
+/* A change of CR4.PGE, or clearing CR4.PCIDE, drops everything. */
+void cm_core_write_cr4(struct cm_core *c, uint64_t cr4)
+{
+	uint64_t old = c->cr4;
+	if (((old ^ cr4) & CM_CR4_PGE) || ((old & CM_CR4_PCIDE) && !(cr4 & CM_CR4_PCIDE)))
+		cm_tlbs_flush_all(&c->tlbs);
+	if (!(cr4 & CM_CR4_PCIDE))
+		c->pcid = 0;
+	c->cr4 = cr4;
+}
+
+void cm_core_invlpg(struct cm_core *c, uint64_t va)
+{
+	cm_tlbs_flush_page(&c->tlbs, va, c->pcid, true);
+}
+
+/* INVPCID types: 0 one address of a PCID, 1 one PCID, 2 everything, 3 all but globals. */
+void cm_core_invpcid(struct cm_core *c, uint64_t type, uint16_t pcid, uint64_t va)
+{
+	if (type == 0)
+		cm_tlbs_flush_page(&c->tlbs, va, pcid, false);
+	else if (type == 1)
+		cm_tlbs_flush_pcid(&c->tlbs, pcid);
+	else if (type == 2)
+		cm_tlbs_flush_all(&c->tlbs);
+	else if (type == 3)
+		cm_tlbs_flush_nonglobal(&c->tlbs);
+}
+
+void cm_core_empty_caches(struct cm_core *c)
+{
+	cm_cache_empty(&c->l1i);
+	cm_cache_empty(&c->l1d);
+	cm_cache_empty(&c->l2);
+	if (c->l3)
+		cm_cache_empty(c->l3);
+}
+
+uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p)
+{
+	return n->v[CM_INSNS] * p->base_cpi_milli / 1000 + n->v[CM_WALK_CYCLES] + n->v[CM_MEM_CYCLES];
+}
+
+void cm_counts_add(struct cm_counts *a, const struct cm_counts *b)
+{
+	for (int i = 0; i < CM_NCOUNTS; i++)
+		a->v[i] += b->v[i];
+}
+
+void cm_counts_sub(struct cm_counts *a, const struct cm_counts *b)
+{
+	for (int i = 0; i < CM_NCOUNTS; i++)
+		a->v[i] -= b->v[i];
+}
+
+int cm_counts_json(const struct cm_counts *n, const struct cm_profile *p, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "\"insns\":%llu,\"cycles\":%llu",
+				       (unsigned long long)n->v[CM_INSNS],
+				       (unsigned long long)cm_cycles(n, p));
+	for (int i = CM_INSNS + 1; i < CM_NCOUNTS; i++)
+		used += (size_t)snprintf(buf + (used < len ? used : len), used < len ? len - used : 0,
+					 ",\"%s\":%llu", cm_count_names[i], (unsigned long long)n->v[i]);
+	return (int)used;
+}

@@ -1,0 +1,93 @@
+/*
+ * model.h — one modelled core: its TLBs and caches (tlb.h, cache.h), the
+ * control-register state that tags and flushes them, and the event
+ * counts from which the cycle formula is computed.
+ *
+ * The cycle formula, for a vCPU or a region:
+ *
+ *     cycles = insns x base_cpi
+ *            + walk_cycles                 translation: stlb.hit_cycles per
+ *                                          L1 TLB miss that hits the STLB,
+ *                                          walk.cycles per page walk
+ *            + mem_cycles                  per access served below L1:
+ *                                          latency(serving level) - latency(L1)
+ *
+ * base_cpi is the cost of an instruction when every lookup hits.  An
+ * instruction fetch pays against l1i.latency, a data access against
+ * l1d.latency; an access to memory-mapped I/O skips the caches and pays
+ * mem.latency - l1d.latency.  No overlap between misses is modelled.
+ */
+#ifndef COSTMODEL_MODEL_H
+#define COSTMODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "profile.h"
+#include "tlb.h"
+
+/* The counts, in the order they are printed. */
+enum cm_count {
+	CM_INSNS,
+	CM_ITLB_MISS, CM_DTLB_MISS,  /* L1 TLB misses */
+	CM_STLB_MISS,                /* STLB misses (0 without an STLB) */
+	CM_WALKS,                    /* page walks: misses in the last TLB level */
+	CM_WALK_CYCLES,
+	CM_L1I_MISS, CM_L1D_MISS, CM_L2_MISS, CM_L3_MISS,
+	CM_MEM_CYCLES,
+	CM_NCOUNTS
+};
+
+struct cm_counts {
+	uint64_t v[CM_NCOUNTS];
+};
+
+extern const char *const cm_count_names[CM_NCOUNTS];
+
+#define CM_CR4_PGE   (1ull << 7)
+#define CM_CR4_PCIDE (1ull << 17)
+#define CM_CR3_NOFLUSH (1ull << 63)
+
+struct cm_core {
+	const struct cm_profile *p;
+	struct cm_tlbs tlbs;
+	struct cm_cache l1i, l1d, l2;
+	struct cm_cache *l3;         /* shared by all cores; NULL without one */
+	struct cm_counts n;
+	uint64_t cr4;
+	uint16_t pcid;
+	cm_walk_fn walk;             /* the page size and G bit of an address */
+	void *walk_ctx;
+};
+
+/* Build a core with empty TLBs and caches; false if out of memory. */
+bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache *l3,
+		  cm_walk_fn walk, void *walk_ctx);
+void cm_core_free(struct cm_core *c);
+
+/* An instruction fetch at va (physical pa), a data access at va (pa). */
+void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa);
+void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io);
+
+/* Control-register writes and the flush instructions, as the SDM defines them. */
+void cm_core_write_cr3(struct cm_core *c, uint64_t cr3);
+void cm_core_write_cr4(struct cm_core *c, uint64_t cr4);
+void cm_core_invlpg(struct cm_core *c, uint64_t va);
+void cm_core_invpcid(struct cm_core *c, uint64_t type, uint16_t pcid, uint64_t va);
+void cm_core_empty_caches(struct cm_core *c);   /* wbinvd, invd */
+
+/* The cycle formula above. */
+uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p);
+
+/* a += b, a -= b, field by field. */
+void cm_counts_add(struct cm_counts *a, const struct cm_counts *b);
+void cm_counts_sub(struct cm_counts *a, const struct cm_counts *b);
+
+/*
+ * "insns":N,"cycles":N,"itlb_miss":N,... (no braces) into buf; returns
+ * what snprintf returns.
+ */
+int cm_counts_json(const struct cm_counts *n, const struct cm_profile *p, char *buf, size_t len);
+
+#endif

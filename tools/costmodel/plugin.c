@@ -1,0 +1,457 @@
+/*
+ * plugin.c — the QEMU glue of the cost model (README.md): feeds every
+ * instruction fetch and data access of every vCPU through that vCPU's
+ * modelled TLBs and caches (model.h), applies the guest's TLB and cache
+ * flushes, keeps the region markers (regions.h), and writes JSON lines at
+ * exit.
+ *
+ *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on]
+ *
+ * What is instrumented, per translated block:
+ *   - every instruction: a callback that counts it, so partial executions
+ *     of a block count exactly what ran; at the first instruction of each
+ *     L1i line the block enters, the same callback also looks the fetch up
+ *     (a line already entered in the block is an L1i and iTLB hit by
+ *     construction, so the other instructions skip it);
+ *   - every memory access: a callback with the virtual and physical address;
+ *   - the few instructions decode.h recognises: a callback that reads the
+ *     registers it needs and applies the flush or the marker.
+ *
+ * Which vCPU runs: under -icount with more than one vCPU, QEMU 10.0
+ * passes callbacks a wrong vCPU index (it bakes a constant into the
+ * translated code when TCG is not in parallel mode, and blocks are shared
+ * between vCPUs; we saw 1 and 8 for code that only the boot CPU ran).
+ * The plugin therefore ignores that argument.  At the start of every
+ * block it asks the running vCPU itself: Hako keeps a pointer to its
+ * struct cpu in GS base (in KERNEL_GS_BASE while in user mode), and the
+ * struct's id field (kernel/include/cpu.h) is the CPU number; the pair is
+ * read once per CPU and remembered.  Until a CPU has set GS base (the
+ * boot path and the AP trampoline) its work counts for the vCPU that
+ * ran last.  The same bug makes QEMU 10.0's inline per-vCPU operations
+ * write at a wrong (even out-of-range) scoreboard slot, so the plugin
+ * uses none: instructions are counted by a callback on each instruction
+ * (before it runs, so a faulting instruction counts once per attempt).
+ *
+ * Determinism: under -icount the vCPUs run in turn on one host thread,
+ * every callback happens at the same guest instruction on every run, and
+ * the output is sorted, so reruns give byte-identical files.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin_api.h"
+#include "decode.h"
+#include "model.h"
+#include "regions.h"
+#include "../../kernel/arch/x86_64/include/arch/layout.h"
+
+CM_EXPORT int qemu_plugin_version = CM_QEMU_PLUGIN_VERSION;
+
+#define GPRS 16
+
+/* The general registers in x86 encoding order, as QEMU's gdbstub names them. */
+static const char *const gpr_names[GPRS] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+struct vcpu {
+	struct cm_core core;
+	uint64_t idle_entries;
+	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
+};
+
+/* Hako's struct cpu (kernel/include/cpu.h): the int id after three 64-bit words. */
+#define HAKO_CPU_ID_OFFSET 24     /* offsetof(struct cpu, id): kernel/include/cpu.h asserts it */
+
+/* Register handles are the same for every vCPU; reads go to the running one. */
+static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg;
+static GByteArray *reg_buf;
+
+/* The vCPU running now, and the per-CPU pointers already matched to a CPU number. */
+static unsigned current;
+static uint64_t cpu_keys[64];
+static unsigned ncpu_keys;
+
+/* A recognised instruction, kept for its callbacks (see intern()). */
+struct special {
+	struct cm_insn insn;
+	uint64_t va;
+};
+
+/* One L1i line entered by a block. */
+struct fetch {
+	uint64_t va, pa;
+};
+
+static struct cm_profile profile;
+static const char *out_path;
+static bool show_regs;
+static unsigned nvcpus;
+static struct vcpu *vcpus;
+static struct cm_cache l3;
+static struct cm_regions *regions;
+static unsigned fetch_line_shift;
+
+/* The host address of guest physical 0 in RAM, learnt from code run before paging. */
+static bool code_delta_known;
+static uint64_t code_delta;
+
+static pthread_mutex_t trans_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Translation-time records live in chunks that are never freed. */
+#define CHUNK_BYTES (1u << 20)
+static char *chunk;
+static size_t chunk_used = CHUNK_BYTES;
+
+static void *chunk_alloc(size_t n)
+{
+	if (chunk_used + n > CHUNK_BYTES) {
+		chunk = malloc(CHUNK_BYTES);
+		if (!chunk) {
+			fprintf(stderr, "costmodel: out of memory\n");
+			abort();
+		}
+		chunk_used = 0;
+	}
+	void *p = chunk + chunk_used;
+	chunk_used += (n + 15) & ~(size_t)15;
+	return p;
+}
+
+/* A recognised instruction, shared by every translation of the same bytes at the same address. */
+#define SPECIALS_MAX 4096
+static struct special *specials[SPECIALS_MAX];
+static unsigned nspecials;
+
+static const struct special *intern(const struct cm_insn *insn, uint64_t va)
+{
+	for (unsigned i = 0; i < nspecials; i++)
+		if (specials[i]->va == va && memcmp(&specials[i]->insn, insn, sizeof *insn) == 0)
+			return specials[i];
+	struct special *s = chunk_alloc(sizeof *s);
+	memset(s, 0, sizeof *s);
+	s->insn = *insn;
+	s->va = va;
+	if (nspecials < SPECIALS_MAX)
+		specials[nspecials++] = s;
+	return s;
+}
+
+/*
+ * The page size and G bit of va.  The plugin cannot read page tables by
+ * physical address on QEMU 10.0, so it follows Hako's layout
+ * (kernel/arch/x86_64/mmu.c): the direct map of RAM uses 2 MiB pages,
+ * device registers and everything else 4 KiB pages, and every kernel
+ * (upper-half) mapping is global once CR4.PGE is on.  User 2 MiB pages
+ * (the ICA window) are modelled as 4 KiB.
+ */
+static struct cm_page walk_page(uint64_t va, void *ctx)
+{
+	const struct vcpu *v = ctx;
+	bool direct = va >= DIRECT_MAP_BASE && va - DIRECT_MAP_BASE < DIRECT_MAP_SIZE;
+	return (struct cm_page){
+		.shift = direct && !v->io ? CM_PAGE_2M : CM_PAGE_4K,
+		.global = (va >> 63) && (v->core.cr4 & CM_CR4_PGE),
+	};
+}
+
+/* A register of the running vCPU (little endian, at most 64 bits). */
+static uint64_t read_reg(struct qemu_plugin_register *r)
+{
+	if (!r)
+		return 0;
+	g_byte_array_set_size(reg_buf, 0);
+	int n = qemu_plugin_read_register(r, reg_buf);
+	uint64_t value = 0;
+	for (int i = n < 8 ? n : 8; i-- > 0; )
+		value = value << 8 | reg_buf->data[i];
+	return value;
+}
+
+static uint64_t mem_operand(const struct special *s)
+{
+	uint64_t regs[GPRS] = { 0 };
+	const struct cm_mem_operand *m = &s->insn.mem;
+	if (m->base != CM_REG_NONE)
+		regs[m->base] = read_reg(gpr[m->base]);
+	if (m->index != CM_REG_NONE)
+		regs[m->index] = read_reg(gpr[m->index]);
+	return cm_mem_address(m, regs, s->va + s->insn.len);
+}
+
+/* The CPU number of the running vCPU, from Hako's per-CPU pointer; current if unknown. */
+static unsigned identify(void)
+{
+	uint64_t key = read_reg(gs_base_reg);
+	if (!(key >> 63))
+		key = read_reg(kernel_gs_reg);
+	if (!(key >> 63))
+		return current;
+	for (unsigned i = 0; i < ncpu_keys; i++)
+		if (cpu_keys[i] == key)
+			return i < nvcpus ? i : current;
+	g_byte_array_set_size(reg_buf, 0);
+	if (!qemu_plugin_read_memory_vaddr(key + HAKO_CPU_ID_OFFSET, reg_buf, 4) || reg_buf->len < 4)
+		return current;
+	uint32_t id;
+	memcpy(&id, reg_buf->data, 4);
+	if (id >= nvcpus || id >= 64)
+		return current;
+	cpu_keys[id] = key;
+	if (ncpu_keys <= id)
+		ncpu_keys = id + 1;
+	return id;
+}
+
+/* Every vCPU's counts now. */
+static struct cm_counts *sync_counts(void)
+{
+	static struct cm_counts *now;
+	if (!now)
+		now = calloc(nvcpus, sizeof *now);
+	for (unsigned i = 0; i < nvcpus; i++)
+		now[i] = vcpus[i].core.n;
+	return now;
+}
+
+static void on_insn(unsigned int vcpu_ignored, void *ud)
+{
+	vcpus[current].core.n.v[CM_INSNS]++;
+}
+
+/* The first instruction in a new L1i line. */
+static void on_fetch(unsigned int vcpu_ignored, void *ud)
+{
+	const struct fetch *f = ud;
+	struct vcpu *v = &vcpus[current];
+	v->core.n.v[CM_INSNS]++;
+	v->io = false;
+	cm_core_fetch(&v->core, f->va, f->pa);
+}
+
+/* The first instruction of a block: find out which vCPU runs it. */
+static void on_block(unsigned int vcpu_ignored, void *ud)
+{
+	current = identify();
+	on_fetch(vcpu_ignored, ud);
+}
+
+static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64_t va, void *ud)
+{
+	struct vcpu *v = &vcpus[current];
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, va);
+	v->io = hw && qemu_plugin_hwaddr_is_io(hw);
+	cm_core_data(&v->core, va, hw ? qemu_plugin_hwaddr_phys_addr(hw) : va, v->io);
+}
+
+/* Runs before the recognised instruction; the source registers hold the new values. */
+static void on_special(unsigned int vcpu_ignored, void *ud)
+{
+	const struct special *s = ud;
+	struct vcpu *v = &vcpus[current];
+	switch (s->insn.kind) {
+	case CM_INSN_MOV_CR3:
+		cm_core_write_cr3(&v->core, read_reg(gpr[s->insn.reg]));
+		break;
+	case CM_INSN_MOV_CR4:
+		cm_core_write_cr4(&v->core, read_reg(gpr[s->insn.reg]));
+		break;
+	case CM_INSN_INVLPG:
+		cm_core_invlpg(&v->core, mem_operand(s));
+		break;
+	case CM_INSN_INVPCID: {
+		uint64_t type = read_reg(gpr[s->insn.reg]), desc[2] = { 0, 0 };
+		g_byte_array_set_size(reg_buf, 0);
+		if (qemu_plugin_read_memory_vaddr(mem_operand(s), reg_buf, 16) && reg_buf->len >= 16)
+			memcpy(desc, reg_buf->data, 16);
+		cm_core_invpcid(&v->core, type, (uint16_t)(desc[0] & 0xFFF), desc[1]);
+		break;
+	}
+	case CM_INSN_WBINVD:
+	case CM_INSN_INVD:
+		cm_core_empty_caches(&v->core);
+		break;
+	case CM_INSN_MARKER:
+		cm_regions_marker(regions, s->insn.marker, current, sync_counts());
+		break;
+	case CM_INSN_OTHER:
+		break;
+	}
+}
+
+/* The physical address of code at va whose host address is haddr (see README). */
+static uint64_t code_phys(uint64_t va, const void *haddr)
+{
+	uint64_t h = (uint64_t)(uintptr_t)haddr;
+	if (!haddr)
+		return va;
+	if (!code_delta_known && va >= 0x100000 && va < 0x80000000) {
+		code_delta = h - va;         /* before paging, virtual == physical */
+		code_delta_known = true;
+	}
+	if (code_delta_known && h - code_delta < (1ull << 40))
+		return h - code_delta;
+	return va;                       /* ROM, or before the delta is known: untranslated code */
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint64_t last_line = 0;
+	pthread_mutex_lock(&trans_lock);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		if (i == 0 || va >> fetch_line_shift != last_line) {
+			struct fetch *f = chunk_alloc(sizeof *f);
+			f->va = va;
+			f->pa = code_phys(va, qemu_plugin_insn_haddr(insn));
+			if (i == 0)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_block, QEMU_PLUGIN_CB_R_REGS, f);
+			else
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fetch, QEMU_PLUGIN_CB_NO_REGS, f);
+			last_line = va >> fetch_line_shift;
+		} else {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
+		}
+		uint8_t bytes[16];
+		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
+		struct cm_insn d;
+		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
+		if (d.kind != CM_INSN_OTHER)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_special, QEMU_PLUGIN_CB_R_REGS,
+							       (void *)intern(&d, va));
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, NULL);
+	}
+	pthread_mutex_unlock(&trans_lock);
+}
+
+/* Find the registers by their gdbstub names (README lists them); the first vCPU is enough. */
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	if (vcpu != 0)
+		return;
+	reg_buf = g_byte_array_new();
+	GArray *regs = qemu_plugin_get_registers();
+	const qemu_plugin_reg_descriptor *d = (const qemu_plugin_reg_descriptor *)regs->data;
+	for (unsigned i = 0; i < regs->len; i++) {
+		if (show_regs)
+			fprintf(stderr, "costmodel: register %s (%s)\n", d[i].name,
+				d[i].feature ? d[i].feature : "-");
+		for (int g = 0; g < GPRS; g++)
+			if (strcmp(d[i].name, gpr_names[g]) == 0)
+				gpr[g] = d[i].handle;
+		if (strcmp(d[i].name, "cr3") == 0)
+			cr3_reg = d[i].handle;
+		else if (strcmp(d[i].name, "cr4") == 0)
+			cr4_reg = d[i].handle;
+		else if (strcmp(d[i].name, "gs_base") == 0)
+			gs_base_reg = d[i].handle;
+		else if (strcmp(d[i].name, "k_gs_base") == 0)
+			kernel_gs_reg = d[i].handle;
+	}
+	g_array_free(regs, 1);
+	if (!cr3_reg || !cr4_reg || !gs_base_reg || !kernel_gs_reg || !gpr[GPRS - 1])
+		fprintf(stderr, "costmodel: QEMU does not name cr3, cr4, gs_base, k_gs_base and r15\n");
+	uint64_t cr4 = read_reg(cr4_reg);
+	for (unsigned i = 0; i < nvcpus; i++)
+		vcpus[i].core.cr4 = cr4;     /* every vCPU starts from reset */
+}
+
+static void on_idle(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	if (vcpu < nvcpus)
+		vcpus[vcpu].idle_entries++;
+}
+
+static FILE *out;
+
+static void print_region(const struct cm_region_row *row, void *arg)
+{
+	char counts[1024];
+	cm_counts_json(&row->n, &profile, counts, sizeof counts);
+	fprintf(out, "{\"kind\":\"region\",\"region\":%u,\"vcpu\":%u,\"spans\":%" PRIu64 ",%s}\n",
+		row->region, row->vcpu, row->spans, counts);
+}
+
+static void on_atexit(qemu_plugin_id_t id, void *ud)
+{
+	struct cm_counts *now = sync_counts();
+	cm_regions_close(regions, now);
+	out = out_path ? fopen(out_path, "w") : stderr;
+	if (!out) {
+		perror(out_path);
+		return;
+	}
+	char text[2048];
+	cm_profile_json(&profile, text, sizeof text);
+	fprintf(out, "{\"kind\":\"profile\",%s}\n", text);
+	for (unsigned i = 0; i < nvcpus; i++) {
+		cm_counts_json(&now[i], &profile, text, sizeof text);
+		fprintf(out, "{\"kind\":\"vcpu\",\"vcpu\":%u,%s,\"idle_entries\":%" PRIu64 "}\n",
+			i, text, vcpus[i].idle_entries);
+	}
+	cm_regions_each(regions, print_region, NULL);
+	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
+	if (out != stderr)
+		fclose(out);
+}
+
+static int parse_args(int argc, char **argv)
+{
+	const char *profile_path = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "profile=", 8) == 0)
+			profile_path = argv[i] + 8;
+		else if (strncmp(argv[i], "out=", 4) == 0)
+			out_path = argv[i] + 4;
+		else if (strcmp(argv[i], "regs=on") == 0)
+			show_regs = true;
+		else {
+			fprintf(stderr, "costmodel: unknown argument '%s' (profile=PATH, out=PATH, regs=on)\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	if (!profile_path) {
+		fprintf(stderr, "costmodel: the profile=PATH argument is required\n");
+		return -1;
+	}
+	char err[256];
+	if (cm_profile_load(profile_path, &profile, err, sizeof err) < 0) {
+		fprintf(stderr, "costmodel: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
+{
+	if (!info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
+		fprintf(stderr, "costmodel: needs qemu-system-x86_64\n");
+		return -1;
+	}
+	if (parse_args(argc, argv) < 0)
+		return -1;
+	nvcpus = (unsigned)info->system.max_vcpus;
+	vcpus = calloc(nvcpus, sizeof *vcpus);
+	regions = cm_regions_new(nvcpus);
+	if (!vcpus || !regions || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
+		return -1;
+	for (unsigned i = 0; i < nvcpus; i++)
+		if (!cm_core_init(&vcpus[i].core, &profile, profile.l3.size ? &l3 : NULL,
+				  walk_page, &vcpus[i]))
+			return -1;
+	while ((1u << fetch_line_shift) < profile.l1i.line)
+		fetch_line_shift++;
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+	qemu_plugin_register_vcpu_idle_cb(id, on_idle);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * profile.h — a machine profile for the cost model: the sizes and
+ * latencies of one processor's TLBs and caches, read from a small
+ * `key = value` text file (tools/costmodel/profiles/NAME.profile).
+ *
+ * Every key is required; an unknown key, a missing key or a value that is
+ * not a number is an error that names the file, the line and the key.
+ * Integers may end in K or M (times 1024, 1024*1024).  base_cpi is a
+ * decimal number with at most three decimals, kept in thousandths so the
+ * model does integer arithmetic only and stays deterministic.
+ */
+#ifndef COSTMODEL_PROFILE_H
+#define COSTMODEL_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CM_NAME_MAX 64
+
+/* One TLB: entries in total and ways per set (ways == entries: fully associative). */
+struct cm_tlb_geom {
+	uint32_t entries;            /* 0: the level does not exist (the STLB only) */
+	uint32_t ways;
+};
+
+/* One cache level over physical addresses. */
+struct cm_cache_geom {
+	uint64_t size;               /* bytes; 0: the level does not exist (L3 only) */
+	uint32_t ways;
+	uint32_t line;               /* bytes, a power of two */
+	uint32_t latency;            /* load-to-use cycles of a hit at this level */
+};
+
+struct cm_profile {
+	char name[CM_NAME_MAX];
+	uint32_t base_cpi_milli;     /* cycles per instruction x 1000, all hits */
+	struct cm_tlb_geom itlb, dtlb, stlb;
+	uint32_t stlb_hit_cycles;    /* an L1 TLB miss that hits the STLB */
+	uint32_t walk_cycles;        /* a page walk (a miss in the last TLB level) */
+	struct cm_cache_geom l1i, l1d, l2, l3;
+	uint32_t mem_latency;        /* load-to-use cycles from memory */
+};
+
+/*
+ * Parse the text of a profile.  Returns 0 and fills *p, or -1 with a
+ * one-line reason in err (at most errlen bytes).  what names the source
+ * (a path) in messages.
+ */
+int cm_profile_parse(const char *text, const char *what, struct cm_profile *p,
+		     char *err, size_t errlen);
+
+/* Read and parse the file at path; errors as cm_profile_parse. */
+int cm_profile_load(const char *path, struct cm_profile *p, char *err, size_t errlen);
+
+/*
+ * The profile as the members of a JSON object, without braces, in a fixed
+ * order: "name":"modern","base_cpi_milli":1000,...  Returns the length
+ * snprintf would have written.
+ */
+int cm_profile_json(const struct cm_profile *p, char *buf, size_t len);
+
+#endif

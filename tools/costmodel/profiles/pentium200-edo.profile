@@ -1,0 +1,59 @@
+# pentium200-edo — machine 3 of paper 004 (HiTactix, PAPERS.md; seeds/004 Table 1):
+# a PC-AT compatible with a Pentium (P54C) at 200 MHz, a 512 KiB second-level
+# cache on the motherboard and EDO main memory.  The paper names neither
+# the board nor the chipset: the L2 and memory figures below are those of
+# the usual Intel 430FX/430HX/430VX boards of 1996, with the CPU at 3x
+# the 66 MHz bus, and are the least certain numbers here.
+#
+# [P5] Pentium Processor Family Developer's Manual (Intel, 1995/97),
+#      "On-Chip Caches" and "TLB": separate 8 KiB code and data caches,
+#      2-way, 32-byte lines, LRU; code TLB 32 entries 4-way, data TLB 64
+#      entries 4-way (4 KiB pages).
+# [PC] typical 1996 chipset timings: pipelined-burst SRAM L2 3-1-1-1 bus
+#      clocks, direct mapped; EDO DRAM about 10 bus clocks and fast-page
+#      DRAM about 12 bus clocks to the first data of a line fill.
+
+name = pentium200-edo
+
+# source: none — the model's instruction cost when everything hits (see
+# README: the Pentium's dual pipelines are not modelled); 1.0 everywhere.
+base_cpi = 1.0
+
+# source: [P5] code TLB 32 entries, 4-way (high)
+itlb.entries = 32
+itlb.ways = 4
+# source: [P5] data TLB 64 entries, 4-way (high)
+dtlb.entries = 64
+dtlb.ways = 4
+# source: [P5] no second-level TLB (high)
+stlb.entries = 0
+stlb.ways = 0
+# source: no STLB, so never charged
+stlb.hit_cycles = 0
+# source: estimate: two page-table reads that hit the L2, about 2 x 9 plus
+# a few cycles of the walker (low)
+walk.cycles = 22
+
+# source: [P5] 8 KiB, 2-way, 32-byte lines (high); a hit costs nothing extra
+l1i.size = 8K
+l1i.ways = 2
+l1i.line = 32
+l1i.latency = 0
+# source: [P5] 8 KiB, 2-way, 32-byte lines, 1-cycle loads (high)
+l1d.size = 8K
+l1d.ways = 2
+l1d.line = 32
+l1d.latency = 1
+# source: seeds/004 Table 1 for the size (high); [PC] direct mapped,
+# 32-byte lines, first data after 3 bus clocks = 3 x 3 core cycles (low)
+l2.size = 512K
+l2.ways = 1
+l2.line = 32
+l2.latency = 9
+# source: no third level on these PCs (high)
+l3.size = 0
+l3.ways = 0
+l3.line = 0
+l3.latency = 0
+# source: [PC] EDO DRAM, first data of a line fill in bus clocks x 3 (low)
+mem.latency = 30
