@@ -14,18 +14,14 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <arch/arch.h>
 #include <cpu.h>
+#include <driver.h>
 #include <errno.h>
 #include <intr.h>
 #include <intr_pack.h>
 #include <kprintf.h>
 #include <nic.h>
 #include <pci.h>
-#include <pmm.h>
-#include <time.h>
-
-#define DMA_LIMIT (1ull << 32)   /* both cards take 32-bit buffer addresses */
 
 struct nic_line {
 	int irq_line;                /* PCI interrupt-line value of its cards */
@@ -64,14 +60,14 @@ static void src_work(struct intr_src *s, uint32_t status)
 	nic_intr_work(s->priv, status);
 }
 
-int nic_register(struct nic *n, const char *driver, int index, struct pci_device *pci,
-		 const struct nic_ops *ops)
+int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
 {
 	if (!mac_valid(n->mac))
 		return -EIO;
-	ksnprintf(n->name, sizeof n->name, "%s.%d", driver, index);
+	const char *driver = dev->driver->name;
+	strlcpy(n->name, dev->name, sizeof n->name);
 	n->driver = driver;
-	n->pci = pci;
+	n->dev = dev;
 	n->ops = ops;
 	spin_init(&n->rx_lock, "nic-rx");
 	spin_init(&n->tx_lock, "nic-tx");
@@ -85,28 +81,12 @@ int nic_register(struct nic *n, const char *driver, int index, struct pci_device
 	spin_unlock(&nic_lock);
 	if (err == 0 && intr_pack_add(&n->src) < 0)
 		kprintf("%s: no room for interrupt packaging\n", n->name);
+	struct pci_device *pci = dev->pci;
 	if (err == 0)
 		kprintf("%s: %02x:%02x:%02x:%02x:%02x:%02x, pci %02x:%02x.%x, irq line %d%s\n",
 			n->name, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5],
-			n->pci->bus, n->pci->dev, n->pci->fn, n->pci->irq_line,
-			n->pci->msi_cap ? ", msi" : "");
+			pci->bus, pci->dev, pci->fn, pci->irq_line, pci->msi_cap ? ", msi" : "");
 	return err;
-}
-
-int nic_probe_pci(const char *driver, uint16_t vendor, uint16_t device, int max,
-		  int (*attach)(struct pci_device *d, int index))
-{
-	int attached = 0;
-	struct pci_device *d;
-	for (int i = 0; attached < max && (d = pci_find(vendor, device, i)); i++) {
-		int err = attach(d, attached);
-		if (err < 0)
-			kprintf("%s: pci %02x:%02x.%x skipped (error %d)\n", driver, d->bus, d->dev,
-				d->fn, err);
-		else
-			attached++;
-	}
-	return attached;
 }
 
 int nic_count(void) { return nnics; }
@@ -155,28 +135,6 @@ size_t nic_copy_padded(void *dst, const void *frame, size_t len)
 		len = ETH_FRAME_MIN;
 	}
 	return len;
-}
-
-uint64_t nic_dma_alloc(uint64_t pages, void **va)
-{
-	uint64_t pa = pmm_alloc_contig(pages, 1);
-	if (pa && pa + pages * PAGE_SIZE > DMA_LIMIT) {
-		pmm_free_contig(pa, pages);
-		pa = 0;
-	}
-	*va = pa ? phys_to_virt(pa) : NULL;
-	return pa;
-}
-
-int nic_spin_until(bool (*done)(void *arg), void *arg, uint64_t ns)
-{
-	uint64_t deadline = time_ns() + ns;
-	while (!done(arg)) {
-		if (time_ns() > deadline)
-			return -ETIMEDOUT;
-		arch_spin_hint();
-	}
-	return 0;
 }
 
 /* A full transmitter gets one chance to reclaim finished slots first. */
@@ -233,13 +191,13 @@ void nic_poll(struct nic *n)
 
 static int up_msi(struct nic *n, int cpu)
 {
-	int vector = pci_irq_attach(n->pci, true, cpus[cpu].apic_id, intr_pack_unclaimed, NULL,
+	int vector = pci_irq_attach(n->dev->pci, true, cpus[cpu].apic_id, intr_pack_unclaimed, NULL,
 				    n->name);
 	if (vector < 0)
 		return vector;
 	int err = intr_pack_attach(&n->src, vector, -1, cpu);
 	if (err < 0) {
-		pci_msi_disable(n->pci);
+		pci_msi_disable(n->dev->pci);
 		intr_release(vector);
 		return err;
 	}
@@ -263,14 +221,14 @@ static struct nic_line *open_line(struct nic *n, int cpu, int *err)
 	for (int i = 0; i < NIC_MAX && !line; i++)
 		if (!lines[i].first)
 			line = &lines[i];
-	int vector = line ? pci_irq_attach(n->pci, false, cpus[cpu].apic_id, intr_pack_unclaimed,
+	int vector = line ? pci_irq_attach(n->dev->pci, false, cpus[cpu].apic_id, intr_pack_unclaimed,
 					   NULL, "nic-intx") : -ENOSPC;
 	if (vector < 0) {
 		*err = vector;
 		return NULL;
 	}
-	*line = (struct nic_line){ .irq_line = n->pci->irq_line, .vector = vector, .cpu = cpu,
-				   .routed = n->pci };
+	*line = (struct nic_line){ .irq_line = n->dev->pci->irq_line, .vector = vector, .cpu = cpu,
+				   .routed = n->dev->pci };
 	return line;
 }
 
@@ -284,7 +242,7 @@ static int up_intx(struct nic *n, int cpu)
 {
 	int err = 0;
 	spin_lock(&nic_lock);
-	struct nic_line *line = line_of(n->pci->irq_line);
+	struct nic_line *line = line_of(n->dev->pci->irq_line);
 	bool opened = !line;
 	if (!line)
 		line = open_line(n, cpu, &err);
@@ -306,7 +264,7 @@ static int up_intx(struct nic *n, int cpu)
 static void down_intx(struct nic *n)
 {
 	spin_lock(&nic_lock);
-	struct nic_line *line = line_of(n->pci->irq_line);
+	struct nic_line *line = line_of(n->dev->pci->irq_line);
 	struct nic **link = line ? &line->first : NULL;
 	while (link && *link && *link != n)
 		link = &(*link)->line_next;
@@ -323,7 +281,7 @@ int nic_up(struct nic *n, int cpu)
 		return -EINVAL;
 	if (n->irq_mode != NIC_IRQ_NONE)
 		return -EBUSY;
-	int err = n->pci->msi_cap ? up_msi(n, cpu) : up_intx(n, cpu);
+	int err = drv_uses_msi(n->dev) ? up_msi(n, cpu) : up_intx(n, cpu);
 	if (err < 0)
 		return err;
 	n->ops->irq_enable(n, true);
@@ -337,7 +295,7 @@ void nic_down(struct nic *n)
 	n->ops->irq_enable(n, false);
 	intr_pack_detach(&n->src);          /* what is registered is handled first */
 	if (n->irq_mode == NIC_IRQ_MSI) {
-		pci_msi_disable(n->pci);
+		pci_msi_disable(n->dev->pci);
 		intr_release(n->vector);
 	} else {
 		down_intx(n);

@@ -158,6 +158,11 @@ void pci_enable_bus_master(const struct pci_device *d)
 	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) | CMD_MEMORY | CMD_IO | CMD_BUS_MASTER);
 }
 
+void pci_disable_bus_master(const struct pci_device *d)
+{
+	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) & ~CMD_BUS_MASTER);
+}
+
 /*
  * MSI (PCI 3.0, 6.8.1): the address and data the arch wants for vector on
  * CPU dest (arch_msi_message).  Control bit 0 enables, bit 7 says the

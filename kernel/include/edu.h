@@ -8,8 +8,7 @@
 #define HAKO_EDU_H
 
 #include <stdint.h>
-
-struct pci_device;
+#include <drvenv.h>
 
 #define EDU_VENDOR 0x1234
 #define EDU_DEVICE 0x11e8
@@ -17,9 +16,8 @@ struct pci_device;
 enum edu_route { EDU_ROUTE_NONE, EDU_ROUTE_MSI, EDU_ROUTE_INTX };
 
 struct edu {
-	struct pci_device *pci;
-	volatile uint32_t *regs;        /* BAR0 */
-	int vector;
+	struct drv_dev *dev;            /* the device and its grants */
+	struct drv_mmio regs;           /* BAR0 */
 	enum edu_route route;
 	volatile uint64_t irqs;         /* handler runs */
 	volatile uint32_t status_seen;  /* status bits acknowledged, ORed */

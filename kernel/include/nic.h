@@ -2,11 +2,13 @@
  * nic.h — what every network-card driver offers, and the registry of the
  * cards found at boot (nic.c).
  *
- * A driver fills a struct nic with its operations and registers it at
- * probe time; the card is then initialised (rings allocated, receiver and
- * transmitter on) but its interrupts stay masked and unrouted until
- * nic_up().  Frames go out with nic_send() and come in through the
- * receiver function installed with nic_set_receiver().
+ * A network driver (drvenv.h) embeds a struct nic in its own state, fills
+ * in the MAC and priv, and ends its attach with nic_register(); the card
+ * is then initialised (rings allocated, receiver and transmitter on) but
+ * its interrupts stay masked and unrouted until nic_up().  Frames go out
+ * with nic_send() and come in through the receiver function installed
+ * with nic_set_receiver().  What a driver may call is marked "Driver
+ * side" below; the rest is for the kernel's users of cards.
  *
  * The interrupt handler is split in two halves, as paper 000 (interrupt
  * packaging) needs them:
@@ -45,7 +47,7 @@
 #define ETH_FRAME_MAX  1514   /* longest untagged frame, without the FCS */
 
 struct nic;
-struct pci_device;
+struct drv_dev;
 
 /* Called for each frame received intact; frame is only valid during the call. */
 typedef void (*nic_rx_fn)(struct nic *n, const uint8_t *frame, size_t len, void *arg);
@@ -78,7 +80,7 @@ struct nic {
 	char name[16];                 /* "rtl8139.0" */
 	const char *driver;
 	uint8_t mac[ETH_ALEN];
-	struct pci_device *pci;
+	struct drv_dev *dev;           /* the device and its grants (driver.h) */
 	const struct nic_ops *ops;
 	void *priv;                    /* the driver's own state */
 	struct spinlock rx_lock, tx_lock;
@@ -94,13 +96,6 @@ struct nic {
 	struct nic *line_next;         /* next card sharing this INTx vector */
 };
 
-/* Drivers, at probe: name the card driver.index and enter it; -EIO if its MAC
- * is not a unicast address, -ENOSPC when the registry is full. */
-int nic_register(struct nic *n, const char *driver, int index, struct pci_device *pci,
-		 const struct nic_ops *ops);
-/* Drivers: attach(d, index) each vendor:device card, up to max; failures are said and skipped. */
-int nic_probe_pci(const char *driver, uint16_t vendor, uint16_t device, int max,
-		  int (*attach)(struct pci_device *d, int index));
 int nic_count(void);
 struct nic *nic_get(int i);          /* NULL past the end */
 struct nic *nic_find(const char *driver, int index);   /* index-th card of a driver */
@@ -121,14 +116,13 @@ void nic_intr_work(struct nic *n, uint32_t status);
 void nic_interrupt(struct nic *n);   /* ack, then work if it was ours */
 void nic_poll(struct nic *n);        /* work without an interrupt: drain and reclaim */
 
-/* For drivers. */
+/* ---- Driver side ---- */
+/* The last step of attach: name the card as its device (driver.index) and enter
+ * it; -EIO if its MAC is not a unicast address, -ENOSPC when the registry is full. */
+int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops);
 void nic_deliver(struct nic *n, const uint8_t *frame, size_t len);   /* caller holds rx_lock */
 bool nic_rx_room(struct nic *n);     /* caller holds rx_lock: deliver another frame now? */
 /* Copy a frame into a transmit buffer, zero-padded to ETH_FRAME_MIN; returns the length to send. */
 size_t nic_copy_padded(void *dst, const void *frame, size_t len);
-/* Spin until done(arg) is true; -ETIMEDOUT after ns (resets take microseconds). */
-int nic_spin_until(bool (*done)(void *arg), void *arg, uint64_t ns);
-/* Contiguous, zeroed DMA memory below 4 GiB: its physical address (0 on failure) and mapping. */
-uint64_t nic_dma_alloc(uint64_t pages, void **va);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <cpu.h>
+#include <driver.h>
 #include <edu.h>
 #include <errno.h>
 #include <ktest.h>
@@ -54,7 +55,7 @@ KTEST(device_msi_reaches_each_cpu)
 {
 	struct edu *e = need_edu();
 	KT_CHECK(e, "no edu device (QEMU needs -device edu)");
-	KT_CHECK(e->pci->msi_cap, "edu has no MSI capability");
+	KT_CHECK(e->dev->pci->msi_cap, "edu has no MSI capability");
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		if (raise_on(e, EDU_ROUTE_MSI, cpu, 1u << (cpu % 32)) < 0)
 			return -1;

@@ -40,120 +40,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <arch/arch.h>
-#include "e1000.h"
-#include <errno.h>
-#include <kprintf.h>
-#include <driver.h>
+#include <drvenv.h>
 #include <nic.h>
-#include <pci.h>
-#include <pmm.h>
-#include <vm.h>
+#include "e1000.h"
 
-/* Registers (byte offsets into BAR0). */
-#define REG_CTRL   0x0000   /* device control */
-#define REG_STATUS 0x0008   /* device status */
-#define REG_EERD   0x0014   /* EEPROM read */
-#define REG_ICR    0x00c0   /* interrupt cause read; reading clears it */
-#define REG_ITR    0x00c4   /* interrupt throttling (256 ns units; 0 = off) */
-#define REG_IMS    0x00d0   /* interrupt mask set (write) / read */
-#define REG_IMC    0x00d8   /* interrupt mask clear */
-#define REG_RCTL   0x0100   /* receive control */
-#define REG_TCTL   0x0400   /* transmit control */
-#define REG_TIPG   0x0410   /* transmit inter-packet gap */
-#define REG_RDBAL  0x2800   /* receive descriptor base, low 32 bits */
-#define REG_RDBAH  0x2804   /* receive descriptor base, high 32 bits */
-#define REG_RDLEN  0x2808   /* receive ring length in bytes (multiple of 128) */
-#define REG_RDH    0x2810   /* receive head: next descriptor the card fills */
-#define REG_RDT    0x2818   /* receive tail: first descriptor the card may not use */
-#define REG_RDTR   0x2820   /* receive interrupt delay timer (0 = none) */
-#define REG_TDBAL  0x3800   /* transmit descriptor base, low */
-#define REG_TDBAH  0x3804   /* transmit descriptor base, high */
-#define REG_TDLEN  0x3808   /* transmit ring length in bytes */
-#define REG_TDH    0x3810   /* transmit head: next descriptor the card sends */
-#define REG_TDT    0x3818   /* transmit tail: one past the last one queued */
-#define REG_MTA    0x5200   /* multicast table, 128 words */
-#define REG_RAL0   0x5400   /* receive address 0, low: MAC bytes 0-3 */
-#define REG_RAH0   0x5404   /* receive address 0, high: MAC bytes 4-5, AV */
-
-/* CTRL bits. */
-#define CTRL_ASDE   (1u << 5)    /* auto speed detection */
-#define CTRL_SLU    (1u << 6)    /* set link up */
-#define CTRL_RST    (1u << 26)   /* device reset, self-clearing */
-#define CTRL_PHYRST (1u << 31)   /* PHY reset */
-
-#define STATUS_LU   (1u << 1)    /* link up */
-
-/* EERD bits (82540: address from bit 8, data from bit 16). */
-#define EERD_START  (1u << 0)    /* start a read */
-#define EERD_DONE   (1u << 4)    /* read finished */
-
-/* Interrupt causes (ICR, IMS, IMC). */
-#define INT_TXDW    (1u << 0)    /* a transmit descriptor was written back */
-#define INT_LSC     (1u << 2)    /* link status change */
-#define INT_RXDMT0  (1u << 4)    /* free receive descriptors fell below threshold */
-#define INT_RXO     (1u << 6)    /* receiver overrun: a frame was lost */
-#define INT_RXT0    (1u << 7)    /* receiver timer: frames are waiting */
 /* The causes this driver enables (IMS) and acknowledges. */
 #define INT_ENABLED (INT_TXDW | INT_LSC | INT_RXDMT0 | INT_RXO | INT_RXT0)
-
-/* RCTL bits. */
-#define RCTL_EN     (1u << 1)    /* receiver enable */
-#define RCTL_BAM    (1u << 15)   /* accept broadcast */
-#define RCTL_BSIZE_2048 (0u << 16)   /* 2 KiB buffers (BSEX clear) */
-#define RCTL_SECRC  (1u << 26)   /* strip the FCS */
-
-/* TCTL bits. */
-#define TCTL_EN     (1u << 1)    /* transmitter enable */
-#define TCTL_PSP    (1u << 3)    /* pad short packets */
-#define TCTL_CT     (0x0fu << 4) /* collision threshold (SDM: 0x0f) */
-#define TCTL_COLD   (0x40u << 12)   /* collision distance, full duplex */
-
-/* TIPG for the 82540 on copper (SDM 13.4.34): IPGT 10, IPGR1 8, IPGR2 6. */
-#define TIPG_VALUE  (10u | 8u << 10 | 6u << 20)
-
-#define RAH_AV      (1u << 31)   /* address valid */
-
-/* Descriptor bits. */
-#define RXD_DD      0x01         /* status: descriptor done */
-#define RXD_EOP     0x02         /* status: last descriptor of the frame */
-#define TXD_EOP     0x01         /* cmd: end of packet */
-#define TXD_IFCS    0x02         /* cmd: insert the FCS */
-#define TXD_RS      0x08         /* cmd: report status (write DD back) */
-#define TXD_DD      0x01         /* status: descriptor done */
-#define TXD_EC_LC   0x06         /* status: excess / late collisions */
 
 #define RX_N     32                 /* receive descriptors */
 #define TX_N     16                 /* transmit descriptors */
 #define BUF_SIZE 2048               /* bytes per buffer (RCTL.BSIZE) */
-#define DMA_PAGES (1 + (RX_N + TX_N) * BUF_SIZE / PAGE_SIZE)   /* descriptors, buffers */
+#define RINGS    4096               /* bytes before the buffers: both descriptor rings */
+#define DMA_BYTES (RINGS + (RX_N + TX_N) * BUF_SIZE)
 #define E1000_MAX 4                 /* cards this driver attaches */
 #define RESET_NS 100000000ull       /* 100 ms for a reset */
 
-struct rx_desc {                 /* legacy receive descriptor (SDM 3.2.3) */
-	uint64_t addr;
-	uint16_t length;
-	uint16_t csum;
-	uint8_t status;
-	uint8_t errors;
-	uint16_t special;
-} __attribute__((packed));
-
-struct tx_desc {                 /* legacy transmit descriptor (SDM 3.3.3) */
-	uint64_t addr;
-	uint16_t length;
-	uint8_t cso;
-	uint8_t cmd;
-	uint8_t status;
-	uint8_t css;
-	uint16_t special;
-} __attribute__((packed));
+/* What a card is granted: its register BAR, MSI or its pin, rings and buffers. */
+static const struct drv_manifest e1000_manifest = {
+	.ids = { { E1000_VENDOR, E1000_DEVICE } },
+	.bar[0] = { DRV_BAR_MMIO, E1000_REGS },
+	.irq = DRV_IRQ_ANY,                     /* QEMU's 82540EM has no MSI: INTx */
+	.dma_bytes = DMA_BYTES,
+	.dma32 = true,                          /* 64-bit capable; low memory keeps both cards alike */
+	.max_devices = E1000_MAX,
+};
 
 struct e1000 {
 	struct nic nic;
-	volatile uint32_t *regs;
-	uint64_t dma_phys;            /* page 0: rings; then RX_N + TX_N buffers */
-	uint8_t *dma;
+	struct drv_mmio regs;
+	struct drv_dma dma;           /* RINGS bytes of rings, then RX_N + TX_N buffers */
 	volatile struct rx_desc *rx;
 	volatile struct tx_desc *tx;
 	uint32_t rx_next;             /* next descriptor to look at */
@@ -164,12 +79,12 @@ struct e1000 {
 
 static struct e1000 cards[E1000_MAX];
 
-static uint32_t rd(struct e1000 *e, unsigned off) { return e->regs[off / 4]; }
-static void wr(struct e1000 *e, unsigned off, uint32_t v) { e->regs[off / 4] = v; }
+static uint32_t rd(struct e1000 *e, unsigned off) { return drv_read32(&e->regs, off); }
+static void wr(struct e1000 *e, unsigned off, uint32_t v) { drv_write32(&e->regs, off, v); }
 
-static uint8_t *rx_buf(struct e1000 *e, uint32_t i) { return e->dma + PAGE_SIZE + i * BUF_SIZE; }
+static uint8_t *rx_buf(struct e1000 *e, uint32_t i) { return (uint8_t *)e->dma.va + RINGS + i * BUF_SIZE; }
 static uint8_t *tx_buf(struct e1000 *e, uint32_t i) { return rx_buf(e, RX_N + i); }
-static uint64_t buf_phys(struct e1000 *e, const uint8_t *buf) { return e->dma_phys + (uint64_t)(buf - e->dma); }
+static uint64_t buf_phys(struct e1000 *e, const uint8_t *buf) { return e->dma.addr + (uint64_t)(buf - (uint8_t *)e->dma.va); }
 
 /* ---- first half: acknowledge, return the volatile status ----------------- */
 
@@ -206,7 +121,7 @@ static void e1000_rx_work(struct nic *n, uint32_t status)
 		e->rx_next = (e->rx_next + 1) % RX_N;
 	}
 	if (done >= 0) {
-		barrier();                                 /* descriptors reset before the card sees them */
+		drv_barrier();                             /* descriptors reset before the card sees them */
 		wr(e, REG_RDT, (uint32_t)done);
 	}
 }
@@ -238,7 +153,7 @@ static int e1000_send(struct nic *n, const void *frame, size_t len)
 	d->length = (uint16_t)nic_copy_padded(buf, frame, len);
 	d->cmd = TXD_EOP | TXD_IFCS | TXD_RS;
 	d->status = 0;
-	barrier();                                     /* frame and descriptor before TDT */
+	drv_barrier();                                 /* frame and descriptor before TDT */
 	e->tx_tail = next;
 	wr(e, REG_TDT, next);
 	return 0;
@@ -270,7 +185,7 @@ static int chip_reset(struct e1000 *e)
 {
 	wr(e, REG_IMC, ~0u);
 	wr(e, REG_CTRL, rd(e, REG_CTRL) | CTRL_RST);
-	int err = nic_spin_until(reset_done, e, RESET_NS);
+	int err = drv_spin_until(reset_done, e, RESET_NS);
 	if (err < 0)
 		return err;
 	wr(e, REG_IMC, ~0u);                           /* the reset may unmask */
@@ -288,7 +203,7 @@ static int eeprom_word(struct e1000 *e, unsigned addr)
 		uint32_t v = rd(e, REG_EERD);
 		if (v & EERD_DONE)
 			return (int)(v >> 16);
-		arch_spin_hint();
+		drv_relax();
 	}
 	return -1;
 }
@@ -316,14 +231,14 @@ static int read_mac(struct e1000 *e, uint8_t *mac)
 
 static void rings_start(struct e1000 *e)
 {
-	e->rx = (volatile struct rx_desc *)e->dma;
-	e->tx = (volatile struct tx_desc *)(e->dma + RX_N * sizeof(struct rx_desc));
+	e->rx = (volatile struct rx_desc *)e->dma.va;
+	e->tx = (volatile struct tx_desc *)((uint8_t *)e->dma.va + RX_N * sizeof(struct rx_desc));
 	for (uint32_t i = 0; i < RX_N; i++)
 		e->rx[i] = (struct rx_desc){ .addr = buf_phys(e, rx_buf(e, i)) };
 	for (int i = 0; i < 128; i++)
 		wr(e, REG_MTA + 4 * i, 0);
-	wr(e, REG_RDBAL, (uint32_t)e->dma_phys);
-	wr(e, REG_RDBAH, (uint32_t)(e->dma_phys >> 32));
+	wr(e, REG_RDBAL, (uint32_t)e->dma.addr);
+	wr(e, REG_RDBAH, (uint32_t)(e->dma.addr >> 32));
 	wr(e, REG_RDLEN, RX_N * sizeof(struct rx_desc));
 	wr(e, REG_RDH, 0);
 	wr(e, REG_RDT, RX_N - 1);                      /* all but one to the card */
@@ -342,39 +257,24 @@ static void rings_start(struct e1000 *e)
 	e->nic.link_up = rd(e, REG_STATUS) & STATUS_LU;
 }
 
-static int attach(struct pci_device *d, int index)
+/* The core has mapped the registers and turned bus mastering on; on an error
+ * it turns it off again and frees the rings. */
+static int e1000_attach(struct drv_dev *dev)
 {
-	struct e1000 *e = &cards[index];
-	if (d->bar[0].io || !d->bar[0].addr || d->bar[0].size < 0x20000)
-		return -ENODEV;                            /* no memory-mapped registers */
-	e->regs = vm_map_mmio(d->bar[0].addr, 0x20000);
-	if (!e->regs)
-		return -ENOMEM;
-	pci_enable_bus_master(d);
-	int err = chip_reset(e);
+	struct e1000 *e = &cards[drv_index(dev)];
+	*e = (struct e1000){ 0 };
+	int err = drv_mmio(dev, 0, &e->regs);
+	if (err == 0)
+		err = chip_reset(e);
 	if (err == 0)
 		err = read_mac(e, e->nic.mac);
+	if (err == 0)
+		err = drv_dma_alloc(dev, DMA_BYTES, &e->dma);
 	if (err < 0)
 		return err;
-	void *va;
-	e->dma_phys = nic_dma_alloc(DMA_PAGES, &va);
-	if (!e->dma_phys)
-		return -ENOMEM;
-	e->dma = va;
 	rings_start(e);
 	e->nic.priv = e;
-	err = nic_register(&e->nic, "e1000", index, d, &e1000_ops);
-	if (err < 0) {
-		wr(e, REG_RCTL, 0);                        /* no more DMA into the rings */
-		wr(e, REG_TCTL, 0);
-		pmm_free_contig(e->dma_phys, DMA_PAGES);
-	}
-	return err;
+	return nic_register(&e->nic, dev, &e1000_ops);
 }
 
-static void e1000_probe(void)
-{
-	nic_probe_pci("e1000", E1000_VENDOR, E1000_DEVICE, E1000_MAX, attach);
-}
-
-DRIVER(e1000, e1000_probe, 30);
+DRIVER(e1000, 30, .class = DRV_CLASS_NET, .manifest = &e1000_manifest, .attach = e1000_attach);
