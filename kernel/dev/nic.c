@@ -2,7 +2,7 @@
  * nic.c — the registry of network cards and the generic half of their
  * interrupt handling: routing (MSI, or an INTx line possibly shared with
  * other cards), the two halves as an interrupt-packaging source
- * (intr_pack.c runs them sequentially or packed), sending with
+ * (kernel/intr/ runs them sequentially or packed), sending with
  * transmit-slot reclaim, and delivery to the installed receiver.
  *
  * Shared INTx: cards whose PCI interrupt-line values are equal sit on one
@@ -186,7 +186,7 @@ void nic_poll(struct nic *n)
 }
 
 /* ---- routing ------------------------------------------------------------ */
-/* Interrupt packaging (intr_pack.c) owns the vectors: it asks every card on
+/* Interrupt packaging (kernel/intr/) owns the vectors: it asks every card on
  * one in turn, sequentially or packed as each card is set. */
 
 static int up_msi(struct nic *n, int cpu)

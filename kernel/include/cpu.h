@@ -28,7 +28,7 @@ struct cpu {
 	uint32_t apic_id;
 
 	int ncli;                   /* push_off nesting depth */
-	int irq_nest;               /* interrupt handlers running with interrupts on (intr_pack.c) */
+	int irq_nest;               /* interrupt handlers running with interrupts on (kernel/intr/) */
 	bool intena;                /* were interrupts on before the first push_off? */
 	uint64_t irq_off_since;     /* TSC when ncli went 0 -> 1 */
 	uint64_t irq_off_max;       /* longest interrupts-off section seen (TSC) */

@@ -1,5 +1,6 @@
 /*
- * ica.h — inter-core communication areas (paper 002), see ica.c.
+ * ica.h — inter-core communication areas (paper 002), see ica.c; the
+ * two ISPC modes are ica_baseline.c and ica_fast.c.
  *
  * Locking: ica_lock guards the ICA table and, in ispc.c, every port and
  * request.  Page tables are changed only outside it (a TLB shootdown
@@ -33,7 +34,7 @@ struct ica {
 };
 
 extern struct spinlock ica_lock;
-extern int ica_mode;                 /* HAKO_ISPC_BASELINE or HAKO_ISPC_FAST */
+extern int ica_mode;                 /* HAKO_ISPC_BASELINE or HAKO_ISPC_FAST (ica.c) */
 
 void ica_init(void);                 /* after pmm, vm and the command line */
 
@@ -53,7 +54,7 @@ struct ica_span {
 struct ica_span ica_span_of(struct ica *a);          /* under ica_lock */
 void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
-void ica_count_kept(void);           /* a synchronous request kept its mappings */
+void ica_count_kept(void);           /* fast mode: a synchronous request kept its mappings */
 
 /* For requests that copy instead of remapping (ispc.c, HAKO_ISPC_COPY):
  * a new ICA, no owner nor holder, with the first `bytes` of src; and the
@@ -69,9 +70,10 @@ long ica_peel(struct proc *p, int id);
 void ica_stat(struct hako_ica_stat *out);
 long ica_set_mode(int mode);
 
-/* A touch of the ICA area by p: 0 if the page is now mapped, -EFAULT. */
+/* A touch of the ICA area by p: 0 if the page is now mapped, -EFAULT
+ * (baseline mode's first touch, ica_baseline.c). */
 int ica_fault(struct proc *p, uint64_t va);
-/* fast mode: give a server named by `servers=` the whole region. */
+/* fast mode: give a server named by `servers=` the whole region (ica_fast.c). */
 void ica_window_open(struct proc *p);
 /* p has ended: its ICAs are freed or orphaned (ispc.c has dropped its requests). */
 void ica_proc_end(struct proc *p);

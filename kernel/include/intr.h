@@ -17,7 +17,7 @@ typedef void (*intr_handler_t)(void *arg);
 int intr_alloc_vector(void);                 /* -EAGAIN when none are left */
 void intr_free_vector(int vector);
 int intr_register(int vector, intr_handler_t fn, void *arg, const char *name);
-/* The same for a handler that acknowledges the LAPIC itself (intr_pack.c). */
+/* The same for a handler that acknowledges the LAPIC itself (pack_full in intr_sequential.c). */
 int intr_register_own_eoi(int vector, intr_handler_t fn, void *arg, const char *name);
 void intr_unregister(int vector);
 void intr_release(int vector);               /* unregister and free */

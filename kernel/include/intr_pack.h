@@ -9,17 +9,19 @@
  *           mine" (a shared line).
  *   work  — the main handler, given that data.
  *
- * Sequential: every interrupt takes the full path — all registers saved,
- *   then pre-processing (mask the line, or raise the LAPIC priority for a
- *   message-signalled source; EOI; interrupts on), ack + work, and
- *   post-processing (interrupts off, mask restored, registers restored).
- * Packed: an interrupt enters through a lean stub that saves only the
- *   scratch registers, and the registration (intr_pack_register) asks ack
- *   for the volatile data, stores it with the arrival stamp in the
- *   source's ring, counts it and sends the EOI — no mask change, no
- *   re-enabling.  A batch later runs one pre-processing, the work of
- *   every registered interrupt on this CPU grouped by source type (in
- *   arrival order within a type), and one post-processing.
+ * Sequential (intr_sequential.c): every interrupt takes the full path —
+ *   all registers saved, then pre-processing (mask the line, or raise
+ *   the LAPIC priority for a message-signalled source; EOI; interrupts
+ *   on), ack + work, and post-processing (interrupts off, mask
+ *   restored, registers restored).
+ * Packed (intr_packed.c): an interrupt enters through a lean stub that
+ *   saves only the scratch registers, and the registration
+ *   (intr_pack_register) asks ack for the volatile data, stores it with
+ *   the arrival stamp in the source's ring, counts it and sends the EOI
+ *   — no mask change, no re-enabling.  A batch later runs one
+ *   pre-processing, the work of every registered interrupt on this CPU
+ *   grouped by source type (in arrival order within a type), and one
+ *   post-processing.
  *
  * Batch triggers: the N-th registered interrupt (the lean stub is told to
  * send it down the full path, which runs the batch), T elapsed since the
@@ -65,7 +67,7 @@ struct intr_src {
 	void (*work)(struct intr_src *s, uint32_t data);  /* may take spinlocks, never sleeps */
 	void *priv;
 
-	/* Owned by intr_pack.c. */
+	/* Owned by kernel/intr/ (intr_source.c, intr_sequential.c, intr_packed.c). */
 	int id;
 	int vector;                      /* 0: not attached */
 	int cpu;                         /* where its interrupts are delivered */

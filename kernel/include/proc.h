@@ -63,7 +63,7 @@ struct proc {
 	uint64_t heap_base, brk;         /* heap [heap_base, brk), filled on first touch */
 	uint64_t user_frames;            /* frames mapped for the program */
 	struct ispc_port *ispc;          /* its queues (ispc.c), made on first use */
-	bool ica_window;                 /* the whole ICA region is mapped (ica.c) */
+	bool ica_window;                 /* the whole ICA region is mapped (ica_fast.c) */
 };
 
 void proc_init(void);                /* after the archive is found */

@@ -1,21 +1,21 @@
 /*
  * ica.c — inter-core communication areas (paper 002): the region they
- * come from, the table of live ones, and pasting them into and peeling
- * them out of address spaces.
+ * come from, the table of live ones, pasting them into and peeling them
+ * out of address spaces, and the switch between the two ISPC modes.
  *
  * The region is one physically contiguous, 2 MiB aligned run of frames
  * taken at boot; page i of it appears at HAKO_ICA_AREA + i pages in any
  * process holding the ICA that owns page i.  What a process may touch is
  * decided by the table alone (holder == the process); its page tables
- * only follow, outside ica_lock:
- *   baseline  paste maps nothing; each first touch faults into
- *             ica_fault, which maps that page if the process holds it;
- *   fast      paste fills every PTE at once; the servers named by
- *             `servers=` map the whole region once (2 MiB pages) and
- *             pastes to or peels from them change no page table.
- * A peel clears the PTEs with one TLB shootdown.  A fill racing with a
- * peel is undone by its own re-check of the holder, so after a peel has
- * returned the old holder has no mapping left.
+ * only follow, outside ica_lock, in one of two modes (ica_mode):
+ *   baseline  ica_baseline.c: paste maps nothing; each first touch
+ *             faults into ica_fault, which maps that page;
+ *   fast      ica_fast.c: paste fills every PTE at once, named servers
+ *             keep the whole region mapped, a lone synchronous requester
+ *             keeps its mappings.
+ * A peel clears the PTEs with one TLB shootdown, in either mode (here).
+ * A fill racing with a peel is undone by its own re-check of the holder,
+ * so after a peel has returned the old holder has no mapping left.
  */
 #include <stdint.h>
 #include <string.h>
@@ -28,28 +28,25 @@
 #include <proc.h>
 #include <vm.h>
 #include <arch/arch.h>
+#include "ica_internal.h"
 
 #define REGION_MAX_PAGES 1024        /* 4 MiB */
 #define REGION_MIN_PAGES 512         /* 2 MiB, one large page */
 #define ICA_GEN_MASK     0x3fffff    /* ids stay positive */
-#define ICA_PTE_FLAGS    (VM_USER | VM_WRITE)
 
 struct spinlock ica_lock = SPINLOCK_INIT("ica");
 int ica_mode = HAKO_ISPC_BASELINE;
 
-static uint64_t region_pa;
-static uint32_t region_pages;
+uint64_t ica_region_pa;
+uint32_t ica_region_pages;
 static struct frame_map region_map;
 static uint64_t region_bits[REGION_MAX_PAGES / 64];
-static int16_t page_slot[REGION_MAX_PAGES];      /* the ICA on each page, or -1 */
-static struct ica icas[ICA_MAX];
+int16_t page_slot[REGION_MAX_PAGES];             /* the ICA on each page, or -1 */
+struct ica icas[ICA_MAX];
 static uint32_t gens[ICA_MAX];
-static int nlive, nwindows;
-static uint64_t stat_pastes, stat_peels, stat_faults, stat_kept;
-static char servers[128] = "nameserver,echo,ramdisk";
+static int nlive;
+struct ica_counters ica_counts;
 
-static uint64_t page_va(uint32_t page) { return HAKO_ICA_AREA + (uint64_t)page * PAGE_SIZE; }
-static uint64_t page_pa(uint32_t page) { return region_pa + (uint64_t)page * PAGE_SIZE; }
 uint64_t ica_va(const struct ica *a) { return page_va(a->first); }
 
 static void read_options(void)
@@ -59,29 +56,27 @@ static void read_options(void)
 		ica_mode = HAKO_ISPC_FAST;
 	else if (mode && strcmp(mode, "baseline") != 0)
 		kprintf("ica: unknown ispc=%s, using baseline\n", mode);
-	const char *list = cmdline_get(&kcmdline, "servers");
-	if (list)
-		strlcpy(servers, list, sizeof servers);
 }
 
 void ica_init(void)
 {
 	read_options();
+	const char *servers = ica_fast_options();
 	uint64_t want = pmm_total_count() / 8 / REGION_MIN_PAGES * REGION_MIN_PAGES;
 	want = want > REGION_MAX_PAGES ? REGION_MAX_PAGES : want < REGION_MIN_PAGES ? REGION_MIN_PAGES : want;
-	region_pa = pmm_alloc_contig(want, REGION_MIN_PAGES);
-	region_pages = region_pa ? (uint32_t)want : 0;
+	ica_region_pa = pmm_alloc_contig(want, REGION_MIN_PAGES);
+	ica_region_pages = ica_region_pa ? (uint32_t)want : 0;
 	frame_map_init(&region_map, region_bits, REGION_MAX_PAGES);
-	frame_map_release(&region_map, 0, region_pages);
+	frame_map_release(&region_map, 0, ica_region_pages);
 	for (int i = 0; i < REGION_MAX_PAGES; i++)
 		page_slot[i] = -1;
 	for (int i = 0; i < ICA_MAX; i++)
 		gens[i] = 1;
-	if (!region_pages)
+	if (!ica_region_pages)
 		kprintf("ica: no room for the ICA region: every ica_alloc will fail\n");
 	else
-		kprintf("ica: %u KiB region at %lx, ispc mode %s, servers %s\n", region_pages * 4,
-			region_pa, ica_mode == HAKO_ISPC_FAST ? "fast" : "baseline", servers);
+		kprintf("ica: %u KiB region at %lx, ispc mode %s, servers %s\n", ica_region_pages * 4,
+			ica_region_pa, ica_mode == HAKO_ISPC_FAST ? "fast" : "baseline", servers);
 }
 
 /* ---- the table (caller holds ica_lock) -------------------------------- */
@@ -107,107 +102,19 @@ void ica_release(struct ica *a)
 
 struct ica_span ica_span_of(struct ica *a)
 {
-	return (struct ica_span){ a, a->id, a->first, a->npages };
+	return span_of(a);
 }
 
-static bool holds(struct proc *p, struct ica_span s)
-{
-	return s.a->state == ICA_LIVE && s.a->id == s.id && s.a->holder == p;
-}
+/* ---- peel, in either mode (without ica_lock) -------------------------- */
 
-/* ---- page tables (without ica_lock) ----------------------------------- */
-
-
-void ica_map_pasted(struct proc *p, struct ica_span s)
-{
-	if (p->ica_window || ica_mode != HAKO_ISPC_FAST)
-		return;
-	for (uint32_t i = 0; i < s.npages; i++)
-		if (vm_map(p->as, page_va(s.first + i), page_pa(s.first + i), ICA_PTE_FLAGS) == -ENOMEM)
-			break;                   /* the rest will fault in */
-	__atomic_fetch_add(&stat_pastes, 1, __ATOMIC_RELAXED);
-	if (proc_alone(p))
-		return;
-	spin_lock(&ica_lock);
-	bool still = holds(p, s);
-	spin_unlock(&ica_lock);
-	if (!still)                      /* peeled meanwhile by another thread */
-		vm_unmap_range(p->as, page_va(s.first), s.npages);
-}
-
-void ica_count_kept(void)
-{
-	__atomic_fetch_add(&stat_kept, 1, __ATOMIC_RELAXED);
-}
-
+/* p no longer holds s: clear its PTEs, one TLB shootdown.  A server with
+ * the window (fast mode, ica_fast.c) keeps the whole region mapped. */
 void ica_unmap_peeled(struct proc *p, struct ica_span s)
 {
 	if (p->ica_window)
 		return;
 	vm_unmap_range(p->as, page_va(s.first), s.npages);
-	__atomic_fetch_add(&stat_peels, 1, __ATOMIC_RELAXED);
-}
-
-int ica_fault(struct proc *p, uint64_t va)
-{
-	uint64_t page = (va - HAKO_ICA_AREA) / PAGE_SIZE;
-	if (va < HAKO_ICA_AREA || page >= region_pages)
-		return -EFAULT;
-	spin_lock(&ica_lock);
-	int slot = page_slot[page];
-	struct ica_span s = slot >= 0 ? ica_span_of(&icas[slot]) : (struct ica_span){ 0 };
-	bool ok = slot >= 0 && holds(p, s);
-	spin_unlock(&ica_lock);
-	if (!ok)
-		return -EFAULT;
-	int err = vm_map(p->as, page_va(page), page_pa(page), ICA_PTE_FLAGS);
-	if (err < 0 && err != -EEXIST)
-		return err;
-	__atomic_fetch_add(&stat_faults, 1, __ATOMIC_RELAXED);
-	if (proc_alone(p))
-		return 0;
-	spin_lock(&ica_lock);
-	ok = holds(p, s);
-	spin_unlock(&ica_lock);
-	if (!ok)                         /* peeled while we mapped: not its page any more */
-		vm_unmap_range(p->as, page_va(page), 1);
-	return ok ? 0 : -EFAULT;
-}
-
-/* ---- the servers' window ---------------------------------------------- */
-
-static bool named_server(const struct proc *p)
-{
-	size_t n = strlen(p->name);
-	for (const char *s = servers; *s;) {
-		const char *end = strchr(s, ',');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		if (len == n && strncmp(s, p->name, n) == 0)
-			return true;
-		s += len + (end ? 1 : 0);
-	}
-	return false;
-}
-
-void ica_window_open(struct proc *p)
-{
-	if (ica_mode != HAKO_ISPC_FAST || p->ica_window || !region_pages || !named_server(p))
-		return;
-	uint64_t size = (uint64_t)region_pages * PAGE_SIZE, off;
-	for (off = 0; off < size; off += VM_LARGE_SIZE)
-		if (vm_map_large(p->as, HAKO_ICA_AREA + off, region_pa + off, ICA_PTE_FLAGS) < 0)
-			break;
-	if (off < size) {                /* it holds ICAs mapped page by page: stay so */
-		while (off > 0) {
-			off -= VM_LARGE_SIZE;
-			vm_unmap_large(p->as, HAKO_ICA_AREA + off);
-		}
-		return;
-	}
-	spin_lock(&ica_lock);
-	p->ica_window = true;
-	nwindows++;
-	spin_unlock(&ica_lock);
+	__atomic_fetch_add(&ica_counts.peels, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- system calls ----------------------------------------------------- */
@@ -352,17 +259,17 @@ long ica_peel(struct proc *p, int id)
 void ica_stat(struct hako_ica_stat *out)
 {
 	spin_lock(&ica_lock);
-	out->region_pages = region_pages;
+	out->region_pages = ica_region_pages;
 	out->free_pages = region_map.nfree;
 	out->icas = nlive;
 	out->icas_max = ICA_MAX;
 	out->mode = ica_mode;
-	out->windows = nwindows;
+	out->windows = ica_window_count();
 	spin_unlock(&ica_lock);
-	out->pastes = stat_pastes;
-	out->peels = stat_peels;
-	out->faults = stat_faults;
-	out->kept = stat_kept;
+	out->pastes = ica_counts.pastes;
+	out->peels = ica_counts.peels;
+	out->faults = ica_counts.faults;
+	out->kept = ica_counts.kept;
 }
 
 long ica_set_mode(int mode)
@@ -372,7 +279,7 @@ long ica_set_mode(int mode)
 	if (mode != HAKO_ISPC_BASELINE && mode != HAKO_ISPC_FAST)
 		return -EINVAL;
 	spin_lock(&ica_lock);
-	long err = (nlive || nwindows) ? -EBUSY : 0;
+	long err = (nlive || ica_window_count()) ? -EBUSY : 0;
 	if (!err)
 		ica_mode = mode;
 	spin_unlock(&ica_lock);
@@ -394,9 +301,6 @@ void ica_proc_end(struct proc *p)
 		if (!a->req && !a->holder && !a->owner)
 			ica_release(a);
 	}
-	if (p->ica_window) {
-		p->ica_window = false;
-		nwindows--;
-	}
+	ica_window_close(p);
 	spin_unlock(&ica_lock);
 }

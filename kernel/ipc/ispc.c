@@ -10,6 +10,12 @@
  * process has ended is skipped with status -EPIPE, and a result nobody
  * is left to take frees its ICAs.  ica_lock guards everything here; the
  * page tables are changed after it is released (see ica.h).
+ *
+ * Both ISPC modes run this same code; the page tables follow through
+ * ica_map_pasted and ica_unmap_peeled.  Fast mode (ica_fast.c) takes two
+ * shortcuts here, both marked: a lone synchronous requester keeps its
+ * ICAs mapped into the wait, and a server with the window replies and
+ * receives the next request under one hold of ica_lock.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -387,10 +393,10 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	port_wake(to);
 	int tag = c->id;
 	struct ica_span cs = ica_span_of(c), ds = r->data && !copy ? ica_span_of(r->data) : no_span();
-	/* fast: a lone thread that now waits for these very ICAs cannot touch
-	 * them meanwhile, so they may stay mapped (the translations kept
-	 * resident, as the paper's SH-4 method keeps its TLB entries); then
-	 * nothing is unmapped and the lock is kept into the wait. */
+	/* fast mode's kept mappings (ica_fast.c): a lone thread that now
+	 * waits for these very ICAs cannot touch them meanwhile, so they may
+	 * stay mapped; then nothing is unmapped and the lock is kept into
+	 * the wait. */
 	bool keep = waits && !(flags & HAKO_ISPC_ASYNC) && ica_mode == HAKO_ISPC_FAST && proc_alone(p);
 	if (keep) {
 		ica_count_kept();
@@ -487,7 +493,8 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	r->answered_by = p->pid;
 	deliver(r, m->status);
 	bool wait = flags & HAKO_ISPC_WAIT;
-	if (p->ica_window && wait && port->listening)   /* nothing to unmap: stay locked */
+	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */
+	if (p->ica_window && wait && port->listening)
 		return receive_locked(p, port, m, flags & HAKO_ISPC_NONBLOCK);
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);

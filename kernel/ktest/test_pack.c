@@ -1,5 +1,5 @@
 /*
- * test_pack.c — self-tests of interrupt packaging (intr_pack.c) with
+ * test_pack.c — self-tests of interrupt packaging (kernel/intr/) with
  * software devices: each fake source has a status "register" that its
  * ack reads and clears, and is raised by a self-IPI on its own vector, so
  * the tests need no hardware and run in every boot.  They check the

@@ -1,5 +1,5 @@
 /*
- * pack_arch.c — the x86_64 side of interrupt packaging (intr_pack.c).
+ * pack_arch.c — the x86_64 side of interrupt packaging (kernel/intr/).
  *
  * A packed vector enters through its lean stub (vectors.S), which looks
  * at arch_pack_divert[vector] first: 0 means "register only" (save nine

@@ -7,7 +7,7 @@
  * calls trap(tf) and unwinds.  The stub table vector_table[] is what
  * idt.c installs.
  *
- * Device vectors handled by interrupt packaging (intr_pack.c, paper 000)
+ * Device vectors handled by interrupt packaging (kernel/intr/, paper 000)
  * enter through a lean stub instead (pack_lean_table[], installed by
  * pack_arch.c): unless arch_pack_divert[v] sends this interrupt down the
  * full path above, the *registration* saves only the nine registers a C

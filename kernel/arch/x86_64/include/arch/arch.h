@@ -109,7 +109,7 @@ static inline uint64_t virt_to_phys(const void *va)
 int fwcfg_read_file(const char *name, char *buf, uint32_t size);
 
 /*
- * Interrupt packaging (intr_pack.c; pack_arch.c and the lean stubs in
+ * Interrupt packaging (kernel/intr/; pack_arch.c and the lean stubs in
  * vectors.S).  A vector with a lean entry calls intr_pack_register(vector,
  * tsc) with only the scratch registers saved, unless it is diverted to the
  * full path (trap(), intr_dispatch).  Switch the entry only while the
