@@ -24,6 +24,7 @@
 #include <frame_map.h>
 #include <ica.h>
 #include <kprintf.h>
+#include <panic.h>
 #include <pmm.h>
 #include <proc.h>
 #include <vm.h>
@@ -91,6 +92,8 @@ struct ica *ica_lookup(int id)
 
 void ica_release(struct ica *a)
 {
+	if (a->state == ICA_FREE)
+		panic("ica: ICA %d (slot %ld) released twice", a->id, (long)(a - icas));
 	frame_map_release(&region_map, a->first, a->npages);
 	for (uint32_t i = 0; i < a->npages; i++)
 		page_slot[a->first + i] = -1;
@@ -286,13 +289,17 @@ long ica_set_mode(int mode)
 	return err ? err : mode;
 }
 
-/* After ispc_proc_end: what p owned and no request carries goes back. */
+/*
+ * After ispc_proc_end: what p owned or held and no request carries goes
+ * back.  Only those: a copy (ica_copy_of) is live with no owner, holder
+ * or request while the thread that made or took it still uses it.
+ */
 void ica_proc_end(struct proc *p)
 {
 	spin_lock(&ica_lock);
 	for (int i = 0; i < ICA_MAX; i++) {
 		struct ica *a = &icas[i];
-		if (a->state != ICA_LIVE)
+		if (a->state != ICA_LIVE || (a->owner != p && a->holder != p))
 			continue;
 		if (a->owner == p)
 			a->owner = NULL;

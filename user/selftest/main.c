@@ -8,9 +8,10 @@
  *   selftest --role R ARGS   act as helper process R for a test
  *
  * Each test runs in a child process; the runner waits for it, then
- * compares the free-frame count, and the free pages of the ICA region,
- * with the ones taken before it started: a frame or an ICA page not
- * given back fails the test.  Output per test: a line
+ * compares the free-frame count, the free pages of the ICA region and
+ * the kernel's count of ICAs with the ones taken before it started: a
+ * frame or an ICA page not given back, or an ICA count not back where it
+ * was, fails the test.  Output per test: a line
  * `selftest: PASS|FAIL name` and a result line (kind "utest"); at the end
  * `selftest: N passed, N failed` and a "utest-summary" record.  The exit
  * status is the number of failures (at most 255).
@@ -45,11 +46,11 @@ uint64_t free_frames(void)
 	return sys_sysinfo(&si) < 0 ? 0 : si.free_frames;
 }
 
-/* Free pages of the ICA region; 0 where the kernel has no ICAs. */
-static uint64_t free_ica_pages(void)
+/* Free pages of the ICA region and ICAs allocated; zeros where the kernel has no ICAs. */
+static struct hako_ica_stat ica_now(void)
 {
 	struct hako_ica_stat st;
-	return sys_ica_stat(&st) < 0 ? 0 : st.free_pages;
+	return sys_ica_stat(&st) < 0 ? (struct hako_ica_stat){ 0 } : st;
 }
 
 int online_cpus(void)
@@ -153,12 +154,15 @@ static int run_in_child(const struct utest *t)
 {
 	char *argv[] = { "selftest", "--one", (char *)t->name, NULL };
 	char why[160];
-	uint64_t before = free_frames(), ica_before = free_ica_pages();
+	struct hako_ica_stat icas_before = ica_now();
+	uint64_t before = free_frames(), ica_before = icas_before.free_pages;
 	uint64_t start = clock_ns();
 	int status = spawn_wait("selftest", argv);
 	uint64_t ms = (clock_ns() - start) / 1000000;
-	uint64_t after = free_frames(), ica_after = free_ica_pages();
-	int ok = status == 0 && after >= before && ica_after >= ica_before;
+	struct hako_ica_stat icas_after = ica_now();
+	uint64_t after = free_frames(), ica_after = icas_after.free_pages;
+	int ok = status == 0 && after >= before && ica_after >= ica_before &&
+		 icas_after.icas == icas_before.icas;
 	if (status < 0)
 		snprintf(why, sizeof why, "cannot spawn: error %d", status);
 	else if (status != 0)
@@ -170,6 +174,8 @@ static int run_in_child(const struct utest *t)
 		snprintf(why, sizeof why, "leaked %lu ICA pages (%lu free before, %lu after)",
 			 (unsigned long)(ica_before - ica_after), (unsigned long)ica_before,
 			 (unsigned long)ica_after);
+	else if (icas_after.icas != icas_before.icas)
+		snprintf(why, sizeof why, "ICA count %d before, %d after", icas_before.icas, icas_after.icas);
 	printf("selftest: %s %s (%lu ms)%s%s\n", ok ? "PASS" : "FAIL", t->name, (unsigned long)ms,
 	       ok ? "" : ": ", ok ? "" : why);
 	if (ok)

@@ -348,6 +348,45 @@ UTEST(ispc_copy_instead_of_remap)
 	return 0;
 }
 
+/* Sends 256 KiB copies to server argv[0] until killed; 1 if one fails. */
+UROLE(ispc_copier)
+{
+	enum { PAGES = 64 };
+	uint64_t cva, dva;
+	long ctl = sys_ica_alloc(1, &cva), data = sys_ica_alloc(PAGES, &dva);
+	for (;;) {
+		struct hako_ispc_msg m = { .ctl = (int)ctl, .data = (int)data, .data_bytes = PAGES * 4096 };
+		if (sys_ispc_request(atoi(argv[0]), &m, HAKO_ISPC_COPY) != 0 || m.data != data)
+			return 1;
+	}
+}
+
+/*
+ * While its result is copied back, a HAKO_ISPC_COPY copy has no owner,
+ * holder or request: the end of another process must leave it alone.
+ * 50 processes start and end while a copier keeps sending copies; then
+ * the ICA count and free pages are where they were.
+ */
+UTEST(ispc_copy_survives_other_processes_ending)
+{
+	struct hako_ica_stat st0, st;
+	CHECK_EQ(sys_ica_stat(&st0), 0);
+	char pid[12];
+	int server = spawn_listening("ispc_bumper", NULL, NULL);
+	snprintf(pid, sizeof pid, "%d", server);
+	int copier = spawn_role("ispc_copier", pid, NULL);
+	CHECK(server > 0 && copier > 0, "spawn %d %d", server, copier);
+	for (int i = 0; i < 50; i++)
+		CHECK_EQ(run_role("exit_with", "0", NULL), 0);
+	int s = kill_after(copier, 0);
+	CHECK(HAKO_WIFKILLED(s), "copier status 0x%x", s);
+	CHECK(kill_after(server, 0) >= 0, "kill server");
+	CHECK_EQ(sys_ica_stat(&st), 0);
+	CHECK_EQ(st.icas, st0.icas);
+	CHECK_EQ(st.free_pages, st0.free_pages);
+	return 0;
+}
+
 /* ---- a fuzzer: plausible ISPC calls in random order ------------------- */
 
 static uint64_t fuzz_rng;
