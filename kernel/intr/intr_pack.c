@@ -44,7 +44,7 @@ static struct intr_src *by_id[PACK_SRC_MAX];
 static struct intr_src *by_type[PACK_SRC_MAX];   /* sorted by type: the batch's order */
 static int nsrcs;
 static int top_vector = VECTOR_DEVICE_FIRST;     /* a batch holds this class and below */
-static struct spinlock pack_lock = SPINLOCK_INIT("intr-pack");   /* registry, lines */
+static struct spinlock pack_lock = SPINLOCK_INIT("intr-pack", LOCK_INTR_PACK);   /* registry, lines */
 
 static struct pack_line *line_of(int vector) { return &lines[vector - VECTOR_DEVICE_FIRST]; }
 static uint32_t pending(const struct intr_src *s) { return s->head - s->tail; }

@@ -34,7 +34,7 @@
 #define ICA_GEN_MASK     0x3fffff    /* ids stay positive */
 #define ICA_PTE_FLAGS    (VM_USER | VM_WRITE)
 
-struct spinlock ica_lock = SPINLOCK_INIT("ica");
+struct spinlock ica_lock = SPINLOCK_INIT("ica", LOCK_ICA);
 int ica_mode = HAKO_ISPC_BASELINE;
 
 static uint64_t region_pa;
