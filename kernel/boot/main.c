@@ -56,6 +56,8 @@ static void read_cmdline(void)
 		tick_ns = (uint64_t)tick;
 	const char *trace = cmdline_get(&kcmdline, "irqtrace");
 	irq_trace = trace && strcmp(trace, "on") == 0;
+	const char *check = cmdline_get(&kcmdline, "lockcheck");
+	lock_check = check && strcmp(check, "on") == 0;
 	const char *slice = cmdline_get(&kcmdline, "slice");
 	if (slice && slice[0] >= '1' && slice[0] <= '9')
 		sched_slice_ticks = (uint64_t)(slice[0] - '0');

@@ -12,7 +12,7 @@
 #include <spinlock.h>
 #include <arch/arch.h>
 
-static struct spinlock console_lock = SPINLOCK_INIT("console");
+static struct spinlock console_lock = SPINLOCK_INIT("console", LOCK_CONSOLE);
 static bool use_vga;
 static volatile bool panicking;
 

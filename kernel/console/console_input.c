@@ -44,7 +44,7 @@ static void rx_interrupt(void *arg)
 
 void console_input_init(void)
 {
-	waitq_init(&rx_wait);
+	waitq_init(&rx_wait, "console-in", LOCK_WAITQ);
 	int err = serial_start_rx_irq(rx_interrupt);
 	by_interrupt = err == 0;
 	if (err < 0)

@@ -34,7 +34,7 @@ struct nic_line {
 static struct nic *nics[NIC_MAX];
 static int nnics;
 static struct nic_line lines[NIC_MAX];
-static struct spinlock nic_lock = SPINLOCK_INIT("nic");   /* registry and lines */
+static struct spinlock nic_lock = SPINLOCK_INIT("nic", LOCK_NIC);   /* registry and lines */
 
 static bool mac_valid(const uint8_t *mac)
 {
@@ -69,8 +69,8 @@ int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
 	n->driver = driver;
 	n->dev = dev;
 	n->ops = ops;
-	spin_init(&n->rx_lock, "nic-rx");
-	spin_init(&n->tx_lock, "nic-tx");
+	spin_init(&n->rx_lock, "nic-rx", LOCK_NIC_RX);
+	spin_init(&n->tx_lock, "nic-tx", LOCK_NIC_TX);
 	n->irq_mode = NIC_IRQ_NONE;
 	n->src = (struct intr_src){ .name = n->name, .type = driver, .ack = src_ack,
 				    .work = src_work, .priv = n };

@@ -44,7 +44,7 @@ struct traffic {
 };
 
 static struct traffic senders[NIC_MAX];
-static struct spinlock traffic_lock = SPINLOCK_INIT("nic-traffic");
+static struct spinlock traffic_lock = SPINLOCK_INIT("nic-traffic", LOCK_NIC_TRAFFIC);
 
 static void put_le(uint8_t *p, uint64_t v, int bytes)
 {

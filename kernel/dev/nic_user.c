@@ -56,7 +56,7 @@ struct nic_user {
 };
 
 static struct nic_user users[NIC_MAX];
-static struct spinlock user_lock = SPINLOCK_INIT("nic-user");
+static struct spinlock user_lock = SPINLOCK_INIT("nic-user", LOCK_NIC_USER);
 
 /* ---- the queue (receiver side: interrupt context, rx_lock held) ------------ */
 
@@ -107,7 +107,7 @@ int nic_user_open(int i, int cpu, int pid)
 	if (!q)
 		err = -ENOMEM;
 	if (q) {
-		waitq_init(&q->wq);
+		waitq_init(&q->wq, "nic-queue", LOCK_WAITQ);
 		nic_poll(n);                       /* frames from before nobody asked for */
 		nic_set_receiver_room(n, rxq_put, rxq_room, q);
 		err = nic_up(n, cpu);

@@ -63,7 +63,7 @@ void sched_finish_switch(void);         /* first act of a thread switched to */
 struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */
 
-void waitq_init(struct waitq *wq);
+void waitq_init(struct waitq *wq, const char *name, int rank);   /* rank: enum lock_rank */
 void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 /* Caller holds wq->lock; it is released while asleep and held again on return. */
 void waitq_wait_locked(struct waitq *wq);

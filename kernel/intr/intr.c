@@ -23,7 +23,7 @@ struct vector_entry {
 };
 
 static struct vector_entry vectors[ARCH_INTR_VECTORS];
-static struct spinlock intr_lock = SPINLOCK_INIT("intr");
+static struct spinlock intr_lock = SPINLOCK_INIT("intr", LOCK_INTR);
 
 int intr_alloc_vector(void)
 {

@@ -118,7 +118,7 @@ int intr_pack_reset(struct intr_src *s)
 volatile bool intr_pack_probing;
 static struct hako_intr_probe_rec probe_recs[HAKO_PROBE_MAX];
 static volatile uint32_t probe_next;
-static struct spinlock probe_lock = SPINLOCK_INIT("intr-probe");   /* START */
+static struct spinlock probe_lock = SPINLOCK_INIT("intr-probe", LOCK_INTR_PROBE);   /* START */
 
 /* Interrupts off, any CPU: the next record, or NULL once the buffer is full. */
 struct hako_intr_probe_rec *intr_pack_probe_slot(void)

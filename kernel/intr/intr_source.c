@@ -33,7 +33,7 @@ struct intr_src *pack_by_id[PACK_SRC_MAX];
 struct intr_src *pack_by_type[PACK_SRC_MAX];
 int pack_nsrcs;
 int pack_top_vector = VECTOR_DEVICE_FIRST;
-static struct spinlock pack_lock = SPINLOCK_INIT("intr-pack");   /* registry, lines */
+static struct spinlock pack_lock = SPINLOCK_INIT("intr-pack", LOCK_INTR_PACK);   /* registry, lines */
 
 /* ---- registry ------------------------------------------------------------ */
 

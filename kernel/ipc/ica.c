@@ -35,7 +35,7 @@
 #define REGION_MIN_PAGES 512         /* 2 MiB, one large page */
 #define ICA_GEN_MASK     0x3fffff    /* ids stay positive */
 
-struct spinlock ica_lock = SPINLOCK_INIT("ica");
+struct spinlock ica_lock = SPINLOCK_INIT("ica", LOCK_ICA);
 int ica_mode = HAKO_ISPC_BASELINE;
 
 uint64_t ica_region_pa;

@@ -100,7 +100,7 @@ KTEST(tlb_shootdown)
 }
 
 #define STRESS_ROUNDS 20000
-static struct spinlock stress_lock = SPINLOCK_INIT("stress");
+static struct spinlock stress_lock = SPINLOCK_INIT("stress", LOCK_ALONE);
 static volatile uint64_t stress_counter;
 static volatile uint64_t stress_unlocked_shadow;
 

@@ -31,7 +31,7 @@ static void bench_tsc(void)
 
 static void bench_lock(void)
 {
-	static struct spinlock l = SPINLOCK_INIT("bench");
+	static struct spinlock l = SPINLOCK_INIT("bench", LOCK_ALONE);
 	struct stats s;
 	stats_init(&s, samples, RUNS);
 	for (int i = 0; i < RUNS; i++) {

@@ -35,7 +35,7 @@ struct size_class {
 };
 
 static struct size_class classes[NCLASSES];
-static struct spinlock heap_lock = SPINLOCK_INIT("heap");
+static struct spinlock heap_lock = SPINLOCK_INIT("heap", LOCK_HEAP);
 void heap_init(void)
 {
 	for (int i = 0; i < NCLASSES; i++) {

@@ -20,7 +20,7 @@
 
 static uint64_t used[KSTACK_SLOTS / 64];
 static int next_hint;
-static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+static struct spinlock kstack_lock = SPINLOCK_INIT("kstack", LOCK_KSTACK);
 
 static int take_slot(void)
 {

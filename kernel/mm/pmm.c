@@ -21,7 +21,7 @@
 extern char _kernel_start[], _end[];
 
 static struct frame_map map;
-static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm", LOCK_PMM);
 static uint64_t total_frames, max_phys;
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }

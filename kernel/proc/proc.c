@@ -1,10 +1,10 @@
 /*
  * proc.c — the life of a process: spawn, exit, kill, wait, and its threads.
  *
- * Locks, outermost first: the process tree (tree_wq.lock: parent and
- * children links, the table, zombies, reference counts), a process's
- * join_wq.lock (its thread slots, exiting, status), then wait-queue and
- * run-queue locks.  A process ends in three steps:
+ * Locks: the process tree (tree_wq.lock: parent and children links, the
+ * table, zombies, reference counts) and a process's join_wq.lock (its
+ * thread slots, exiting, status); their place in the lock order is in
+ * spinlock.h (LOCK_WAITQ, LOCK_PROC_JOIN).  A process ends in three steps:
  *   1. exit, kill or a fault marks it exiting and interrupts every thread;
  *   2. each thread leaves (uthread_leave) and is reaped by the scheduler
  *      after its last switch away; the last reap calls proc_end, which
@@ -35,7 +35,7 @@ static struct proc kernel_anchor;            /* parent of what the kernel spawns
 
 void proc_init(void)
 {
-	waitq_init(&tree_wq);
+	waitq_init(&tree_wq, "proc-tree", LOCK_WAITQ);
 	list_init(&kernel_anchor.children);
 }
 
@@ -390,8 +390,8 @@ static struct proc *proc_alloc(const char *path, struct proc *parent)
 		return NULL;
 	strlcpy(p->name, path, sizeof p->name);
 	list_init(&p->children);
-	waitq_init(&p->join_wq);
-	spin_init(&p->lock, "proc");
+	waitq_init(&p->join_wq, "proc-join", LOCK_PROC_JOIN);
+	spin_init(&p->lock, "proc", LOCK_PROC);
 	p->refs = 1;
 	p->parent = parent ? parent : &kernel_anchor;
 	return p;

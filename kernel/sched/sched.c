@@ -349,27 +349,29 @@ void sched_set_priority(struct thread *t, int prio)
 void sched_init_cpu(void)
 {
 	struct cpu *c = this_cpu();
-	spin_init(&c->rq.lock, "runqueue");
+	spin_init(&c->rq.lock, "runqueue", LOCK_RUNQUEUE);
 	for (int p = 0; p < NPRIO; p++)
 		list_init(&c->rq.queue[p]);
 	list_init(&c->timers);
-	spin_init(&c->timer_lock, "timers");
+	spin_init(&c->timer_lock, "timers", LOCK_TIMERS);
 	c->prev_target = -1;
 	c->idle_thread = thread_adopt_idle(c);
 	c->current = c->idle_thread;
 	c->cur_prio = PRIO_IDLE;
 }
 
-void waitq_init(struct waitq *wq)
+void waitq_init(struct waitq *wq, const char *name, int rank)
 {
-	waitq_init_guarded(wq, &wq->lock);
+	spin_init(&wq->lock, name, rank);
+	wq->guard = &wq->lock;
+	list_init(&wq->sleepers);
 }
 
+/* wq->lock stays unused: the guard is the lock, and it has the guard's rank. */
 void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
 {
-	spin_init(&wq->lock, "waitq");
+	waitq_init(wq, guard->name, guard->rank);
 	wq->guard = guard;
-	list_init(&wq->sleepers);
 }
 
 /* Caller holds wq->guard; t is the running thread.  Returns with the

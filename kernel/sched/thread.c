@@ -20,7 +20,7 @@
 #include <smp.h>
 #include <thread.h>
 
-static struct spinlock threads_lock = SPINLOCK_INIT("threads");
+static struct spinlock threads_lock = SPINLOCK_INIT("threads", LOCK_THREADS);
 static struct list_node all_threads = LIST_INIT(all_threads);
 static int next_tid = 1;
 static int nthreads;
@@ -49,7 +49,7 @@ static struct thread *thread_alloc(const char *name, int prio, uint64_t affinity
 	t->migrate_to = -1;
 	t->state = T_NEW;
 	timer_init(&t->sleep_timer, sleep_timer_fired, t);
-	waitq_init(&t->exit_wq);
+	waitq_init(&t->exit_wq, "thread-exit", LOCK_WAITQ);
 	list_init(&t->rq_link);
 	spin_lock(&threads_lock);
 	t->tid = next_tid++;

@@ -31,7 +31,7 @@ static struct sem sems[SEM_MAX];
 void sem_init(void)
 {
 	for (int i = 0; i < SEM_MAX; i++) {
-		waitq_init(&sems[i].wq);
+		waitq_init(&sems[i].wq, "sem", LOCK_WAITQ);
 		sems[i].gen = 1;
 	}
 }

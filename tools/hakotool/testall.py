@@ -111,6 +111,9 @@ PLANS = {
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
         # Interrupt packaging with the cards (issue 5): the selftests that need them run here.
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",)),
+        # The lock order checked (issue 11): kernel and user tests, with the cards.
+        BootCase("pc", 4, net="hub", cmdline="lockcheck=on"),
+        BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), cmdline="lockcheck=on"),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

@@ -19,7 +19,8 @@ def test_plan_table():
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
-        "pc-smp4-net-hub-selftest"]
+        "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-lockcheck-on",
+        "pc-smp4-net-hub-selftest-lockcheck-on"]
     assert all(c.mode == "icount" for c in full.boots)
     for case in full.boots:
         assert case.kinds == (("utest",) if case.words == ("selftest",) else ("ktest",))

@@ -29,7 +29,7 @@ struct ioapic {
 
 static struct ioapic ioapics[ACPI_MAX_IOAPICS];
 static int nioapics;
-static struct spinlock ioapic_lock = SPINLOCK_INIT("ioapic");
+static struct spinlock ioapic_lock = SPINLOCK_INIT("ioapic", LOCK_IOAPIC);
 
 void pic_disable(void)
 {

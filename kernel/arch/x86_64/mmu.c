@@ -31,7 +31,7 @@
 
 #define KERNEL_SLOT_FIRST 256
 
-struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as") };
+struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE) };
 /* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
  * switches away before the last thread of a process is reaped. */
 static struct addrspace *loaded_as[MAX_CPUS];
@@ -414,7 +414,7 @@ struct addrspace *vm_create(void)
 		kfree(as);
 		return NULL;
 	}
-	spin_init(&as->lock, "addrspace");
+	spin_init(&as->lock, "addrspace", LOCK_ADDRSPACE);
 	as->table_frames = 1;
 	memcpy(table(as->root) + KERNEL_SLOT_FIRST, table(kernel_as.root) + KERNEL_SLOT_FIRST,
 	       (512 - KERNEL_SLOT_FIRST) * sizeof(uint64_t));

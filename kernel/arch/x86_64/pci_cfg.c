@@ -11,7 +11,7 @@
 #define PCI_ADDR 0xcf8
 #define PCI_DATA 0xcfc
 
-static struct spinlock cfg_lock = SPINLOCK_INIT("pci_cfg");
+static struct spinlock cfg_lock = SPINLOCK_INIT("pci_cfg", LOCK_PCI_CFG);
 
 static uint32_t address(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off)
 {

@@ -176,7 +176,7 @@ void smp_boot_aps(void)
 {
 	for (int i = 0; i < MAX_CPUS; i++) {
 		list_init(&call_queue[i]);
-		spin_init(&call_lock[i], "smp_call");
+		spin_init(&call_lock[i], "smp_call", LOCK_SMP_CALL);
 	}
 	intr_register(VECTOR_CALL, call_ipi, NULL, "ipi-call");
 	intr_register(VECTOR_RESCHED, resched_ipi, NULL, "ipi-resched");
