@@ -15,15 +15,16 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/$(ARCH)/include -MMD -MP
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -MMD -MP
 KERNEL_ASFLAGS := -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
 # Generic code sees only kernel/include and the arch's interface headers
 # (kernel/arch/ARCH/include/arch/*.h); the arch's own files also see its
 # internal headers.  tools/checkarch.py checks that no generic file reaches
-# past the interface.
-KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c)
+# past the interface.  lib/ (string and format routines) is shared with
+# user space and the host tests; the kernel builds it with its own flags.
+KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c lib/*.c)
 KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk

@@ -26,7 +26,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
-	-Iuser/include -Iservers -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP
+	-Iuser/include -Iservers -Ikernel/include/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
 # The library also sees its arch helpers (cpu.h); gcc must not turn the
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
@@ -42,10 +42,13 @@ $(SYSCALL_GEN) &: kernel/include/uapi/syscalls.def tools/gensyscalls.py
 	$(PYTHON) tools/gensyscalls.py kernel/include/uapi/syscalls.def $(GEN_DIR)
 	@touch $(SYSCALL_GEN)
 
-# The library: user/lib/*.c, arch assembly except crt0, the syscall stubs.
+# The library: user/lib/*.c, the shared string and format routines
+# (lib/*.c, built here with the user flags into $(BUILD)/user/shared/),
+# arch assembly except crt0, the syscall stubs.
 USER_CRT0 := $(BUILD)/user/lib/arch/$(USER_ARCH)/start.o
 USER_LIB := $(BUILD)/user/libhako.a
 USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c)) \
+	$(patsubst lib/%.c,$(BUILD)/user/shared/%.o,$(wildcard lib/*.c)) \
 	$(patsubst user/%.S,$(BUILD)/user/%.o,$(filter-out %/start.S,$(wildcard user/lib/arch/$(USER_ARCH)/*.S))) \
 	$(BUILD)/user/lib/syscall_stubs.o
 
@@ -67,6 +70,10 @@ USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS)
 user: $(USER_ELFS) $(BUILD)/initrd.img
 
 $(BUILD)/user/lib/%.o: user/lib/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/shared/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_LIB_CFLAGS) -c $< -o $@
 

@@ -4,8 +4,11 @@
  * A test is a function returning 0 on success; KTEST(name) defines one
  * and registers it in the .ktests section.  Each runs in a kernel thread
  * of its own and fails if the free-frame count is not back to where it
- * was.  `ktest [NAME...]` on the command line runs them (all, or those
- * named) and powers off with the result.
+ * was.  A test that cannot run on this machine (no such device, one CPU)
+ * says so with KTEST_SKIP(why): it is reported SKIP, never PASS.
+ * `ktest [NAME...]` on the command line runs them (all, or those named),
+ * ends with `N passed, N failed, N skipped` and powers off with the
+ * number of failures.
  */
 #ifndef HAKO_KTEST_H
 #define HAKO_KTEST_H
@@ -21,9 +24,15 @@ struct ktest {
 		__attribute__((used, section(".ktests"), aligned(8))) = { #tname, ktest_##tname }; \
 	static int ktest_##tname(void)
 
+/* What a test returns besides 0 (passed) and a negative number (failed). */
+#define KTEST_SKIPPED 1
+
 void ktest_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Say why the test cannot run here; it then returns 0 and passes with the note. */
-void ktest_skip(const char *why);
+/* Note why the test cannot run here; returns KTEST_SKIPPED. */
+int ktest_skip(const char *why);
+
+/* End the test as skipped: it proved nothing on this machine. */
+#define KTEST_SKIP(why) return ktest_skip(why)
 
 #define KT_CHECK(cond, ...) \
 	do { if (!(cond)) { ktest_fail(__FILE__, __LINE__, __VA_ARGS__); return -1; } } while (0)

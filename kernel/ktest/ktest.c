@@ -1,8 +1,9 @@
 /*
  * ktest.c — the self-test runner: one thread per test, a frame-leak
  * check around each, a result line per test and a summary.  A test that
- * cannot run on this machine (no such device) passes with a "skipped"
- * note in its line.
+ * cannot run on this machine (no such device) returns KTEST_SKIP(why):
+ * its line says SKIP and why, its record "skipped":true, and it counts
+ * neither as passed nor as failed.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -28,9 +29,10 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 	ksnprintf(fail_reason, sizeof fail_reason, "%s:%d: %s", file, line, msg);
 }
 
-void ktest_skip(const char *why)
+int ktest_skip(const char *why)
 {
 	strlcpy(skip_reason, why, sizeof skip_reason);
+	return KTEST_SKIPPED;
 }
 
 struct run {
@@ -62,7 +64,10 @@ static void json_clean(char *s)
 			*s = '\'';
 }
 
-static int run_test(const struct ktest *t)
+enum verdict { PASSED, FAILED, SKIPPED };
+
+/* Run t in a thread of its own; print its line and record. */
+static enum verdict run_test(const struct ktest *t)
 {
 	fail_reason[0] = 0;
 	skip_reason[0] = 0;
@@ -76,50 +81,53 @@ static int run_test(const struct ktest *t)
 		thread_join(th);
 	}
 	uint64_t after = pmm_free_count();
-	if (r.result == 0 && after != before) {
+	enum verdict v = r.result == 0 ? PASSED
+		: r.result == KTEST_SKIPPED && skip_reason[0] ? SKIPPED : FAILED;
+	if (v == FAILED && !fail_reason[0])
+		ksnprintf(fail_reason, sizeof fail_reason, "returned %d", r.result);
+	if (v != FAILED && after != before) {
 		ksnprintf(fail_reason, sizeof fail_reason, "leaked %ld frames",
 			  (long)before - (long)after);
-		r.result = -1;
+		v = FAILED;
 	}
-	if (r.result != 0 && !fail_reason[0])
-		ksnprintf(fail_reason, sizeof fail_reason, "returned %d", r.result);
 	json_clean(fail_reason);
 	json_clean(skip_reason);
-	if (r.result == 0 && skip_reason[0]) {
-		kprintf("ktest: PASS %s (skipped: %s)\n", t->name, skip_reason);
-		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":true,\"skipped\":\"%s\"}",
+	if (v == SKIPPED) {
+		kprintf("ktest: SKIP %s: %s\n", t->name, skip_reason);
+		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"skipped\":true,\"reason\":\"%s\"}",
 			    t->name, skip_reason);
-	} else if (r.result == 0) {
+		return SKIPPED;
+	}
+	if (v == PASSED) {
 		kprintf("ktest: PASS %s\n", t->name);
 		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":true}", t->name);
-	} else {
-		kprintf("ktest: FAIL %s: %s\n", t->name, fail_reason);
-		result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":false,\"reason\":\"%s\"}", t->name, fail_reason);
+		return PASSED;
 	}
-	return r.result == 0;
+	kprintf("ktest: FAIL %s: %s\n", t->name, fail_reason);
+	result_line("{\"kind\":\"ktest\",\"name\":\"%s\",\"ok\":false,\"reason\":\"%s\"}", t->name, fail_reason);
+	return FAILED;
 }
 
 int ktest_main(int argc, char **argv)
 {
-	int passed = 0, failed = 0;
+	int count[3] = { 0 };                  /* by enum verdict */
 	for (int i = 0; i < argc; i++) {
 		bool known = false;
 		for (const struct ktest *t = __ktests_start; t < __ktests_end; t++)
 			known |= strcmp(t->name, argv[i]) == 0;
 		if (!known) {
 			kprintf("ktest: no test named %s\n", argv[i]);
-			failed++;
+			count[FAILED]++;
 		}
 	}
 	for (const struct ktest *t = __ktests_start; t < __ktests_end; t++) {
 		if (!selected(t, argc, argv))
 			continue;
-		if (run_test(t))
-			passed++;
-		else
-			failed++;
+		count[run_test(t)]++;
 	}
-	result_line("{\"kind\":\"ktest-summary\",\"passed\":%d,\"failed\":%d}", passed, failed);
-	kprintf("ktest: %d passed, %d failed\n", passed, failed);
-	return failed;
+	result_line("{\"kind\":\"ktest-summary\",\"passed\":%d,\"failed\":%d,\"skipped\":%d}",
+		    count[PASSED], count[FAILED], count[SKIPPED]);
+	kprintf("ktest: %d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],
+		count[SKIPPED]);
+	return count[FAILED];
 }

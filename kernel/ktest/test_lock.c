@@ -35,10 +35,8 @@ KTEST(lock_order_catches_inversion)
 
 KTEST(lock_check_follows_held_locks)
 {
-	if (!lock_check) {
-		ktest_skip("needs lockcheck=on");
-		return 0;
-	}
+	if (!lock_check)
+		KTEST_SKIP("needs lockcheck=on");
 	spin_lock(&outer);
 	struct cpu *c = this_cpu();      /* interrupts are off until outer goes */
 	bool first = c->nheld == 1 && c->held[0] == &outer;

@@ -81,7 +81,7 @@ static void read_test_page(void *unused)
 KTEST(tlb_shootdown)
 {
 	if (ncpus < 2)
-		return 0;
+		KTEST_SKIP("needs 2 CPUs");
 	int other = cpu_id() == 0 ? 1 : 0;
 	uint64_t a = pmm_alloc(), b = pmm_alloc();
 	*(uint64_t *)phys_to_virt(a) = 0xaaaa;

@@ -1,5 +1,6 @@
 /*
- * test_string.c — kernel/lib/string.c, the kernel's byte and string routines.
+ * test_string.c — lib/string.c, the byte and string routines of the kernel
+ * and the user library.
  *
  * Proves, against byte-by-byte reference results: memset and memcpy
  * handle every length 0..40 at every misalignment 0..7 of each pointer
@@ -8,16 +9,20 @@
  * memmove handles overlap in both directions; memcmp, strcmp and strncmp
  * compare as unsigned char and stop where they should; strlen/strnlen;
  * strchr, including '\0' and bytes above 0x7f; strlcpy truncates, always
- * terminates, returns strlen(src), and writes nothing when size is 0.
+ * terminates, returns strlen(src), and writes nothing when size is 0;
+ * memchr looks at exactly n bytes; strrchr, strstr, strspn and strcspn
+ * find what C says; strcpy and strcat terminate, strncpy pads and does
+ * not; strlcat truncates and counts like strlcpy; strtok_r splits at runs
+ * of delimiters and stays at the end.
  *
  * The routines are built as k_memcpy etc. (kernel_names.h), so these tests
- * reach the kernel's code, not the C library's.
+ * reach the library's code, not the C library's.
  */
 #include "check.h"
 #include "kernel_names.h"
-#include "../../kernel/include/string.h"
+#include <lib/string.h>
 
-/* After the kernel header: from here on memcpy means k_memcpy. */
+/* After the library's header: from here on memcpy means k_memcpy. */
 
 #define GUARD 0xa5
 
@@ -197,4 +202,106 @@ TEST(strlcpy_size_0_and_1)
 	CHECK_EQ(strlcpy(buf, "hello", 1), 5);
 	CHECK_EQ(buf[0], 0);
 	CHECK_EQ(buf[1], 'X');
+}
+
+TEST(strchr_of_nul_through_a_wider_int)
+{
+	const char *s = "ab";
+	CHECK_PTR(strchr(s, 256), s + 2);       /* (char)256 is '\0' */
+}
+
+TEST(memchr_bounded_and_unsigned)
+{
+	const char buf[] = "ab\0c\xe9";
+	CHECK_PTR(memchr(buf, 'c', sizeof buf), buf + 3);          /* past a NUL */
+	CHECK_PTR(memchr(buf, 'c', 3), NULL);                      /* not past n */
+	CHECK_PTR(memchr(buf, 0xe9, sizeof buf), buf + 4);
+	CHECK_PTR(memchr(buf, 0x1e9, sizeof buf), buf + 4);        /* c as unsigned char */
+	CHECK_PTR(memchr(buf, 'a', 0), NULL);
+}
+
+TEST(strrchr_finds_last_and_nul)
+{
+	const char *s = "a/b/c";
+	CHECK_PTR(strrchr(s, '/'), s + 3);
+	CHECK_PTR(strrchr(s, 'a'), s);
+	CHECK_PTR(strrchr(s, 'z'), NULL);
+	CHECK_PTR(strrchr(s, 0), s + 5);
+	CHECK_PTR(strrchr("", 'a'), NULL);
+}
+
+TEST(strstr_first_match_and_empty_needle)
+{
+	const char *s = "abcabd";
+	CHECK_PTR(strstr(s, "ab"), s);
+	CHECK_PTR(strstr(s, "abd"), s + 3);
+	CHECK_PTR(strstr(s, "abdx"), NULL);     /* longer than what is left */
+	CHECK_PTR(strstr(s, ""), s);
+	const char *empty = "";
+	CHECK_PTR(strstr(empty, ""), empty);
+	CHECK_PTR(strstr(empty, "a"), NULL);
+}
+
+TEST(strspn_and_strcspn)
+{
+	CHECK_EQ(strspn("  \tx y", " \t"), 3);
+	CHECK_EQ(strspn("xyz", " "), 0);
+	CHECK_EQ(strspn("", "abc"), 0);
+	CHECK_EQ(strcspn("key=value", "=:"), 3);
+	CHECK_EQ(strcspn("novalue", "=:"), 7);
+	CHECK_EQ(strcspn("abc", ""), 3);
+}
+
+TEST(strcpy_and_strcat)
+{
+	char buf[16];
+	memset(buf, 'X', sizeof buf);
+	CHECK_PTR(strcpy(buf, "abc"), buf);
+	CHECK_STR(buf, "abc");
+	CHECK_EQ(buf[4], 'X');
+	CHECK_PTR(strcat(buf, "de"), buf);
+	CHECK_STR(buf, "abcde");
+	CHECK_EQ(buf[6], 'X');
+	strcat(buf, "");
+	CHECK_STR(buf, "abcde");
+}
+
+TEST(strncpy_pads_and_does_not_terminate)
+{
+	char buf[8];
+	memset(buf, 'X', sizeof buf);
+	CHECK_PTR(strncpy(buf, "ab", 5), buf);
+	CHECK_MEM(buf, "ab\0\0\0XXX", 8);      /* padded with NULs to n */
+	memset(buf, 'X', sizeof buf);
+	strncpy(buf, "abcdef", 4);
+	CHECK_MEM(buf, "abcdXXXX", 8);          /* too long: not terminated */
+}
+
+TEST(strlcat_appends_truncates_and_counts)
+{
+	char buf[8] = "ab";
+	CHECK_EQ(strlcat(buf, "cd", sizeof buf), 4);
+	CHECK_STR(buf, "abcd");
+	CHECK_EQ(strlcat(buf, "efghij", sizeof buf), 10);
+	CHECK_STR(buf, "abcdefg");
+	/* No terminator within size: nothing written, size + strlen(src) returned. */
+	char full[4] = { 'w', 'x', 'y', 'z' };
+	CHECK_EQ(strlcat(full, "ab", sizeof full), 6);
+	CHECK_MEM(full, "wxyz", 4);
+}
+
+TEST(strtok_r_splits_and_resumes)
+{
+	char text[] = "  ls -l\t/bin  ";
+	char *save = NULL;
+	CHECK_STR(strtok_r(text, " \t", &save), "ls");
+	CHECK_STR(strtok_r(NULL, " \t", &save), "-l");
+	CHECK_STR(strtok_r(NULL, " \t", &save), "/bin");
+	CHECK_PTR(strtok_r(NULL, " \t", &save), NULL);
+	CHECK_PTR(strtok_r(NULL, " \t", &save), NULL);   /* stays at the end */
+	char blank[] = " \t ";
+	CHECK_PTR(strtok_r(blank, " \t", &save), NULL);
+	char one[] = "word";
+	CHECK_STR(strtok_r(one, " ", &save), "word");
+	CHECK_PTR(save, NULL);
 }

@@ -91,6 +91,30 @@ def write_results(path: Path, texts) -> None:
     path.write_bytes(body.encode("utf-8"))
 
 
+def verdict(record: dict) -> str:
+    """"pass", "fail" or "skip" for a test record.
+
+    A test that did not run on that machine says `"skipped": true` and
+    why in "reason" (older kernels wrote `"ok": true, "skipped": "why"`:
+    a skip too).  "ok": false is a failure whatever else the record says;
+    only "ok": true without "skipped" is a pass.
+    """
+    if record.get("ok") is False:
+        return "fail"
+    if record.get("skipped"):
+        return "skip"
+    return "pass" if record.get("ok") is True else "fail"
+
+
+def skip_reason(record: dict) -> str:
+    """Why a test was skipped (older kernels put it in "skipped" itself)."""
+    if record.get("reason"):
+        return str(record["reason"])
+    if isinstance(record.get("skipped"), str) and record["skipped"]:
+        return record["skipped"]
+    return "skipped"
+
+
 def load_records(path: Path) -> list[dict]:
     """Read a .jsonl file, silently skipping lines that are not objects.
 

@@ -2,8 +2,8 @@
 
 Understood record kinds:
   boot           - printed as an aligned "key: value" block
-  ktest          - tallied (passed/failed, failing names listed)
-  ktest-summary  - "passed"/"failed" counts reported by the guest
+  ktest          - tallied (passed/failed/skipped, failing and skipped names listed)
+  ktest-summary  - "passed"/"failed"/"skipped" counts reported by the guest
   utest, utest-summary - the same for the user-space selftest
   bench          - aligned table of name, unit, n, min, median, mean, max;
                    records joined to the cost model (a "model" object, see
@@ -15,6 +15,8 @@ Records of any other kind are ignored.
 from __future__ import annotations
 
 import json
+
+from .results import skip_reason, verdict
 
 BENCH_COLUMNS = ("name", "unit", "n", "min", "median", "mean", "max")
 NUMERIC_COLUMNS = frozenset(("n", "min", "median", "mean", "max"))
@@ -67,12 +69,20 @@ def render_tests(records, kind: str, label: str) -> list[str]:
     lines: list[str] = []
     tests = of_kind(records, kind)
     if tests:
-        failed = [t for t in tests if t.get("ok") is not True]
-        lines.append(f"{label}: {len(tests) - len(failed)} passed, {len(failed)} failed")
-        lines += [f"  FAIL {format_value(t.get('name'))}" for t in failed]
+        by = {"pass": [], "fail": [], "skip": []}
+        for t in tests:
+            by[verdict(t)].append(t)
+        lines.append(f"{label}: {len(by['pass'])} passed, {len(by['fail'])} failed, "
+                     f"{len(by['skip'])} skipped")
+        lines += [f"  FAIL {format_value(t.get('name'))}" for t in by["fail"]]
+        lines += [f"  SKIP {format_value(t.get('name'))}: {skip_reason(t)}"
+                  for t in by["skip"]]
     for summary in of_kind(records, f"{kind}-summary"):
-        lines.append(f"{kind} summary: {format_value(summary.get('passed'))} passed, "
-                     f"{format_value(summary.get('failed'))} failed")
+        counts = [f"{format_value(summary.get('passed'))} passed",
+                  f"{format_value(summary.get('failed'))} failed"]
+        if "skipped" in summary:
+            counts.append(f"{format_value(summary['skipped'])} skipped")
+        lines.append(f"{kind} summary: " + ", ".join(counts))
     return lines
 
 

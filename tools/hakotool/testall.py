@@ -3,7 +3,7 @@
 The test plan is the table at the top of this module: which steps run
 (host unit tests, pytest, the guest boot matrix, the determinism check,
 a kernel fault and a panic reported as such, the `make gdb` path, an
-interactive `./hako shell` session)
+interactive `./hako shell` session, the coverage check)
 and which guest boots are made.  Each boot case names the guest command
 words and the result-record kinds it counts, so e.g. a user-space
 selftest can be added as
@@ -11,12 +11,18 @@ selftest can be added as
 and a boot with the two network cards on a QEMU hub as
     BootCase("pc", 4, net="hub")
 
+A test that cannot run on a boot's machine (the network tests without
+`--net hub`, a two-CPU test on one) reports itself skipped; a skip is
+counted apart, never as a pass.  The coverage step then fails every test
+that was skipped in every boot of the plan: the plan must run each test
+somewhere.
+
 Counting is done by pure functions (count_boot, count_host_output,
-count_pytest, compare_runs) so it can be tested on canned data; the
-TestAll class only runs things and feeds their output to them.
+count_pytest, compare_runs, coverage_items) so it can be tested on canned
+data; the TestAll class only runs things and feeds their output to them.
 
 Output: one progress line per item (`PASS name` / `FAIL name: reason` /
-`SKIP name: why`), then exactly one last line `N passed, M failed`.
+`SKIP name: why`), then exactly one last line `N passed, M failed, K skipped`.
 """
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ from .crashcheck import EXPECTED as CRASH_KINDS, crash_profile, judge_crash
 from .gdbcheck import check_gdb
 from .shellcheck import check_shell
 from .qemu import ISO_IMAGE, KERNEL_IMAGE, Profile
+from .results import skip_reason, verdict
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 
 # ----------------------------------------------------------------------
@@ -89,7 +96,8 @@ class Plan:
     determinism: BootCase = BootCase("pc", 4, net="hub")
 
 
-ALL_STEPS = ("layout", "host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
+ALL_STEPS = ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash", "gdb",
+             "shell")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -124,7 +132,10 @@ PLANS = {
 # ----------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class TestItem:
-    """One counted result; `weight` > 1 stands for several passes."""
+    """One counted result; `weight` > 1 stands for several passes.
+
+    A skipped item has ok False and skipped True: it is neither a pass
+    nor a failure."""
 
     __test__ = False  # not a pytest test class
 
@@ -132,6 +143,7 @@ class TestItem:
     ok: bool
     reason: str = ""
     weight: int = 1
+    skipped: bool = False
 
 
 def record_reason(record: dict) -> str:
@@ -148,9 +160,13 @@ def count_results(label: str, records, kinds) -> list[TestItem]:
     for record in records:
         if record.get("kind") not in kinds:
             continue
-        ok = record.get("ok") is True
         name = f"{label}:{record.get('name', '?')}"
-        items.append(TestItem(name, ok, "" if ok else record_reason(record)))
+        result = verdict(record)
+        if result == "skip":
+            items.append(TestItem(name, False, skip_reason(record), skipped=True))
+        else:
+            ok = result == "pass"
+            items.append(TestItem(name, ok, "" if ok else record_reason(record)))
     return items
 
 
@@ -163,6 +179,24 @@ def count_boot(label: str, exit_code: int, reason: str, records, kinds=COUNTED_K
         items.append(TestItem(f"{label}:boot", False,
                               f"no {'/'.join(kinds)} result lines"))
     return items
+
+
+def coverage_items(boots) -> list[TestItem]:
+    """The coverage verdict over a plan's boots, each given as (records, kinds).
+
+    A test ran somewhere if some boot reported it passed or failed; one
+    that was only ever skipped is a failure `coverage:NAME`.  Without such
+    tests the result is one pass item "coverage".
+    """
+    ran: dict[tuple, bool] = {}
+    for records, kinds in boots:
+        for record in records:
+            if record.get("kind") in kinds:
+                key = (record["kind"], str(record.get("name", "?")))
+                ran[key] = ran.get(key, False) or verdict(record) != "skip"
+    missed = [TestItem(f"coverage:{name}", False, "skipped in every boot")
+              for (_, name), did in ran.items() if not did]
+    return missed or [TestItem("coverage", True)]
 
 
 def count_host_output(exe: str, text: str, status: int | None) -> list[TestItem]:
@@ -251,8 +285,8 @@ def determinism_item(outcomes, contents) -> TestItem:
     return TestItem("determinism", why is None, why or "")
 
 
-def summary_line(passed: int, failed: int) -> str:
-    return f"{passed} passed, {failed} failed"
+def summary_line(passed: int, failed: int, skipped: int) -> str:
+    return f"{passed} passed, {failed} failed, {skipped} skipped"
 
 
 # ----------------------------------------------------------------------
@@ -265,10 +299,13 @@ class Reporter:
         self.out = out
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
 
     def add(self, items) -> None:
         for item in items:
-            if item.ok:
+            if item.skipped:
+                self.skip(item.name, item.reason, item.weight)
+            elif item.ok:
                 self.passed += item.weight
                 extra = f" ({item.weight} tests)" if item.weight > 1 else ""
                 self._say(f"PASS {item.name}{extra}")
@@ -276,7 +313,8 @@ class Reporter:
                 self.failed += item.weight
                 self._say(f"FAIL {item.name}: {item.reason}")
 
-    def skip(self, name: str, why: str) -> None:
+    def skip(self, name: str, why: str, weight: int = 1) -> None:
+        self.skipped += weight
         self._say(f"SKIP {name}: {why}")
 
     def _say(self, line: str) -> None:
@@ -310,12 +348,13 @@ class TestAll:
         self.err = sys.stderr if err is None else err
         self.reporter = Reporter(sys.stdout if out is None else out)
         self._built: dict[str, bool] = {}
+        self._booted: list[tuple[list, tuple]] = []   # (records, kinds) of each boot
 
     def run(self) -> int:
         for step in self.plan.steps:
             getattr(self, f"step_{step}")()
         r = self.reporter
-        r.out.write(summary_line(r.passed, r.failed) + "\n")
+        r.out.write(summary_line(r.passed, r.failed, r.skipped) + "\n")
         r.out.flush()
         return 0 if r.failed == 0 else 1
 
@@ -398,9 +437,15 @@ class TestAll:
             if not self._case_ready(case):
                 continue
             outcome = self._boot(case, f"test-{case.label}")
+            self._booted.append((outcome.records, case.kinds))
             self.reporter.add(count_boot(case.label, outcome.exit_code,
                                          _outcome_reason(outcome, self.root),
                                          outcome.records, case.kinds))
+
+    def step_coverage(self) -> None:
+        """Every test the boots reported ran (passed or failed) in one of them."""
+        if self._booted:
+            self.reporter.add(coverage_items(self._booted))
 
     def step_determinism(self) -> None:
         case = self.plan.determinism

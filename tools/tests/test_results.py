@@ -55,3 +55,15 @@ def test_load_records_skips_garbage(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text('{"kind":"boot"}\nnope\n\n@@ {"kind":"bench"}\n[1]\n')
     assert results.load_records(path) == [{"kind": "boot"}, {"kind": "bench"}]
+
+
+def test_verdict_keeps_skips_apart_from_passes():
+    assert results.verdict({"ok": True}) == "pass"
+    assert results.verdict({"ok": False, "reason": "x"}) == "fail"
+    assert results.verdict({}) == "fail"
+    assert results.verdict({"skipped": True, "reason": "no NIC pair"}) == "skip"
+    assert results.verdict({"ok": True, "skipped": "no NIC pair"}) == "skip"
+    assert results.verdict({"ok": False, "skipped": True}) == "fail"
+    assert results.skip_reason({"skipped": True, "reason": "no cards"}) == "no cards"
+    assert results.skip_reason({"ok": True, "skipped": "no cards"}) == "no cards"
+    assert results.skip_reason({"skipped": True}) == "skipped"

@@ -35,9 +35,21 @@ def test_ktest_tally_and_guest_summary():
                {"kind": "ktest", "name": "b", "ok": False},
                {"kind": "ktest-summary", "passed": 1, "failed": 1}]
     text = render_summary(records)
-    assert "ktests: 1 passed, 1 failed" in text
+    assert "ktests: 1 passed, 1 failed, 0 skipped" in text
     assert "  FAIL b" in text
     assert "ktest summary: 1 passed, 1 failed" in text
+
+
+def test_skips_are_tallied_apart():
+    records = [{"kind": "ktest", "name": "a", "ok": True},
+               {"kind": "ktest", "name": "nic", "skipped": True, "reason": "no NIC pair"},
+               {"kind": "ktest", "name": "old", "ok": True, "skipped": "no cards"},
+               {"kind": "ktest-summary", "passed": 1, "failed": 0, "skipped": 2}]
+    text = render_summary(records)
+    assert "ktests: 1 passed, 0 failed, 2 skipped" in text
+    assert "  SKIP nic: no NIC pair" in text
+    assert "  SKIP old: no cards" in text
+    assert "ktest summary: 1 passed, 0 failed, 2 skipped" in text
 
 
 def test_unknown_kinds_and_missing_fields_are_tolerated():
@@ -58,6 +70,6 @@ def test_selftest_tally_and_guest_summary():
                {"kind": "utest", "name": "b", "ok": False, "reason": "leak"},
                {"kind": "utest-summary", "passed": 1, "failed": 1}]
     text = render_summary(records)
-    assert "selftest: 1 passed, 1 failed" in text
+    assert "selftest: 1 passed, 1 failed, 0 skipped" in text
     assert "  FAIL b" in text
     assert "utest summary: 1 passed, 1 failed" in text

@@ -14,7 +14,8 @@ def names(items, ok):
 
 def test_plan_table():
     full = testall.PLANS["full"]
-    assert full.steps == ("layout", "host", "pytest", "boots", "determinism", "crash", "gdb", "shell")
+    assert full.steps == ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash",
+                          "gdb", "shell")
     assert [c.label for c in full.boots] == [
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
@@ -64,6 +65,60 @@ def test_count_boot_other_kinds():
     assert items == [TestItem("pc-smp4:fork", True)]
 
 
+def test_count_boot_counts_skips_apart():
+    records = [{"kind": "ktest", "name": "nic_up", "skipped": True, "reason": "no NIC pair"},
+               {"kind": "ktest", "name": "old", "ok": True, "skipped": "no NIC pair"},
+               {"kind": "ktest", "name": "odd", "ok": False, "skipped": True, "reason": "leak"},
+               {"kind": "ktest", "name": "pmm", "ok": True}]
+    items = testall.count_boot("pc-smp4", 0, "guest passed", records)
+    assert items == [TestItem("pc-smp4:nic_up", False, "no NIC pair", skipped=True),
+                     TestItem("pc-smp4:old", False, "no NIC pair", skipped=True),
+                     TestItem("pc-smp4:odd", False, "leak"),
+                     TestItem("pc-smp4:pmm", True)]
+
+
+def test_boot_of_only_skips_is_not_empty():
+    records = [{"kind": "utest", "name": "nic", "skipped": True, "reason": "no cards"}]
+    items = testall.count_boot("pc-smp4", 0, "", records, kinds=("utest",))
+    assert items == [TestItem("pc-smp4:nic", False, "no cards", skipped=True)]
+
+
+def test_reporter_counts_skips_apart():
+    out = io.StringIO()
+    reporter = testall.Reporter(out)
+    reporter.add([TestItem("a", True), TestItem("nic", False, "no NIC pair", skipped=True),
+                  TestItem("b", False, "why")])
+    reporter.skip("pc-smp4-iso", "no iso")
+    assert out.getvalue().splitlines() == [
+        "PASS a", "SKIP nic: no NIC pair", "FAIL b: why", "SKIP pc-smp4-iso: no iso"]
+    assert (reporter.passed, reporter.failed, reporter.skipped) == (1, 1, 2)
+    assert testall.summary_line(reporter.passed, reporter.failed,
+                                reporter.skipped) == "1 passed, 1 failed, 2 skipped"
+
+
+def skip(name):
+    return {"kind": "ktest", "name": name, "skipped": True, "reason": "no NIC pair"}
+
+
+def test_coverage_fails_a_test_skipped_in_every_boot():
+    plain = [{"kind": "ktest", "name": "pmm", "ok": True}, skip("nic_a"), skip("nic_b")]
+    hub = [{"kind": "ktest", "name": "pmm", "ok": True},
+           {"kind": "ktest", "name": "nic_a", "ok": False, "reason": "lost frames"}, skip("nic_b")]
+    selftest = [{"kind": "utest", "name": "nic_b", "ok": True}, skip("nic_b")]
+    items = testall.coverage_items([(plain, ("ktest",)), (hub, ("ktest",)),
+                                    (selftest, ("utest",))])
+    assert items == [TestItem("coverage:nic_b", False, "skipped in every boot")]
+
+
+def test_coverage_passes_when_every_test_ran_somewhere():
+    plain = [{"kind": "ktest", "name": "pmm", "ok": True}, skip("nic_a"),
+             {"kind": "utest", "name": "nic_a", "skipped": True}]
+    hub = [{"kind": "ktest", "name": "nic_a", "ok": True}]
+    assert testall.coverage_items([(plain, ("ktest",)), (hub, ("ktest",))]) == [
+        TestItem("coverage", True)]
+    assert testall.coverage_items([]) == [TestItem("coverage", True)]
+
+
 def test_count_host_output():
     text = "ok bitmap_set\nnot ok bitmap_clear: expected 0 got 1\nnoise\nok  list\n"
     items = testall.count_host_output("test_bitmap", text, 1)
@@ -109,7 +164,8 @@ def test_reporter_weights_and_summary_line():
     reporter.add([TestItem("a", True), TestItem("pytest", True, weight=5),
                   TestItem("b", False, "why")])
     assert out.getvalue() == "PASS a\nPASS pytest (5 tests)\nFAIL b: why\n"
-    assert testall.summary_line(reporter.passed, reporter.failed) == "6 passed, 1 failed"
+    assert testall.summary_line(reporter.passed, reporter.failed,
+                                reporter.skipped) == "6 passed, 1 failed, 0 skipped"
 
 
 def ktest_console(*results):
@@ -130,8 +186,23 @@ def test_plan_run_with_fake_qemu(fake_env):
     assert lines[:4] == ["PASS pc-smp1:pmm", "FAIL pc-smp1:sched: reported ok=false",
                          "PASS q35-smp4-iso:pmm", "FAIL q35-smp4-iso:sched: reported ok=false"]
     assert lines[4] == "PASS determinism"
-    assert lines[-1] == "3 passed, 2 failed"
+    assert lines[-1] == "3 passed, 2 failed, 0 skipped"
     assert len(lines) == 6
+
+
+def test_plan_run_counts_skips_and_coverage(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = ktest_console(("pmm", True)) + (
+        '@@ {"kind":"ktest","name":"nic","skipped":true,"reason":"no NIC pair"}\r\n')
+    plan = Plan(steps=("boots", "coverage"), boots=(BootCase("pc", 1), BootCase("pc", 2)))
+    out = io.StringIO()
+    status = testall.run_test_all(plan=plan, root=Path(fake_env["HAKO_ROOT"]),
+                                  env=fake_env, out=out, err=io.StringIO())
+    assert status == 1
+    assert out.getvalue().splitlines() == [
+        "PASS pc-smp1:pmm", "SKIP pc-smp1:nic: no NIC pair",
+        "PASS pc-smp2:pmm", "SKIP pc-smp2:nic: no NIC pair",
+        "FAIL coverage:nic: skipped in every boot",
+        "2 passed, 1 failed, 2 skipped"]
 
 
 def test_plan_run_boot_failure_and_missing_kernel(fake_env):
@@ -144,12 +215,12 @@ def test_plan_run_boot_failure_and_missing_kernel(fake_env):
     assert out.getvalue().splitlines() == [
         "FAIL pc-smp4:boot: guest reset or triple fault (no isa-debug-exit) "
         "(log: results/logs/test-pc-smp4.log)",
-        "0 passed, 1 failed"]
+        "0 passed, 1 failed, 0 skipped"]
     (root / "build/hako.elf").unlink()
     out = io.StringIO()
     testall.run_test_all(plan=plan, root=root, env=fake_env, out=out, err=io.StringIO())
     assert out.getvalue().splitlines() == [
-        "FAIL build:kernel: build/hako.elf missing", "0 passed, 1 failed"]
+        "FAIL build:kernel: build/hako.elf missing", "0 passed, 1 failed, 0 skipped"]
 
 
 def test_host_step_runs_binaries(fake_env):
@@ -165,7 +236,7 @@ def test_host_step_runs_binaries(fake_env):
     assert testall.run_test_all(plan=plan, root=root, env=fake_env, out=out,
                                 err=io.StringIO()) == 1
     assert out.getvalue().splitlines() == [
-        "PASS test_demo:one", "FAIL test_demo:two: nope", "1 passed, 1 failed"]
+        "PASS test_demo:one", "FAIL test_demo:two: nope", "1 passed, 1 failed, 0 skipped"]
 
 
 def test_boot_case_with_kernel_options_is_labelled_and_passed_on():

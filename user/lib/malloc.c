@@ -1,5 +1,6 @@
 /*
- * user/lib/malloc.c — malloc, free, calloc, realloc on sys_brk.
+ * user/lib/malloc.c — malloc, free, calloc, realloc on sys_brk, and
+ * strdup (the one string function that allocates).
  *
  * The heap is one run of blocks from the initial break up.  Every block
  * starts with a 16-byte header (its size, header included, a multiple of
@@ -199,4 +200,14 @@ void *realloc(void *p, size_t n)
 		free(p);
 	}
 	return q;
+}
+
+char *strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return p;
 }

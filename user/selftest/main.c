@@ -11,10 +11,12 @@
  * compares the free-frame count, the free pages of the ICA region and
  * the kernel's count of ICAs with the ones taken before it started: a
  * frame or an ICA page not given back, or an ICA count not back where it
- * was, fails the test.  Output per test: a line
- * `selftest: PASS|FAIL name` and a result line (kind "utest"); at the end
- * `selftest: N passed, N failed` and a "utest-summary" record.  The exit
- * status is the number of failures (at most 255).
+ * was, fails the test.  A test whose need (UTEST_NEEDS) this machine
+ * lacks is not started but skipped.  Output per test: a line
+ * `selftest: PASS|FAIL name` or `selftest: SKIP name: reason` and a result
+ * line (kind "utest"); at the end `selftest: N passed, N failed, N skipped`
+ * and a "utest-summary" record.  The exit status is the number of
+ * failures (at most 255).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -149,8 +151,22 @@ static const char *describe(int status, char *buf, size_t size)
 	return buf;
 }
 
-/* Run test t in a child; 0 if it passed and gave every frame back. */
-static int run_in_child(const struct utest *t)
+enum verdict { PASSED, FAILED, SKIPPED };
+
+/* Report t skipped if this machine lacks what it needs. */
+static bool skipped_here(const struct utest *t)
+{
+	const char *why = t->need ? t->need() : NULL;
+	if (!why)
+		return false;
+	printf("selftest: SKIP %s: %s\n", t->name, why);
+	result_line("{\"kind\":\"utest\",\"name\":\"%s\",\"skipped\":true,\"reason\":\"%s\"}",
+		    t->name, why);
+	return true;
+}
+
+/* Run test t in a child; PASSED if it passed and gave every frame back. */
+static enum verdict run_in_child(const struct utest *t)
 {
 	char *argv[] = { "selftest", "--one", (char *)t->name, NULL };
 	char why[160];
@@ -182,7 +198,7 @@ static int run_in_child(const struct utest *t)
 		result_line("{\"kind\":\"utest\",\"name\":\"%s\",\"ok\":true,\"ms\":%lu}", t->name, (unsigned long)ms);
 	else
 		result_line("{\"kind\":\"utest\",\"name\":\"%s\",\"ok\":false,\"reason\":\"%s\"}", t->name, why);
-	return ok ? 0 : 1;
+	return ok ? PASSED : FAILED;
 }
 
 int main(int argc, char **argv)
@@ -197,7 +213,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	warm_stack();
-	int passed = 0, failed = 0;
+	int count[3] = { 0 };                /* by enum verdict */
 	uint64_t first = free_frames();
 	for (const struct utest *t = __start_utests; t < __stop_utests; t++) {
 		bool wanted = argc < 2;
@@ -205,20 +221,19 @@ int main(int argc, char **argv)
 			wanted = strcmp(argv[i], t->name) == 0;
 		if (!wanted)
 			continue;
-		if (run_in_child(t))
-			failed++;
-		else
-			passed++;
+		count[skipped_here(t) ? SKIPPED : run_in_child(t)]++;
 	}
 	for (int i = 1; i < argc; i++)
 		if (!find_test(argv[i])) {
 			printf("selftest: FAIL %s: no such test\n", argv[i]);
 			result_line("{\"kind\":\"utest\",\"name\":\"%s\",\"ok\":false,\"reason\":\"no such test\"}", argv[i]);
-			failed++;
+			count[FAILED]++;
 		}
 	printf("selftest: frames free %lu at the start, %lu at the end\n",
 	       (unsigned long)first, (unsigned long)free_frames());
-	printf("selftest: %d passed, %d failed\n", passed, failed);
-	result_line("{\"kind\":\"utest-summary\",\"passed\":%d,\"failed\":%d}", passed, failed);
-	return failed > 255 ? 255 : failed;
+	printf("selftest: %d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],
+	       count[SKIPPED]);
+	result_line("{\"kind\":\"utest-summary\",\"passed\":%d,\"failed\":%d,\"skipped\":%d}",
+		    count[PASSED], count[FAILED], count[SKIPPED]);
+	return count[FAILED] > 255 ? 255 : count[FAILED];
 }

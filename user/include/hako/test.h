@@ -5,7 +5,12 @@
  * "utests" section.  selftest runs every test (or those named) in a
  * process of its own, compares the free-frame count before and after (a
  * leak fails the test), prints `selftest: PASS name` and a result line
- * per test, and ends with `N passed, N failed`.
+ * per test, and ends with `N passed, N failed, N skipped`.
+ *
+ * UTEST_NEEDS(name, need) is a test that needs something a machine may
+ * lack (the hub's network cards): the runner calls need() first, and when
+ * it returns a reason instead of NULL the test is not run but reported
+ * `SKIP name: reason` (a skip never counts as a pass).
  *
  * CHECK(cond, fmt, ...) fails the test with a message; CHECK_EQ(a, b)
  * prints both values.  A test that needs a helper process spawns
@@ -15,11 +20,13 @@
 #ifndef _HAKO_TEST_H
 #define _HAKO_TEST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct utest {
 	const char *name;
 	int (*fn)(void);
+	const char *(*need)(void);   /* NULL, or: NULL if it can run here, else why not */
 };
 
 struct urole {
@@ -27,11 +34,13 @@ struct urole {
 	int (*fn)(int argc, char **argv);
 };
 
-#define UTEST(tname) \
+#define UTEST_NEEDS(tname, need) \
 	static int utest_##tname(void); \
 	static const struct utest utest_entry_##tname \
-		__attribute__((used, section("utests"), aligned(8))) = { #tname, utest_##tname }; \
+		__attribute__((used, section("utests"), aligned(8))) = { #tname, utest_##tname, need }; \
 	static int utest_##tname(void)
+
+#define UTEST(tname) UTEST_NEEDS(tname, NULL)
 
 #define UROLE(rname) \
 	static int urole_##rname(int argc __attribute__((unused)), char **argv __attribute__((unused))); \
