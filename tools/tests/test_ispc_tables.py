@@ -13,6 +13,7 @@ MEDIANS = {
     "async_request_nodata": (900, 900), "async_return_nodata": (800, 600),
     "async_return_4k": (1000, 620), "server_receive_nodata": (500, 520),
     "server_receive_4k": (560, 570),
+    "data_4k_remap": (5000, 2500), "data_4k_copy": (6000, 4000),
 }
 # Relays: stepwise R1 + (n-1) * 2000, direct R1 + (n-1) * 1200.
 for n in range(1, 5):
@@ -128,3 +129,9 @@ def test_main_reads_the_files_it_is_given(tmp_path, capsys):
     assert ispc_tables.main(["--icount", str(icount), str(joined)]) == 0
     out = capsys.readouterr().out
     assert "modelled profiles: modern" in out and "Fig. 9" in out
+
+
+def test_data_table_has_a_row_per_size_measured():
+    rows = ispc_tables.data_table(figures())
+    assert len(rows) == 3
+    assert rows[2].startswith("| 4 KiB | 5,000 | 6,000 | 2,500 | 4,000 | 10,000 |")
