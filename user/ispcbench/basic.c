@@ -13,6 +13,8 @@
  *   async_roundtrip async request, then ispc_result waits for the answer
  *   async_return    the server's ispc_reply without waiting (reported by
  *                   the server process itself)
+ *   server_receive  the server's ispc_receive of a request already queued
+ *                   (server side too: the paste into the server, no switch)
  * The two round trips have regions (sync_request and sync_return are
  * parts of the first, async_request of the second).
  */
@@ -78,6 +80,17 @@ static int async_once(int server, struct call *c, struct basic *b)
 	return 0;
 }
 
+/* Ask the server to print its figure WHICH as NAME. */
+static long server_report(int server, struct call *c, int which, const char *name)
+{
+	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	c->st->op = OP_REPORT;
+	c->st->report = (uint32_t)which;
+	strcpy(c->st->name, name);
+	long r = sys_ispc_request(server, &m, 0);
+	return r < 0 ? r : m.status;
+}
+
 /* Requests the server answers with an asynchronous return, then its report. */
 static int async_returns(int server, struct call *c, const char *suffix)
 {
@@ -88,12 +101,38 @@ static int async_returns(int server, struct call *c, const char *suffix)
 		c->st->op = OP_ASYNC_RETURN;
 		r = sys_ispc_request(server, &m, 0);
 	}
-	c->st->op = OP_REPORT;
-	strcpy(c->st->name, figure("async_return", suffix));
-	m = (struct hako_ispc_msg){ .ctl = c->ctl, .data = c->data };
 	if (r >= 0)
-		r = sys_ispc_request(server, &m, 0);
+		r = server_report(server, c, REPORT_REPLY, figure("async_return", suffix));
 	return r < 0 ? fail("asynchronous returns", r) : 0;
+}
+
+/*
+ * Two asynchronous requests, then their results: the server answers the
+ * first without waiting and times its receive of the second, which is
+ * already queued (roles.c, receive_queued).  C2 is a second control ICA
+ * (with a data ICA when C has one).
+ */
+static int queued_receives(int server, struct call *c, struct call *c2, const char *suffix)
+{
+	long r = 0;
+	for (int i = 0; i < RUNS && r >= 0; i++) {
+		struct hako_ispc_msg a = { .ctl = c->ctl, .data = c->data };
+		struct hako_ispc_msg b = { .ctl = c2->ctl, .data = c2->data };
+		c->st->op = OP_QUEUED_FIRST;
+		c2->st->op = OP_QUEUED_SECOND;
+		r = sys_ispc_request(server, &a, HAKO_ISPC_ASYNC);
+		if (r >= 0)
+			r = sys_ispc_request(server, &b, HAKO_ISPC_ASYNC);
+		if (r >= 0)
+			r = sys_ispc_result(c->ctl, &a, 0);
+		if (r >= 0)
+			r = sys_ispc_result(c2->ctl, &b, 0);
+		if (r >= 0 && (a.status < 0 || b.status < 0))
+			r = a.status < 0 ? a.status : b.status;
+	}
+	if (r >= 0)
+		r = server_report(server, c, REPORT_RECEIVE, figure("server_receive", suffix));
+	return r < 0 ? fail("queued receives", r) : 0;
 }
 
 static void report_basic(struct basic *b, const char *suffix, int slot)
@@ -112,7 +151,7 @@ static int basic_run(int data_pages, const char *suffix)
 {
 	struct basic b;
 	struct samples *all[] = { &b.req, &b.ret, &b.rt, &b.areq, &b.art };
-	struct call c;
+	struct call c, c2;
 	int err = 0;
 	for (int i = 0; i < 5; i++)
 		if (samples_init(all[i], RUNS) < 0)
@@ -120,6 +159,10 @@ static int basic_run(int data_pages, const char *suffix)
 	int server = err ? -1 : spawn_server(0);
 	if (server < 0 || call_open(&c, data_pages) < 0)
 		return -1;
+	if (call_open(&c2, data_pages) < 0) {
+		call_close(&c);
+		return -1;
+	}
 	c.st->touch = data_pages > 0;
 	for (int i = 0; i < RUNS && !err; i++)
 		err = sync_once(server, &c, &b);
@@ -128,8 +171,11 @@ static int basic_run(int data_pages, const char *suffix)
 	if (!err)
 		err = async_returns(server, &c, suffix);
 	if (!err)
+		err = queued_receives(server, &c, &c2, suffix);
+	if (!err)
 		report_basic(&b, suffix, basic_slot(&c));
 	call_close(&c);
+	call_close(&c2);
 	stop_server(server);
 	for (int i = 0; i < 5; i++)
 		samples_free(all[i]);

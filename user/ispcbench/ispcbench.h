@@ -19,12 +19,23 @@
 enum bench_op {
 	OP_STAMP,                        /* note arrival, reply at once (synchronous return) */
 	OP_ASYNC_RETURN,                 /* reply without waiting; time the reply itself */
-	OP_REPORT,                       /* print the server's own figures */
+	OP_QUEUED_FIRST,                 /* reply without waiting, then time the receive of */
+	OP_QUEUED_SECOND,                /* ... this one, already queued; reply, wait afresh */
+	OP_SERVER_PARTIAL,               /* time paste, peel, first access in the server */
+	OP_REPORT,                       /* print the server's figure `report` as `name` */
+};
+
+/* The server's own figures, for OP_REPORT. */
+enum server_figure {
+	REPORT_REPLY,                    /* OP_ASYNC_RETURN's replies */
+	REPORT_RECEIVE,                  /* OP_QUEUED_FIRST's receives */
 };
 
 struct stamp {
 	uint32_t op;
 	uint32_t touch;                  /* data pages whose first word the server reads */
+	uint32_t fast;                   /* the client's mode, for the server's names and regions */
+	uint32_t report;                 /* OP_REPORT: which figure */
 	uint64_t t_sent;                 /* client: just before the request */
 	uint64_t t_received;             /* server: right after ispc_receive */
 	uint64_t t_replied;              /* server: just before ispc_reply */
@@ -33,6 +44,8 @@ struct stamp {
 
 /* The mode's suffix for figure names. */
 const char *mode_name(void);
+/* A server process learns the mode from its client's stamp. */
+void set_mode_fast(int fast);
 /* 1 in fast mode, 0 in baseline mode (a variable: the region markers
  * test it without a call, which would upset the registers of the loops). */
 extern int mode_fast;
@@ -72,6 +85,10 @@ struct call {
 };
 int call_open(struct call *c, int data_pages);
 void call_close(struct call *c);
+
+/* Peel, paste back and touch an ICA of the calling process, RUNS times
+ * each; SERVER names the figures and regions of a server process. */
+int partial_ica(int server);
 
 int part_partial(void);
 int part_basic(void);

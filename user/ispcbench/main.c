@@ -47,6 +47,12 @@ const char *mode_name(void)
 
 int mode_fast;
 
+void set_mode_fast(int fast)
+{
+	mode_fast = fast != 0;
+	mode = fast ? HAKO_ISPC_FAST : HAKO_ISPC_BASELINE;
+}
+
 unsigned ispc_region(unsigned slot)
 {
 	return REGION_ISPC + (unsigned)mode_fast * REGION_ISPC_MODE_STRIDE + slot;
@@ -136,8 +142,7 @@ int main(int argc, char **argv)
 		long r = sys_ispc_mode(modes[m]);
 		if (r < 0)
 			return fail("ispc_mode", r), 1;
-		mode = modes[m];
-		mode_fast = mode == HAKO_ISPC_FAST;
+		set_mode_fast(modes[m] == HAKO_ISPC_FAST);
 		failed |= run_parts(argc, argv);
 	}
 	bench_summary(targets, sizeof targets / sizeof targets[0]);

@@ -1,8 +1,10 @@
 /*
  * ispcbench/roles.c — the helper processes: a server that notes when a
  * request arrives and answers at once (synchronous return, or timing an
- * asynchronous one), or a relay that passes each request on to the next
- * server, stacking a word of its own on the control ICA first.
+ * asynchronous one, or the receive of a request already queued, or its
+ * own paste, peel and first access), or a relay that passes each request
+ * on to the next server, stacking a word of its own on the control ICA
+ * first.
  *
  *   ispcbench --serve SEM          serve; post SEM once listening
  *   ispcbench --serve SEM NEXT     relay to pid NEXT
@@ -15,31 +17,91 @@
 
 #define SERVER_SAMPLES 4096
 
-static struct samples async_replies;
+static struct samples async_replies, queued_receives;
+
+/* 1 if the request carries a data ICA: the region slot's offset. */
+static int with_data(const struct hako_ispc_msg *m)
+{
+	return m->data >= 0;
+}
 
 /* Answer m without waiting for the next request; time the reply. */
 static long reply_async(struct hako_ispc_msg *m)
 {
+	int k = with_data(m);
 	m->status = 0;
+	ispc_region_begin(REGION_ISPC_SERVER_REPLY, k);
 	uint64_t t0 = tsc_now();
 	long r = sys_ispc_reply(m, 0);
-	samples_add(&async_replies, tsc_now() - t0);
+	uint64_t t1 = tsc_now();
+	ispc_region_end(REGION_ISPC_SERVER_REPLY, k);
+	samples_add(&async_replies, t1 - t0);
 	return r < 0 ? r : sys_ispc_receive(m, 0);
 }
 
-/* One request as the end server: stamp, maybe touch the data, answer. */
+/*
+ * OP_QUEUED_FIRST: the client sent two requests before it waited, so the
+ * second is queued here.  Answer the first without waiting, then time
+ * the receive of the second: the system call, taking it off the queue
+ * and pasting its ICAs into this server, with no switch.
+ */
+static long receive_queued(struct hako_ispc_msg *m)
+{
+	int k = with_data(m);
+	m->status = 0;
+	long r = sys_ispc_reply(m, 0);
+	if (r < 0)
+		return r;
+	ispc_region_begin(REGION_ISPC_SERVER_RECEIVE, k);
+	uint64_t t0 = tsc_now();
+	r = sys_ispc_receive(m, HAKO_ISPC_NONBLOCK);
+	uint64_t t1 = tsc_now();
+	ispc_region_end(REGION_ISPC_SERVER_RECEIVE, k);
+	samples_add(&queued_receives, t1 - t0);
+	return r;                        /* -EAGAIN: the client did not queue two */
+}
+
+static void report(const struct stamp *st, int k)
+{
+	if (st->report == REPORT_REPLY) {
+		bench_report_region(st->name, &async_replies,
+				    "per ispc_reply without waiting (server side)",
+				    ispc_region(REGION_ISPC_SERVER_REPLY + k), async_replies.n);
+		async_replies.n = 0;
+	} else {
+		bench_report_region(st->name, &queued_receives,
+				    "per ispc_receive of a queued request (server side)",
+				    ispc_region(REGION_ISPC_SERVER_RECEIVE + k), queued_receives.n);
+		queued_receives.n = 0;
+	}
+}
+
+/* The requests that are not OP_STAMP: the server's own figures. */
+static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
+{
+	set_mode_fast((int)st->fast);
+	if (st->op == OP_ASYNC_RETURN)
+		return reply_async(m);
+	if (st->op == OP_QUEUED_FIRST)
+		return receive_queued(m);
+	m->status = 0;
+	if (st->op == OP_REPORT)
+		report(st, with_data(m));
+	if (st->op == OP_SERVER_PARTIAL)
+		m->status = partial_ica(1);
+	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
+}
+
+/* One request as the end server: stamp, maybe touch the data, answer.
+ * OP_STAMP, the one timed from outside, takes the shortest way. */
 static long serve_one(struct hako_ispc_msg *m, uint64_t arrived)
 {
 	struct stamp *st = (struct stamp *)m->ctl_va;
 	st->t_received = arrived;
 	for (uint32_t i = 0; i < st->touch && (int32_t)i < m->data_pages; i++)
 		(void)*(volatile uint32_t *)(m->data_va + (uint64_t)i * 4096);
-	if (st->op == OP_ASYNC_RETURN)
-		return reply_async(m);
-	if (st->op == OP_REPORT) {
-		bench_report(st->name, &async_replies, "per ispc_reply without waiting (server side)");
-		async_replies.n = 0;
-	}
+	if (st->op != OP_STAMP)
+		return serve_other(m, st);
 	m->status = 0;
 	st->t_replied = tsc_now();
 	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
@@ -61,7 +123,8 @@ static long relay_one(struct hako_ispc_msg *m, int next)
 int serve_main(int argc, char **argv)
 {
 	int sem = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
-	if (pin_self(BENCH_CPU) < 0 || samples_init(&async_replies, SERVER_SAMPLES) < 0)
+	if (pin_self(BENCH_CPU) < 0 || samples_init(&async_replies, SERVER_SAMPLES) < 0 ||
+	    samples_init(&queued_receives, SERVER_SAMPLES) < 0)
 		return 1;
 	my_pid = (int)sys_getpid();
 	long r = sys_ispc_listen(0);
@@ -109,6 +172,7 @@ int call_open(struct call *c, int data_pages)
 		return fail("ica_alloc", id);
 	c->ctl = (int)id;
 	c->st = (struct stamp *)va;
+	c->st->fast = (uint32_t)mode_fast;
 	c->data = -1;
 	c->data_word = NULL;
 	if (data_pages > 0) {

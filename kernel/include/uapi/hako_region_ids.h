@@ -31,7 +31,12 @@
 #define REGION_ISPC_PEEL            0x02
 #define REGION_ISPC_FIRST_ACCESS    0x03
 #define REGION_ISPC_SWITCH          0x04
+#define REGION_ISPC_SERVER_PASTE    0x05    /* the same three in a server process */
+#define REGION_ISPC_SERVER_PEEL     0x06
+#define REGION_ISPC_SERVER_FIRST    0x07
 #define REGION_ISPC_BASIC           0x08    /* + 2 * (4 KiB data) + (asynchronous) */
+#define REGION_ISPC_SERVER_RECEIVE  0x0c    /* + (4 KiB data): a server's receive, request queued */
+#define REGION_ISPC_SERVER_REPLY    0x0e    /* + (4 KiB data): a server's reply without waiting */
 #define REGION_ISPC_RELAY           0x10    /* + 8 * (direct) + depth - 1 */
 #define REGION_ISPC_DATA            0x20    /* + 8 * (copy) + size index */
 
