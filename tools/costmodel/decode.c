@@ -82,6 +82,11 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 	uint8_t rex = 0;
 	if (at < n && (b[at] & 0xF0) == 0x40)
 		rex = b[at++];
+	if (at + 1 == n && b[at] == 0xF4) {
+		out->kind = CM_INSN_HLT;
+		out->len = (uint8_t)n;
+		return;
+	}
 	if (at + 2 > n || b[at] != 0x0F)
 		return;
 	uint8_t op = b[at + 1];

@@ -26,6 +26,7 @@ enum cm_insn_kind {
 	CM_INSN_INVPCID,             /* reg = the type's register, mem = the descriptor */
 	CM_INSN_WBINVD,
 	CM_INSN_INVD,
+	CM_INSN_HLT,                 /* the vCPU goes idle until an interrupt */
 };
 
 #define CM_REG_NONE (-1)

@@ -61,6 +61,7 @@ static const char *const gpr_names[GPRS] = {
 struct vcpu {
 	struct cm_core core;
 	uint64_t idle_entries;
+	uint64_t halts;              /* hlt executed: times it went idle (under icount too) */
 	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
 };
 
@@ -278,6 +279,9 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_MARKER:
 		cm_regions_marker(regions, s->insn.marker, current, sync_counts());
 		break;
+	case CM_INSN_HLT:
+		v->halts++;
+		break;
 	case CM_INSN_OTHER:
 		break;
 	}
@@ -393,8 +397,8 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	fprintf(out, "{\"kind\":\"profile\",%s}\n", text);
 	for (unsigned i = 0; i < nvcpus; i++) {
 		cm_counts_json(&now[i], &profile, text, sizeof text);
-		fprintf(out, "{\"kind\":\"vcpu\",\"vcpu\":%u,%s,\"idle_entries\":%" PRIu64 "}\n",
-			i, text, vcpus[i].idle_entries);
+		fprintf(out, "{\"kind\":\"vcpu\",\"vcpu\":%u,%s,\"halts\":%" PRIu64
+			",\"idle_entries\":%" PRIu64 "}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries);
 	}
 	cm_regions_each(regions, print_region, NULL);
 	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));

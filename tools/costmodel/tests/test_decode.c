@@ -1,0 +1,43 @@
+/*
+ * test_decode.c — the plugin's small x86 decoder (decode.h): the
+ * instructions it must recognise, by their bytes, and look-alikes it
+ * must leave alone.
+ */
+#include "check.h"
+#include "decode.h"
+
+static enum cm_insn_kind kind_of(const uint8_t *b, size_t n)
+{
+	struct cm_insn in;
+	cm_decode(b, n, &in);
+	return in.kind;
+}
+
+TEST(hlt_is_recognised_alone_and_after_prefixes)
+{
+	CHECK(kind_of((const uint8_t[]){ 0xF4 }, 1) == CM_INSN_HLT);
+	CHECK(kind_of((const uint8_t[]){ 0x66, 0xF4 }, 2) == CM_INSN_HLT);
+	CHECK(kind_of((const uint8_t[]){ 0xF4, 0x90 }, 2) == CM_INSN_OTHER);   /* not one instruction */
+	CHECK(kind_of((const uint8_t[]){ 0x90 }, 1) == CM_INSN_OTHER);
+}
+
+TEST(cache_flushes_and_cr_writes)
+{
+	CHECK(kind_of((const uint8_t[]){ 0x0F, 0x09 }, 2) == CM_INSN_WBINVD);
+	CHECK(kind_of((const uint8_t[]){ 0x0F, 0x08 }, 2) == CM_INSN_INVD);
+	struct cm_insn in;
+	cm_decode((const uint8_t[]){ 0x0F, 0x22, 0xD8 }, 3, &in);     /* mov %rax, %cr3 */
+	CHECK(in.kind == CM_INSN_MOV_CR3 && in.reg == 0);
+	cm_decode((const uint8_t[]){ 0x41, 0x0F, 0x22, 0xE7 }, 4, &in);   /* mov %r15, %cr4 */
+	CHECK(in.kind == CM_INSN_MOV_CR4 && in.reg == 15);
+	CHECK(kind_of((const uint8_t[]){ 0x0F, 0x20, 0xD8 }, 3) == CM_INSN_OTHER);   /* a read of cr3 */
+}
+
+TEST(marker_carries_its_displacement)
+{
+	struct cm_insn in;
+	cm_decode((const uint8_t[]){ 0x0F, 0x1F, 0x80, 0x07, 0x10, 0x48, 0x4B }, 7, &in);
+	CHECK(in.kind == CM_INSN_MARKER && in.marker == 0x4B481007u);
+	cm_decode((const uint8_t[]){ 0x0F, 0x1F, 0x80, 0x07, 0x10, 0x00, 0x00 }, 7, &in);
+	CHECK(in.kind == CM_INSN_OTHER);                               /* a plain nopl */
+}
