@@ -65,7 +65,7 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	struct drv_dev *dev = &devs[ndevs];
 	*dev = (struct drv_dev){ .driver = drv, .pci = d, .index = index };
 	ksnprintf(dev->name, sizeof dev->name, "%s.%d", drv->name, index);
-	int err = drv_manifest_match(drv->manifest, d);
+	int err = d ? drv_manifest_match(drv->manifest, d) : 0;
 	if (err == 0)
 		err = drv_grant(dev);
 	if (err == 0)
@@ -78,9 +78,23 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	return 0;
 }
 
+/* A manifest that lists no PCI id binds devices without hardware (the
+ * ramdisk): max_devices of them, granted DMA memory only. */
+static bool memory_only(const struct drv_manifest *m) { return m->ids[0].vendor == 0; }
+
 static void bind_driver(const struct driver *drv)
 {
 	int bound = 0;
+	if (memory_only(drv->manifest)) {
+		for (; bound < drv->manifest->max_devices; bound++) {
+			int err = bind(drv, NULL, bound);
+			if (err < 0) {
+				kprintf("%s.%d: not attached (error %d)\n", drv->name, bound, err);
+				break;
+			}
+		}
+		return;
+	}
 	for (int i = 0; i < pci_ndevices && bound < drv->manifest->max_devices; i++) {
 		struct pci_device *d = &pci_devices[i];
 		if (!id_listed(drv->manifest, d))

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <arch/arch.h>
 #include <errno.h>
+#include <spinlock.h>
 
 /* ---- the manifest ------------------------------------------------------- */
 
@@ -170,6 +171,19 @@ void drv_irq_detach(struct drv_dev *dev);
 /* Hold back (masked) or let through the device's INTx line; -ENODEV if not on INTx. */
 int drv_irq_mask(struct drv_dev *dev, bool masked);
 int drv_cpu(void);                  /* the CPU this code runs on */
+
+/* ---- locks ------------------------------------------------------------------ */
+
+/*
+ * A driver's own lock, for state its submit path and its interrupt share
+ * (the ring, the slots in flight).  Interrupts are off while it is held;
+ * it is taken before any lock of the layer the driver reports to (the
+ * block layer's completion), never after.
+ */
+struct drv_lock { struct spinlock l; };
+static inline void drv_lock_init(struct drv_lock *k, const char *name) { spin_init(&k->l, name, LOCK_DRIVER); }
+static inline void drv_lock(struct drv_lock *k) { spin_lock(&k->l); }
+static inline void drv_unlock(struct drv_lock *k) { spin_unlock(&k->l); }
 
 /* ---- time ------------------------------------------------------------------- */
 
