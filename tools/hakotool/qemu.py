@@ -18,6 +18,7 @@ import os
 import shlex
 import shutil
 
+from . import disks as guestdisks
 from . import model as costmodel
 
 DEFAULT_QEMU = "qemu-system-x86_64"
@@ -73,6 +74,9 @@ class Profile:
     soak_rate: float = 10000.0     # dgram: frames per second the harness sends
     soak_frames: int = 20000       # dgram: frames in all
     extra: tuple[str, ...] = ()
+    # --disk: which disks the guest gets, and their images (the runner writes them).
+    disk: str = "none"
+    disk_images: tuple[str, ...] = ()
     # --model: the cost-model profile's name and where the plugin writes
     # (relative to the root; the runner names it after the run).
     model: str = ""
@@ -86,6 +90,8 @@ class Profile:
             raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
         if self.net not in NETS:
             raise ValueError(f"unknown net {self.net!r} (use {'|'.join(NETS)})")
+        if self.disk not in guestdisks.DISKS:
+            raise ValueError(f"unknown disk {self.disk!r} (use {'|'.join(guestdisks.DISKS)})")
         if self.smp < 1:
             raise ValueError("--smp must be at least 1")
         if not self.mem:
@@ -96,7 +102,9 @@ class Profile:
     def default_name(self) -> str:
         """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>]."""
         name = f"boot-{self.machine}-smp{self.smp}-{self.mode}"
-        return name if self.net == "none" else f"{name}-net-{self.net}"
+        if self.net != "none":
+            name += f"-net-{self.net}"
+        return name if self.disk == "none" else f"{name}-disk-{self.disk}"
 
     def append(self) -> str:
         """The kernel command line handed to the guest."""
@@ -204,6 +212,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv = qemu_command(env)
     argv += machine_args(profile)
     argv += net_args(profile)
+    argv += guestdisks.disk_args(profile.disk, profile.disk_images)
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.model:
