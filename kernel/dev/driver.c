@@ -82,6 +82,16 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
  * ramdisk): max_devices of them, granted DMA memory only. */
 static bool memory_only(const struct drv_manifest *m) { return m->ids[0].vendor == 0; }
 
+/* Whether an earlier driver bound d already (two drivers may list one id:
+ * edu and testdev, each taking one of QEMU's edu devices). */
+static bool taken(const struct pci_device *d)
+{
+	for (int i = 0; i < ndevs; i++)
+		if (devs[i].pci == d)
+			return true;
+	return false;
+}
+
 static void bind_driver(const struct driver *drv)
 {
 	int bound = 0;
@@ -97,7 +107,7 @@ static void bind_driver(const struct driver *drv)
 	}
 	for (int i = 0; i < pci_ndevices && bound < drv->manifest->max_devices; i++) {
 		struct pci_device *d = &pci_devices[i];
-		if (!id_listed(drv->manifest, d))
+		if (!id_listed(drv->manifest, d) || taken(d))
 			continue;
 		int err = bind(drv, d, bound);
 		if (err < 0)

@@ -214,6 +214,27 @@ int drv_cpu(void) { return cpu_id(); }
 
 uint64_t drv_now_ns(void) { return time_ns(); }
 
+static void timer_fired(struct timer *t, void *arg)
+{
+	struct drv_timer *dt = arg;
+	(void)t;
+	dt->fn(dt->arg);
+}
+
+void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg)
+{
+	timer_init(&t->t, timer_fired, t);
+	t->fn = fn;
+	t->arg = arg;
+}
+
+void drv_timer_start(struct drv_timer *t, uint64_t ns)
+{
+	timer_arm(&t->t, arch_tsc() + ns_to_tsc(ns));
+}
+
+bool drv_timer_cancel(struct drv_timer *t) { return timer_cancel_sync(&t->t); }
+
 void drv_delay_us(uint64_t us) { time_delay_us(us); }
 
 void drv_sleep_ns(uint64_t ns) { thread_sleep_ns(ns); }

@@ -53,6 +53,8 @@ struct blk_req {
 
 struct blkdev_ops {
 	int (*submit)(struct blkdev *d, struct blk_req *r);
+	/* Optional: set the service time of a device that has one (testdev), in µs. */
+	int (*set_delay)(struct blkdev *d, uint64_t us);
 };
 
 struct blkdev {
@@ -61,6 +63,7 @@ struct blkdev {
 	uint64_t blocks;             /* size in BLK_SIZE blocks */
 	const struct blkdev_ops *ops;
 	void *priv;
+	uint64_t delay_us;           /* a fixed-delay device's service time; 0 for the others */
 	struct drv_dev *dev;         /* the bound device (NULL without hardware: the ramdisk);
 	                              * paper 001's delivery policies retarget its interrupt */
 	/* The layer's: */

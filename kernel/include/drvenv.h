@@ -31,6 +31,7 @@
 #include <arch/arch.h>
 #include <errno.h>
 #include <spinlock.h>
+#include <time.h>
 
 /* ---- the manifest ------------------------------------------------------- */
 
@@ -188,6 +189,18 @@ static inline void drv_unlock(struct drv_lock *k) { spin_unlock(&k->l); }
 /* ---- time ------------------------------------------------------------------- */
 
 uint64_t drv_now_ns(void);          /* since boot */
+
+/* A one-shot timer: fn(arg) runs ns from now, in an interrupt on the CPU
+ * that started it (interrupts off; it must not sleep). */
+typedef void (*drv_timer_fn)(void *arg);
+struct drv_timer {
+	struct timer t;
+	drv_timer_fn fn;
+	void *arg;
+};
+void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg);
+void drv_timer_start(struct drv_timer *t, uint64_t ns);
+bool drv_timer_cancel(struct drv_timer *t);        /* true if it was armed; waits out a run */
 void drv_delay_us(uint64_t us);     /* busy wait */
 void drv_sleep_ns(uint64_t ns);     /* block the calling thread (not in attach or a handler) */
 /* Poll until done(arg); -ETIMEDOUT after ns (resets take microseconds). */

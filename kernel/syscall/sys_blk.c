@@ -29,6 +29,7 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->reads = d->reads;
 	out->writes = d->writes;
 	out->errors = d->errors;
+	out->delay_us = d->delay_us;
 	for (int c = 0; c < MAX_CPUS; c++) {
 		out->issued[c] = d->issued[c];
 		out->completed[c] = d->completed[c];
@@ -46,6 +47,10 @@ long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 		info(d, &in);
 		return copy_to_user(uarg, &in, sizeof in);
 	}
+	case HAKO_BLK_DELAY:
+		if (!d->ops->set_delay || uarg == 0 || uarg > 10000000)
+			return -EINVAL;
+		return d->ops->set_delay(d, uarg);
 	}
 	return -EINVAL;
 }

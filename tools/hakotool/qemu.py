@@ -37,6 +37,9 @@ FW_CFG_CMDLINE = "opt/hako/cmdline"
 DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
 TEST_DEVICE = "edu"
+# A second edu: the interrupt source behind paper 001's testdev, a block
+# device that answers after a fixed delay (kernel/drivers/block/testdev.c).
+TESTDEV_DEVICE = "edu"
 KVM_DEVICE = "/dev/kvm"
 # The hub's cards: (QEMU device, netdev id, MAC).  romfile= keeps their
 # option ROMs (iPXE) out of the boot.
@@ -169,6 +172,7 @@ def machine_args(profile: Profile) -> list[str]:
         "-monitor", "none",
         "-device", DEBUG_EXIT_DEVICE,
         "-device", TEST_DEVICE,
+        "-device", TESTDEV_DEVICE,
         "-nic", "none",                   # no default NIC; --net adds the experiment's
     ]
 

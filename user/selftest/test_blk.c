@@ -154,3 +154,36 @@ UTEST(blk_processes_on_every_cpu_share_each_device)
 	}
 	return 0;
 }
+
+/* The index of the device named name, or -1. */
+static int find_dev(const char *name, struct hako_blk_info *in)
+{
+	for (int dev = 0; sys_blk_ctl(dev, HAKO_BLK_INFO, in) == 0; dev++)
+		if (strcmp(in->name, name) == 0)
+			return dev;
+	return -1;
+}
+
+UTEST(blk_testdev_answers_after_its_delay)
+{
+	struct hako_blk_info in;
+	int dev = find_dev("testdev0", &in);
+	CHECK(dev >= 0, "no testdev0 (the harness gives every guest a second edu device)");
+	CHECK_EQ(in.delay_us, 17000);
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)0), -EINVAL);
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)10000001), -EINVAL);
+	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_DELAY, (void *)1000), -EINVAL);   /* the ramdisk has none */
+	uint64_t t0 = sys_clock();
+	CHECK_EQ(sys_blk_read(dev, 0, buf, BS), BS);
+	uint64_t slow = sys_clock() - t0;
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)1000), 0);
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
+	CHECK_EQ(in.delay_us, 1000);
+	t0 = sys_clock();
+	CHECK_EQ(sys_blk_read(dev, 0, buf, 4 * BS), 4 * BS);
+	uint64_t fast = sys_clock() - t0;
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)17000), 0);
+	CHECK(slow >= 17000000 && slow < 40000000, "one block at 17 ms took %lu ns", (unsigned long)slow);
+	CHECK(fast >= 4000000 && fast < 17000000, "four blocks at 1 ms took %lu ns", (unsigned long)fast);
+	return 0;
+}

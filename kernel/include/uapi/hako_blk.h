@@ -22,11 +22,14 @@
 
 /* blk_ctl operations. */
 #define HAKO_BLK_INFO    0               /* fill struct hako_blk_info */
+#define HAKO_BLK_DELAY   1               /* arg = µs: a fixed-delay device's service time
+                                          * (testdev; 1 .. 10 s); -EINVAL for the others */
 
 struct hako_blk_info {
 	char name[16];                   /* "ramdisk0", "ahci0", ... */
 	uint64_t blocks;                 /* size in 4 KiB blocks */
 	uint64_t reads, writes, errors;  /* requests done, by kind; failed ones */
+	uint64_t delay_us;               /* testdev's service time per request; 0: not such a device */
 	uint64_t issued[HAKO_BLK_CPUS];  /* requests submitted on each CPU */
 	uint64_t completed[HAKO_BLK_CPUS];  /* requests completed on each CPU */
 };
