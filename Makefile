@@ -6,6 +6,8 @@ LD      := ld
 OBJCOPY := objcopy
 PYTHON  := python3
 BUILD   := build
+# Preprocessor definitions for the kernel alone; kernel-debug sets them.
+KERNEL_DEFS :=
 GDB_PORT ?= 1234
 CMD ?=
 ARCH    := x86_64
@@ -15,7 +17,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -MMD -MP
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -MMD -MP $(KERNEL_DEFS)
 KERNEL_ASFLAGS := -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
@@ -29,13 +31,22 @@ KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
 
-.PHONY: all kernel iso run test host-tests gdb deps clean
+.PHONY: all kernel kernel-debug iso run test host-tests gdb deps clean
 all: kernel
 
 # The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
 include tools/costmodel/costmodel.mk
 
 kernel: $(BUILD)/hako.elf $(BUILD)/initrd.img
+
+# The debug kernel: the same sources with -DHAKO_LOCKCHECK (the lock-order
+# check, spinlock.h), objects and image under $(BUILD)/debug/ by the rules
+# below run with that BUILD; it boots the normal initrd
+# (./hako boot --debug-kernel).
+DEBUG_BUILD := $(BUILD)/debug
+kernel-debug: $(BUILD)/initrd.img
+	@$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) KERNEL_DEFS=-DHAKO_LOCKCHECK \
+		$(DEBUG_BUILD)/hako.elf
 
 # The system-call table, generated from kernel/include/uapi/syscalls.def (user/user.mk).
 $(BUILD)/gen/syscall_table.c.o: $(BUILD)/gen/syscall_table.c
@@ -96,7 +107,7 @@ host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)
 	@$(MAKE) -s -f tools/costmodel/costmodel.mk BUILD=$(BUILD) costmodel-tests-build
 
-test: deps kernel costmodel
+test: deps kernel kernel-debug costmodel
 	./hako test-all
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in

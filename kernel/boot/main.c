@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <smp.h>
+#include <spinlock.h>
 #include <stats.h>
 #include <thread.h>
 #include <time.h>
@@ -56,8 +57,6 @@ static void read_cmdline(void)
 		tick_ns = (uint64_t)tick;
 	const char *trace = cmdline_get(&kcmdline, "irqtrace");
 	irq_trace = trace && strcmp(trace, "on") == 0;
-	const char *check = cmdline_get(&kcmdline, "lockcheck");
-	lock_check = check && strcmp(check, "on") == 0;
 	const char *slice = cmdline_get(&kcmdline, "slice");
 	if (slice && slice[0] >= '1' && slice[0] <= '9')
 		sched_slice_ticks = (uint64_t)(slice[0] - '0');
@@ -66,6 +65,18 @@ static void read_cmdline(void)
 static const char *machine_name(void)
 {
 	return acpi.ecam_addr ? "q35" : "pc";
+}
+
+/* The lock-order check is built into the debug kernel alone (spinlock.h);
+ * lockcheck= on the command line can neither start nor stop it. */
+static void print_lock_check(void)
+{
+	const char *asked = cmdline_get(&kcmdline, "lockcheck");
+	if (LOCK_CHECK)
+		kprintf("lock order: checked by every spin_lock (debug kernel)\n");
+	else if (asked)
+		kprintf("lockcheck=%s ignored: the lock-order check is in the debug kernel only "
+			"(make kernel-debug; ./hako boot --debug-kernel)\n", asked);
 }
 
 static void print_boot_summary(void)
@@ -79,6 +90,7 @@ static void print_boot_summary(void)
 		cpu_features.nx, cpu_features.smep, cpu_features.smap, cpu_features.pcid,
 		cpu_features.pge, arch_intc_count());
 	kprintf("cpus online: %d\n", cpus_online());
+	print_lock_check();
 	result_line("{\"kind\":\"boot\",\"machine\":\"%s\",\"loader\":\"%s\",\"cpus\":%d,\"mem_mib\":%lu,"
 		    "\"free_frames\":%lu,\"tsc_khz\":%lu,\"lapic_khz\":%lu,\"calibration\":\"%s\",\"tick_us\":%lu}",
 		    machine_name(), bootinfo.loader, cpus_online(), pmm_total_count() * PAGE_SIZE >> 20,

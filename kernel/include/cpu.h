@@ -32,8 +32,6 @@ struct cpu {
 	bool intena;                /* were interrupts on before the first push_off? */
 	uint64_t irq_off_since;     /* TSC when ncli went 0 -> 1 */
 	uint64_t irq_off_max;       /* longest interrupts-off section seen (TSC) */
-	struct spinlock *held[LOCKS_HELD_MAX];  /* lockcheck=on: locks held, in order taken */
-	int nheld;
 
 	struct thread *current;
 	struct thread *idle_thread;

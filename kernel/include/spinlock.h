@@ -22,8 +22,10 @@
  * its guard is the lock, and it has the guard's rank.  spin_trylock never
  * waits, so it is not held to the order (the thread dump uses it).
  *
- * With lockcheck=on every spin_lock checks the rule and panics, naming
- * both locks, on a break.
+ * The debug kernel (make kernel-debug, built with -DHAKO_LOCKCHECK) checks
+ * the rule in every spin_lock and panics, naming both locks, on a break.
+ * The normal kernel compiles the check out: its lock path is the
+ * unchecked one, instruction for instruction.
  */
 enum lock_rank {
 	LOCK_NIC_USER = 1,  /* nic_user.c: who owns each card; then its queue (LOCK_WAITQ) */
@@ -81,8 +83,24 @@ void push_off(void);
 void pop_off(void);
 extern bool irq_trace;              /* time interrupts-off sections (irqtrace=on) */
 
+/* Is the lock order checked?  A constant, tested with an ordinary `if` so
+ * that both builds compile the check and the normal one drops it. */
+#ifdef HAKO_LOCKCHECK
+#define LOCK_CHECK true
+#else
+#define LOCK_CHECK false
+#endif
 #define LOCKS_HELD_MAX 8            /* deepest nesting the check follows */
-extern bool lock_check;             /* check the lock order (lockcheck=on) */
+
+/* The locks one CPU holds, in the order taken (kept by the debug kernel;
+ * outside struct cpu, whose size the normal kernel's code depends on). */
+struct held_locks {
+	struct spinlock *lock[LOCKS_HELD_MAX];
+	int n;
+};
+/* This CPU's; always empty in the normal kernel.  Meaningful while the
+ * caller holds a lock (interrupts are off, so it stays on this CPU). */
+const struct held_locks *held_locks_here(void);
 /* The held lock that forbids taking l, or NULL if the order allows it. */
 const struct spinlock *lock_order_conflict(struct spinlock *const *held, int nheld,
 					   const struct spinlock *l);

@@ -1,7 +1,7 @@
 /*
  * test_lock.c — the lock-order check: its rule on made-up held lists
  * (an inversion is caught without taking the locks, so without a panic),
- * and, under lockcheck=on, the per-CPU list of held locks.
+ * and, in the debug kernel (LOCK_CHECK), the per-CPU list of held locks.
  */
 #include <stdint.h>
 #include <cpu.h>
@@ -35,18 +35,18 @@ KTEST(lock_order_catches_inversion)
 
 KTEST(lock_check_follows_held_locks)
 {
-	if (!lock_check)
-		KTEST_SKIP("needs lockcheck=on");
+	if (!LOCK_CHECK)
+		KTEST_SKIP("needs the debug kernel (make kernel-debug)");
 	spin_lock(&outer);
-	struct cpu *c = this_cpu();      /* interrupts are off until outer goes */
-	bool first = c->nheld == 1 && c->held[0] == &outer;
+	const struct held_locks *h = held_locks_here();  /* interrupts are off until outer goes */
+	bool first = h->n == 1 && h->lock[0] == &outer;
 	spin_lock(&middle);
 	spin_lock(&inner);
-	bool stacked = c->nheld == 3 && c->held[1] == &middle && c->held[2] == &inner;
+	bool stacked = h->n == 3 && h->lock[1] == &middle && h->lock[2] == &inner;
 	spin_unlock(&middle);            /* out of order, as sleep_on does */
-	bool kept = c->nheld == 2 && c->held[0] == &outer && c->held[1] == &inner;
+	bool kept = h->n == 2 && h->lock[0] == &outer && h->lock[1] == &inner;
 	spin_unlock(&inner);
-	bool popped = c->nheld == 1;
+	bool popped = h->n == 1;
 	spin_unlock(&outer);
 	KT_CHECK(first, "outer alone is not the held list");
 	KT_CHECK(stacked, "middle and inner not on top of it");

@@ -8,9 +8,10 @@
  * Measured with kbench's ipi_call_roundtrip: 906 instructions with the
  * hint, a median of 10,000,004 without.
  *
- * lockcheck=on also keeps, per CPU, the locks it holds (cpu->held) and
- * checks each spin_lock against them (the order is in spinlock.h).  Off,
- * the lock path pays one test of lock_check each way.
+ * The debug kernel (LOCK_CHECK) also keeps, per CPU, the locks it holds
+ * (held_by) and checks each spin_lock against them (the order is in
+ * spinlock.h).  In the normal kernel LOCK_CHECK is false and the compiler
+ * drops the check: the lock path costs what it did before there was one.
  */
 #include <stdint.h>
 #include <spinlock.h>
@@ -73,8 +74,13 @@ bool spin_held(struct spinlock *l)
 	return held_here(l, this_cpu());
 }
 
-/* Set once, before any second CPU or thread runs (read_cmdline). */
-bool lock_check;
+/* Indexed by cpu->id; written only by its own CPU, interrupts off. */
+static struct held_locks held_by[MAX_CPUS];
+
+const struct held_locks *held_locks_here(void)
+{
+	return &held_by[this_cpu()->id];
+}
 
 const struct spinlock *lock_order_conflict(struct spinlock *const *held, int nheld,
 					   const struct spinlock *l)
@@ -88,27 +94,28 @@ const struct spinlock *lock_order_conflict(struct spinlock *const *held, int nhe
 /* Before waiting for l: may this CPU take it?  Then count it held. */
 static void order_check_push(struct cpu *c, struct spinlock *l, bool check)
 {
-	const struct spinlock *bad = check ? lock_order_conflict(c->held, c->nheld, l) : NULL;
+	struct held_locks *h = &held_by[c->id];
+	const struct spinlock *bad = check ? lock_order_conflict(h->lock, h->n, l) : NULL;
 	if (bad)
 		panic("lock order: cpu %d takes %s (rank %d) holding %s (rank %d)",
 		      c->id, l->name, l->rank, bad->name, bad->rank);
-	if (c->nheld == LOCKS_HELD_MAX)
-		panic("lock order: cpu %d takes %s holding %d locks already", c->id, l->name,
-		      c->nheld);
-	c->held[c->nheld++] = l;
+	if (h->n == LOCKS_HELD_MAX)
+		panic("lock order: cpu %d takes %s holding %d locks already", c->id, l->name, h->n);
+	h->lock[h->n++] = l;
 }
 
 /* Locks may be released in any order (sleep_on drops the guard first). */
 static void held_pop(struct cpu *c, struct spinlock *l)
 {
-	int i = c->nheld - 1;
-	while (i >= 0 && c->held[i] != l)
+	struct held_locks *h = &held_by[c->id];
+	int i = h->n - 1;
+	while (i >= 0 && h->lock[i] != l)
 		i--;
 	if (i < 0)
 		panic("lock order: cpu %d releases %s, not on its held list", c->id, l->name);
-	for (; i < c->nheld - 1; i++)
-		c->held[i] = c->held[i + 1];
-	c->nheld--;
+	for (; i < h->n - 1; i++)
+		h->lock[i] = h->lock[i + 1];
+	h->n--;
 }
 
 static void spin_wait(struct spinlock *l, uint32_t ticket)
@@ -126,7 +133,7 @@ void spin_lock(struct spinlock *l)
 	struct cpu *c = irq_push();
 	if (held_here(l, c))
 		panic("spinlock %s: recursive acquire on cpu %d", l->name, c->id);
-	if (lock_check)
+	if (LOCK_CHECK)
 		order_check_push(c, l, true);
 	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
@@ -142,7 +149,7 @@ bool spin_trylock(struct spinlock *l)
 	if (__atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		l->cpu = c->id;
-		if (lock_check)
+		if (LOCK_CHECK)
 			order_check_push(c, l, false);
 		return true;
 	}
@@ -155,7 +162,7 @@ void spin_unlock(struct spinlock *l)
 	struct cpu *c = this_cpu();
 	if (!held_here(l, c))
 		panic("spinlock %s: release by cpu %d, not the holder", l->name, c->id);
-	if (lock_check)
+	if (LOCK_CHECK)
 		held_pop(c, l);
 	l->cpu = -1;
 	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);

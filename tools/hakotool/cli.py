@@ -64,6 +64,9 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
                         "or an rtl8139 fed frames from the host (dgram: a soak, boot only)")
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
+    parser.add_argument("--debug-kernel", action="store_true",
+                        help="boot build/debug/hako.elf, the kernel with the lock-order "
+                        "check (make kernel-debug)")
     parser.add_argument("--gdb", action="store_true",
                         help="start halted with a gdb stub (see --gdb-port), no timeout")
     parser.add_argument("--gdb-port", type=positive_int, default=1234,
@@ -117,8 +120,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
-                   net=args.net, disk=args.disk, cmdline=args.cmdline, words=tuple(words), iso=args.iso,
-                   gdb=args.gdb, gdb_port=args.gdb_port,
+                   net=args.net, disk=args.disk, cmdline=args.cmdline, words=tuple(words),
+                   iso=args.iso, debug_kernel=args.debug_kernel, gdb=args.gdb, gdb_port=args.gdb_port,
                    soak_rate=getattr(args, "soak_rate", DEFAULT_RATE),
                    soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES),
                    model=getattr(args, "model", ""))

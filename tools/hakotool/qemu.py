@@ -2,7 +2,8 @@
 
 A `Profile` describes one guest boot (machine, CPUs, memory, execution
 mode, network cards, kernel command line, guest command words, ISO or
-direct kernel, and the cost-model plugin with its profile, model.py).
+direct kernel, normal or debug kernel, and the cost-model plugin with its
+profile, model.py).
 `build_argv(profile)` turns it into the exact qemu-system-x86_64 argv;
 `boot`, `shell`, `bench` and `test-all` all go through it.
 
@@ -30,6 +31,9 @@ MODES = ("icount", "tcg", "kvm")
 # (host timing: a non-deterministic soak, see soak.py).
 NETS = ("none", "hub", "dgram")
 KERNEL_IMAGE = "build/hako.elf"
+# The debug kernel (`make kernel-debug`): the same sources with the lock-order
+# check compiled in; it boots the same initrd.
+DEBUG_KERNEL_IMAGE = "build/debug/hako.elf"
 # The archive of user programs, handed to the kernel as its first boot module.
 INITRD_IMAGE = "build/initrd.img"
 ISO_IMAGE = "build/hako.iso"
@@ -68,6 +72,7 @@ class Profile:
     cmdline: str = ""
     words: tuple[str, ...] = ()
     iso: bool = False
+    debug_kernel: bool = False     # boot DEBUG_KERNEL_IMAGE instead of KERNEL_IMAGE
     gdb: bool = False
     gdb_port: int = 1234
     interactive: bool = False
@@ -99,15 +104,20 @@ class Profile:
             raise ValueError("--smp must be at least 1")
         if not self.mem:
             raise ValueError("--mem must not be empty")
+        if self.iso and self.debug_kernel:
+            raise ValueError("--debug-kernel boots build/debug/hako.elf directly; "
+                             "there is no ISO of it")
         if self.model and not self.model_out:
             raise ValueError("--model needs a file for the plugin's output")
 
     def default_name(self) -> str:
-        """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>]."""
+        """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>][-debug-kernel]."""
         name = f"boot-{self.machine}-smp{self.smp}-{self.mode}"
         if self.net != "none":
             name += f"-net-{self.net}"
-        return name if self.disk == "none" else f"{name}-disk-{self.disk}"
+        if self.disk != "none":
+            name += f"-disk-{self.disk}"
+        return name + "-debug-kernel" if self.debug_kernel else name
 
     def append(self) -> str:
         """The kernel command line handed to the guest."""
@@ -207,7 +217,7 @@ def image_args(profile: Profile) -> list[str]:
     if profile.iso:
         fw_cfg = f"name={FW_CFG_CMDLINE},string={escape_fw_cfg(append)}"
         return ["-cdrom", ISO_IMAGE, "-fw_cfg", fw_cfg]
-    return ["-kernel", KERNEL_IMAGE, "-append", append, "-initrd", INITRD_IMAGE]
+    return ["-kernel", image_path(profile), "-append", append, "-initrd", INITRD_IMAGE]
 
 
 def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
@@ -230,9 +240,13 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
 
 def image_path(profile: Profile) -> str:
     """The build artefact this profile boots from."""
-    return ISO_IMAGE if profile.iso else KERNEL_IMAGE
+    if profile.iso:
+        return ISO_IMAGE
+    return DEBUG_KERNEL_IMAGE if profile.debug_kernel else KERNEL_IMAGE
 
 
 def make_target(profile: Profile) -> str:
-    """The Makefile target that produces the profile's image."""
-    return "iso" if profile.iso else "kernel"
+    """The Makefile target that produces the profile's image (and the initrd)."""
+    if profile.iso:
+        return "iso"
+    return "kernel-debug" if profile.debug_kernel else "kernel"

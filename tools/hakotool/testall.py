@@ -10,6 +10,8 @@ selftest can be added as
     BootCase("pc", 4, words=("selftest",), kinds=("utest",))
 and a boot with the two network cards on a QEMU hub as
     BootCase("pc", 4, net="hub")
+and one of the debug kernel (build/debug/hako.elf) as
+    BootCase("pc", 4, debug_kernel=True)
 
 A test that cannot run on a boot's machine (the network tests without
 `--net hub`, a two-CPU test on one) reports itself skipped; a skip is
@@ -37,7 +39,7 @@ from . import paths
 from .crashcheck import EXPECTED as CRASH_KINDS, crash_profile, judge_crash
 from .gdbcheck import check_gdb
 from .shellcheck import check_shell
-from .qemu import ISO_IMAGE, KERNEL_IMAGE, Profile
+from .qemu import DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile
 from .results import skip_reason, verdict
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 
@@ -66,6 +68,7 @@ class BootCase:
     timeout: float = BOOT_TIMEOUT
     cmdline: str = ""                    # kernel options, "k=v ..."
     net: str = "none"
+    debug_kernel: bool = False           # boot build/debug/hako.elf (make kernel-debug)
 
     @property
     def label(self) -> str:
@@ -78,12 +81,14 @@ class BootCase:
             text += f"-{self.words[0]}" if self.words else "-default"
         for option in self.cmdline.split():
             text += "-" + option.replace("=", "-")
+        if self.debug_kernel:
+            text += "-debug-kernel"
         return text
 
     def profile(self) -> Profile:
         return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
                        mode=self.mode, words=self.words, iso=self.iso,
-                       cmdline=self.cmdline, net=self.net)
+                       cmdline=self.cmdline, net=self.net, debug_kernel=self.debug_kernel)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,9 +124,10 @@ PLANS = {
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
         # Interrupt packaging with the cards (issue 5): the selftests that need them run here.
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",)),
-        # The lock order checked (issue 11): kernel and user tests, with the cards.
-        BootCase("pc", 4, net="hub", cmdline="lockcheck=on"),
-        BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), cmdline="lockcheck=on"),
+        # The lock order checked by the debug kernel (issue 11): kernel and user
+        # tests, with the cards.
+        BootCase("pc", 4, net="hub", debug_kernel=True),
+        BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), debug_kernel=True),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }
@@ -426,6 +432,8 @@ class TestAll:
 
     def _case_ready(self, case: BootCase) -> bool:
         if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return False
+        if case.debug_kernel and not self.built("kernel-debug", DEBUG_KERNEL_IMAGE, counted=True):
             return False
         if case.iso and not self.built("iso", ISO_IMAGE, counted=False):
             self.reporter.skip(case.label, "make iso did not produce build/hako.iso")

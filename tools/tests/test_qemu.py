@@ -80,7 +80,26 @@ def test_hako_qemu_override_is_shell_split():
     assert argv[:2] == ["python3", "/tmp/a b/fake.py"]
 
 
-@pytest.mark.parametrize("bad", [Profile(machine="isapc"), Profile(mode="hvf"), Profile(smp=0)])
+def test_debug_kernel_boots_its_own_image_with_the_same_initrd():
+    profile = Profile(debug_kernel=True, cmdline="x=1", words=("ktest",))
+    argv = build_argv(profile, NO_ENV)
+    assert option(argv, "-kernel") == "build/debug/hako.elf"
+    assert option(argv, "-initrd") == "build/initrd.img"
+    normal = build_argv(Profile(cmdline="x=1", words=("ktest",)), NO_ENV)
+    assert [w if w != "build/debug/hako.elf" else "build/hako.elf" for w in argv] == normal
+
+
+def test_image_and_make_target_follow_the_kernel():
+    assert (qemu.image_path(Profile()), qemu.make_target(Profile())) == ("build/hako.elf", "kernel")
+    debug = Profile(debug_kernel=True)
+    assert (qemu.image_path(debug), qemu.make_target(debug)) == (
+        "build/debug/hako.elf", "kernel-debug")
+    iso = Profile(iso=True)
+    assert (qemu.image_path(iso), qemu.make_target(iso)) == ("build/hako.iso", "iso")
+
+
+@pytest.mark.parametrize("bad", [Profile(machine="isapc"), Profile(mode="hvf"), Profile(smp=0),
+                                 Profile(iso=True, debug_kernel=True)])
 def test_invalid_profiles_rejected(bad):
     with pytest.raises(ValueError):
         build_argv(bad, NO_ENV)
@@ -88,6 +107,8 @@ def test_invalid_profiles_rejected(bad):
 
 def test_default_name():
     assert Profile(machine="q35", smp=8, mode="tcg").default_name() == "boot-q35-smp8-tcg"
+    assert Profile(net="hub", debug_kernel=True).default_name() == \
+        "boot-pc-smp4-icount-net-hub-debug-kernel"
 
 
 def test_kvm_usable_reports_unopenable_device(tmp_path):

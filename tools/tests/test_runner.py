@@ -161,6 +161,12 @@ def test_missing_image_is_a_build_failure(fake_env):
     assert "build/hako.iso not found" in err
 
 
+def test_missing_debug_kernel_names_its_make_target(fake_env):
+    outcome, _, err = boot(fake_env, profile=Profile(debug_kernel=True))
+    assert outcome.exit_code == runner.EXIT_BUILD
+    assert "build/debug/hako.elf not found (run make kernel-debug)" in err
+
+
 def test_gdb_disables_timeout_and_announces(fake_env):
     fake_env.update(FAKE_QEMU_SLEEP="1.5", FAKE_QEMU_OUT="waiting\n")
     outcome, _, err = boot(fake_env, timeout=0.5, profile=Profile(gdb=True))
@@ -180,3 +186,19 @@ def test_cli_end_to_end(fake_env):
         "results/logs/boot-pc-smp2-icount.log")
     results = Path(fake_env["HAKO_ROOT"]) / "results/boot-pc-smp2-icount.jsonl"
     assert len(results.read_text().splitlines()) == 2
+
+
+def test_cli_debug_kernel_boots_build_debug(fake_env, tmp_path):
+    argv_file = tmp_path / "argv.json"
+    fake_env.update(FAKE_QEMU_OUT=GOOD_OUT, FAKE_QEMU_ARGV=str(argv_file))
+    debug = Path(fake_env["HAKO_ROOT"]) / "build/debug"
+    debug.mkdir()
+    (debug / "hako.elf").write_bytes(b"\x7fELF")
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "boot", "--quiet",
+                           "--debug-kernel", "--", "ktest"],
+                          env=fake_env, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    argv = json.loads(argv_file.read_text())
+    assert argv[argv.index("-kernel") + 1] == "build/debug/hako.elf"
+    assert argv[argv.index("-initrd") + 1] == "build/initrd.img"
+    assert "results/boot-pc-smp4-icount-debug-kernel.jsonl" in proc.stderr

@@ -20,9 +20,12 @@ def test_plan_table():
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
-        "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-lockcheck-on",
-        "pc-smp4-net-hub-selftest-lockcheck-on"]
+        "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
+        "pc-smp4-net-hub-selftest-debug-kernel"]
     assert all(c.mode == "icount" for c in full.boots)
+    assert [c.label for c in full.boots if c.debug_kernel] == [
+        "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
+    assert not any("lockcheck" in c.cmdline for c in full.boots)
     for case in full.boots:
         assert case.kinds == (("utest",) if case.words == ("selftest",) else ("ktest",))
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
@@ -243,3 +246,22 @@ def test_boot_case_with_kernel_options_is_labelled_and_passed_on():
     case = BootCase("pc", 4, words=("selftest",), cmdline="ispc=fast")
     assert case.label == "pc-smp4-selftest-ispc-fast"
     assert case.profile().cmdline == "ispc=fast"
+
+
+def test_debug_kernel_case_boots_build_debug_or_fails_its_build(fake_env, tmp_path):
+    argv_file = tmp_path / "argv.json"
+    fake_env.update(FAKE_QEMU_OUT=ktest_console(("lock", True)), FAKE_QEMU_ARGV=str(argv_file))
+    root = Path(fake_env["HAKO_ROOT"])
+    plan = Plan(steps=("boots",), boots=(BootCase("pc", 4, debug_kernel=True),))
+    out = io.StringIO()
+    testall.run_test_all(plan=plan, root=root, env=fake_env, out=out, err=io.StringIO())
+    assert out.getvalue().splitlines() == [
+        "FAIL build:kernel-debug: build/debug/hako.elf missing", "0 passed, 1 failed, 0 skipped"]
+    (root / "build/debug").mkdir()
+    (root / "build/debug/hako.elf").write_bytes(b"\x7fELF")
+    out = io.StringIO()
+    assert testall.run_test_all(plan=plan, root=root, env=fake_env, out=out,
+                                err=io.StringIO()) == 0
+    assert out.getvalue().splitlines() == ["PASS pc-smp4-debug-kernel:lock", "1 passed, 0 failed, 0 skipped"]
+    argv = json.loads(argv_file.read_text())
+    assert argv[argv.index("-kernel") + 1] == "build/debug/hako.elf"
