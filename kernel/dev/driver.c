@@ -43,6 +43,7 @@ static bool irq_fits(enum drv_irq_kind irq, const struct pci_device *d)
 	case DRV_IRQ_INTX: return intx;
 	case DRV_IRQ_MSI:  return d->msi_cap;
 	case DRV_IRQ_ANY:  return intx || d->msi_cap;
+	case DRV_IRQ_MSIX: return d->msix_cap;
 	default:           return true;
 	}
 }
