@@ -30,23 +30,25 @@
  * under the port's lock and returns; with every slot busy the request
  * waits in the port's queue for the next free one.  The interrupt handler
  * clears PxIS, then IS, reads PxCI, and completes each slot in flight whose
- * bit the HBA cleared: -EIO if fewer than 4 KiB moved (PRDBC) — a
- * command the device refused with ERR (PxIS.TFES) moves nothing — else 0.
+ * bit the HBA cleared: 0 if the whole 4 KiB moved (PRDBC), else -EIO.  On
+ * a task-file or host error the HBA halts with the failed slot's bit still
+ * set; the handler recovers as 6.2.2.1 says (port_recover): the failed
+ * slot gets -EIO, the engine is stopped and restarted, the others reissued.
  * Completion runs outside the lock.  The handler does not care which CPU
  * it runs on; the driver attaches it to AHCI_IRQ_CPU, and paper 001's
  * delivery policies move it through blkdev.dev.
  *
  * QEMU facts that show in behaviour: the model runs one non-queued command
- * per port at a time, in slot order, and goes on with the next slot after
- * a failed one; PxCMD.CCS is not kept; IS is recomputed from PxIS & PxIE on
- * every access, so PxIS must be cleared for the line to drop; the first
- * D2H FIS (the signature) arrives when FRE is first set, which the BIOS
- * has already done; the ABAR is 4 KiB (ICH9's is 2 KiB).
+ * per port at a time, lowest slot first; a command that ends with ERR
+ * (READ DMA EXT past the disk's end: ABRT) raises TFES and leaves its PxCI
+ * bit set until ST is cleared; IS is recomputed from PxIS & PxIE on every
+ * access, so PxIS must be cleared for the line to drop; the first D2H FIS
+ * (the signature) arrives when FRE is first set, which the BIOS has
+ * already done; the ABAR is 4 KiB (ICH9's is 2 KiB); CAP.S64A is set.
  *
- * Not handled: the spec's error recovery for an HBA that stops the list
- * on a task-file error (6.2.2.1: clear ST, restart, reissue) — QEMU never
- * stops, and a stopped list here would strand the slots after the failed
- * one; NCQ; port multipliers; hot plug; ATAPI; sectors other than 512 bytes.
+ * Not handled: a device left busy after an error (needs a port reset,
+ * COMRESET; logged); NCQ; port multipliers; hot plug; ATAPI; sectors other
+ * than 512 bytes.
  */
 #include <stdbool.h>
 #include <stddef.h>
