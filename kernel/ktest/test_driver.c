@@ -115,7 +115,7 @@ static int check_refusals(struct drv_dev *dev)
 				 "%s: ports of BAR%d granted outside the manifest", dev->name, bar);
 	}
 	uint64_t used = dev->dma_used, free_frames = pmm_free_count();
-	enum drv_irq_kind attached = dev->irq;    /* testdev attaches at boot; the others do not */
+	enum drv_irq_kind attached = dev->irq;    /* testdev and the disks attach at boot */
 	struct drv_dma dma = { 0 };
 	int err = drv_dma_alloc(dev, m->dma_bytes - used + 1, &dma);
 	KT_CHECK(err == -EPERM && !dma.va, "%s: DMA past the manifest: %d", dev->name, err);
