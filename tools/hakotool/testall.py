@@ -132,9 +132,11 @@ PLANS = {
         # tests, with the cards.
         BootCase("pc", 4, net="hub", debug_kernel=True),
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), debug_kernel=True),
-        # NVMe (paper 001): a queue pair and an MSI-X vector per CPU.  Not in the
+        # Disks (paper 001): AHCI and NVMe (a queue pair and an MSI-X vector per
+        # CPU), kernel tests and the block selftests on every device.  Not in the
         # determinism check: QEMU completes disk I/O on host threads.
-        BootCase("q35", 4, disk="nvme"),
+        BootCase("q35", 4, disk="both"),
+        BootCase("q35", 4, disk="both", words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }
