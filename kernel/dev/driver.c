@@ -43,6 +43,7 @@ static bool irq_fits(enum drv_irq_kind irq, const struct pci_device *d)
 	case DRV_IRQ_INTX: return intx;
 	case DRV_IRQ_MSI:  return d->msi_cap;
 	case DRV_IRQ_ANY:  return intx || d->msi_cap;
+	case DRV_IRQ_MSIX: return d->msix_cap;
 	default:           return true;
 	}
 }
@@ -65,7 +66,7 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	struct drv_dev *dev = &devs[ndevs];
 	*dev = (struct drv_dev){ .driver = drv, .pci = d, .index = index };
 	ksnprintf(dev->name, sizeof dev->name, "%s.%d", drv->name, index);
-	int err = drv_manifest_match(drv->manifest, d);
+	int err = d ? drv_manifest_match(drv->manifest, d) : 0;
 	if (err == 0)
 		err = drv_grant(dev);
 	if (err == 0)
@@ -78,12 +79,36 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	return 0;
 }
 
+/* A manifest that lists no PCI id binds devices without hardware (the
+ * ramdisk): max_devices of them, granted DMA memory only. */
+static bool memory_only(const struct drv_manifest *m) { return m->ids[0].vendor == 0; }
+
+/* Whether an earlier driver bound d already (two drivers may list one id:
+ * edu and testdev, each taking one of QEMU's edu devices). */
+static bool taken(const struct pci_device *d)
+{
+	for (int i = 0; i < ndevs; i++)
+		if (devs[i].pci == d)
+			return true;
+	return false;
+}
+
 static void bind_driver(const struct driver *drv)
 {
 	int bound = 0;
+	if (memory_only(drv->manifest)) {
+		for (; bound < drv->manifest->max_devices; bound++) {
+			int err = bind(drv, NULL, bound);
+			if (err < 0) {
+				kprintf("%s.%d: not attached (error %d)\n", drv->name, bound, err);
+				break;
+			}
+		}
+		return;
+	}
 	for (int i = 0; i < pci_ndevices && bound < drv->manifest->max_devices; i++) {
 		struct pci_device *d = &pci_devices[i];
-		if (!id_listed(drv->manifest, d))
+		if (!id_listed(drv->manifest, d) || taken(d))
 			continue;
 		int err = bind(drv, d, bound);
 		if (err < 0)

@@ -9,7 +9,8 @@
  * from pmm_alloc_contig (zeroed), reached through the direct map; the
  * device address is the physical one (no IOMMU).  Interrupts: a fresh
  * vector with the driver's handler, the device's MSI or INTx routed to
- * it (pci_irq_attach).  Revoking stops bus mastering before anything is
+ * it (pci_irq_attach); with MSI-X a vector per table entry, each entry
+ * programmed through the granted mapping of the table's BAR.  Revoking stops bus mastering before anything is
  * freed; the MMIO mappings stay (the kernel never unmaps MMIO).
  */
 #include <stdarg.h>
@@ -37,6 +38,8 @@ static const struct drv_bar *granted_bar(const struct drv_dev *dev, int bar, enu
 
 int drv_grant(struct drv_dev *dev)
 {
+	if (!dev->pci)                   /* no hardware: DMA memory is all it gets */
+		return 0;
 	for (int i = 0; i < DRV_BARS; i++) {
 		const struct pci_bar *b = &dev->pci->bar[i];
 		const struct drv_bar *want = &dev->driver->manifest->bar[i];
@@ -173,7 +176,7 @@ bool drv_uses_msi(const struct drv_dev *dev)
 
 int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_fn fn, void *arg)
 {
-	if (cpu < 0 || cpu >= ncpus || how == DRV_IRQ_NONE)
+	if (cpu < 0 || cpu >= ncpus || how == DRV_IRQ_NONE || how == DRV_IRQ_MSIX)
 		return -EINVAL;
 	if (!irq_granted(dev, how))
 		return -EPERM;
@@ -188,8 +191,67 @@ int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_
 	return 0;
 }
 
+/* The MSI-X table as the grant maps it: its BAR granted as MMIO far
+ * enough to hold every entry; NULL otherwise. */
+static volatile uint8_t *msix_table(struct drv_dev *dev)
+{
+	const struct pci_device *d = dev->pci;
+	const struct drv_mmio *m = &dev->mmio[d->msix_bar];
+	uint64_t end = (uint64_t)d->msix_offset + (uint64_t)d->msix_entries * 16;
+	if (!granted_bar(dev, d->msix_bar, DRV_BAR_MMIO) || !m->base || end > m->size)
+		return NULL;
+	return m->base + d->msix_offset;
+}
+
+int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn, void *arg)
+{
+	if (cpu < 0 || cpu >= ncpus || entry < 0 || entry >= DRV_MSIX_MAX)
+		return -EINVAL;
+	if (dev->driver->manifest->irq != DRV_IRQ_MSIX)
+		return -EPERM;
+	if (!dev->pci || !dev->pci->msix_cap || entry >= dev->pci->msix_entries)
+		return -ENODEV;
+	volatile uint8_t *table = msix_table(dev);
+	if (!table)
+		return -EPERM;
+	if ((dev->irq != DRV_IRQ_NONE && dev->irq != DRV_IRQ_MSIX) || dev->msix_vector[entry])
+		return -EBUSY;
+	int vector = intr_alloc_vector();
+	if (vector < 0)
+		return vector;
+	intr_register(vector, fn, arg, dev->name);
+	if (dev->irq == DRV_IRQ_NONE) {
+		pci_msix_enable(dev->pci);
+		dev->msix_table = table;
+		dev->irq = DRV_IRQ_MSIX;
+	}
+	pci_msix_program(table, entry, vector, cpus[cpu].apic_id);
+	dev->msix_vector[entry] = (uint8_t)vector;
+	return 0;
+}
+
+/* Mask every attached entry, MSI-X off, then give the vectors back. */
+static void msix_detach(struct drv_dev *dev)
+{
+	for (int i = 0; i < DRV_MSIX_MAX; i++)
+		if (dev->msix_vector[i])
+			pci_msix_mask(dev->msix_table, i, true);
+	pci_msix_disable(dev->pci);
+	for (int i = 0; i < DRV_MSIX_MAX; i++) {
+		if (dev->msix_vector[i])
+			intr_release(dev->msix_vector[i]);
+		dev->msix_vector[i] = 0;
+	}
+	dev->msix_table = NULL;
+	dev->irq = DRV_IRQ_NONE;
+}
+
 void drv_irq_detach(struct drv_dev *dev)
 {
+	if (dev->irq == DRV_IRQ_MSIX) {
+		msix_detach(dev);
+		return;
+	}
 	if (dev->irq == DRV_IRQ_MSI)
 		pci_msi_disable(dev->pci);
 	else if (dev->irq == DRV_IRQ_INTX)
@@ -208,9 +270,32 @@ int drv_irq_mask(struct drv_dev *dev, bool masked)
 
 int drv_cpu(void) { return cpu_id(); }
 
+int drv_ncpus(void) { return ncpus; }
+
 /* ---- time --------------------------------------------------------------------- */
 
 uint64_t drv_now_ns(void) { return time_ns(); }
+
+static void timer_fired(struct timer *t, void *arg)
+{
+	struct drv_timer *dt = arg;
+	(void)t;
+	dt->fn(dt->arg);
+}
+
+void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg)
+{
+	timer_init(&t->t, timer_fired, t);
+	t->fn = fn;
+	t->arg = arg;
+}
+
+void drv_timer_start(struct drv_timer *t, uint64_t ns)
+{
+	timer_arm(&t->t, arch_tsc() + ns_to_tsc(ns));
+}
+
+bool drv_timer_cancel(struct drv_timer *t) { return timer_cancel_sync(&t->t); }
 
 void drv_delay_us(uint64_t us) { time_delay_us(us); }
 

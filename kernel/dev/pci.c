@@ -26,6 +26,22 @@
 #define CMD_INTX_OFF   (1u << 10)
 #define STATUS_CAPS    (1u << 4)
 
+/* MSI-X capability (PCI 3.0, 6.8.2.1-6.8.2.5), offsets from the capability */
+#define MSIX_CTRL        0x02           /* Message Control */
+#define MSIX_CTRL_SIZE   0x07ffu        /*   bits 10:0: table size, N - 1 */
+#define MSIX_CTRL_FMASK  (1u << 14)     /*   Function Mask: every vector held back */
+#define MSIX_CTRL_ENABLE (1u << 15)     /*   MSI-X Enable */
+#define MSIX_TABLE       0x04           /* Table Offset (bits 31:3) / Table BIR (bits 2:0) */
+#define MSIX_BIR_MASK    0x7u
+
+/* An MSI-X table entry, 16 bytes (6.8.2.6-6.8.2.9) */
+#define MSIX_ENTRY_SIZE   16
+#define MSIX_ENTRY_ADDR   0x0           /* Message Address (low 32 bits; bits 1:0 zero) */
+#define MSIX_ENTRY_UADDR  0x4           /* Message Upper Address */
+#define MSIX_ENTRY_DATA   0x8           /* Message Data */
+#define MSIX_ENTRY_CTRL   0xc           /* Vector Control: bit 0 masks the vector */
+#define MSIX_ENTRY_MASKED 1u
+
 struct pci_device pci_devices[PCI_MAX_DEVICES];
 int pci_ndevices;
 
@@ -116,6 +132,12 @@ static void add_function(uint8_t bus, uint8_t dev, uint8_t fn, int depth)
 		d->irq_pin = pci_read8(d, CFG_IRQ + 1);
 		d->msi_cap = pci_find_cap(d, PCI_CAP_MSI);
 		d->msix_cap = pci_find_cap(d, PCI_CAP_MSIX);
+		if (d->msix_cap) {
+			uint32_t table = pci_read32(d, d->msix_cap + MSIX_TABLE);
+			d->msix_bar = table & MSIX_BIR_MASK;
+			d->msix_offset = table & ~MSIX_BIR_MASK;
+			d->msix_entries = (pci_read16(d, d->msix_cap + MSIX_CTRL) & MSIX_CTRL_SIZE) + 1;
+		}
 	} else if (header == 1 && depth < 8) {
 		scan_bus(pci_read8(d, CFG_SECONDARY_BUS), depth + 1);
 	}
@@ -195,6 +217,62 @@ int pci_msi_disable(struct pci_device *d)
 	pci_write16(d, d->msi_cap + 2, pci_read16(d, d->msi_cap + 2) & ~1u);
 	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) & ~CMD_INTX_OFF);
 	return 0;
+}
+
+/*
+ * MSI-X.  MSI and MSI-X must not both be on, so MSI goes off first.  The
+ * function mask holds every vector back while the enable bit changes;
+ * each entry keeps its own mask bit, which after reset is set, so only
+ * the entries pci_msix_program has unmasked can fire.
+ */
+int pci_msix_enable(struct pci_device *d)
+{
+	uint8_t cap = d->msix_cap;
+	if (!cap)
+		return -ENODEV;
+	if (d->msi_cap)
+		pci_write16(d, d->msi_cap + 2, pci_read16(d, d->msi_cap + 2) & ~1u);
+	uint16_t ctrl = pci_read16(d, cap + MSIX_CTRL);
+	pci_write16(d, cap + MSIX_CTRL, ctrl | MSIX_CTRL_ENABLE | MSIX_CTRL_FMASK);
+	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) | CMD_INTX_OFF);
+	pci_write16(d, cap + MSIX_CTRL, (ctrl | MSIX_CTRL_ENABLE) & ~MSIX_CTRL_FMASK);
+	return 0;
+}
+
+int pci_msix_disable(struct pci_device *d)
+{
+	uint8_t cap = d->msix_cap;
+	if (!cap)
+		return -ENODEV;
+	uint16_t ctrl = pci_read16(d, cap + MSIX_CTRL);
+	pci_write16(d, cap + MSIX_CTRL, ctrl & ~(MSIX_CTRL_ENABLE | MSIX_CTRL_FMASK));
+	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) & ~CMD_INTX_OFF);
+	return 0;
+}
+
+static volatile uint32_t *msix_word(volatile uint8_t *table, int entry, int off)
+{
+	return (volatile uint32_t *)(table + entry * MSIX_ENTRY_SIZE + off);
+}
+
+void pci_msix_mask(volatile uint8_t *table, int entry, bool masked)
+{
+	volatile uint32_t *ctrl = msix_word(table, entry, MSIX_ENTRY_CTRL);
+	*ctrl = masked ? *ctrl | MSIX_ENTRY_MASKED : *ctrl & ~MSIX_ENTRY_MASKED;
+}
+
+/* The message is written while the entry is masked: the device never
+ * sends half of an old message and half of a new one. */
+void pci_msix_program(volatile uint8_t *table, int entry, int vector, uint32_t dest)
+{
+	uint64_t addr;
+	uint32_t data;
+	arch_msi_message(dest, vector, &addr, &data);
+	pci_msix_mask(table, entry, true);
+	*msix_word(table, entry, MSIX_ENTRY_ADDR) = (uint32_t)addr;
+	*msix_word(table, entry, MSIX_ENTRY_UADDR) = (uint32_t)(addr >> 32);
+	*msix_word(table, entry, MSIX_ENTRY_DATA) = data;
+	pci_msix_mask(table, entry, false);
 }
 
 /*

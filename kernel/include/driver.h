@@ -19,6 +19,7 @@
 
 #define DRV_DEV_MAX 16           /* devices bound, all drivers together */
 #define DRV_DMA_MAX 4            /* DMA areas one device holds at once */
+#define DRV_MSIX_MAX 32          /* MSI-X entries one device may attach */
 
 struct pci_device;
 
@@ -32,8 +33,11 @@ struct drv_dev {
 	struct drv_ports ports[DRV_BARS];   /* the port ranges granted */
 	struct drv_dma dma[DRV_DMA_MAX];    /* DMA areas held; bytes 0: a free slot */
 	uint64_t dma_used;           /* bytes of them, against the manifest's dma_bytes */
-	enum drv_irq_kind irq;       /* attached by drv_irq_attach: INTX, MSI or NONE */
+	enum drv_irq_kind irq;       /* attached by drv_irq_attach: INTX, MSI or NONE;
+	                              * MSIX once drv_irq_attach_vector attached an entry */
 	int irq_vector;
+	volatile uint8_t *msix_table;           /* MSI-X: entry 0, in the granted BAR mapping */
+	uint8_t msix_vector[DRV_MSIX_MAX];      /* the vector of each entry attached, 0 if none */
 };
 
 void drivers_probe(void);

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <arch/arch.h>
 #include <errno.h>
+#include <spinlock.h>
+#include <time.h>
 
 /* ---- the manifest ------------------------------------------------------- */
 
@@ -46,6 +48,8 @@ enum drv_irq_kind {
 	DRV_IRQ_INTX,                /* the PCI pin, through the interrupt controller */
 	DRV_IRQ_MSI,                 /* message-signalled only */
 	DRV_IRQ_ANY,                 /* MSI where the device offers it, else INTx */
+	DRV_IRQ_MSIX,                /* MSI-X: one vector per table entry, each to a CPU of its own;
+	                              * the BAR holding the table must be granted as MMIO */
 };
 
 #define DRV_BARS    6            /* BARs of a PCI function */
@@ -166,14 +170,50 @@ void drv_dma_free(struct drv_dev *dev, const struct drv_dma *dma);
  */
 typedef void (*drv_irq_fn)(void *arg);
 int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_fn fn, void *arg);
+/*
+ * MSI-X: fn(arg) runs on cpu for each message of table entry `entry` (a
+ * vector of its own; MSI-X is turned on with the first entry attached).
+ * -EPERM unless the manifest says DRV_IRQ_MSIX and grants the table's BAR
+ * as MMIO far enough to cover the table; -ENODEV if the device has no
+ * MSI-X or no such entry; -EBUSY if the entry is attached already.  The
+ * same rules for fn as above; each entry may be attached once.
+ */
+int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn, void *arg);
+/* Every interrupt of the device, INTx, MSI or all MSI-X entries. */
 void drv_irq_detach(struct drv_dev *dev);
 /* Hold back (masked) or let through the device's INTx line; -ENODEV if not on INTx. */
 int drv_irq_mask(struct drv_dev *dev, bool masked);
 int drv_cpu(void);                  /* the CPU this code runs on */
+int drv_ncpus(void);                /* CPUs online: drv_cpu() is below this */
+
+/* ---- locks ------------------------------------------------------------------ */
+
+/*
+ * A driver's own lock, for state its submit path and its interrupt share
+ * (the ring, the slots in flight).  Interrupts are off while it is held;
+ * it is taken before any lock of the layer the driver reports to (the
+ * block layer's completion), never after.
+ */
+struct drv_lock { struct spinlock l; };
+static inline void drv_lock_init(struct drv_lock *k, const char *name) { spin_init(&k->l, name, LOCK_DRIVER); }
+static inline void drv_lock(struct drv_lock *k) { spin_lock(&k->l); }
+static inline void drv_unlock(struct drv_lock *k) { spin_unlock(&k->l); }
 
 /* ---- time ------------------------------------------------------------------- */
 
 uint64_t drv_now_ns(void);          /* since boot */
+
+/* A one-shot timer: fn(arg) runs ns from now, in an interrupt on the CPU
+ * that started it (interrupts off; it must not sleep). */
+typedef void (*drv_timer_fn)(void *arg);
+struct drv_timer {
+	struct timer t;
+	drv_timer_fn fn;
+	void *arg;
+};
+void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg);
+void drv_timer_start(struct drv_timer *t, uint64_t ns);
+bool drv_timer_cancel(struct drv_timer *t);        /* true if it was armed; waits out a run */
 void drv_delay_us(uint64_t us);     /* busy wait */
 void drv_sleep_ns(uint64_t ns);     /* block the calling thread (not in attach or a handler) */
 /* Poll until done(arg); -ETIMEDOUT after ns (resets take microseconds). */

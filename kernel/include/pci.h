@@ -28,7 +28,10 @@ struct pci_device {
 	uint8_t irq_line, irq_pin;
 	struct pci_bar bar[6];
 	uint8_t msi_cap;        /* config offset of the MSI capability, 0 if none */
-	uint8_t msix_cap;
+	uint8_t msix_cap;       /* config offset of the MSI-X capability, 0 if none */
+	uint8_t msix_bar;       /* MSI-X: the BAR that holds the table, */
+	uint32_t msix_offset;   /* where in it the table starts, */
+	uint16_t msix_entries;  /* and its entries (16 bytes each) */
 	int intx_gsi;           /* the I/O APIC input INTx is routed to, -1 if none */
 };
 
@@ -48,6 +51,18 @@ void pci_disable_bus_master(const struct pci_device *d);  /* no more DMA from th
 /* Point the device's MSI at vector on the CPU with dest_apic_id; -ENODEV without MSI. */
 int pci_msi_enable(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_msi_disable(struct pci_device *d);
+/*
+ * MSI-X (PCI 3.0, 6.8.2): the table lives in a BAR (msix_bar at
+ * msix_offset), mapped by whoever calls these; table is that mapping's
+ * address of entry 0.  pci_msix_enable turns MSI off and MSI-X on with
+ * every entry left as it is (masked after reset) and INTx off;
+ * pci_msix_program points entry at vector on the CPU with dest_apic_id
+ * and unmasks it; pci_msix_mask holds an entry back or lets it through.
+ */
+int pci_msix_enable(struct pci_device *d);
+int pci_msix_disable(struct pci_device *d);
+void pci_msix_program(volatile uint8_t *table, int entry, int vector, uint32_t dest_apic_id);
+void pci_msix_mask(volatile uint8_t *table, int entry, bool masked);
 /* Route the device's INTx line through the I/O APIC (legacy pin). */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_intx_unroute(struct pci_device *d);    /* mask the line again */

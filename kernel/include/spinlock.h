@@ -37,6 +37,8 @@ enum lock_rank {
 	LOCK_NIC_RX,        /* nic.c n->rx_lock: receive ring and receiver; delivers into a card
 			     * queue (LOCK_WAITQ) and may print */
 	LOCK_NIC_TX,        /* nic.c n->tx_lock: transmit ring */
+	LOCK_DRIVER,        /* drvenv.h drv_lock: a driver's own device state (block drivers);
+			     * completes requests (LOCK_WAITQ) under it */
 	LOCK_WAITQ,         /* a wait queue and what it guards: proc.c tree_wq (parents, children,
 			     * the process table), thread.c exit_wq, sem.c, nic_user.c card queues,
 			     * console_input.c; wakes under it (LOCK_RUNQUEUE) */
@@ -57,6 +59,7 @@ enum lock_rank {
 	LOCK_SMP_CALL,      /* smp.c: one CPU's queue of cross-CPU calls */
 	LOCK_IOAPIC,        /* ioapic.c: I/O APIC redirection registers */
 	LOCK_PCI_CFG,       /* pci_cfg.c: the configuration-space ports */
+	LOCK_BLK,           /* blk.c: the block-device registry */
 	LOCK_ALONE,         /* tests and benchmarks (test_smp.c, kbench.c): nothing taken under it */
 };
 

@@ -115,6 +115,7 @@ static int check_refusals(struct drv_dev *dev)
 				 "%s: ports of BAR%d granted outside the manifest", dev->name, bar);
 	}
 	uint64_t used = dev->dma_used, free_frames = pmm_free_count();
+	enum drv_irq_kind attached = dev->irq;    /* testdev and the disks attach at boot */
 	struct drv_dma dma = { 0 };
 	int err = drv_dma_alloc(dev, m->dma_bytes - used + 1, &dma);
 	KT_CHECK(err == -EPERM && !dma.va, "%s: DMA past the manifest: %d", dev->name, err);
@@ -126,7 +127,19 @@ static int check_refusals(struct drv_dev *dev)
 	if (m->irq == DRV_IRQ_MSI || m->irq == DRV_IRQ_NONE)
 		KT_CHECK(drv_irq_attach(dev, DRV_IRQ_INTX, 0, NULL, NULL) == -EPERM,
 			 "%s: INTx attached outside the manifest", dev->name);
-	KT_CHECK(dev->irq == DRV_IRQ_NONE, "%s: a refused interrupt was attached", dev->name);
+	if (m->irq == DRV_IRQ_MSIX) {
+		KT_CHECK(drv_irq_attach(dev, DRV_IRQ_MSI, 0, NULL, NULL) == -EPERM &&
+			 drv_irq_attach(dev, DRV_IRQ_INTX, 0, NULL, NULL) == -EPERM,
+			 "%s: MSI or INTx attached beside MSI-X", dev->name);
+		for (int e = 0; e < DRV_MSIX_MAX && e < dev->pci->msix_entries; e++)
+			if (dev->msix_vector[e])
+				KT_CHECK(drv_irq_attach_vector(dev, e, 0, NULL, NULL) == -EBUSY,
+					 "%s: MSI-X entry %d attached twice", dev->name, e);
+		return 0;
+	}
+	KT_CHECK(drv_irq_attach_vector(dev, 0, 0, NULL, NULL) == -EPERM,
+		 "%s: MSI-X attached outside the manifest", dev->name);
+	KT_CHECK(dev->irq == attached, "%s: a refused interrupt was attached", dev->name);
 	return 0;
 }
 

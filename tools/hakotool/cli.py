@@ -20,6 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .disks import DISKS
 from .qemu import MACHINES, MODES, NETS, Profile
 from .results import load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
@@ -56,6 +57,8 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
     parser.add_argument("--machine", choices=MACHINES, default="pc")
     parser.add_argument("--mode", choices=MODES, default=default_mode,
                         help=f"execution mode (default {default_mode})")
+    parser.add_argument("--disk", choices=DISKS, default="none",
+                        help="disks: an AHCI disk, an NVMe disk, or both (fresh 8 MiB images)")
     parser.add_argument("--net", choices=NETS, default="none",
                         help="network cards: none, an rtl8139 and an e1000 on one QEMU hub, "
                         "or an rtl8139 fed frames from the host (dgram: a soak, boot only)")
@@ -117,8 +120,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
-                   net=args.net, cmdline=args.cmdline, words=tuple(words), iso=args.iso,
-                   debug_kernel=args.debug_kernel, gdb=args.gdb, gdb_port=args.gdb_port,
+                   net=args.net, disk=args.disk, cmdline=args.cmdline, words=tuple(words),
+                   iso=args.iso, debug_kernel=args.debug_kernel, gdb=args.gdb, gdb_port=args.gdb_port,
                    soak_rate=getattr(args, "soak_rate", DEFAULT_RATE),
                    soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES),
                    model=getattr(args, "model", ""))

@@ -19,6 +19,7 @@ import os
 import shlex
 import shutil
 
+from . import disks as guestdisks
 from . import model as costmodel
 
 DEFAULT_QEMU = "qemu-system-x86_64"
@@ -40,6 +41,9 @@ FW_CFG_CMDLINE = "opt/hako/cmdline"
 DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
 TEST_DEVICE = "edu"
+# A second edu: the interrupt source behind paper 001's testdev, a block
+# device that answers after a fixed delay (kernel/drivers/block/testdev.c).
+TESTDEV_DEVICE = "edu"
 KVM_DEVICE = "/dev/kvm"
 # The hub's cards: (QEMU device, netdev id, MAC).  romfile= keeps their
 # option ROMs (iPXE) out of the boot.
@@ -78,6 +82,9 @@ class Profile:
     soak_rate: float = 10000.0     # dgram: frames per second the harness sends
     soak_frames: int = 20000       # dgram: frames in all
     extra: tuple[str, ...] = ()
+    # --disk: which disks the guest gets, and their images (the runner writes them).
+    disk: str = "none"
+    disk_images: tuple[str, ...] = ()
     # --model: the cost-model profile's name and where the plugin writes
     # (relative to the root; the runner names it after the run).
     model: str = ""
@@ -91,6 +98,8 @@ class Profile:
             raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
         if self.net not in NETS:
             raise ValueError(f"unknown net {self.net!r} (use {'|'.join(NETS)})")
+        if self.disk not in guestdisks.DISKS:
+            raise ValueError(f"unknown disk {self.disk!r} (use {'|'.join(guestdisks.DISKS)})")
         if self.smp < 1:
             raise ValueError("--smp must be at least 1")
         if not self.mem:
@@ -106,6 +115,8 @@ class Profile:
         name = f"boot-{self.machine}-smp{self.smp}-{self.mode}"
         if self.net != "none":
             name += f"-net-{self.net}"
+        if self.disk != "none":
+            name += f"-disk-{self.disk}"
         return name + "-debug-kernel" if self.debug_kernel else name
 
     def append(self) -> str:
@@ -171,6 +182,7 @@ def machine_args(profile: Profile) -> list[str]:
         "-monitor", "none",
         "-device", DEBUG_EXIT_DEVICE,
         "-device", TEST_DEVICE,
+        "-device", TESTDEV_DEVICE,
         "-nic", "none",                   # no default NIC; --net adds the experiment's
     ]
 
@@ -214,6 +226,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv = qemu_command(env)
     argv += machine_args(profile)
     argv += net_args(profile)
+    argv += guestdisks.disk_args(profile.disk, profile.disk_images)
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.model:

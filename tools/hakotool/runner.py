@@ -29,6 +29,7 @@ import threading
 import time
 from pathlib import Path
 
+from . import disks as guestdisks
 from . import model as costmodel
 from . import paths
 from . import qemuver
@@ -397,6 +398,9 @@ def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
     if profile.model:
         profile = dataclasses.replace(profile, model_out=costmodel.model_rel(name))
     try:
+        if profile.disk != "none" and not profile.disk_images:
+            profile = dataclasses.replace(
+                profile, disk_images=guestdisks.make_images(root, name, profile.disk))
         if profile.net == "dgram":
             sender = Sender(profile.soak_rate, profile.soak_frames)
             profile = dataclasses.replace(profile, dgram_ports=(free_port(), sender.peer_port))

@@ -69,6 +69,7 @@ class BootCase:
     cmdline: str = ""                    # kernel options, "k=v ..."
     net: str = "none"
     debug_kernel: bool = False           # boot build/debug/hako.elf (make kernel-debug)
+    disk: str = "none"                   # --disk: fresh disk images (disks.py)
 
     @property
     def label(self) -> str:
@@ -77,6 +78,8 @@ class BootCase:
             text += f"-{self.mem}"
         if self.net != BootCase.net:
             text += f"-net-{self.net}"
+        if self.disk != BootCase.disk:
+            text += f"-disk-{self.disk}"
         if self.words != GUEST_WORDS:
             text += f"-{self.words[0]}" if self.words else "-default"
         for option in self.cmdline.split():
@@ -88,7 +91,8 @@ class BootCase:
     def profile(self) -> Profile:
         return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
                        mode=self.mode, words=self.words, iso=self.iso,
-                       cmdline=self.cmdline, net=self.net, debug_kernel=self.debug_kernel)
+                       cmdline=self.cmdline, net=self.net, disk=self.disk,
+                       debug_kernel=self.debug_kernel)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,6 +132,11 @@ PLANS = {
         # tests, with the cards.
         BootCase("pc", 4, net="hub", debug_kernel=True),
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), debug_kernel=True),
+        # Disks (paper 001): AHCI and NVMe (a queue pair and an MSI-X vector per
+        # CPU), kernel tests and the block selftests on every device.  Not in the
+        # determinism check: QEMU completes disk I/O on host threads.
+        BootCase("q35", 4, disk="both"),
+        BootCase("q35", 4, disk="both", words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

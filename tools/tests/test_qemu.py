@@ -8,7 +8,7 @@ NO_ENV: dict = {}
 
 COMMON = ["-display", "none", "-no-reboot", "-serial", "stdio", "-monitor", "none",
           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-          "-device", "edu", "-nic", "none"]
+          "-device", "edu", "-device", "edu", "-nic", "none"]
 
 
 def option(argv, flag):

@@ -21,7 +21,8 @@ def test_plan_table():
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
-        "pc-smp4-net-hub-selftest-debug-kernel"]
+        "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
+        "q35-smp4-disk-both-selftest"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
@@ -37,6 +38,13 @@ def test_boot_case_passes_net_to_profile():
     assert case.label == "q35-smp4-net-hub"
     assert case.profile().net == "hub"
     assert BootCase("pc", 4).profile().net == "none"
+
+
+def test_boot_case_passes_disk_to_profile():
+    case = BootCase("q35", 4, disk="nvme")
+    assert case.label == "q35-smp4-disk-nvme"
+    assert case.profile().disk == "nvme"
+    assert BootCase("pc", 4).profile().disk == "none"
 
 
 def test_count_boot_counts_each_ktest():

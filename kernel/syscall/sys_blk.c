@@ -1,0 +1,107 @@
+/*
+ * sys_blk.c — the block-device system calls (blk_ctl, blk_read,
+ * blk_write): raw 4 KiB blocks between a process and a device, no buffer
+ * cache.  The device number, offset and length are checked here, then
+ * each block goes through one frame the device can reach (dev/blk.c):
+ * copied from the caller before a write, to the caller after a read.
+ * A buffer outside the caller's memory is refused before the device is
+ * touched; one that faults part way (an unmapped page) stops the call
+ * there with -EFAULT, the blocks before it done.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <blk.h>
+#include <errno.h>
+#include <pmm.h>
+#include <uaccess.h>
+#include <uapi/hako_blk.h>
+#include <arch/arch.h>
+
+_Static_assert(HAKO_BLK_SIZE == BLK_SIZE, "user and kernel blocks differ");
+_Static_assert(HAKO_BLK_CPUS == MAX_CPUS, "per-CPU counters differ");
+
+static void info(struct blkdev *d, struct hako_blk_info *out)
+{
+	memset(out, 0, sizeof *out);
+	strlcpy(out->name, d->name, sizeof out->name);
+	out->blocks = d->blocks;
+	out->reads = d->reads;
+	out->writes = d->writes;
+	out->errors = d->errors;
+	out->delay_us = d->delay_us;
+	for (int c = 0; c < MAX_CPUS; c++) {
+		out->issued[c] = d->issued[c];
+		out->completed[c] = d->completed[c];
+	}
+}
+
+long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
+{
+	struct blkdev *d = blk_get((int)dev);
+	if (!d)
+		return -ENODEV;
+	switch ((int)op) {
+	case HAKO_BLK_INFO: {
+		struct hako_blk_info in;
+		info(d, &in);
+		return copy_to_user(uarg, &in, sizeof in);
+	}
+	case HAKO_BLK_DELAY:
+		if (!d->ops->set_delay || uarg == 0 || uarg > 10000000)
+			return -EINVAL;
+		return d->ops->set_delay(d, uarg);
+	}
+	return -EINVAL;
+}
+
+/* The device, if offset and len name whole blocks inside it and ubuf is the caller's. */
+static long check(uint64_t dev, uint64_t offset, uint64_t ubuf, uint64_t len, struct blkdev **out)
+{
+	struct blkdev *d = blk_get((int)dev);
+	if (!d)
+		return -ENODEV;
+	if (offset % BLK_SIZE || len % BLK_SIZE || len == 0 || len > HAKO_BLK_IO_MAX)
+		return -EINVAL;
+	if (offset / BLK_SIZE >= d->blocks || len / BLK_SIZE > d->blocks - offset / BLK_SIZE)
+		return -EINVAL;
+	if (!user_range_ok(ubuf, len))
+		return -EFAULT;
+	*out = d;
+	return 0;
+}
+
+static long transfer(uint64_t dev, uint64_t offset, uint64_t ubuf, uint64_t len, bool write)
+{
+	struct blkdev *d;
+	long err = check(dev, offset, ubuf, len, &d);
+	if (err)
+		return err;
+	uint64_t pa = pmm_alloc();
+	if (!pa)
+		return -ENOMEM;
+	void *frame = phys_to_virt(pa);
+	uint64_t done = 0;
+	for (; done < len && !err; done += BLK_SIZE) {
+		uint64_t block = offset / BLK_SIZE + done / BLK_SIZE;
+		if (write && copy_from_user(frame, ubuf + done, BLK_SIZE) < 0) {
+			err = -EFAULT;
+			break;
+		}
+		err = blk_io_frame(d, block, frame, pa, write);
+		if (!err && !write && copy_to_user(ubuf + done, frame, BLK_SIZE) < 0)
+			err = -EFAULT;
+	}
+	pmm_free(pa);
+	return err ? err : (long)len;
+}
+
+long sys_blk_read(uint64_t dev, uint64_t offset, uint64_t ubuf, uint64_t len)
+{
+	return transfer(dev, offset, ubuf, len, false);
+}
+
+long sys_blk_write(uint64_t dev, uint64_t offset, uint64_t ubuf, uint64_t len)
+{
+	return transfer(dev, offset, ubuf, len, true);
+}
