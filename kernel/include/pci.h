@@ -48,6 +48,8 @@ void pci_disable_bus_master(const struct pci_device *d);  /* no more DMA from th
 /* Point the device's MSI at vector on the CPU with dest_apic_id; -ENODEV without MSI. */
 int pci_msi_enable(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_msi_disable(struct pci_device *d);
+/* Send the enabled MSI to the CPU with dest_apic_id instead: the address alone is rewritten. */
+int pci_msi_set_dest(struct pci_device *d, int vector, uint32_t dest_apic_id);
 /* Route the device's INTx line through the I/O APIC (legacy pin). */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_intx_unroute(struct pci_device *d);    /* mask the line again */
