@@ -27,6 +27,7 @@ static struct spinlock blk_lock = SPINLOCK_INIT("blk", LOCK_BLK);
 
 int blk_register(struct blkdev *d)
 {
+	mpio_attach(d);                  /* before anyone can reach it */
 	spin_lock(&blk_lock);
 	if (ndevs == BLK_MAX) {
 		spin_unlock(&blk_lock);
@@ -52,6 +53,7 @@ void blk_complete(struct blk_req *r, int status)
 {
 	int cpu = cpu_id();
 	__atomic_fetch_add(&r->dev->completed[cpu], 1, __ATOMIC_RELAXED);
+	mpio_complete(r, cpu);
 	spin_lock(&r->wq.lock);
 	r->status = status;
 	r->done_cpu = cpu;
@@ -74,9 +76,8 @@ int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool w
 		return -EINVAL;
 	struct blk_req r = { .dev = d, .block = block, .write = write, .buf = va, .buf_addr = pa };
 	waitq_init(&r.wq, "blk-req", LOCK_WAITQ);
-	r.issuer = cpu_id();
-	__atomic_fetch_add(&d->issued[r.issuer], 1, __ATOMIC_RELAXED);
-	int err = d->ops->submit(d, &r);
+	struct mpio_trip trip;
+	int err = mpio_submit(d, &r, &trip);    /* on the master if funnelled; counts issued */
 	if (err == 0) {
 		spin_lock(&r.wq.lock);
 		while (!r.done)
@@ -84,6 +85,7 @@ int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool w
 		spin_unlock(&r.wq.lock);
 		err = r.status;
 	}
+	mpio_return(&trip);
 	count(d, write, err);
 	return err;
 }

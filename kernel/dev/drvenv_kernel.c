@@ -8,10 +8,12 @@
  * are recorded and each drv_port_in/out is bounds-checked.  DMA: frames
  * from pmm_alloc_contig (zeroed), reached through the direct map; the
  * device address is the physical one (no IOMMU).  Interrupts: a fresh
- * vector with the driver's handler, the device's MSI or INTx routed to
- * it (pci_irq_attach); with MSI-X a vector per table entry, each entry
- * programmed through the granted mapping of the table's BAR.  Revoking stops bus mastering before anything is
- * freed; the MMIO mappings stay (the kernel never unmaps MMIO).
+ * vector whose handler calls the driver's (or the kernel's hook, see
+ * drv_irq_set_hook), the device's MSI or INTx routed to it
+ * (pci_irq_attach) and later retargeted by drv_irq_retarget; with MSI-X a
+ * vector per table entry, each entry programmed through the granted
+ * mapping of the table's BAR.  Revoking stops bus mastering before
+ * anything is freed; the MMIO mappings stay (the kernel never unmaps MMIO).
  */
 #include <stdarg.h>
 #include <arch/arch.h>
@@ -174,6 +176,25 @@ bool drv_uses_msi(const struct drv_dev *dev)
 	return irq_granted(dev, DRV_IRQ_MSI) && dev->pci->msi_cap;
 }
 
+/* Every attached interrupt enters here: the kernel's hook if one is set, else the driver. */
+static void irq_entry(void *arg)
+{
+	struct drv_dev *dev = arg;
+	void (*hook)(struct drv_dev *, void *) = __atomic_load_n(&dev->irq_hook, __ATOMIC_ACQUIRE);
+	if (hook)
+		hook(dev, dev->irq_hook_ctx);
+	else
+		dev->irq_fn(dev->irq_arg);
+}
+
+void drv_irq_set_hook(struct drv_dev *dev, void (*hook)(struct drv_dev *, void *), void *ctx)
+{
+	dev->irq_hook_ctx = ctx;
+	__atomic_store_n(&dev->irq_hook, hook, __ATOMIC_RELEASE);
+}
+
+void drv_irq_run(struct drv_dev *dev) { dev->irq_fn(dev->irq_arg); }
+
 int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_fn fn, void *arg)
 {
 	if (cpu < 0 || cpu >= ncpus || how == DRV_IRQ_NONE || how == DRV_IRQ_MSIX)
@@ -183,7 +204,9 @@ int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_
 	if (dev->irq != DRV_IRQ_NONE)
 		return -EBUSY;
 	bool msi = how == DRV_IRQ_MSI || (how == DRV_IRQ_ANY && dev->pci->msi_cap);
-	int vector = pci_irq_attach(dev->pci, msi, cpus[cpu].apic_id, fn, arg, dev->name);
+	dev->irq_fn = fn;
+	dev->irq_arg = arg;
+	int vector = pci_irq_attach(dev->pci, msi, cpus[cpu].apic_id, irq_entry, dev, dev->name);
 	if (vector < 0)
 		return vector;
 	dev->irq_vector = vector;
@@ -266,6 +289,18 @@ int drv_irq_mask(struct drv_dev *dev, bool masked)
 	if (dev->irq != DRV_IRQ_INTX || dev->pci->intx_gsi < 0)
 		return -ENODEV;
 	return arch_intr_line_mask(dev->pci->intx_gsi, masked);
+}
+
+int drv_irq_retarget(struct drv_dev *dev, int cpu)
+{
+	if (cpu < 0 || cpu >= ncpus || !cpus[cpu].online)
+		return -EINVAL;
+	uint32_t dest = cpus[cpu].apic_id;
+	if (dev->irq == DRV_IRQ_MSI)
+		return pci_msi_set_dest(dev->pci, dev->irq_vector, dest);
+	if (dev->irq == DRV_IRQ_INTX && dev->pci->intx_gsi >= 0)
+		return arch_intr_line_retarget(dev->pci->intx_gsi, dest);
+	return -ENODEV;
 }
 
 int drv_cpu(void) { return cpu_id(); }

@@ -210,6 +210,22 @@ int pci_msi_enable(struct pci_device *d, int vector, uint32_t dest)
 	return 0;
 }
 
+/*
+ * One 32-bit configuration write (the address's upper half stays 0): the
+ * device sends its next message to the new CPU, never a torn one.  The
+ * data register, which holds the vector, is not touched.
+ */
+int pci_msi_set_dest(struct pci_device *d, int vector, uint32_t dest)
+{
+	if (!d->msi_cap)
+		return -ENODEV;
+	uint64_t addr;
+	uint32_t data;
+	arch_msi_message(dest, vector, &addr, &data);
+	pci_write32(d, d->msi_cap + 4, (uint32_t)addr);
+	return 0;
+}
+
 int pci_msi_disable(struct pci_device *d)
 {
 	if (!d->msi_cap)

@@ -18,7 +18,8 @@
  * itself for a device that works synchronously (the ramdisk).  submit may
  * be called on any CPU, concurrently (the layer serialises nothing unless
  * the device is funnelled: the driver locks its own state), with
- * interrupts on; it must not sleep.
+ * interrupts on; it must not sleep.  A funnelled device's submit runs on
+ * CPU 0 under the device's lock, interrupts off (mpio.h, paper 001).
  *
  * Kernel side: blk_io() issues one request and waits for it.
  */
@@ -28,6 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cpu.h>
+#include <mpio.h>
 #include <sched.h>
 
 #define BLK_SIZE  4096
@@ -49,6 +51,8 @@ struct blk_req {
 	volatile bool done;
 	struct waitq wq;             /* the issuing thread waits here */
 	void *drv;                   /* the driver's, while the request is in flight */
+	uint64_t seq;                /* mpio: the device's submit count when it was issued */
+	bool alone;                  /* mpio: no other request was in flight then */
 };
 
 struct blkdev_ops {
@@ -71,6 +75,7 @@ struct blkdev {
 	volatile uint64_t reads, writes, errors;
 	volatile uint64_t issued[MAX_CPUS];     /* requests submitted on each CPU */
 	volatile uint64_t completed[MAX_CPUS];  /* ... and completed (interrupts taken) on each */
+	struct mpio mp;                         /* paper 001's switches (mpio.h) */
 };
 
 /* Driver side. */

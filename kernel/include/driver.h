@@ -38,6 +38,10 @@ struct drv_dev {
 	int irq_vector;
 	volatile uint8_t *msix_table;           /* MSI-X: entry 0, in the granted BAR mapping */
 	uint8_t msix_vector[DRV_MSIX_MAX];      /* the vector of each entry attached, 0 if none */
+	drv_irq_fn irq_fn;           /* the driver's handler and its argument */
+	void *irq_arg;
+	void (*irq_hook)(struct drv_dev *dev, void *ctx);   /* NULL, or runs instead of irq_fn */
+	void *irq_hook_ctx;
 };
 
 void drivers_probe(void);
@@ -53,5 +57,15 @@ int drv_grant(struct drv_dev *dev);      /* map the manifest's BARs, bus masteri
 void drv_revoke(struct drv_dev *dev);    /* bus mastering off, interrupt detached, DMA freed */
 /* Whether the device's interrupt goes by MSI: the manifest allows it and the device has it. */
 bool drv_uses_msi(const struct drv_dev *dev);
+/*
+ * The kernel's own say in a device's interrupt (paper 001's delivery
+ * policies, kernel/mpio/): with a hook set, each interrupt of the device
+ * calls hook(dev, ctx) instead of the driver's handler, and the hook runs
+ * the handler with drv_irq_run when and where it decides.  Set it before
+ * the device is used; the handler's own contract (interrupts off, no
+ * sleep) holds for the hook.
+ */
+void drv_irq_set_hook(struct drv_dev *dev, void (*hook)(struct drv_dev *dev, void *ctx), void *ctx);
+void drv_irq_run(struct drv_dev *dev);
 
 #endif

@@ -183,6 +183,10 @@ int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn
 void drv_irq_detach(struct drv_dev *dev);
 /* Hold back (masked) or let through the device's INTx line; -ENODEV if not on INTx. */
 int drv_irq_mask(struct drv_dev *dev, bool masked);
+/* Deliver the device's interrupt to cpu from now on (the MSI address or the
+ * I/O APIC entry is rewritten; an interrupt already sent lands where it was
+ * sent).  -EINVAL for a CPU that is not online, -ENODEV without an interrupt. */
+int drv_irq_retarget(struct drv_dev *dev, int cpu);
 int drv_cpu(void);                  /* the CPU this code runs on */
 int drv_ncpus(void);                /* CPUs online: drv_cpu() is below this */
 

@@ -63,6 +63,8 @@ int pci_msix_enable(struct pci_device *d);
 int pci_msix_disable(struct pci_device *d);
 void pci_msix_program(volatile uint8_t *table, int entry, int vector, uint32_t dest_apic_id);
 void pci_msix_mask(volatile uint8_t *table, int entry, bool masked);
+/* Send the enabled MSI to the CPU with dest_apic_id instead: the address alone is rewritten. */
+int pci_msi_set_dest(struct pci_device *d, int vector, uint32_t dest_apic_id);
 /* Route the device's INTx line through the I/O APIC (legacy pin). */
 int pci_intx_route(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_intx_unroute(struct pci_device *d);    /* mask the line again */

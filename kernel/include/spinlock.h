@@ -37,6 +37,8 @@ enum lock_rank {
 	LOCK_NIC_RX,        /* nic.c n->rx_lock: receive ring and receiver; delivers into a card
 			     * queue (LOCK_WAITQ) and may print */
 	LOCK_NIC_TX,        /* nic.c n->tx_lock: transmit ring */
+	LOCK_MPIO_DEV,      /* mpio.h d->mp.lock: a block device's funnelled submits and its
+			     * interrupt handler (the driver's lock, then completion, under it) */
 	LOCK_DRIVER,        /* drvenv.h drv_lock: a driver's own device state (block drivers);
 			     * completes requests (LOCK_WAITQ) under it */
 	LOCK_WAITQ,         /* a wait queue and what it guards: proc.c tree_wq (parents, children,
@@ -57,6 +59,8 @@ enum lock_rank {
 	LOCK_NIC_TRAFFIC,   /* nic_traffic.c: the kernel senders' owners */
 	LOCK_INTR_PROBE,    /* intr_pack_ctl.c: starting an interrupt probe */
 	LOCK_SMP_CALL,      /* smp.c: one CPU's queue of cross-CPU calls */
+	LOCK_MPIO_ROUTE,    /* mpio/delivery.c d->mp.route_lock: where a device's interrupt goes;
+			     * rewrites it under it (LOCK_IOAPIC, LOCK_PCI_CFG) */
 	LOCK_IOAPIC,        /* ioapic.c: I/O APIC redirection registers */
 	LOCK_PCI_CFG,       /* pci_cfg.c: the configuration-space ports */
 	LOCK_BLK,           /* blk.c: the block-device registry */

@@ -6,13 +6,15 @@
  * copied from the caller before a write, to the caller after a read.
  * A buffer outside the caller's memory is refused before the device is
  * touched; one that faults part way (an unmapped page) stops the call
- * there with -EFAULT, the blocks before it done.
+ * there with -EFAULT, the blocks before it done.  blk_ctl also shows and
+ * sets paper 001's switches of a device (mpio.h).
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <blk.h>
 #include <errno.h>
+#include <mpio.h>
 #include <pmm.h>
 #include <uaccess.h>
 #include <uapi/hako_blk.h>
@@ -20,6 +22,12 @@
 
 _Static_assert(HAKO_BLK_SIZE == BLK_SIZE, "user and kernel blocks differ");
 _Static_assert(HAKO_BLK_CPUS == MAX_CPUS, "per-CPU counters differ");
+_Static_assert(HAKO_BLK_SYMMETRIC == MPIO_SYMMETRIC && HAKO_BLK_FUNNEL == MPIO_FUNNEL, "modes differ");
+_Static_assert(HAKO_BLK_MASTER == MPIO_POL_MASTER && HAKO_BLK_FIXED == MPIO_POL_FIXED &&
+	       HAKO_BLK_ISSUER == MPIO_POL_ISSUER && HAKO_BLK_IDLE == MPIO_POL_IDLE &&
+	       HAKO_BLK_BUSIEST == MPIO_POL_BUSIEST && HAKO_BLK_BROADCAST == MPIO_POL_BROADCAST &&
+	       HAKO_BLK_LOAD == MPIO_POL_LOAD && HAKO_BLK_POLICIES == MPIO_POLICIES, "policies differ");
+_Static_assert(HAKO_BLK_KEEP == MPIO_KEEP, "keep differs");
 
 static void info(struct blkdev *d, struct hako_blk_info *out)
 {
@@ -30,10 +38,38 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->writes = d->writes;
 	out->errors = d->errors;
 	out->delay_us = d->delay_us;
+	const struct mpio *m = &d->mp;
+	out->mode = m->mode;
+	out->policy = m->policy;
+	out->effective = mpio_effective(d);
+	out->fixed_cpu = m->fixed_cpu;
+	out->has_irq = m->has_irq;
+	out->target = m->target;
+	out->retargets = m->retargets;
+	out->solo = m->solo;
+	out->solo_on_issuer = m->solo_on_issuer;
 	for (int c = 0; c < MAX_CPUS; c++) {
 		out->issued[c] = d->issued[c];
 		out->completed[c] = d->completed[c];
+		out->interrupts[c] = m->interrupts[c];
+		out->lost[c] = m->lost[c];
 	}
+}
+
+/* HAKO_BLK_SET: copy, check every field, then act (mpio_set cannot fail). */
+static long set(struct blkdev *d, uint64_t uarg)
+{
+	struct hako_blk_set in;
+	long err = copy_from_user(&in, uarg, sizeof in);
+	if (err < 0)
+		return err;
+	if (in.reserved != 0)
+		return -EINVAL;
+	err = mpio_check(d, in.mode, in.policy, in.fixed_cpu);
+	if (err < 0)
+		return err;
+	mpio_set(d, in.mode, in.policy, in.fixed_cpu);
+	return 0;
 }
 
 long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
@@ -51,6 +87,11 @@ long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 		if (!d->ops->set_delay || uarg == 0 || uarg > 10000000)
 			return -EINVAL;
 		return d->ops->set_delay(d, uarg);
+	case HAKO_BLK_SET:
+		return set(d, uarg);
+	case HAKO_BLK_RESET:
+		mpio_reset(d);
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -17,35 +17,17 @@
 #include <hako/sys.h>
 #include <hako/test.h>
 #include <hako_blk.h>
+#include "blkdevs.h"
 
 #define BS HAKO_BLK_SIZE
 
 static uint8_t buf[HAKO_BLK_IO_MAX], back[HAKO_BLK_IO_MAX];
 
-static int ndevs(void)
-{
-	struct hako_blk_info in;
-	int n = 0;
-	while (sys_blk_ctl(n, HAKO_BLK_INFO, &in) == 0)
-		n++;
-	return n;
-}
-
-/* Fill a block with a pattern that names the device, the block and a seed. */
-static void pattern(uint8_t *p, int dev, uint64_t block, uint32_t seed)
-{
-	uint32_t x = seed ^ (uint32_t)(dev * 7919) ^ (uint32_t)(block * 104729);
-	for (int i = 0; i < BS; i += 4) {
-		x = x * 1664525u + 1013904223u;
-		memcpy(p + i, &x, 4);
-	}
-}
-
 static uint64_t first_free_block(const struct hako_blk_info *in) { return in->blocks / 2; }
 
 UTEST(blk_devices_are_listed)
 {
-	int n = ndevs();
+	int n = blk_ndevs();
 	CHECK(n >= 1, "no block device (the ramdisk is always there)");
 	struct hako_blk_info in;
 	bool ramdisk = false;
@@ -88,7 +70,7 @@ UTEST(blk_bad_arguments)
 static int write_read(int dev, uint64_t first, int count, uint32_t seed)
 {
 	for (int b = 0; b < count; b++)
-		pattern(buf + b * BS, dev, first + b, seed);
+		blk_pattern(buf + b * BS, dev, first + b, seed);
 	CHECK_EQ(sys_blk_write(dev, first * BS, buf, (size_t)count * BS), (long)count * BS);
 	memset(back, 0, sizeof back);
 	CHECK_EQ(sys_blk_read(dev, first * BS, back, (size_t)count * BS), (long)count * BS);
@@ -100,7 +82,7 @@ static int write_read(int dev, uint64_t first, int count, uint32_t seed)
 
 UTEST(blk_every_device_reads_back_what_was_written)
 {
-	for (int dev = 0; dev < ndevs(); dev++) {
+	for (int dev = 0; dev < blk_ndevs(); dev++) {
 		struct hako_blk_info before, after;
 		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &before), 0);
 		uint64_t first = first_free_block(&before);
@@ -131,7 +113,7 @@ UROLE(blk_worker)
 
 UTEST(blk_processes_on_every_cpu_share_each_device)
 {
-	int cpus = online_cpus(), n = ndevs();
+	int cpus = online_cpus(), n = blk_ndevs();
 	for (int dev = 0; dev < n; dev++) {
 		struct hako_blk_info in;
 		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
@@ -155,19 +137,10 @@ UTEST(blk_processes_on_every_cpu_share_each_device)
 	return 0;
 }
 
-/* The index of the device named name, or -1. */
-static int find_dev(const char *name, struct hako_blk_info *in)
-{
-	for (int dev = 0; sys_blk_ctl(dev, HAKO_BLK_INFO, in) == 0; dev++)
-		if (strcmp(in->name, name) == 0)
-			return dev;
-	return -1;
-}
-
 UTEST(blk_testdev_answers_after_its_delay)
 {
 	struct hako_blk_info in;
-	int dev = find_dev("testdev0", &in);
+	int dev = blk_find("testdev0", &in);
 	CHECK(dev >= 0, "no testdev0 (the harness gives every guest a second edu device)");
 	CHECK_EQ(in.delay_us, 17000);
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)0), -EINVAL);

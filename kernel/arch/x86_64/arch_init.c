@@ -40,3 +40,8 @@ int arch_intr_line_route(int gsi, int vector, uint32_t dest, bool active_low, bo
 {
 	return ioapic_route((uint32_t)gsi, vector, dest, active_low, level);
 }
+
+int arch_intr_line_retarget(int gsi, uint32_t dest)
+{
+	return ioapic_set_dest((uint32_t)gsi, dest);
+}

@@ -10,6 +10,14 @@
  * buf the caller's memory (-EFAULT).  They return the bytes moved, or
  * -EIO when the device failed.  There is no buffer cache: each call
  * reaches the device.
+ *
+ * Paper 001's two switches, per device, at run time (kernel/mpio/):
+ * HAKO_BLK_SET sets who issues commands (mode: symmetric, any CPU runs
+ * the driver; funnel, a caller is moved to the master CPU 0 for it) and
+ * who takes the interrupt (policy, below); HAKO_BLK_RESET zeroes the
+ * counters.  A device without an interrupt (the ramdisk) has no policy:
+ * setting one is -EINVAL and info.has_irq is 0.  A funnelled device's
+ * interrupt goes to the master whatever policy is set (info.effective).
  */
 #ifndef HAKO_UAPI_BLK_H
 #define HAKO_UAPI_BLK_H
@@ -24,6 +32,35 @@
 #define HAKO_BLK_INFO    0               /* fill struct hako_blk_info */
 #define HAKO_BLK_DELAY   1               /* arg = µs: a fixed-delay device's service time
                                           * (testdev; 1 .. 10 s); -EINVAL for the others */
+#define HAKO_BLK_SET     2               /* arg = struct hako_blk_set *: mode, policy, fixed CPU */
+#define HAKO_BLK_RESET   3               /* zero the counters (arg unused) */
+
+/* Drive modes: which CPU issues a device's commands (paper 001, 1a/1b). */
+#define HAKO_BLK_SYMMETRIC 0             /* any CPU runs the driver (1b) */
+#define HAKO_BLK_FUNNEL    1             /* only the master CPU 0 does (1a, a driver not MP-safe) */
+
+/* Delivery policies: which CPU takes a device's interrupt (paper 001, 2a/2b). */
+#define HAKO_BLK_MASTER    0             /* 2a-1: the master, CPU 0 */
+#define HAKO_BLK_FIXED     1             /* 2a-2: one fixed CPU (fixed_cpu) */
+#define HAKO_BLK_ISSUER    2             /* 2b-1: the CPU that started the I/O */
+#define HAKO_BLK_IDLE      3             /* 2b-2: an idle CPU, else the lowest-priority one */
+#define HAKO_BLK_BUSIEST   4             /* 2b-3: the CPU running the highest-priority thread */
+#define HAKO_BLK_BROADCAST 5             /* 2b-4: every CPU; the one that wins the lock works */
+#define HAKO_BLK_LOAD      6             /* not in the paper: fewest runnable threads, then
+                                          * fewest recent interrupts */
+#define HAKO_BLK_POLICIES  7
+
+#define HAKO_BLK_KEEP      (-1)          /* a field of hako_blk_set left as it is */
+
+/* HAKO_BLK_SET: each field a value above or HAKO_BLK_KEEP.  -EINVAL for an
+ * unknown mode or policy, a CPU that is not online, or a policy on a
+ * device without an interrupt; -EFAULT for a bad pointer. */
+struct hako_blk_set {
+	int32_t mode;
+	int32_t policy;
+	int32_t fixed_cpu;               /* the fixed policy's CPU */
+	int32_t reserved;                /* 0 */
+};
 
 struct hako_blk_info {
 	char name[16];                   /* "ramdisk0", "ahci0", ... */
@@ -32,6 +69,20 @@ struct hako_blk_info {
 	uint64_t delay_us;               /* testdev's service time per request; 0: not such a device */
 	uint64_t issued[HAKO_BLK_CPUS];  /* requests submitted on each CPU */
 	uint64_t completed[HAKO_BLK_CPUS];  /* requests completed on each CPU */
+	/* Paper 001's switches (HAKO_BLK_SET) and where the interrupts went: */
+	int32_t mode;                    /* HAKO_BLK_SYMMETRIC or HAKO_BLK_FUNNEL */
+	int32_t policy;                  /* as set */
+	int32_t effective;               /* as applied: HAKO_BLK_MASTER while funnelled */
+	int32_t fixed_cpu;
+	int32_t has_irq;                 /* 0: no interrupt (ramdisk), policies do not apply */
+	int32_t target;                  /* the CPU the interrupt is routed to now; -1: none */
+	uint64_t retargets;              /* times the interrupt's destination was rewritten */
+	uint64_t solo;                   /* requests no other request overlapped (issued alone,
+	                                  * none issued until they completed) ... */
+	uint64_t solo_on_issuer;         /* ... and of them, those completed on their issuer's CPU */
+	uint64_t interrupts[HAKO_BLK_CPUS];  /* the device's interrupts taken on each CPU
+	                                      * (broadcast: the relayed ones too) */
+	uint64_t lost[HAKO_BLK_CPUS];    /* broadcast interrupts whose race this CPU lost */
 };
 
 #endif

@@ -134,6 +134,8 @@ int arch_intc_count(void);                /* device-line controllers found (I/O 
 
 /* Device interrupt lines (GSIs): send gsi to vector on the CPU with id dest. */
 int arch_intr_line_route(int gsi, int vector, uint32_t dest, bool active_low, bool level);
+/* Send gsi, routed already, to the CPU with id dest instead; the rest stays. */
+int arch_intr_line_retarget(int gsi, uint32_t dest);
 
 /* An MSI message for vector on the CPU with id dest: the local APIC's
  * address window, fixed delivery, physical destination; edge-triggered. */

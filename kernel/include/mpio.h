@@ -1,0 +1,109 @@
+/*
+ * mpio.h — paper 001's multiprocessor device access on the block devices:
+ * two switches per device, both changed at run time (kernel/mpio/).
+ *
+ * Who issues commands (funnel.c): in MPIO_SYMMETRIC mode any CPU calls
+ * the driver's submit; in MPIO_FUNNEL mode (OSF/1's unix_master funnel,
+ * for a driver not MP-safe) the calling thread is moved to the master
+ * CPU 0, submits there under the device's lock, waits there and is moved
+ * back to the CPU it came from.  A funnelled device's interrupt is taken
+ * on the master too, whatever policy is set.
+ *
+ * Who takes the interrupt (delivery.c): one of the MPIO_* policies.  The
+ * interrupt's destination (MSI address or I/O APIC entry) is rewritten
+ * through drv_irq_retarget: once when master, fixed or broadcast is set,
+ * and at every submit for issuer, idle, busiest and load — so the choice
+ * is the one made when the last request was issued, and may be stale
+ * when a request completes.  Broadcast is emulated: the CPU the line
+ * reaches relays the interrupt to every other online CPU by IPI, and all
+ * of them race for the device's lock; the winner runs the driver's
+ * handler, the others count a lost race.
+ *
+ * A block device's state lives in struct blkdev (blk.h, d->mp); blk.c
+ * calls mpio_submit/mpio_return around every request and mpio_complete
+ * from blk_complete; blk_register calls mpio_attach.
+ */
+#ifndef HAKO_MPIO_H
+#define HAKO_MPIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <spinlock.h>
+
+#define MPIO_CPUS   16               /* = MAX_CPUS (cpu.h; checked in delivery.c) */
+#define MPIO_MASTER 0                /* the master CPU */
+
+enum mpio_mode { MPIO_SYMMETRIC, MPIO_FUNNEL };
+
+enum mpio_policy {
+	MPIO_POL_MASTER,             /* 2a-1 */
+	MPIO_POL_FIXED,              /* 2a-2 */
+	MPIO_POL_ISSUER,             /* 2b-1 */
+	MPIO_POL_IDLE,               /* 2b-2 */
+	MPIO_POL_BUSIEST,            /* 2b-3 */
+	MPIO_POL_BROADCAST,          /* 2b-4 */
+	MPIO_POL_LOAD,               /* beyond the paper */
+	MPIO_POLICIES
+};
+
+/* One device's switches and counters (in struct blkdev). */
+struct mpio {
+	volatile int mode;           /* enum mpio_mode */
+	volatile int policy;         /* enum mpio_policy, as set */
+	volatile int fixed_cpu;
+	/*
+	 * The device's lock: a funnelled submit and every run of the
+	 * driver's interrupt handler hold it, so a driver that is not
+	 * MP-safe runs one activity at a time; broadcast's race is a
+	 * trylock of it.  Taken before the driver's own lock.
+	 */
+	struct spinlock lock;
+	struct spinlock route_lock;  /* target, seq, the load view; retargets under it */
+	volatile int inside;         /* symmetric submits running the driver now */
+	bool has_irq;                /* the bound device has an interrupt attached */
+	int relay_vector;            /* broadcast's IPI vector, or -1 */
+	volatile int target;         /* the CPU the interrupt goes to now, -1: none */
+	volatile uint64_t seq;       /* submits and policy changes, counted */
+	volatile int inflight;       /* requests submitted and not completed */
+	volatile uint64_t raised;    /* broadcast: interrupts relayed ... */
+	volatile uint64_t served;    /* ... and the last one a winner has handled */
+	uint64_t load_when;          /* load: start of the current window (ns) */
+	uint64_t load_seen[MPIO_CPUS];   /* load: each CPU's interrupt count then ... */
+	uint64_t load_avg[MPIO_CPUS];    /* ... and its recent interrupts per window, averaged */
+	/* Counters (zeroed by mpio_reset): */
+	volatile uint64_t retargets, solo, solo_on_issuer;
+	volatile uint64_t interrupts[MPIO_CPUS];
+	volatile uint64_t lost[MPIO_CPUS];
+};
+
+struct blkdev;
+struct blk_req;
+
+/* Where a funnelled thread came from, to go back after the request. */
+struct mpio_trip {
+	bool funnelled;
+	int home;                    /* the CPU it left */
+	uint64_t affinity;           /* its CPUs before */
+};
+
+/* blk.c */
+void mpio_attach(struct blkdev *d);                 /* at registration: defaults, the interrupt hook */
+/* Issue r by the device's mode and route its interrupt by the policy;
+ * sets r->issuer.  The driver's submit's result. */
+int mpio_submit(struct blkdev *d, struct blk_req *r, struct mpio_trip *trip);
+void mpio_return(struct mpio_trip *trip);           /* after the wait: back home if funnelled */
+void mpio_complete(struct blk_req *r, int cpu);     /* from blk_complete, on the completing CPU */
+
+/* Control (sys_blk.c).  mpio_set's arguments are checked by mpio_check. */
+#define MPIO_KEEP (-1)
+int mpio_check(struct blkdev *d, int mode, int policy, int fixed_cpu);   /* 0 or -EINVAL */
+void mpio_set(struct blkdev *d, int mode, int policy, int fixed_cpu);
+int mpio_effective(const struct blkdev *d);         /* the policy applied */
+void mpio_reset(struct blkdev *d);                  /* zero every counter of d */
+
+/* funnel.c, for delivery.c */
+void mpio_set_mode(struct blkdev *d, int mode);     /* waits out symmetric submits when funnelling */
+/* delivery.c, for funnel.c: decide where r's interrupt goes and retarget (caller may hold d->mp.lock). */
+void mpio_route(struct blkdev *d, struct blk_req *r);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * delivery.c — paper 001's second switch: which CPU takes a block
+ * device's interrupt, and the counters that show where each one went.
+ *
+ * The device's interrupt is routed by rewriting its destination
+ * (drv_irq_retarget: the MSI address, or the I/O APIC redirection entry
+ * of an INTx line).  QEMU's "lowest priority" delivery just picks the
+ * lowest-numbered CPU, so the choice is made here, in software:
+ *   master, fixed, broadcast   once, when set (or when a funnel ends);
+ *   issuer, idle, busiest, load  at every submit, from the CPUs' published
+ *     state (cpu.h: idle, cur_prio, rq_len, irqs), read without locks.
+ * A choice made at submit holds until the next submit: with several
+ * requests in flight a request may complete where a later one sent the
+ * interrupt.  The request records whether it was alone (nothing in flight
+ * when it was issued and nothing issued until it completed); for those
+ * the choice made at its submit is the one its interrupt obeyed, and the
+ * solo counters say where they completed.
+ *
+ * Every device interrupt enters on_interrupt (the kernel's hook on the
+ * device, driver.h), which counts it for this CPU and runs the driver's
+ * handler under the device's lock.  Broadcast has one line to work with,
+ * so it is emulated: the CPU the line reaches counts the interrupt as
+ * raised and sends the device's relay IPI to every other online CPU; each
+ * CPU, that one included, tries the device's lock, and the winner, if it
+ * finds a raised interrupt not yet served, runs the driver's handler.  A
+ * CPU that ends without running it counts a lost race.  The CPU the line
+ * reached returns only when its interrupt has been served, so a level
+ * line has dropped before its EOI.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <blk.h>
+#include <cpu.h>
+#include <driver.h>
+#include <errno.h>
+#include <intr.h>
+#include <kprintf.h>
+#include <mpio.h>
+#include <smp.h>
+#include <time.h>
+#include <arch/arch.h>
+
+_Static_assert(MPIO_CPUS == MAX_CPUS, "mpio's per-CPU counters differ from MAX_CPUS");
+
+#define LOAD_WINDOW_NS 10000000ull   /* load: interrupts are counted per 10 ms window */
+#define LOAD_SCALE     16            /* load_avg is in 1/16 interrupts */
+
+static uint64_t online(void) { return smp_online_mask(); }
+static bool is_online(int c) { return online() & (1ull << c); }
+
+int mpio_effective(const struct blkdev *d)
+{
+	return d->mp.mode == MPIO_FUNNEL ? MPIO_POL_MASTER : d->mp.policy;
+}
+
+static bool at_submit(int policy)
+{
+	return policy == MPIO_POL_ISSUER || policy == MPIO_POL_IDLE ||
+	       policy == MPIO_POL_BUSIEST || policy == MPIO_POL_LOAD;
+}
+
+/* ---- choosing a CPU -------------------------------------------------------- */
+
+/* 2b-2: the first idle CPU after me, else the one running the lowest priority. */
+static int pick_idle(int me)
+{
+	int best = me, best_prio = cpus[me].cur_prio;
+	for (int k = 1; k <= ncpus; k++) {
+		int c = (me + k) % ncpus;
+		if (!is_online(c))
+			continue;
+		if (cpus[c].idle)
+			return c;
+		if (cpus[c].cur_prio < best_prio)
+			best = c, best_prio = cpus[c].cur_prio;
+	}
+	return best;
+}
+
+/* 2b-3: the CPU running the highest-priority thread; me on a tie. */
+static int pick_busiest(int me)
+{
+	int best = me, best_prio = cpus[me].idle ? PRIO_IDLE : cpus[me].cur_prio;
+	for (int k = 1; k < ncpus; k++) {
+		int c = (me + k) % ncpus;
+		int prio = cpus[c].idle ? PRIO_IDLE : cpus[c].cur_prio;
+		if (is_online(c) && prio > best_prio)
+			best = c, best_prio = prio;
+	}
+	return best;
+}
+
+/* Close the load windows that have ended: each CPU's interrupts per window, averaged. */
+static void load_age(struct mpio *m)
+{
+	uint64_t now = time_ns();
+	if (now - m->load_when < LOAD_WINDOW_NS)
+		return;
+	uint64_t windows = (now - m->load_when) / LOAD_WINDOW_NS;
+	for (int c = 0; c < ncpus; c++) {
+		uint64_t irqs = cpus[c].irqs;
+		uint64_t fresh = (irqs - m->load_seen[c]) * LOAD_SCALE / windows;
+		m->load_seen[c] = irqs;
+		m->load_avg[c] = (m->load_avg[c] + fresh) / 2;
+	}
+	m->load_when = now;
+}
+
+/* Beyond the paper: fewest runnable threads (running counts), then fewest
+ * recent interrupts (the average plus the open window); me on a tie. */
+static int pick_load(struct mpio *m, int me)
+{
+	load_age(m);
+	int best = -1;
+	uint64_t best_threads = 0, best_irqs = 0;
+	for (int k = 0; k < ncpus; k++) {
+		int c = (me + k) % ncpus;
+		if (!is_online(c))
+			continue;
+		uint64_t threads = (uint64_t)cpus[c].rq_len + (cpus[c].idle ? 0 : 1);
+		uint64_t irqs = m->load_avg[c] + (cpus[c].irqs - m->load_seen[c]) * LOAD_SCALE;
+		if (best < 0 || threads < best_threads || (threads == best_threads && irqs < best_irqs))
+			best = c, best_threads = threads, best_irqs = irqs;
+	}
+	return best;
+}
+
+/* Send the device's interrupt to cpu.  Caller holds m->route_lock. */
+static void point(struct blkdev *d, int cpu)
+{
+	struct mpio *m = &d->mp;
+	if (cpu == m->target)
+		return;
+	if (drv_irq_retarget(d->dev, cpu) == 0) {
+		m->target = cpu;
+		m->retargets++;
+	}
+}
+
+/* ---- issuing ------------------------------------------------------------------ */
+
+/* r is issued on this CPU: count it, note what else is in flight. */
+static void note_issue(struct blkdev *d, struct blk_req *r)
+{
+	struct mpio *m = &d->mp;
+	r->issuer = cpu_id();
+	__atomic_fetch_add(&d->issued[r->issuer], 1, __ATOMIC_RELAXED);
+	r->seq = __atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);
+	r->alone = __atomic_fetch_add(&m->inflight, 1, __ATOMIC_SEQ_CST) == 0;
+}
+
+void mpio_route(struct blkdev *d, struct blk_req *r)
+{
+	struct mpio *m = &d->mp;
+	int policy = mpio_effective(d);
+	if (!m->has_irq || !at_submit(policy)) {
+		note_issue(d, r);
+		return;
+	}
+	spin_lock(&m->route_lock);               /* and on this CPU until it is decided */
+	note_issue(d, r);
+	int me = r->issuer, cpu = me;
+	if (policy == MPIO_POL_IDLE)
+		cpu = pick_idle(me);
+	else if (policy == MPIO_POL_BUSIEST)
+		cpu = pick_busiest(me);
+	else if (policy == MPIO_POL_LOAD)
+		cpu = pick_load(m, me);
+	point(d, cpu);
+	spin_unlock(&m->route_lock);
+}
+
+void mpio_complete(struct blk_req *r, int cpu)
+{
+	struct mpio *m = &r->dev->mp;
+	bool solo = r->alone && __atomic_load_n(&m->seq, __ATOMIC_SEQ_CST) == r->seq;
+	__atomic_fetch_sub(&m->inflight, 1, __ATOMIC_SEQ_CST);
+	if (solo) {
+		__atomic_fetch_add(&m->solo, 1, __ATOMIC_RELAXED);
+		if (cpu == r->issuer)
+			__atomic_fetch_add(&m->solo_on_issuer, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* ---- taking the interrupt --------------------------------------------------------- */
+
+/* Broadcast's race: true if this CPU won and ran the handler. */
+static bool race(struct blkdev *d)
+{
+	struct mpio *m = &d->mp;
+	if (!spin_trylock(&m->lock))
+		return false;
+	uint64_t raised = __atomic_load_n(&m->raised, __ATOMIC_ACQUIRE);
+	bool won = raised > m->served;
+	if (won) {
+		drv_irq_run(d->dev);
+		__atomic_store_n(&m->served, raised, __ATOMIC_RELEASE);
+	}
+	spin_unlock(&m->lock);
+	return won;
+}
+
+/* The relay IPI, on every other online CPU. */
+static void on_relay(void *arg)
+{
+	struct blkdev *d = arg;
+	int me = cpu_id();
+	__atomic_fetch_add(&d->mp.interrupts[me], 1, __ATOMIC_RELAXED);
+	if (!race(d))
+		__atomic_fetch_add(&d->mp.lost[me], 1, __ATOMIC_RELAXED);
+}
+
+/* The device's line reached this CPU under broadcast: relay, race, wait until served. */
+static void broadcast(struct blkdev *d, int me)
+{
+	struct mpio *m = &d->mp;
+	uint64_t mine = __atomic_add_fetch(&m->raised, 1, __ATOMIC_ACQ_REL);
+	uint64_t mask = online();
+	for (int c = 0; c < ncpus; c++)
+		if (c != me && (mask & (1ull << c)))
+			smp_send_ipi(c, m->relay_vector);
+	bool won = race(d);
+	while (__atomic_load_n(&m->served, __ATOMIC_ACQUIRE) < mine) {
+		arch_spin_hint();
+		won |= race(d);
+	}
+	if (!won)
+		__atomic_fetch_add(&m->lost[me], 1, __ATOMIC_RELAXED);
+}
+
+/* Every interrupt of the device (drv_irq_set_hook), interrupts off. */
+static void on_interrupt(struct drv_dev *dev, void *ctx)
+{
+	struct blkdev *d = ctx;
+	int me = cpu_id();
+	__atomic_fetch_add(&d->mp.interrupts[me], 1, __ATOMIC_RELAXED);
+	if (mpio_effective(d) == MPIO_POL_BROADCAST) {
+		broadcast(d, me);
+		return;
+	}
+	spin_lock(&d->mp.lock);
+	drv_irq_run(dev);
+	spin_unlock(&d->mp.lock);
+}
+
+/* ---- control ------------------------------------------------------------------------ */
+
+void mpio_attach(struct blkdev *d)
+{
+	struct mpio *m = &d->mp;
+	spin_init(&m->lock, "mpio-dev", LOCK_MPIO_DEV);
+	spin_init(&m->route_lock, "mpio-route", LOCK_MPIO_ROUTE);
+	m->mode = MPIO_SYMMETRIC;
+	m->policy = MPIO_POL_MASTER;
+	m->fixed_cpu = ncpus > 1 ? 1 : 0;
+	m->target = -1;
+	m->relay_vector = -1;
+	m->load_when = time_ns();
+	/* One interrupt the policies can point: MSI or INTx.  A device with a
+	 * vector per CPU (NVMe's MSI-X queues) is its own answer to paper 001's
+	 * question, and like the ramdisk it takes no policy. */
+	m->has_irq = d->dev && (d->dev->irq == DRV_IRQ_MSI || d->dev->irq == DRV_IRQ_INTX);
+	if (!m->has_irq)
+		return;
+	int v = intr_alloc_vector();
+	if (v >= 0 && intr_register(v, on_relay, d, d->name) == 0)
+		m->relay_vector = v;
+	else
+		kprintf("mpio: %s: no vector for broadcast\n", d->name);
+	point(d, MPIO_MASTER);               /* the default policy; no request yet */
+	drv_irq_set_hook(d->dev, on_interrupt, d);
+}
+
+int mpio_check(struct blkdev *d, int mode, int policy, int fixed_cpu)
+{
+	struct mpio *m = &d->mp;
+	if (mode != MPIO_KEEP && mode != MPIO_SYMMETRIC && mode != MPIO_FUNNEL)
+		return -EINVAL;
+	if (policy != MPIO_KEEP && (policy < 0 || policy >= MPIO_POLICIES || !m->has_irq))
+		return -EINVAL;
+	if (policy == MPIO_POL_BROADCAST && m->relay_vector < 0)
+		return -EINVAL;
+	if (fixed_cpu != MPIO_KEEP && (fixed_cpu < 0 || fixed_cpu >= ncpus || !is_online(fixed_cpu)))
+		return -EINVAL;
+	return 0;
+}
+
+void mpio_set(struct blkdev *d, int mode, int policy, int fixed_cpu)
+{
+	struct mpio *m = &d->mp;
+	if (mode != MPIO_KEEP)
+		mpio_set_mode(d, mode);          /* funnel: waits out symmetric submits */
+	spin_lock(&m->route_lock);
+	if (fixed_cpu != MPIO_KEEP)
+		m->fixed_cpu = fixed_cpu;
+	if (policy != MPIO_KEEP)
+		m->policy = policy;
+	__atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);   /* what is in flight is not solo */
+	int now = mpio_effective(d);
+	if (m->has_irq && !at_submit(now))
+		point(d, now == MPIO_POL_FIXED ? m->fixed_cpu : MPIO_MASTER);
+	spin_unlock(&m->route_lock);
+}
+
+void mpio_reset(struct blkdev *d)
+{
+	struct mpio *m = &d->mp;
+	d->reads = d->writes = d->errors = 0;
+	m->retargets = m->solo = m->solo_on_issuer = 0;
+	for (int c = 0; c < MPIO_CPUS; c++) {
+		d->issued[c] = d->completed[c] = 0;
+		m->interrupts[c] = m->lost[c] = 0;
+	}
+}

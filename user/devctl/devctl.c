@@ -1,0 +1,189 @@
+/*
+ * devctl — shows and changes how each block device is reached on a
+ * multiprocessor (paper 001), through the blk_ctl system call.
+ *
+ *   devctl                                 every device: mode, policy, counters per CPU
+ *   devctl DEV                             one device
+ *   devctl DEV mode funnel|symmetric       who issues commands
+ *   devctl DEV policy master|fixed N|issuer|idle|busiest|broadcast|load
+ *                                          who takes the interrupt
+ *   devctl DEV delay US                    a fixed-delay device's service time (testdev)
+ *   devctl DEV reset                       zero the counters
+ *
+ * DEV is a device number or name ("testdev0").  The counters per CPU are
+ * requests issued and completed there, interrupts taken there (broadcast:
+ * relayed ones too) and broadcast races lost there.  Exit status 0, 1 on
+ * an error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hako/sys.h>
+#include <hako_blk.h>
+
+static const char *const modes[] = { "symmetric", "funnel" };
+static const char *const policies[HAKO_BLK_POLICIES] = {
+	"master", "fixed", "issuer", "idle", "busiest", "broadcast", "load",
+};
+
+static int fail(const char *what, long err)
+{
+	printf("devctl: %s: %s\n", what, err < 0 ? strerror((int)-err) : "bad argument");
+	return 1;
+}
+
+static const char *mode_name(int m) { return m >= 0 && m < 2 ? modes[m] : "?"; }
+static const char *policy_name(int p) { return p >= 0 && p < HAKO_BLK_POLICIES ? policies[p] : "?"; }
+
+static int ncpus(void)
+{
+	struct hako_sysinfo si;
+	return sys_sysinfo(&si) < 0 || si.ncpus < 1 ? 1 : (int)si.ncpus;
+}
+
+static void row(const char *label, const uint64_t *v, int n)
+{
+	printf("   %-10s", label);
+	for (int c = 0; c < n; c++)
+		printf(" %8lu", (unsigned long)v[c]);
+	printf("\n");
+}
+
+static void show(int id, const struct hako_blk_info *in)
+{
+	printf("%2d %-10s %-9s ", id, in->name, mode_name(in->mode));
+	if (!in->has_irq)
+		printf("policy n/a (no interrupt)");
+	else if (in->policy == HAKO_BLK_FIXED)
+		printf("policy fixed %d", in->fixed_cpu);
+	else
+		printf("policy %s", policy_name(in->policy));
+	if (in->has_irq && in->effective != in->policy)
+		printf(" (funnelled: %s in effect)", policy_name(in->effective));
+	if (in->has_irq)
+		printf(", to cpu %d", in->target);
+	if (in->delay_us)
+		printf(", delay %luus", (unsigned long)in->delay_us);
+	printf("\n   reads %lu writes %lu errors %lu retargets %lu solo %lu (on issuer %lu)\n",
+	       (unsigned long)in->reads, (unsigned long)in->writes, (unsigned long)in->errors,
+	       (unsigned long)in->retargets, (unsigned long)in->solo,
+	       (unsigned long)in->solo_on_issuer);
+	int n = ncpus();
+	printf("   %-10s", "cpu");
+	for (int c = 0; c < n; c++)
+		printf(" %8d", c);
+	printf("\n");
+	row("issued", in->issued, n);
+	row("completed", in->completed, n);
+	if (in->has_irq) {
+		row("interrupts", in->interrupts, n);
+		row("lost", in->lost, n);
+	}
+}
+
+static int list_all(void)
+{
+	struct hako_blk_info in;
+	int id = 0;
+	for (; sys_blk_ctl(id, HAKO_BLK_INFO, &in) == 0; id++)
+		show(id, &in);
+	if (id == 0)
+		printf("devctl: no block devices\n");
+	return 0;
+}
+
+/* A number, or the name of a device; -1 if neither. */
+static int find_dev(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end != s && *end == 0)
+		return (int)v;
+	struct hako_blk_info in;
+	for (int id = 0; sys_blk_ctl(id, HAKO_BLK_INFO, &in) == 0; id++)
+		if (strcmp(in.name, s) == 0)
+			return id;
+	return -1;
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* "policy fixed N" and the others into set; -1 if the words say nothing valid. */
+static int parse_policy(struct hako_blk_set *set, int argc, char **argv)
+{
+	if (argc < 1)
+		return -1;
+	set->policy = lookup(policies, HAKO_BLK_POLICIES, argv[0]);
+	if (set->policy < 0)
+		return -1;
+	if (set->policy == HAKO_BLK_FIXED && argc == 2) {
+		char *end;
+		long cpu = strtol(argv[1], &end, 10);
+		if (end == argv[1] || *end || cpu < 0)
+			return -1;
+		set->fixed_cpu = (int32_t)cpu;
+		return 0;
+	}
+	return argc == 1 ? 0 : -1;
+}
+
+static int change(int id, int argc, char **argv)
+{
+	struct hako_blk_info in;
+	long r;
+	const char *what = argv[0];
+	struct hako_blk_set set = { HAKO_BLK_KEEP, HAKO_BLK_KEEP, HAKO_BLK_KEEP, 0 };
+	if (strcmp(what, "reset") == 0 && argc == 1) {
+		r = sys_blk_ctl(id, HAKO_BLK_RESET, NULL);
+	} else if (strcmp(what, "delay") == 0 && argc == 2) {
+		char *end;
+		unsigned long us = strtoul(argv[1], &end, 10);
+		if (end == argv[1] || *end)
+			return fail(argv[1], 0);
+		r = sys_blk_ctl(id, HAKO_BLK_DELAY, (void *)us);
+	} else if (strcmp(what, "mode") == 0 && argc == 2) {
+		set.mode = lookup(modes, 2, argv[1]);
+		if (set.mode < 0)
+			return fail(argv[1], 0);
+		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
+	} else if (strcmp(what, "policy") == 0) {
+		if (parse_policy(&set, argc - 1, argv + 1) < 0)
+			return fail("policy", 0);
+		sys_blk_ctl(id, HAKO_BLK_INFO, &in);
+		if (!in.has_irq) {
+			printf("devctl: %s has no interrupt: delivery policies do not apply\n", in.name);
+			return 1;
+		}
+		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
+	} else {
+		return fail(what, 0);
+	}
+	if (r < 0)
+		return fail(what, r);
+	sys_blk_ctl(id, HAKO_BLK_INFO, &in);
+	show(id, &in);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return list_all();
+	int id = find_dev(argv[1]);
+	struct hako_blk_info in;
+	long r = id < 0 ? -ENODEV : sys_blk_ctl(id, HAKO_BLK_INFO, &in);
+	if (r < 0)
+		return fail(argv[1], r);
+	if (argc == 2) {
+		show(id, &in);
+		return 0;
+	}
+	return change(id, argc - 2, argv + 2);
+}
