@@ -17,7 +17,7 @@ KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -MMD -MP $(KERNEL_DEFS)
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
 KERNEL_ASFLAGS := -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
@@ -57,6 +57,9 @@ $(BUILD)/%.c.o: %.c
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
 $(BUILD)/kernel/arch/$(ARCH)/%.c.o: KERNEL_CFLAGS += -Ikernel/arch/$(ARCH)
+
+# The handlers' prototypes (syscall.h includes them) exist before any kernel file compiles.
+$(filter %.c.o,$(KERNEL_OBJS)): | $(BUILD)/gen/syscall_handlers.h
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)

@@ -1,16 +1,18 @@
 /*
  * syscall.h — the system-call table and the per-CPU call counters.
  *
- * The table itself is generated from kernel/include/uapi/syscalls.def
- * (build/gen/syscall_table.c, which also declares the handlers); a
- * handler takes its arguments as raw 64-bit words and validates every one
- * of them.  Every handler is in kernel/syscall/sys_*.c: it checks, copies
+ * The table is generated from kernel/include/uapi/syscalls.def
+ * (build/gen/syscall_table.c), and so are the handlers' prototypes
+ * (build/gen/syscall_handlers.h, included here): a handler whose
+ * parameters disagree with the list does not compile.  A handler takes
+ * its arguments as raw 64-bit words and validates every one of them.  Every handler is in kernel/syscall/sys_*.c: it checks, copies
  * to or from user memory, and calls the subsystem's kernel API.
  */
 #ifndef HAKO_SYSCALL_H
 #define HAKO_SYSCALL_H
 
 #include <stdint.h>
+#include <syscall_handlers.h>
 
 typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 

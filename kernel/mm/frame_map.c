@@ -2,8 +2,11 @@
  * frame_map.c — bitmap bookkeeping for physical frames.
  *
  * Single frames: scan 64-bit words from a rotating hint for one that is
- * not all ones.  Runs of frames (DMA buffers, ICAs, kernel stacks): a
- * first-fit scan of aligned start positions.
+ * not all ones.  Runs of frames (DMA buffers, ICAs, large kmallocs): a
+ * first-fit scan of aligned start positions that, when a candidate run
+ * holds a taken frame, starts again at the first aligned position after
+ * it, and steps over all-ones words whole; so a scan costs about one step
+ * per word of taken memory, not one per frame times the run's length.
  */
 #include <stdint.h>
 #include <string.h>
@@ -64,12 +67,27 @@ static int64_t take_one(struct frame_map *m)
 	return -1;
 }
 
-static bool run_is_free(const struct frame_map *m, uint64_t start, uint64_t count)
+/* The last taken frame in [start, start + count), or -1 if the run is free. */
+static int64_t last_taken(const struct frame_map *m, uint64_t start, uint64_t count)
 {
-	for (uint64_t f = start; f < start + count; f++)
-		if (m->bits[WORD(f)] & BIT(f))
-			return false;
-	return true;
+	for (uint64_t f = start + count; f > start; f--)
+		if (m->bits[WORD(f - 1)] & BIT(f - 1))
+			return (int64_t)(f - 1);
+	return -1;
+}
+
+/* The first aligned position at or after f whose frame is free, or nframes. */
+static uint64_t next_start(const struct frame_map *m, uint64_t f, uint64_t align)
+{
+	f = (f + align - 1) / align * align;
+	while (f < m->nframes && (m->bits[WORD(f)] & BIT(f))) {
+		if (f % 64 == 0 && m->bits[WORD(f)] == ~0ull)
+			f += 64;                 /* a whole word taken */
+		else
+			f++;
+		f = (f + align - 1) / align * align;
+	}
+	return f;
 }
 
 int64_t frame_map_take(struct frame_map *m, uint64_t count, uint64_t align)
@@ -80,11 +98,13 @@ int64_t frame_map_take(struct frame_map *m, uint64_t count, uint64_t align)
 		return take_one(m);
 	if (align == 0)
 		align = 1;
-	for (uint64_t start = 0; start + count <= m->nframes; start += align) {
-		if (run_is_free(m, start, count)) {
+	for (uint64_t start = next_start(m, 0, align); start + count <= m->nframes;) {
+		int64_t taken = last_taken(m, start, count);
+		if (taken < 0) {
 			frame_map_reserve(m, start, count);
 			return (int64_t)start;
 		}
+		start = next_start(m, (uint64_t)taken + 1, align);
 	}
 	return -1;
 }

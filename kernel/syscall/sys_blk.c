@@ -14,6 +14,7 @@
 #include <string.h>
 #include <blk.h>
 #include <errno.h>
+#include <syscall.h>
 #include <mpio.h>
 #include <pmm.h>
 #include <uaccess.h>

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <errno.h>
+#include <syscall.h>
 #include <intr_pack.h>
 #include <thread.h>
 #include <uaccess.h>

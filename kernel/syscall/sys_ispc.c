@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 #include <errno.h>
+#include <syscall.h>
 #include <ica.h>
 #include <ispc.h>
 #include <proc.h>

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
+#include <syscall.h>
 #include <nic.h>
 #include <nic_user.h>
 #include <proc.h>

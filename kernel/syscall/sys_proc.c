@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cpu.h>
 #include <errno.h>
+#include <syscall.h>
 #include <heap.h>
 #include <proc.h>
 #include <sched.h>

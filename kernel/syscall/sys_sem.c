@@ -8,6 +8,7 @@
  */
 #include <stdint.h>
 #include <errno.h>
+#include <syscall.h>
 #include <proc.h>
 #include <sem.h>
 

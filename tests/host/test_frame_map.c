@@ -258,6 +258,19 @@ static uint64_t rng(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
+TEST(take_contiguous_skips_taken_words)
+{
+	struct frame_map m;
+	new_map(&m, 640);
+	frame_map_release(&m, 0, 640);
+	frame_map_reserve(&m, 0, 515);                  /* eight whole words and three frames */
+	frame_map_reserve(&m, 530, 1);                  /* a hole of 15 before it */
+	CHECK_EQ(frame_map_take(&m, 16, 1), 531);
+	CHECK_EQ(frame_map_take(&m, 8, 8), 520);        /* 515..519 free but not aligned */
+	CHECK_EQ(frame_map_take(&m, 93, 1), 547);
+	CHECK_EQ(frame_map_take(&m, 1, 64), -1);        /* 512 and 576 both taken */
+}
+
 TEST(random_operations_match_model)
 {
 	enum { N = 300 };

@@ -81,8 +81,7 @@ def test_malformed(text, message):
 def test_kernel_table_fills_holes_with_nosys():
     table = gensyscalls.kernel_table(parse("0 a (void)\n3 b (int x, const char *s)\n"))
     assert "const unsigned syscall_count = 4;" in table
-    assert "long sys_a(void);" in table
-    assert "long sys_b(uint64_t, uint64_t);" in table
+    assert "sys_a, \"a\", 0" in table
     assert "sys_nosys" not in table.split("syscall_table[]")[0]     # declared by syscall.h
     rows = re.findall(r"\[(\d+)\] = \{ \(syscall_fn\)\(void \(\*\)\(void\)\)sys_(\w+), \"(\w+)\", (\d) \}",
                       table)
@@ -128,7 +127,7 @@ def test_main_writes_only_changed_files(tmp_path):
     out = tmp_path / "gen"
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["hako_syscalls.h", "syscall_stubs.S", "syscall_table.c"]
+    assert names == ["hako_syscalls.h", "syscall_handlers.h", "syscall_stubs.S", "syscall_table.c"]
     for p in out.iterdir():
         os.utime(p, (1, 1))
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
@@ -153,3 +152,10 @@ def test_reserved_name_raw_refused():
 def test_unbalanced_parentheses_refused():
     with pytest.raises(gensyscalls.DefError):
         parse("0 f (int (*cb)(int, int)")
+
+
+def test_kernel_prototypes_take_raw_words():
+    header = gensyscalls.kernel_prototypes(parse("0 a (void)\n3 b (int x, const char *s)\n"))
+    assert "#ifndef HAKO_SYSCALL_HANDLERS_H" in header and header.rstrip().endswith("#endif")
+    assert "long sys_a(void);\n" in header
+    assert "long sys_b(uint64_t, uint64_t);\n" in header
