@@ -18,6 +18,7 @@
 #include <proc.h>
 #include <sem.h>
 #include <errno.h>
+#include <mpio.h>
 #include <sched.h>
 #include <smp.h>
 #include <spinlock.h>
@@ -165,6 +166,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	smp_boot_aps();                          /* every other CPU, into its idle loop */
 	bsp->online = true;
 	timer_start_cpu();                       /* the tick on cpu 0 */
+	iop_init();                              /* iop=N: CPU N leaves the scheduler (paper 001) */
 	pci_init();                              /* enumerate buses, BARs, capabilities */
 	drivers_probe();                         /* every registered driver, in link order */
 	console_input_init();                    /* COM1 receive interrupt */

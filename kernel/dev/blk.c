@@ -51,6 +51,14 @@ struct blkdev *blk_get(int i)
 
 void blk_complete(struct blk_req *r, int status)
 {
+	if (r->via_iop)
+		iop_done(r, status);     /* the IOP signals it to a CPU of the policy's */
+	else
+		blk_finish(r, status);
+}
+
+void blk_finish(struct blk_req *r, int status)
+{
 	int cpu = cpu_id();
 	__atomic_fetch_add(&r->dev->completed[cpu], 1, __ATOMIC_RELAXED);
 	mpio_complete(r, cpu);

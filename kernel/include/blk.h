@@ -53,6 +53,9 @@ struct blk_req {
 	void *drv;                   /* the driver's, while the request is in flight */
 	uint64_t seq;                /* mpio: the device's submit count when it was issued */
 	bool alone;                  /* mpio: no other request was in flight then */
+	bool via_iop;                /* mpio: issued through the I/O processor (iop.c) ... */
+	int iop_status;              /* ... the driver's status, until the completion IPI */
+	struct blk_req *iop_next;    /* ... on one of iop.c's lists */
 };
 
 struct blkdev_ops {
@@ -81,6 +84,9 @@ struct blkdev {
 /* Driver side. */
 int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry is full */
 void blk_complete(struct blk_req *r, int status);   /* once per request, any context */
+/* mpio: complete r on this CPU now (what blk_complete does but for an IOP
+ * request, whose completion the IOP sends to a CPU of the policy's). */
+void blk_finish(struct blk_req *r, int status);
 
 /* Kernel side. */
 int blk_count(void);

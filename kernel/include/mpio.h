@@ -19,6 +19,15 @@
  * of them race for the device's lock; the winner runs the driver's
  * handler, the others count a lost race.
  *
+ * The I/O processor (iop.c, kernel option iop=N, paper 001's HDC PU):
+ * CPU N runs no thread but a loop that takes commands from a mailbox per
+ * issuing CPU and submits them to the drivers there; a device set to use
+ * it (mp.iop) has its interrupt pointed at the IOP, and the IOP signals
+ * each completion by IPI to the CPU the device's policy chooses
+ * (mpio_iop_target), which wakes the waiter.  With the IOP on, the mode
+ * is moot: the IOP is the device's funnel (one command at a time, under
+ * the device's lock) and no thread moves to the master.
+ *
  * A block device's state lives in struct blkdev (blk.h, d->mp); blk.c
  * calls mpio_submit/mpio_return around every request and mpio_complete
  * from blk_complete; blk_register calls mpio_attach.
@@ -74,6 +83,10 @@ struct mpio {
 	volatile uint64_t retargets, solo, solo_on_issuer;
 	volatile uint64_t interrupts[MPIO_CPUS];
 	volatile uint64_t lost[MPIO_CPUS];
+	/* The I/O processor (iop.c): */
+	volatile int iop;            /* 1: new requests go to the IOP */
+	volatile uint64_t iop_cmds;  /* commands the IOP submitted (counter) */
+	volatile uint64_t iop_ipis[MPIO_CPUS];   /* completion IPIs it sent to each CPU (counter) */
 };
 
 struct blkdev;
@@ -100,6 +113,16 @@ int mpio_check(struct blkdev *d, int mode, int policy, int fixed_cpu);   /* 0 or
 void mpio_set(struct blkdev *d, int mode, int policy, int fixed_cpu);
 int mpio_effective(const struct blkdev *d);         /* the policy applied */
 void mpio_reset(struct blkdev *d);                  /* zero every counter of d */
+
+/* The I/O processor (iop.c). */
+void iop_init(void);                                /* boot, after the CPUs start: iop=N */
+int iop_cpu(void);                                  /* the IOP's CPU, or -1 */
+int iop_submit(struct blkdev *d, struct blk_req *r);   /* into this CPU's mailbox; 0 */
+void iop_done(struct blk_req *r, int status);       /* from blk_complete, for an IOP request */
+int mpio_check_iop(struct blkdev *d, int on);       /* 0 or -EINVAL (no IOP) */
+void mpio_set_iop(struct blkdev *d, int on);        /* route the interrupt with it */
+/* The CPU an IOP completion of r is signalled to by d's policy; -1: every CPU. */
+int mpio_iop_target(struct blkdev *d, struct blk_req *r);
 
 /* funnel.c, for delivery.c */
 void mpio_set_mode(struct blkdev *d, int mode);     /* waits out symmetric submits when funnelling */

@@ -53,7 +53,12 @@ void sched_request_resched(void);       /* this CPU: switch at the next chance *
 void sched_preempt_if_needed(void);     /* end of an interrupt */
 void sched_wakeup(struct thread *t);
 void sched_enqueue_new(struct thread *t);
-int sched_set_affinity(struct thread *t, uint64_t mask);
+int sched_set_affinity(struct thread *t, uint64_t mask);   /* -EINVAL: no CPU of the mask schedules */
+/* The online CPUs threads may run on: all but the withdrawn ones. */
+uint64_t sched_cpu_mask(void);
+/* At boot, before any thread exists: cpu runs loop (which never returns)
+ * instead of its idle loop, and no thread ever runs there. */
+void sched_withdraw_cpu(int cpu, void (*loop)(void));
 int sched_migrate(int cpu);             /* move the running thread to cpu and continue there */
 void sched_set_priority(struct thread *t, int prio);
 void sched_block(void);                 /* current is T_DEAD: leave for good */

@@ -45,11 +45,14 @@ _Static_assert(MPIO_CPUS == MAX_CPUS, "mpio's per-CPU counters differ from MAX_C
 #define LOAD_WINDOW_NS 10000000ull   /* load: interrupts are counted per 10 ms window */
 #define LOAD_SCALE     16            /* load_avg is in 1/16 interrupts */
 
-static uint64_t online(void) { return smp_online_mask(); }
+/* The CPUs a policy may choose: online and scheduling (not the IOP). */
+static uint64_t online(void) { return sched_cpu_mask(); }
 static bool is_online(int c) { return online() & (1ull << c); }
 
 int mpio_effective(const struct blkdev *d)
 {
+	if (d->mp.iop)
+		return d->mp.policy;             /* no funnel: the IOP issues */
 	return d->mp.mode == MPIO_FUNNEL ? MPIO_POL_MASTER : d->mp.policy;
 }
 
@@ -166,7 +169,8 @@ void mpio_route(struct blkdev *d, struct blk_req *r)
 		cpu = pick_busiest(me);
 	else if (policy == MPIO_POL_LOAD)
 		cpu = pick_load(m, me);
-	point(d, cpu);
+	if (!m->iop)                             /* else it stays on the IOP */
+		point(d, cpu);
 	spin_unlock(&m->route_lock);
 }
 
@@ -234,7 +238,7 @@ static void on_interrupt(struct drv_dev *dev, void *ctx)
 	struct blkdev *d = ctx;
 	int me = cpu_id();
 	__atomic_fetch_add(&d->mp.interrupts[me], 1, __ATOMIC_RELAXED);
-	if (mpio_effective(d) == MPIO_POL_BROADCAST) {
+	if (mpio_effective(d) == MPIO_POL_BROADCAST && !d->mp.iop) {
 		broadcast(d, me);
 		return;
 	}
@@ -252,7 +256,10 @@ void mpio_attach(struct blkdev *d)
 	spin_init(&m->route_lock, "mpio-route", LOCK_MPIO_ROUTE);
 	m->mode = MPIO_SYMMETRIC;
 	m->policy = MPIO_POL_MASTER;
-	m->fixed_cpu = ncpus > 1 ? 1 : 0;
+	m->fixed_cpu = 0;
+	for (int c = ncpus - 1; c > 0; c--)      /* the lowest scheduling CPU after the master */
+		if (is_online(c))
+			m->fixed_cpu = c;
 	m->target = -1;
 	m->relay_vector = -1;
 	m->load_when = time_ns();
@@ -297,9 +304,61 @@ void mpio_set(struct blkdev *d, int mode, int policy, int fixed_cpu)
 		m->policy = policy;
 	__atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);   /* what is in flight is not solo */
 	int now = mpio_effective(d);
-	if (m->has_irq && !at_submit(now))
+	if (m->has_irq && m->iop)
+		point(d, iop_cpu());
+	else if (m->has_irq && !at_submit(now))
 		point(d, now == MPIO_POL_FIXED ? m->fixed_cpu : MPIO_MASTER);
 	spin_unlock(&m->route_lock);
+}
+
+/* ---- the I/O processor's side (iop.c) ----------------------------------------------- */
+
+int mpio_check_iop(struct blkdev *d, int on)
+{
+	if (on != MPIO_KEEP && on != 0 && on != 1)
+		return -EINVAL;
+	return on == 1 && iop_cpu() < 0 ? -EINVAL : 0;
+}
+
+/*
+ * Requests already in a mailbox are executed whatever is set after them,
+ * and a completion is signalled by the IOP wherever the interrupt lands,
+ * so no request is lost by a switch (iop.c).  Switching on points the
+ * interrupt at the IOP; switching off points it as the policy says
+ * (issuer, idle, busiest, load: at the next submit).
+ */
+void mpio_set_iop(struct blkdev *d, int on)
+{
+	struct mpio *m = &d->mp;
+	spin_lock(&m->route_lock);
+	__atomic_store_n(&m->iop, on, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);   /* what is in flight is not solo */
+	spin_unlock(&m->route_lock);
+	mpio_set(d, MPIO_KEEP, MPIO_KEEP, MPIO_KEEP);       /* points the interrupt */
+}
+
+int mpio_iop_target(struct blkdev *d, struct blk_req *r)
+{
+	struct mpio *m = &d->mp;
+	int cpu, me = r->issuer;
+	switch (m->policy) {
+	case MPIO_POL_FIXED:
+		return m->fixed_cpu;
+	case MPIO_POL_ISSUER:
+		return me;
+	case MPIO_POL_IDLE:
+		return pick_idle(me);
+	case MPIO_POL_BUSIEST:
+		return pick_busiest(me);
+	case MPIO_POL_BROADCAST:
+		return -1;
+	case MPIO_POL_LOAD:
+		spin_lock(&m->route_lock);
+		cpu = pick_load(m, me);
+		spin_unlock(&m->route_lock);
+		return cpu;
+	}
+	return MPIO_MASTER;
 }
 
 void mpio_reset(struct blkdev *d)
@@ -307,7 +366,9 @@ void mpio_reset(struct blkdev *d)
 	struct mpio *m = &d->mp;
 	d->reads = d->writes = d->errors = 0;
 	m->retargets = m->solo = m->solo_on_issuer = 0;
+	m->iop_cmds = 0;
 	for (int c = 0; c < MPIO_CPUS; c++) {
+		m->iop_ipis[c] = 0;
 		d->issued[c] = d->completed[c] = 0;
 		m->interrupts[c] = m->lost[c] = 0;
 	}

@@ -16,6 +16,9 @@
  * waits until the count is zero; so once mpio_set_mode returns, no CPU
  * but the master is inside the driver.  A request already submitted
  * completes wherever its interrupt lands.
+ *
+ * A device that uses the I/O processor (iop.c) skips both: its requests
+ * go to the IOP's mailboxes, whatever the mode.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,6 +65,8 @@ int mpio_submit(struct blkdev *d, struct blk_req *r, struct mpio_trip *trip)
 {
 	struct mpio *m = &d->mp;
 	trip->funnelled = false;
+	if (__atomic_load_n(&m->iop, __ATOMIC_SEQ_CST))
+		return iop_submit(d, r);         /* the IOP is the funnel: nobody moves */
 	if (__atomic_load_n(&m->mode, __ATOMIC_SEQ_CST) == MPIO_SYMMETRIC) {
 		__atomic_fetch_add(&m->inside, 1, __ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&m->mode, __ATOMIC_SEQ_CST) == MPIO_SYMMETRIC) {

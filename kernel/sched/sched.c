@@ -11,6 +11,11 @@
  * thread last ran on, which it cannot reach before its switch completes.
  * For that, a thread marks itself T_SLEEPING only under its own run-queue
  * lock, held from there to the end of the switch.
+ *
+ * A CPU can be withdrawn from scheduling at boot, before any thread
+ * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
+ * sched_cpu_mask, so no pick, affinity, migration or steal puts a thread
+ * there, and its idle loop runs the loop it was given instead.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -22,6 +27,18 @@
 #include <time.h>
 
 uint64_t sched_slice_ticks = 2;
+
+static uint64_t withdrawn;                       /* CPUs that run no thread */
+static void (*volatile own_loop[MAX_CPUS])(void);
+
+uint64_t sched_cpu_mask(void) { return smp_online_mask() & ~withdrawn; }
+
+void sched_withdraw_cpu(int cpu, void (*loop)(void))
+{
+	__atomic_fetch_or(&withdrawn, 1ull << cpu, __ATOMIC_SEQ_CST);
+	own_loop[cpu] = loop;
+	smp_send_resched(cpu);           /* out of its hlt, into the loop */
+}
 
 static void rq_push(struct cpu *c, struct thread *t)
 {
@@ -56,7 +73,7 @@ static bool allowed(struct thread *t, int cpu) { return t->affinity & (1ull << c
 static int pick_cpu(struct thread *t)
 {
 	int best = -1, best_load = 1 << 30;
-	uint64_t online = smp_online_mask();
+	uint64_t online = sched_cpu_mask();
 	for (int i = 0; i < ncpus; i++) {
 		if (!allowed(t, i) || !(online & (1ull << i)))
 			continue;
@@ -288,6 +305,11 @@ void sched_idle_loop(void)
 {
 	for (;;) {
 		struct cpu *c = this_cpu();
+		if (own_loop[c->id]) {
+			c->idle = false;
+			arch_irq_enable();
+			own_loop[c->id]();       /* never returns */
+		}
 		arch_irq_disable();
 		if (c->rq_len || steal(c)) {
 			arch_irq_enable();
@@ -301,7 +323,7 @@ void sched_idle_loop(void)
 
 int sched_set_affinity(struct thread *t, uint64_t mask)
 {
-	mask &= smp_online_mask();
+	mask &= sched_cpu_mask();
 	if (!mask)
 		return -EINVAL;
 	t->affinity = mask;
@@ -312,7 +334,7 @@ int sched_set_affinity(struct thread *t, uint64_t mask)
 
 int sched_migrate(int cpu)
 {
-	if (cpu < 0 || cpu >= ncpus || !cpus[cpu].online)
+	if (cpu < 0 || cpu >= ncpus || !(sched_cpu_mask() & (1ull << cpu)))
 		return -EINVAL;
 	struct thread *t = thread_current();
 	if (!allowed(t, cpu))

@@ -54,22 +54,30 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 		out->completed[c] = d->completed[c];
 		out->interrupts[c] = m->interrupts[c];
 		out->lost[c] = m->lost[c];
+		out->iop_ipis[c] = m->iop_ipis[c];
 	}
+	out->iop = m->iop;
+	out->iop_cpu = iop_cpu();
+	out->iop_cmds = m->iop_cmds;
 }
 
-/* HAKO_BLK_SET: copy, check every field, then act (mpio_set cannot fail). */
+/* HAKO_BLK_SET: copy, check every field, then act (mpio_set, mpio_set_iop cannot fail). */
 static long set(struct blkdev *d, uint64_t uarg)
 {
 	struct hako_blk_set in;
 	long err = copy_from_user(&in, uarg, sizeof in);
 	if (err < 0)
 		return err;
-	if (in.reserved != 0)
-		return -EINVAL;
+	int iop = in.iop == 0 || in.iop == HAKO_BLK_KEEP ? MPIO_KEEP :
+		  in.iop == HAKO_BLK_IOP_ON ? 1 : in.iop == HAKO_BLK_IOP_OFF ? 0 : 2;   /* 2: refused */
 	err = mpio_check(d, in.mode, in.policy, in.fixed_cpu);
+	if (err == 0)
+		err = mpio_check_iop(d, iop);
 	if (err < 0)
 		return err;
 	mpio_set(d, in.mode, in.policy, in.fixed_cpu);
+	if (iop != MPIO_KEEP)
+		mpio_set_iop(d, iop);
 	return 0;
 }
 

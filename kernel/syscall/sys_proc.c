@@ -162,7 +162,7 @@ static long set_prio(struct thread *t, uint64_t prio)
 
 long sys_set_affinity(uint64_t tid, uint64_t mask)
 {
-	if (!(mask & smp_online_mask()))
+	if (!(mask & sched_cpu_mask()))
 		return -EINVAL;
 	return on_own_thread(tid, set_affinity, mask);
 }

@@ -95,6 +95,15 @@ class BootCase:
                        debug_kernel=self.debug_kernel)
 
 
+# user/selftest/test_iop.c: what the iop=3 boot runs.
+IOP_TESTS = (
+    "iop_every_device_checked_data_from_the_other_cpus",
+    "iop_completions_follow_the_delivery_policy",
+    "iop_runs_no_thread",
+    "iop_switching_on_and_off_while_workers_run_loses_nothing",
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """Which steps run, in order, and the boots they use."""
@@ -137,6 +146,9 @@ PLANS = {
         # determinism check: QEMU completes disk I/O on host threads.
         BootCase("q35", 4, disk="both"),
         BootCase("q35", 4, disk="both", words=("selftest",), kinds=("utest",)),
+        # The I/O processor (issue 13): CPU 3 runs no thread; the IOP selftests,
+        # which the boots above skip (the others pin workers to CPU 3).
+        BootCase("pc", 4, words=("selftest",) + IOP_TESTS, kinds=("utest",), cmdline="iop=3"),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

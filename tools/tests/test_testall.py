@@ -1,6 +1,7 @@
 """Tests for hakotool.testall: pure counting and a fake-QEMU plan run."""
 import io
 import json
+import re
 from pathlib import Path
 
 from hakotool import testall
@@ -22,13 +23,16 @@ def test_plan_table():
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
-        "q35-smp4-disk-both-selftest"]
+        "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
     assert not any("lockcheck" in c.cmdline for c in full.boots)
     for case in full.boots:
-        assert case.kinds == (("utest",) if case.words == ("selftest",) else ("ktest",))
+        assert case.kinds == (("utest",) if case.words[:1] == ("selftest",) else ("ktest",))
+    iop = full.boots[-1]
+    assert iop.cmdline == "iop=3" and iop.smp == 4
+    assert iop.words == ("selftest",) + testall.IOP_TESTS
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
     assert full.determinism.profile().net == "hub"
 
@@ -273,3 +277,9 @@ def test_debug_kernel_case_boots_build_debug_or_fails_its_build(fake_env, tmp_pa
     assert out.getvalue().splitlines() == ["PASS pc-smp4-debug-kernel:lock", "1 passed, 0 failed, 0 skipped"]
     argv = json.loads(argv_file.read_text())
     assert argv[argv.index("-kernel") + 1] == "build/debug/hako.elf"
+
+
+def test_iop_boot_names_every_iop_selftest():
+    source = (Path(__file__).resolve().parents[2] / "user/selftest/test_iop.c").read_text()
+    defined = set(re.findall(r"UTEST_NEEDS\((iop_\w+), need_iop\)", source))
+    assert defined == set(testall.IOP_TESTS)

@@ -7,13 +7,15 @@
  *   devctl DEV mode funnel|symmetric       who issues commands
  *   devctl DEV policy master|fixed N|issuer|idle|busiest|broadcast|load
  *                                          who takes the interrupt
+ *   devctl DEV iop on|off                  commands through the I/O processor (kernel iop=N)
  *   devctl DEV delay US                    a fixed-delay device's service time (testdev)
  *   devctl DEV reset                       zero the counters
  *
  * DEV is a device number or name ("testdev0").  The counters per CPU are
  * requests issued and completed there, interrupts taken there (broadcast:
- * relayed ones too) and broadcast races lost there.  Exit status 0, 1 on
- * an error.
+ * relayed ones too) and broadcast races lost there; with an I/O
+ * processor, also the completion IPIs it sent to each.  Exit status 0,
+ * 1 on an error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,6 +67,9 @@ static void show(int id, const struct hako_blk_info *in)
 		printf(", to cpu %d", in->target);
 	if (in->delay_us)
 		printf(", delay %luus", (unsigned long)in->delay_us);
+	if (in->iop_cpu >= 0)
+		printf(", iop %s (cpu %d, %lu commands)", in->iop ? "on" : "off", in->iop_cpu,
+		       (unsigned long)in->iop_cmds);
 	printf("\n   reads %lu writes %lu errors %lu retargets %lu solo %lu (on issuer %lu)\n",
 	       (unsigned long)in->reads, (unsigned long)in->writes, (unsigned long)in->errors,
 	       (unsigned long)in->retargets, (unsigned long)in->solo,
@@ -80,6 +85,8 @@ static void show(int id, const struct hako_blk_info *in)
 		row("interrupts", in->interrupts, n);
 		row("lost", in->lost, n);
 	}
+	if (in->iop_cpu >= 0)
+		row("iop ipis", in->iop_ipis, n);
 }
 
 static int list_all(void)
@@ -153,6 +160,18 @@ static int change(int id, int argc, char **argv)
 		if (set.mode < 0)
 			return fail(argv[1], 0);
 		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
+	} else if (strcmp(what, "iop") == 0 && argc == 2) {
+		if (strcmp(argv[1], "on") == 0)
+			set.iop = HAKO_BLK_IOP_ON;
+		else if (strcmp(argv[1], "off") == 0)
+			set.iop = HAKO_BLK_IOP_OFF;
+		else
+			return fail(argv[1], 0);
+		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
+		if (r == -EINVAL && set.iop == HAKO_BLK_IOP_ON) {
+			printf("devctl: no I/O processor (boot with iop=N)\n");
+			return 1;
+		}
 	} else if (strcmp(what, "policy") == 0) {
 		if (parse_policy(&set, argc - 1, argv + 1) < 0)
 			return fail("policy", 0);

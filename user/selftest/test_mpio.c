@@ -27,7 +27,6 @@
 #define BS         HAKO_BLK_SIZE
 #define FAST_US    300               /* testdev's delay in these tests */
 #define SLOW_US    17000             /* and what it is otherwise */
-#define MAX_W      16
 
 static const char *const policy_names[HAKO_BLK_POLICIES] = {
 	"master", "fixed", "issuer", "idle", "busiest", "broadcast", "load",
@@ -64,7 +63,7 @@ static void speed_up(int dev)
 		sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)FAST_US);
 }
 
-static uint64_t sum(const uint64_t *v)
+uint64_t blk_sum(const uint64_t *v)
 {
 	uint64_t s = 0;
 	for (int c = 0; c < HAKO_BLK_CPUS; c++)
@@ -109,13 +108,8 @@ UROLE(mpio_worker)
 	return 0;
 }
 
-struct run {
-	int pids[MAX_W];
-	int n;
-};
-
 /* Start a worker on each CPU of cpus[] (n of them), each on its own blocks of dev. */
-static int start(struct run *run, int dev, const int *cpus, int n, int count, int rounds, int gap_us)
+int mpio_start(struct run *run, int dev, const int *cpus, int n, int count, int rounds, int gap_us)
 {
 	struct hako_blk_info in;
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
@@ -136,7 +130,7 @@ static int start(struct run *run, int dev, const int *cpus, int n, int count, in
 	return 0;
 }
 
-static int finish(struct run *run)
+int mpio_finish(struct run *run)
 {
 	int bad = 0;
 	for (int w = 0; w < run->n; w++) {
@@ -159,25 +153,25 @@ static void four_cpus(void)
 }
 
 /* Every request accounted for: issued and completed once each, none failed. */
-static int accounted(const struct hako_blk_info *in, uint64_t requests)
+int mpio_accounted(const struct hako_blk_info *in, uint64_t requests)
 {
 	CHECK(in->reads + in->writes == requests, "%s: %lu requests done, expected %lu", in->name,
 	      (unsigned long)(in->reads + in->writes), (unsigned long)requests);
 	CHECK_EQ(in->errors, 0);
-	CHECK(sum(in->issued) == requests, "%s: issued %lu", in->name, (unsigned long)sum(in->issued));
-	CHECK(sum(in->completed) == requests, "%s: completed %lu of %lu", in->name,
-	      (unsigned long)sum(in->completed), (unsigned long)requests);
+	CHECK(blk_sum(in->issued) == requests, "%s: issued %lu", in->name, (unsigned long)blk_sum(in->issued));
+	CHECK(blk_sum(in->completed) == requests, "%s: completed %lu of %lu", in->name,
+	      (unsigned long)blk_sum(in->completed), (unsigned long)requests);
 	return 0;
 }
 
 /* All of the device's interrupts and completions on cpu. */
 static int all_on(const struct hako_blk_info *in, int cpu, const char *why)
 {
-	CHECK(in->interrupts[cpu] > 0 && in->interrupts[cpu] == sum(in->interrupts),
+	CHECK(in->interrupts[cpu] > 0 && in->interrupts[cpu] == blk_sum(in->interrupts),
 	      "%s %s: %lu of %lu interrupts on cpu %d", in->name, why,
-	      (unsigned long)in->interrupts[cpu], (unsigned long)sum(in->interrupts), cpu);
-	CHECK(in->completed[cpu] == sum(in->completed), "%s %s: %lu of %lu completions on cpu %d",
-	      in->name, why, (unsigned long)in->completed[cpu], (unsigned long)sum(in->completed), cpu);
+	      (unsigned long)in->interrupts[cpu], (unsigned long)blk_sum(in->interrupts), cpu);
+	CHECK(in->completed[cpu] == blk_sum(in->completed), "%s %s: %lu of %lu completions on cpu %d",
+	      in->name, why, (unsigned long)in->completed[cpu], (unsigned long)blk_sum(in->completed), cpu);
 	return 0;
 }
 
@@ -190,12 +184,12 @@ static int broadcast_ok(const struct hako_blk_info *in)
 	for (int c = 1; c < n; c++)
 		CHECK(in->interrupts[c] == each, "%s broadcast: cpu %d took %lu interrupts, cpu 0 %lu",
 		      in->name, c, (unsigned long)in->interrupts[c], (unsigned long)each);
-	uint64_t runs = sum(in->interrupts) - sum(in->lost);
+	uint64_t runs = blk_sum(in->interrupts) - blk_sum(in->lost);
 	CHECK(runs >= 1 && runs <= each, "%s broadcast: %lu handler runs for %lu interrupts", in->name,
 	      (unsigned long)runs, (unsigned long)each);
 	if (n > 1)
-		CHECK(sum(in->lost) >= (uint64_t)(n - 1) * each, "%s broadcast: only %lu races lost",
-		      in->name, (unsigned long)sum(in->lost));
+		CHECK(blk_sum(in->lost) >= (uint64_t)(n - 1) * each, "%s broadcast: only %lu races lost",
+		      in->name, (unsigned long)blk_sum(in->lost));
 	return 0;
 }
 
@@ -227,7 +221,7 @@ UTEST(mpio_ctl_checks_its_arguments)
 	CHECK_EQ(set(td, HAKO_BLK_KEEP, HAKO_BLK_KEEP, online_cpus()), -EINVAL);
 	CHECK_EQ(set(td, HAKO_BLK_KEEP, HAKO_BLK_KEEP, HAKO_BLK_CPUS), -EINVAL);
 	CHECK_EQ(set(td, HAKO_BLK_KEEP, HAKO_BLK_KEEP, -5), -EINVAL);
-	s.reserved = 1;
+	s.iop = 3;
 	CHECK_EQ(sys_blk_ctl(td, HAKO_BLK_SET, &s), -EINVAL);
 	/* Checked before anything is done: a valid mode beside a bad policy changes nothing. */
 	CHECK_EQ(set(td, HAKO_BLK_FUNNEL, 99, HAKO_BLK_KEEP), -EINVAL);
@@ -249,7 +243,7 @@ UTEST(mpio_ctl_checks_its_arguments)
 	      "target %d", in.effective, in.target);
 	CHECK_EQ(sys_blk_ctl(td, HAKO_BLK_RESET, NULL), 0);
 	CHECK_EQ(sys_blk_ctl(td, HAKO_BLK_INFO, &in), 0);
-	CHECK(in.reads == 0 && in.writes == 0 && sum(in.issued) == 0 && sum(in.interrupts) == 0,
+	CHECK(in.reads == 0 && in.writes == 0 && blk_sum(in.issued) == 0 && blk_sum(in.interrupts) == 0,
 	      "counters left after reset");
 	restore(td);
 	return 0;
@@ -268,10 +262,10 @@ static int four_workers(int dev, int mode, int policy, int count, int rounds, in
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_RESET, NULL), 0);
 	struct run run = { .n = 0 };
 	four_cpus();
-	if (start(&run, dev, cpus4, 4, count, rounds, gap_us) || finish(&run))
+	if (mpio_start(&run, dev, cpus4, 4, count, rounds, gap_us) || mpio_finish(&run))
 		return 1;
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, in), 0);
-	return accounted(in, (uint64_t)(4 * count * rounds * 2));
+	return mpio_accounted(in, (uint64_t)(4 * count * rounds * 2));
 }
 
 /* Workers on four CPUs, then what the mode and policy promise. */
@@ -281,8 +275,8 @@ static int one_setting(int dev, int mode, int policy)
 	if (four_workers(dev, mode, policy, 2, 1, 0, &in))
 		return 1;
 	if (mode == HAKO_BLK_FUNNEL) {
-		CHECK(in.issued[0] == sum(in.issued), "%s funnel: %lu of %lu submits on cpu 0", in.name,
-		      (unsigned long)in.issued[0], (unsigned long)sum(in.issued));
+		CHECK(in.issued[0] == blk_sum(in.issued), "%s funnel: %lu of %lu submits on cpu 0", in.name,
+		      (unsigned long)in.issued[0], (unsigned long)blk_sum(in.issued));
 		return in.has_irq ? all_on(&in, 0, "funnel") : 0;
 	}
 	if (!in.has_irq)
@@ -306,7 +300,7 @@ static int one_setting(int dev, int mode, int policy)
 	if (policy == HAKO_BLK_ISSUER && timed)
 		CHECK(in.solo_on_issuer == in.solo, "%s issuer: %lu of %lu alone requests on their issuer",
 		      in.name, (unsigned long)in.solo_on_issuer, (unsigned long)in.solo);
-	CHECK(sum(in.interrupts) > 0, "%s %s: no interrupt", in.name, policy_names[policy]);
+	CHECK(blk_sum(in.interrupts) > 0, "%s %s: no interrupt", in.name, policy_names[policy]);
 	return 0;
 }
 
@@ -358,10 +352,10 @@ static int one_by_one(int dev, int policy, struct hako_blk_info *in)
 	struct run run = { .n = 0 };
 	four_cpus();
 	for (int w = 0; w < 4; w++)
-		if (start(&run, dev, cpus4 + w, 1, 2, 2, 0) || finish(&run))
+		if (mpio_start(&run, dev, cpus4 + w, 1, 2, 2, 0) || mpio_finish(&run))
 			return 1;
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, in), 0);
-	return accounted(in, 4 * 2 * 2 * 2);
+	return mpio_accounted(in, 4 * 2 * 2 * 2);
 }
 
 UTEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
@@ -448,7 +442,7 @@ UTEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
 		struct run run = { .n = 0 };
 		err = set(dev, HAKO_BLK_SYMMETRIC, policies[i], HAKO_BLK_KEEP) != 0 ||
 		      sys_blk_ctl(dev, HAKO_BLK_RESET, NULL) != 0 ||
-		      start(&run, dev, &zero, 1, 4, 2, 0) || finish(&run) ||
+		      mpio_start(&run, dev, &zero, 1, 4, 2, 0) || mpio_finish(&run) ||
 		      sys_blk_ctl(dev, HAKO_BLK_INFO, &in[i]) != 0;
 	}
 	restore(dev);
@@ -458,16 +452,16 @@ UTEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
 	sys_wait(s3, NULL);
 	CHECK(!err, "a run failed");
 	for (int i = 0; i < 2; i++)
-		if (accounted(&in[i], 16) || all_on(&in[i], expect[i], policy_names[policies[i]]))
+		if (mpio_accounted(&in[i], 16) || all_on(&in[i], expect[i], policy_names[policies[i]]))
 			return 1;
 	/* load reads the run queues at each submit: when CPU 1 briefly runs
 	 * something (a disk boot's other interrupts and threads), a pick ties
 	 * among busy CPUs on recent interrupts.  Mostly the idle CPU 1. */
 	const struct hako_blk_info *l = &in[2];
-	if (accounted(l, 16))
+	if (mpio_accounted(l, 16))
 		return 1;
-	CHECK(4 * l->interrupts[1] >= 3 * sum(l->interrupts), "load: %lu of %lu interrupts on cpu 1",
-	      (unsigned long)l->interrupts[1], (unsigned long)sum(l->interrupts));
+	CHECK(4 * l->interrupts[1] >= 3 * blk_sum(l->interrupts), "load: %lu of %lu interrupts on cpu 1",
+	      (unsigned long)l->interrupts[1], (unsigned long)blk_sum(l->interrupts));
 	return 0;
 }
 
@@ -481,7 +475,7 @@ UTEST(mpio_switching_while_workers_run_loses_no_request)
 	CHECK_EQ(sys_blk_ctl(rd, HAKO_BLK_RESET, NULL), 0);
 	struct run run = { .n = 0 };
 	four_cpus();
-	int err = start(&run, td, cpus4, 4, 4, 3, 0) || start(&run, rd, cpus4, 4, 4, 12, 0);
+	int err = mpio_start(&run, td, cpus4, 4, 4, 3, 0) || mpio_start(&run, rd, cpus4, 4, 4, 12, 0);
 	int switches = 0;
 	for (int i = 0; i < 60 && !err; i++, switches++) {
 		int policy = i % HAKO_BLK_POLICIES, mode = (i / 3) % 2;
@@ -489,14 +483,14 @@ UTEST(mpio_switching_while_workers_run_loses_no_request)
 		      set(rd, 1 - mode, HAKO_BLK_KEEP, HAKO_BLK_KEEP) != 0;
 		sleep_ns(700000);
 	}
-	err |= finish(&run);
+	err |= mpio_finish(&run);
 	struct hako_blk_info t, r;
 	sys_blk_ctl(td, HAKO_BLK_INFO, &t);
 	sys_blk_ctl(rd, HAKO_BLK_INFO, &r);
 	restore(td);
 	restore(rd);
 	CHECK(!err, "a worker or a switch failed after %d switches", switches);
-	if (accounted(&t, 4 * 4 * 3 * 2) || accounted(&r, 4 * 4 * 12 * 2))
+	if (mpio_accounted(&t, 4 * 4 * 3 * 2) || mpio_accounted(&r, 4 * 4 * 12 * 2))
 		return 1;
 	return 0;
 }

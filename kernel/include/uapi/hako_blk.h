@@ -18,6 +18,14 @@
  * counters.  A device without an interrupt (the ramdisk) has no policy:
  * setting one is -EINVAL and info.has_irq is 0.  A funnelled device's
  * interrupt goes to the master whatever policy is set (info.effective).
+ *
+ * The I/O processor (kernel option iop=N; info.iop_cpu, -1 without one):
+ * hako_blk_set.iop HAKO_BLK_IOP_ON sends a device's commands to CPU N,
+ * which executes them and signals each completion by IPI to the CPU the
+ * policy chooses (info.iop_ipis); HAKO_BLK_IOP_OFF back to the switches
+ * above; 0 leaves it.  While on,
+ * the mode is moot: the IOP is the funnel, and nobody moves to CPU 0.
+ * -EINVAL for ON without an IOP.
  */
 #ifndef HAKO_UAPI_BLK_H
 #define HAKO_UAPI_BLK_H
@@ -59,8 +67,12 @@ struct hako_blk_set {
 	int32_t mode;
 	int32_t policy;
 	int32_t fixed_cpu;               /* the fixed policy's CPU */
-	int32_t reserved;                /* 0 */
+	int32_t iop;                     /* 0 or KEEP: keep; HAKO_BLK_IOP_ON or HAKO_BLK_IOP_OFF
+	                                  * (the former reserved 0: old callers change nothing) */
 };
+
+#define HAKO_BLK_IOP_ON    1
+#define HAKO_BLK_IOP_OFF   2
 
 struct hako_blk_info {
 	char name[16];                   /* "ramdisk0", "ahci0", ... */
@@ -83,6 +95,11 @@ struct hako_blk_info {
 	uint64_t interrupts[HAKO_BLK_CPUS];  /* the device's interrupts taken on each CPU
 	                                      * (broadcast: the relayed ones too) */
 	uint64_t lost[HAKO_BLK_CPUS];    /* broadcast interrupts whose race this CPU lost */
+	/* The I/O processor: */
+	int32_t iop;                     /* 1: the device's commands go to the IOP */
+	int32_t iop_cpu;                 /* the IOP's CPU (the same for every device); -1: none */
+	uint64_t iop_cmds;               /* commands the IOP executed for the device */
+	uint64_t iop_ipis[HAKO_BLK_CPUS];   /* completion IPIs it sent to each CPU */
 };
 
 #endif
