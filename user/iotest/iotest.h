@@ -38,13 +38,15 @@ int worker_main(int argc, char **argv);
 
 /*
  * region_global_begin/end for slot S of REGION_IOTEST, chosen at run time
- * (0 <= S < REGION_IOTEST_SLOTS; another S marks nothing): sixteen blocks
- * of region_begin_nth's sixteen constant markers.
+ * (0 <= S < REGION_IOTEST_SLOTS; another S marks nothing): thirty-two
+ * blocks of region_begin_nth's sixteen constant markers.
  */
 #define iotest_region_global(op, s) do { \
 		switch ((s) >> 4) { \
 		IOTEST_BLOCK4_(op, s, 0) IOTEST_BLOCK4_(op, s, 4) \
-		IOTEST_BLOCK4_(op, s, 8) IOTEST_BLOCK4_(op, s, 12) } \
+		IOTEST_BLOCK4_(op, s, 8) IOTEST_BLOCK4_(op, s, 12) \
+		IOTEST_BLOCK4_(op, s, 16) IOTEST_BLOCK4_(op, s, 20) \
+		IOTEST_BLOCK4_(op, s, 24) IOTEST_BLOCK4_(op, s, 28) } \
 	} while (0)
 #define IOTEST_BLOCK4_(op, s, b) IOTEST_BLOCK_(op, s, (b)) IOTEST_BLOCK_(op, s, (b) + 1) \
 	IOTEST_BLOCK_(op, s, (b) + 2) IOTEST_BLOCK_(op, s, (b) + 3)

@@ -12,7 +12,7 @@
  *   iotest --worker ...         a worker (run.c)
  *
  * OPTIONS: --loops N (10), --reps R (1: runs per cell), --ks 1,2,...
- * (1,2,3,4,6,8,12,16,20), --waits 0,10,20, --devs NAME,... (Table 1:
+ * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
  * ahci0,testdev0,ramdisk0, those present), --t2dev NAME (testdev0),
  * --t2wait N (100), --t2loops N (the --loops value).
  *
@@ -80,7 +80,7 @@ static int parse_list(const char *s, int *v, int max)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .loops = 10, .reps = 1, .t2loops = 0, .t2wait = 100 };
-	o->nks = parse_list("1,2,3,4,6,8,12,16,20", o->ks, MAX_LIST);
+	o->nks = parse_list("1,2,3,4,5,6,7,8,9,10,12,15,20", o->ks, MAX_LIST);
 	o->nwaits = parse_list("0,10,20", o->waits, MAX_LIST);
 	strcpy(o->t2dev, "testdev0");
 	const char *devs = "ahci0,testdev0,ramdisk0";
