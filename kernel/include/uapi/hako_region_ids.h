@@ -44,6 +44,13 @@
 #define REGION_TLBSTEP_FIRST        0x400   /* first pass after the CR3 reload */
 #define REGION_TLBSTEP_AGAIN        0x410   /* the same pages again */
 
+/* iotest (user/iotest, paper 001): one global region per run of a grid,
+ * REGION_IOTEST + the run's slot (0..511, iotest_region_global_*); the
+ * busy-wait's calibration on one CPU. */
+#define REGION_IOTEST               0x800
+#define REGION_IOTEST_SLOTS         512
+#define REGION_IOTEST_CALIB         0xa00
+
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Paper 001's tables, printed from iotest's result lines beside the paper's.
+
+    tools/mp_tables.py [--run] [--icount FILE...] [--tcg FILE]
+
+Reads the files the benches write:
+
+  * results/bench-mp.jsonl and results/bench-mp-disk.jsonl — `./hako
+    bench mp` (testdev, ramdisk) and `mp-disk` (the AHCI disk), icount,
+    8 CPUs: each run's elapsed guest time.  Under icount every vCPU advances one
+    instruction counter, so this is the SUM of all CPUs' work plus the
+    time all of them sat idle: it cannot show a parallel speed-up.
+  * results/bench-mp.model.jsonl, bench-mp-disk.model.jsonl — the
+    cost-model plugin's lines of the same boots run with `--model modern`
+    (found beside each icount file): per run (one global region)
+    every vCPU's instructions, i.e. each CPU's busy work.  From them a
+    makespan bound (below).
+  * results/bench-mp-tcg.jsonl — `./hako bench mp-tcg`: multi-threaded
+    TCG, host time, one vCPU per host core; the median of the repeats.
+
+The makespan bound, in instructions (= ns at icount shift 0, the unit of
+testdev's delay): the largest of the busiest CPU's work, the device's
+serial service time (testdev serves one request at a time: k x loops x
+delay) and one process's own chain (loops x (delay + its wait)).  For
+the ramdisk it is the busiest CPU's work.  For the disk the guest does
+not know the device's time under icount, so the bound is CPU work only.
+
+Improvement is the paper's: (T_funnel / T_symmetric - 1) x 100 for
+Table 1, (T_master / T_policy - 1) x 100 for Table 2.
+
+--run first runs the three benches (the icount ones with --model modern).
+Everything else is pure functions of the records, tested on canned
+lines in tools/tests/test_mp_tables.py.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from hakotool.results import load_records
+
+ROOT = Path(__file__).resolve().parent.parent
+TURN_INSNS = 5          # one turn of iotest's busy loop (user/iotest/run.c)
+WAIT_UNIT = 1000        # turns per wait count
+
+PAPER_KS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)
+_ = None
+# Table 1 (a)-(c), improvement of symmetric (1b) over funnelled (1a), %,
+# interrupts to the master; None where the paper printed "—".
+PAPER_T1 = {
+    "scsihd": {
+        0: (0.0, 0.5, _, _, _, _, _, _, _, _, _, _, _),
+        10: (0.0, 25.8, 23.1, _, _, _, _, _, _, _, _, _, _),
+        20: (0.0, 24.4, 26.7, 26.3, _, _, _, _, _, _, _, _, _),
+        100: (7.2, 7.8, 7.6, 7.6, 7.7, 7.7, 7.5, 7.3, 4.3, -0.5, 0.4, 0.2, 0.4),
+    },
+    "testdev": {
+        0: (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.7, -0.1),
+        10: (1.2, 24.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.3),
+        20: (2.2, 13.3, 15.5, 1.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        100: (2.0, 2.4, 3.0, 3.0, 3.4, 3.0, 3.1, 3.3, 3.0, -0.4, 0.7, 0.3, 0.4),
+    },
+    "ramdisk": {
+        0: (5.5, 107, 200, 279, 392, 460, 510, 579, 611, 617, 625, 627, 627),
+        10: (8.3, 35.0, 30.0, 34.4, 35.5, 33.3, 35.0, 20.7, 27.6, 28.8, 27.2, 27.4, 27.7),
+        20: (7.1, 20.7, 19.7, 21.9, 21.9, 19.8, 19.8, 23.0, 20.5, 6.6, 2.0, 2.3, 2.8),
+        100: (3.5, 3.3, 3.3, 3.0, 3.2, 3.5, 3.5, 3.4, 2.0, -0.4, 1.1, 0.3, 0.6),
+    },
+}
+# Table 2: each delivery policy against 2a-1 (master), %, scsihd, wait 100.
+PAPER_T2 = {
+    "master": (0.0,) * 13,
+    "fixed": (0.0, 0.0, 0.0, 0.0, -0.3, -0.5, -1.4, -2.0, -0.5, 0.3, 0.1, 0.0, 0.1),
+    "issuer": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.1, 0.4, 0.5, 0.1, 0.2, 0.1),
+    "idle": (0.0, -0.2, 0.0, 0.1, -0.1, 0.0, 0.0, -0.2, 0.4, 0.1, -0.1, -0.2, 0.2),
+    "busiest": (0.0, 0.0, 0.0, 0.1, -0.4, -1.1, -1.9, -2.0, -0.2, -0.1, -0.1, 0.2, 0.2),
+    "broadcast": (0.0, -0.1, 0.0, 0.0, -0.1, -0.3, -1.3, -3.3, -2.8, -1.0, -1.2, -0.9, -1.0),
+}
+POLICIES = ("master", "fixed", "issuer", "idle", "busiest", "broadcast", "load")
+PAPER_POLICY = {"master": "2a-1", "fixed": "2a-2", "issuer": "2b-1", "idle": "2b-2",
+                "busiest": "2b-3", "broadcast": "2b-4", "load": "—"}
+PAPER_DEV = {"ahci0": "scsihd", "nvme0": "scsihd", "testdev0": "testdev", "ramdisk0": "ramdisk"}
+DEV_ORDER = ("ahci0", "nvme0", "testdev0", "ramdisk0")
+
+
+# ---- reading -----------------------------------------------------------
+
+def load_model_vcpus(path: Path) -> dict[int, dict[int, int]]:
+    """Per region, each vCPU's instructions, from the plugin's lines."""
+    out: dict[int, dict[int, int]] = {}
+    if not path.exists():
+        return out
+    for text in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(line, dict) and line.get("kind") == "region":
+            out.setdefault(int(line["region"]), {})[int(line["vcpu"])] = int(line["insns"])
+    return out
+
+
+def model_path(icount: Path) -> Path:
+    """The plugin's file beside an icount results file (NAME.model.jsonl)."""
+    return icount.with_name(icount.name.removesuffix(".jsonl") + ".model.jsonl")
+
+
+def runs(records: list[dict]) -> list[dict]:
+    return [r for r in records if r.get("kind") == "iotest" and not r.get("failed")]
+
+
+def makespan_bound(run: dict, vcpus: dict[int, int] | None) -> int | None:
+    """The bound of the module docstring, in instructions; None without the model."""
+    if not vcpus:
+        return None
+    delay_ns = int(run.get("delay_us", 0)) * 1000
+    loops, k, wait = run["loops"], run["k"], run["wait"]
+    chain = loops * (delay_ns + wait * WAIT_UNIT * TURN_INSNS)
+    return max(max(vcpus.values()), k * loops * delay_ns, chain)
+
+
+def cell_values(records: list[dict], model: dict[int, dict[int, int]] | None = None):
+    """{(table, dev, wait, k, setting): [figure per rep]} where setting is
+    the mode (t1) or the policy (t2); the figure is elapsed_ns, or with
+    MODEL the makespan bound."""
+    cells: dict[tuple, list[int]] = {}
+    for r in runs(records):
+        setting = r["mode"] if r["table"] == "t1" else r["policy"]
+        if model is None:
+            value = r["elapsed_ns"]
+        else:
+            value = makespan_bound(r, model.get(r.get("region", -1)))
+            if value is None:
+                continue
+        cells.setdefault((r["table"], r["dev"], r["wait"], r["k"], setting), []).append(value)
+    return cells
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def improvement(slow, fast):
+    """(slow / fast - 1) x 100, or None."""
+    if slow is None or fast is None or fast <= 0:
+        return None
+    return (slow / fast - 1.0) * 100.0
+
+
+# ---- tables ------------------------------------------------------------
+
+def fmt(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.1f}"
+
+
+def paper_row(values: tuple, ks: list[int]) -> list:
+    return [values[PAPER_KS.index(k)] if k in PAPER_KS else None for k in ks]
+
+
+def table1_rows(dev: str, sources: dict[str, dict], ks: list[int], waits: list[int]):
+    """Rows (label, values per k) for one device: per wait count, the paper's
+    row, then one per figure source that has the cell."""
+    rows = []
+    paper = PAPER_T1.get(PAPER_DEV.get(dev, ""), {})
+    for wait in waits:
+        if wait in paper:
+            rows.append((f"{wait} · paper ({PAPER_DEV[dev]})", paper_row(paper[wait], ks)))
+        for label, cells in sources.items():
+            vals = [improvement(median(cells.get(("t1", dev, wait, k, "funnel"))),
+                                median(cells.get(("t1", dev, wait, k, "symmetric")))) for k in ks]
+            if any(v is not None for v in vals):
+                rows.append((f"{wait} · {label}", vals))
+    return rows
+
+
+def table2_rows(dev: str, sources: dict[str, dict], ks: list[int], wait: int):
+    rows = []
+    for policy in POLICIES:
+        if policy in PAPER_T2:
+            rows.append((f"{PAPER_POLICY[policy]} {policy} · paper (scsihd)",
+                         paper_row(PAPER_T2[policy], ks)))
+        for label, cells in sources.items():
+            base = [median(cells.get(("t2", dev, wait, k, "master"))) for k in ks]
+            vals = [improvement(b, median(cells.get(("t2", dev, wait, k, policy))))
+                    for b, k in zip(base, ks)]
+            if any(v is not None for v in vals):
+                rows.append((f"{PAPER_POLICY[policy]} {policy} · {label}", vals))
+    return rows
+
+
+def markdown(head: str, ks: list[int], rows) -> str:
+    lines = [f"| {head} | " + " | ".join(f"k={k}" for k in ks) + " |",
+             "|---|" + "---|" * len(ks)]
+    lines += [f"| {label} | " + " | ".join(fmt(v) for v in vals) + " |" for label, vals in rows]
+    return "\n".join(lines)
+
+
+def grid(records_list: list[list[dict]], table: str):
+    """The devices, wait counts and Ks present for TABLE in any of the files."""
+    devs, waits, ks = set(), set(), set()
+    for records in records_list:
+        for r in runs(records):
+            if r["table"] == table:
+                devs.add(r["dev"])
+                waits.add(r["wait"])
+                ks.add(r["k"])
+    order = [d for d in DEV_ORDER if d in devs] + sorted(devs - set(DEV_ORDER))
+    return order, sorted(waits), sorted(ks)
+
+
+def merged(parts) -> dict:
+    out: dict[tuple, list] = {}
+    for cells in parts:
+        for key, values in cells.items():
+            out.setdefault(key, []).extend(values)
+    return out
+
+
+def sources_of(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> dict[str, dict]:
+    """Figure sources in table order, each {cell: [values]}; empty ones dropped.
+    BOOTS: each icount boot's records with its own model (region ids repeat
+    from boot to boot)."""
+    sources = {
+        "icount elapsed (Σ of all CPUs' work)": merged(cell_values(r) for r, _ in boots),
+        "makespan bound (cost model, per-CPU work)":
+            merged(cell_values(r, m) for r, m in boots if m),
+        "TCG real time, median": cell_values(tcg),
+    }
+    return {label: cells for label, cells in sources.items() if cells}
+
+
+def calibration(records: list[dict]) -> dict | None:
+    return next((r for r in records if r.get("kind") == "iotest_calib"), None)
+
+
+def render(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> str:
+    sources = sources_of(boots, tcg)
+    icount = [r for records, _ in boots for r in records]
+    out = []
+    calib = calibration(icount)
+    if calib:
+        out.append(f"Wait count 10 = {calib['turns']:,} turns = {calib['ns']:,} guest "
+                   f"instructions on one CPU (icount); testdev's delay "
+                   f"{calib['testdev_delay_us']} µs (17/20 of it, the paper's ratio).")
+    devs, waits, ks = grid([icount, tcg], "t1")
+    for dev in devs:
+        out.append(f"### Table 1 — {dev} (paper: {PAPER_DEV.get(dev, '?')}): "
+                   "improvement of symmetric over funnel, %, interrupts to the master")
+        out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
+    devs2, waits2, ks2 = grid([icount, tcg], "t2")
+    for dev in devs2:
+        for wait in waits2:
+            out.append(f"### Table 2 — {dev}, wait {wait}: each policy against master "
+                       "(2a-1), %, symmetric (paper: scsihd)")
+            out.append(markdown("policy · figure", ks2, table2_rows(dev, sources, ks2, wait)))
+    return "\n\n".join(out) + "\n"
+
+
+# ---- running -----------------------------------------------------------
+
+def run_benches() -> int:
+    for words in (["bench", "mp", "--quiet", "--model", "modern"],
+                  ["bench", "mp-disk", "--quiet", "--model", "modern"],
+                  ["bench", "mp-tcg", "--quiet"]):
+        code = subprocess.call([str(ROOT / "hako"), *words], cwd=ROOT)
+        if code != 0:
+            return code
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", action="store_true", help="run the benches first")
+    ap.add_argument("--icount", type=Path, nargs="*",
+                    default=[ROOT / "results/bench-mp.jsonl", ROOT / "results/bench-mp-disk.jsonl"])
+    ap.add_argument("--tcg", type=Path, default=ROOT / "results/bench-mp-tcg.jsonl")
+    args = ap.parse_args(argv)
+    if args.run and run_benches() != 0:
+        return 1
+    boots = [(load_records(p), load_model_vcpus(model_path(p))) for p in args.icount if p.exists()]
+    tcg = load_records(args.tcg) if args.tcg.exists() else []
+    if not boots and not tcg:
+        print(f"mp_tables: no results ({', '.join(map(str, args.icount))}, {args.tcg}); "
+              "run with --run", file=sys.stderr)
+        return 1
+    sys.stdout.write(render(boots, tcg))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,320 @@
+/*
+ * iotest — paper 001's workload: K processes, each looping LOOPS times
+ * over a 4 KiB raw read from a block of its own and a busy-wait of
+ * WAIT x 1000 turns of a fixed loop; the elapsed guest time from the
+ * start to the last exit.
+ *
+ *   iotest DEV K LOOPS WAIT     one run in the device's present mode and policy
+ *   iotest table1 [OPTIONS]     Table 1: funnel and symmetric, interrupts to the master,
+ *                               per device, wait count and K
+ *   iotest table2 [OPTIONS]     Table 2: the seven delivery policies, symmetric
+ *   iotest all [OPTIONS]        both
+ *   iotest --worker ...         a worker (run.c)
+ *
+ * OPTIONS: --loops N (10), --reps R (1: runs per cell), --ks 1,2,...
+ * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
+ * ahci0,testdev0,ramdisk0, those present), --t2dev NAME (testdev0),
+ * --t2wait N (100), --t2loops N (the --loops value).
+ *
+ * Every run prints a result line: {"kind":"iotest", table, dev, mode,
+ * policy, k, loops, wait, rep, elapsed_ns, delay_us, failed, region,
+ * iters}; its region is global, so `--model` gives every CPU's work in
+ * it.  First a calibration line: what wait count 10 costs on one CPU.
+ * testdev's delay is set to 17/20 of that (the paper's 17 ms against
+ * its wait count 10 of about 20 ms).  The grids set each device's mode
+ * and policy with blk_ctl HAKO_BLK_SET and restore them, and testdev's
+ * delay, at the end.  Exit status 0, 1 if a run failed, 2 on bad words.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hako/result.h>
+#include <hako/sys.h>
+#include "iotest.h"
+
+#define MAX_LIST 24
+#define MAX_DEVS 8
+
+static const char *const mode_names[] = { "symmetric", "funnel" };
+static const char *const policy_names[HAKO_BLK_POLICIES] = {
+	"master", "fixed", "issuer", "idle", "busiest", "broadcast", "load",
+};
+
+struct options {
+	int loops, reps, t2loops, t2wait;
+	int ks[MAX_LIST], nks;
+	int waits[MAX_LIST], nwaits;
+	char devs[MAX_DEVS][16];
+	int ndevs;
+	char t2dev[16];
+};
+
+static int next_slot;          /* the next run's region slot */
+static uint64_t testdev_delay_us;
+
+static int find_dev(const char *s, struct hako_blk_info *info)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end != s && *end == 0)
+		return sys_blk_ctl((int)v, HAKO_BLK_INFO, info) == 0 ? (int)v : -1;
+	for (int id = 0; sys_blk_ctl(id, HAKO_BLK_INFO, info) == 0; id++)
+		if (strcmp(info->name, s) == 0)
+			return id;
+	return -1;
+}
+
+static int parse_list(const char *s, int *v, int max)
+{
+	int n = 0;
+	while (*s && n < max) {
+		char *end;
+		v[n++] = (int)strtol(s, &end, 10);
+		if (end == s)
+			return -1;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	*o = (struct options){ .loops = 10, .reps = 1, .t2loops = 0, .t2wait = 100 };
+	o->nks = parse_list("1,2,3,4,5,6,7,8,9,10,12,15,20", o->ks, MAX_LIST);
+	o->nwaits = parse_list("0,10,20", o->waits, MAX_LIST);
+	strcpy(o->t2dev, "testdev0");
+	const char *devs = "ahci0,testdev0,ramdisk0";
+	for (int i = 0; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return -1;
+		const char *a = argv[i], *v = argv[i + 1];
+		if (strcmp(a, "--loops") == 0)
+			o->loops = atoi(v);
+		else if (strcmp(a, "--reps") == 0)
+			o->reps = atoi(v);
+		else if (strcmp(a, "--t2loops") == 0)
+			o->t2loops = atoi(v);
+		else if (strcmp(a, "--t2wait") == 0)
+			o->t2wait = atoi(v);
+		else if (strcmp(a, "--ks") == 0)
+			o->nks = parse_list(v, o->ks, MAX_LIST);
+		else if (strcmp(a, "--waits") == 0)
+			o->nwaits = parse_list(v, o->waits, MAX_LIST);
+		else if (strcmp(a, "--devs") == 0)
+			devs = v;
+		else if (strcmp(a, "--t2dev") == 0)
+			snprintf(o->t2dev, sizeof o->t2dev, "%s", v);
+		else
+			return -1;
+	}
+	if (o->t2loops == 0)
+		o->t2loops = o->loops;
+	for (const char *s = devs; *s && o->ndevs < MAX_DEVS;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		if (len >= sizeof o->devs[0])
+			return -1;
+		memcpy(o->devs[o->ndevs], s, len);
+		o->devs[o->ndevs++][len] = 0;
+		s += len + (comma != NULL);
+	}
+	if (o->loops < 1 || o->reps < 1 || o->nks < 1 || o->nwaits < 1)
+		return -1;
+	for (int i = 0; i < o->nks; i++)
+		if (o->ks[i] < 1 || o->ks[i] > IOTEST_MAX_K)
+			return -1;
+	return 0;
+}
+
+/* What wait count 10 costs on one CPU, once, pinned; sets testdev's delay
+ * for the grids to 17/20 of it (at least 1 µs). */
+static void calibrate(void)
+{
+	uint64_t mask = 1ull << sys_getcpu();
+	sys_set_affinity(0, mask);
+	region_begin(REGION_IOTEST_CALIB);
+	uint64_t t0 = clock_ns();
+	busy_wait(10 * IOTEST_WAIT_UNIT);
+	uint64_t t1 = clock_ns();
+	region_end(REGION_IOTEST_CALIB);
+	sys_set_affinity(0, ~0ull);
+	testdev_delay_us = (t1 - t0) * 17 / 20 / 1000;
+	if (testdev_delay_us < 1)
+		testdev_delay_us = 1;
+	result_line("{\"kind\":\"iotest_calib\",\"wait\":10,\"turns\":%d,\"ns\":%lu,"
+		    "\"testdev_delay_us\":%lu,\"region\":%d,\"iters\":1}",
+		    10 * IOTEST_WAIT_UNIT, (unsigned long)(t1 - t0),
+		    (unsigned long)testdev_delay_us, REGION_IOTEST_CALIB);
+	printf("iotest: wait count 10 = %lu ns on one CPU; testdev delay %lu us\n",
+	       (unsigned long)(t1 - t0), (unsigned long)testdev_delay_us);
+}
+
+static int set_mode(int dev, const struct hako_blk_info *info, int mode, int policy)
+{
+	struct hako_blk_set set = {
+		.mode = mode,
+		.policy = info->has_irq ? policy : HAKO_BLK_KEEP,
+		.fixed_cpu = policy == HAKO_BLK_FIXED ? 1 : HAKO_BLK_KEEP,
+	};
+	long r = sys_blk_ctl(dev, HAKO_BLK_SET, &set);
+	if (r < 0)
+		printf("iotest: %s: set mode %s policy %s: %s\n", info->name, mode_names[mode],
+		       policy_names[policy], strerror((int)-r));
+	return (int)r;
+}
+
+/* Run one cell REPS times with its own region each; 1 if a run failed. */
+static int cell(const char *table, int dev, const struct hako_blk_info *info, int mode,
+		int policy, int k, int loops, int wait, int reps)
+{
+	int bad = 0;
+
+	for (int rep = 0; rep < reps; rep++) {
+		struct run r = { .dev = dev, .k = k, .loops = loops, .wait = wait,
+				 .slot = next_slot < REGION_IOTEST_SLOTS ? next_slot : -1 };
+		struct run_result res = { 0 };
+		next_slot++;
+		int err = run_once(&r, &res);
+		if (err < 0) {
+			printf("iotest: %s k=%d: %s\n", info->name, k, strerror(-err));
+			return 1;
+		}
+		char name[24];
+		result_line("{\"kind\":\"iotest\",\"table\":\"%s\",\"dev\":%s,\"mode\":\"%s\","
+			    "\"policy\":\"%s\",\"k\":%d,\"loops\":%d,\"wait\":%d,\"rep\":%d,"
+			    "\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d,"
+			    "\"iters\":1}",
+			    table, json_quote(name, sizeof name, info->name), mode_names[mode],
+			    info->has_irq ? policy_names[policy] : "none", k, loops, wait, rep,
+			    (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
+			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot);
+		bad |= res.failed != 0;
+	}
+	return bad;
+}
+
+/* The device's settings before the grid, to put back after it. */
+struct saved {
+	int dev;
+	struct hako_blk_info info;
+};
+
+static int open_dev(const char *name, struct saved *s)
+{
+	s->dev = find_dev(name, &s->info);
+	if (s->dev < 0)
+		return -1;
+	if (s->info.delay_us)
+		sys_blk_ctl(s->dev, HAKO_BLK_DELAY, (void *)(uintptr_t)testdev_delay_us);
+	sys_blk_ctl(s->dev, HAKO_BLK_INFO, &s->info);
+	return 0;
+}
+
+static void restore_dev(struct saved *s, uint64_t delay_us)
+{
+	struct hako_blk_set set = {
+		.mode = s->info.mode,
+		.policy = s->info.has_irq ? s->info.policy : HAKO_BLK_KEEP,
+		.fixed_cpu = s->info.has_irq ? s->info.fixed_cpu : HAKO_BLK_KEEP,
+	};
+	sys_blk_ctl(s->dev, HAKO_BLK_SET, &set);
+	if (delay_us)
+		sys_blk_ctl(s->dev, HAKO_BLK_DELAY, (void *)(uintptr_t)delay_us);
+}
+
+static int table1(const struct options *o)
+{
+	int bad = 0;
+
+	for (int d = 0; d < o->ndevs; d++) {
+		struct saved s;
+		struct hako_blk_info before;
+		if (find_dev(o->devs[d], &before) < 0) {
+			printf("iotest: table1: no %s, skipped\n", o->devs[d]);
+			continue;
+		}
+		open_dev(o->devs[d], &s);
+		for (int w = 0; w < o->nwaits; w++)
+			for (int i = 0; i < o->nks; i++)
+				for (int mode = HAKO_BLK_FUNNEL; mode >= HAKO_BLK_SYMMETRIC; mode--) {
+					if (set_mode(s.dev, &s.info, mode, HAKO_BLK_MASTER) < 0)
+						return 1;
+					bad |= cell("t1", s.dev, &s.info, mode, HAKO_BLK_MASTER,
+						    o->ks[i], o->loops, o->waits[w], o->reps);
+				}
+		s.info.mode = before.mode;
+		s.info.policy = before.policy;
+		s.info.fixed_cpu = before.fixed_cpu;
+		restore_dev(&s, before.delay_us);
+	}
+	return bad;
+}
+
+static int table2(const struct options *o)
+{
+	struct saved s;
+	struct hako_blk_info before;
+	int bad = 0;
+
+	if (find_dev(o->t2dev, &before) < 0 || !before.has_irq) {
+		printf("iotest: table2: %s is not a device with an interrupt\n", o->t2dev);
+		return 1;
+	}
+	open_dev(o->t2dev, &s);
+	for (int i = 0; i < o->nks; i++)
+		for (int p = 0; p < HAKO_BLK_POLICIES; p++) {
+			if (set_mode(s.dev, &s.info, HAKO_BLK_SYMMETRIC, p) < 0)
+				return 1;
+			bad |= cell("t2", s.dev, &s.info, HAKO_BLK_SYMMETRIC, p, o->ks[i],
+				    o->t2loops, o->t2wait, o->reps);
+		}
+	s.info.mode = before.mode;
+	s.info.policy = before.policy;
+	s.info.fixed_cpu = before.fixed_cpu;
+	restore_dev(&s, before.delay_us);
+	return bad;
+}
+
+static int usage(void)
+{
+	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--reps R]\n"
+	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAME] [--t2wait N]"
+	       " [--t2loops N]\n");
+	return 2;
+}
+
+static int one_run(char **argv)
+{
+	struct hako_blk_info info;
+	int dev = find_dev(argv[0], &info);
+	if (dev < 0) {
+		printf("iotest: no device %s\n", argv[0]);
+		return 2;
+	}
+	return cell("run", dev, &info, info.mode, info.policy, atoi(argv[1]), atoi(argv[2]),
+		    atoi(argv[3]), 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
+		return worker_main(argc - 2, argv + 2);
+	if (argc == 5 && strcmp(argv[1], "table1") && strcmp(argv[1], "table2") &&
+	    strcmp(argv[1], "all"))
+		return one_run(argv + 1);
+	struct options o;
+	if (argc < 2 || parse_options(argc - 2, argv + 2, &o) < 0)
+		return usage();
+	int t1 = strcmp(argv[1], "table1") == 0 || strcmp(argv[1], "all") == 0;
+	int t2 = strcmp(argv[1], "table2") == 0 || strcmp(argv[1], "all") == 0;
+	if (!t1 && !t2)
+		return usage();
+	calibrate();
+	int bad = 0;
+	if (t1)
+		bad |= table1(&o);
+	if (t2)
+		bad |= table2(&o);
+	printf("iotest: %d runs, %s\n", next_slot, bad ? "some failed" : "all passed");
+	return bad;
+}
