@@ -55,6 +55,12 @@ BENCHES: dict[str, Bench] = {
         about="the TLB-step check: pages touched after a CR3 reload (kernel/measure/tlbstep.c), "
               "for --model, pc, 1 CPU, icount",
     ),
+    "kperf": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub", words=("kperf",)),
+        timeout=600.0,
+        about="paper 004: every system call of syscalls.def, best and worst case (kperf), "
+              "pc, 4 CPUs, both NICs on a hub, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,

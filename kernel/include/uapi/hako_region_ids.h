@@ -45,6 +45,13 @@
 #define REGION_TLBSTEP_AGAIN        0x410   /* the same pages again */
 
 /*
+ * kperf (user/kperf, paper 004): REGION_KPERF + 2 * (system-call number)
+ * + (0 best case, 1 worst case), up to 4095; the markers are generated
+ * with the call table (build/gen/kperf_calls.h).
+ */
+#define REGION_KPERF                0x800
+
+/*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).
  * A switch over sixteen constant markers: a jump and the marker, so keep
