@@ -12,6 +12,11 @@ writes, into OUTDIR:
   hako_syscalls.h   user side: SYS_NAME numbers and `long sys_NAME(params)`
   syscall_stubs.S   user side: one stub per call (rax = number, the fourth
                     argument moved from rcx to r10, `syscall`, ret)
+  kperf_calls.h     user/kperf's table (paper 004): every call's number, name
+                    and driver `kperf_drv_NAME`, declared here and defined in
+                    user/kperf, so a call without a driver does not link
+                    ("undefined reference to `kperf_drv_NAME'"); and the
+                    region markers of each call's best and worst case
 
 The parsing is a pure function (parse) so the host tests can feed it text.
 """
@@ -156,6 +161,41 @@ def user_stubs(calls: list[Syscall]) -> str:
     return "".join(out)
 
 
+# user/kperf's regions: REGION_KPERF (hako_region_ids.h) + 2 * number + case
+# (0 best, 1 worst); region ids end at 4095.
+KPERF_REGION_LIMIT = (4096 - 0xc00) // 2
+
+
+def kperf_calls(calls: list[Syscall]) -> str:
+    """user/kperf's table of calls and drivers, and its region markers."""
+    too_big = [c.name for c in calls if c.number >= KPERF_REGION_LIMIT]
+    if too_big:
+        raise DefError(f"kperf has region ids for numbers below {KPERF_REGION_LIMIT}: {too_big}")
+    out = [HEADER, "#ifndef HAKO_KPERF_CALLS_H\n#define HAKO_KPERF_CALLS_H\n\n",
+           "#include <hako/region.h>\n\n",
+           "struct kperf_run;\n\n",
+           "/* One driver per call, defined in user/kperf: a call without one does not link. */\n"]
+    for c in calls:
+        out.append(f"int kperf_drv_{c.name}(struct kperf_run *run);\n")
+    out.append("\nstruct kperf_call {\n\tint nr;\n\tconst char *name;\n"
+               "\tint (*driver)(struct kperf_run *run);\n};\n\n")
+    out.append(f"#define KPERF_NCALLS {len(calls)}\n")
+    out.append("static const struct kperf_call kperf_calls[KPERF_NCALLS] = {\n")
+    for c in calls:
+        out.append(f"\t{{ {c.number}, \"{c.name}\", kperf_drv_{c.name} }},\n")
+    out.append("};\n")
+    for fn, op in (("begin", "HAKO_REGION_BEGIN"), ("end", "HAKO_REGION_END")):
+        out.append(f"\n/* Region REGION_KPERF + SLOT (2 * number + worst), a constant per case. */\n"
+                   f"static inline void kperf_region_{fn}(unsigned slot)\n{{\n\tswitch (slot) {{\n")
+        for c in calls:
+            for worst in (0, 1):
+                slot = 2 * c.number + worst
+                out.append(f"\tcase {slot}: arch_region_mark({op}, REGION_KPERF + {slot}); break;\n")
+        out.append("\t}\n}\n")
+    out.append("\n#endif\n")
+    return "".join(out)
+
+
 def write_if_changed(path: Path, text: str) -> None:
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
@@ -167,6 +207,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         calls = parse(Path(argv[1]).read_text())
+        kperf = kperf_calls(calls)
     except DefError as exc:
         sys.stderr.write(f"{argv[1]}: {exc}\n")
         return 1
@@ -176,6 +217,7 @@ def main(argv: list[str]) -> int:
     write_if_changed(out / "syscall_table.c", kernel_table(calls))
     write_if_changed(out / "hako_syscalls.h", user_header(calls))
     write_if_changed(out / "syscall_stubs.S", user_stubs(calls))
+    write_if_changed(out / "kperf_calls.h", kperf)
     return 0
 
 

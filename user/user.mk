@@ -21,7 +21,7 @@ USER_SAVED_GOAL := $(.DEFAULT_GOAL)
 USER_ARCH := x86_64
 GEN_DIR := $(BUILD)/gen
 SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c \
-	$(GEN_DIR)/syscall_handlers.h
+	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h
 
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
@@ -36,7 +36,7 @@ USER_ASFLAGS := -g -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D
 USER_LDSCRIPT := user/lib/user.ld
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 
-# One run of the generator writes all three files (the kernel compiles
+# One run of the generator writes all its files (the kernel compiles
 # syscall_table.c).  It rewrites only files whose text changed, so touch
 # them all to keep make from rerunning it.
 $(SYSCALL_GEN) &: kernel/include/uapi/syscalls.def tools/gensyscalls.py

@@ -88,6 +88,12 @@ BENCHES: dict[str, Bench] = {
         about="paper 001's iotest grid in multi-threaded TCG (host time, noisy), "
               "pc, 2 CPUs, AHCI disk, 3 runs a cell",
     ),
+    "kperf": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub", words=("kperf",)),
+        timeout=600.0,
+        about="paper 004: every system call of syscalls.def, best and worst case (kperf), "
+              "pc, 4 CPUs, both NICs on a hub, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,

@@ -10,6 +10,9 @@ Understood record kinds:
                    model.py) add its figures per iteration
   tlbstep        - pages, pass and instructions per page (kernel/measure/
                    tlbstep.c), with the modelled misses and cycles per page
+  kperf          - user/kperf (paper 004): per system call, best and worst
+                   case (mean and min-max of the runs), with the modelled
+                   cycles and misses per call; or why a call is not timed
 Records of any other kind are ignored.
 """
 from __future__ import annotations
@@ -172,10 +175,66 @@ def render_tlbstep(records) -> list[str]:
     return [model_title(profile, "page")] + render_table(header, rows, numeric)
 
 
+# kperf's modelled columns, per call: (header, case, the plugin's counter).
+KPERF_MODEL = (("b.cycles", "best", "cycles"), ("w.cycles", "worst", "cycles"),
+               ("w.itlb", "worst", "itlb_miss"), ("w.dtlb", "worst", "dtlb_miss"),
+               ("w.l1i", "worst", "l1i_miss"), ("w.l1d", "worst", "l1d_miss"),
+               ("w.l3", "worst", "l3_miss"))
+
+
+def kperf_calls(records) -> list[tuple[int, str, dict]]:
+    """(number, name, {case: record}) per call, in number order."""
+    calls: dict[tuple[int, str], dict] = {}
+    for r in of_kind(records, "kperf"):
+        key = (r.get("nr", -1), str(r.get("name", "?")))
+        calls.setdefault(key, {})[r.get("case")] = r
+    return [(nr, name, cases) for (nr, name), cases in sorted(calls.items())]
+
+
+def kperf_case(record: dict | None) -> str:
+    """"mean (min-max)" instructions of one case, or "-"."""
+    if not record or record.get("timed") is False or "mean" not in record:
+        return "-"
+    lo, hi = record.get("min"), record.get("max")
+    return f"{record['mean']} ({lo}-{hi})" if lo != hi else str(record["mean"])
+
+
+def render_kperf(records) -> list[str]:
+    """Paper 004's table: every call, best and worst case."""
+    calls = kperf_calls(records)
+    if not calls:
+        return []
+    profile = model_profile(records)
+    header = ("nr", "call", "best", "worst")
+    if profile is not None:
+        header += tuple(c[0] for c in KPERF_MODEL)
+    rows, untimed = [], []
+    for nr, name, cases in calls:
+        best = cases.get("best")
+        if best and best.get("timed") is False:
+            untimed.append(f"  {name}: not timed: {best.get('why', '')}")
+            continue
+        row = [str(nr), name, kperf_case(best), kperf_case(cases.get("worst"))]
+        if profile is not None:
+            for _, case, counter in KPERF_MODEL:
+                per_iter = ((cases.get(case) or {}).get("model") or {}).get("per_iter") or {}
+                value = per_iter.get(counter)
+                row.append("-" if value is None else
+                           f"{value:.0f}" if counter == "cycles" else f"{value:.1f}")
+        rows.append(row)
+    title = ("kperf: per call, mean (min-max) of the runs in TSC ticks = guest instructions "
+             "under icount; worst = caches and TLB purged first")
+    if profile is not None:
+        title += ("\n" + f"modelled by cost-model profile {profile}: cycles per call, "
+                  "b. best case, w. worst case (misses per call)")
+    numeric = set(header) - {"call"}
+    return [title] + render_table(header, rows, numeric) + untimed
+
+
 def render_summary(records) -> str:
     """The whole summary text (sections separated by blank lines)."""
     sections = [render_boot(records), render_ktests(records), render_bench(records),
-                render_tlbstep(records)]
+                render_tlbstep(records), render_kperf(records)]
     blocks = ["\n".join(section) for section in sections if section]
     if not blocks:
         return "no boot, ktest, bench or tlbstep records\n"
@@ -184,5 +243,6 @@ def render_summary(records) -> str:
 
 def render_bench_only(records) -> str:
     """Just the bench and tlbstep tables (used by `./hako bench`)."""
-    blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records)) if b]
+    blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records),
+                                      render_kperf(records)) if b]
     return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"

@@ -127,7 +127,7 @@ def test_main_writes_only_changed_files(tmp_path):
     out = tmp_path / "gen"
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["hako_syscalls.h", "syscall_handlers.h", "syscall_stubs.S", "syscall_table.c"]
+    assert names == ["hako_syscalls.h", "kperf_calls.h", "syscall_handlers.h", "syscall_stubs.S", "syscall_table.c"]
     for p in out.iterdir():
         os.utime(p, (1, 1))
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0

@@ -1,7 +1,8 @@
 /*
  * cpu_ops.c — the arch_* hooks too big to inline (the small ones —
  * interrupt flag, TSC, per-CPU pointer, pause — are static inlines in
- * arch.h): idle, halt, page zeroing, stack walking, power-off.
+ * arch.h): idle, halt, the cache and TLB purge, page zeroing, stack
+ * walking, power-off.
  */
 #include <stdint.h>
 #include "x86.h"
@@ -17,6 +18,25 @@ void arch_halt_forever(void)
 	}
 }
 
+/*
+ * Paper 004's worst case: write back and invalidate every cache (WBINVD,
+ * which also empties the caches shared with other CPUs) and drop every
+ * TLB entry of this CPU, global ones too (toggling CR4.PGE, SDM vol. 3A
+ * 4.10.4.1).  Interrupts are off so nothing refills between the two.
+ */
+void arch_purge_caches_and_tlb(void)
+{
+	uint64_t flags = arch_irq_save();
+	wbinvd();
+	uint64_t cr4 = read_cr4();
+	if (cr4 & CR4_PGE) {
+		write_cr4(cr4 & ~(uint64_t)CR4_PGE);
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+	arch_irq_restore(flags);
+}
 
 /* Zero whole pages with one string instruction (bytes: a multiple of 8). */
 void arch_zero_pages(void *va, uint64_t bytes)

@@ -52,6 +52,13 @@
 #define REGION_IOTEST_CALIB         0xa00
 
 /*
+ * kperf (user/kperf, paper 004): REGION_KPERF + 2 * (system-call number)
+ * + (0 best case, 1 worst case), up to 4095; the markers are generated
+ * with the call table (build/gen/kperf_calls.h).
+ */
+#define REGION_KPERF                0xc00   /* after iotest's 0x800..0xa00 */
+
+/*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).
  * A switch over sixteen constant markers: a jump and the marker, so keep

@@ -92,6 +92,10 @@ struct arch_snapshot {
 };
 int arch_snapshot_others(struct arch_snapshot *snap, int n);
 
+/* Write back and invalidate every cache, flush this CPU's whole TLB
+ * (global entries too): the worst case of kernel self-measurement. */
+void arch_purge_caches_and_tlb(void);
+
 /* Zero memory a page at a time (pmm, ICAs); bytes a multiple of 8. */
 void arch_zero_pages(void *va, uint64_t bytes);
 /* Copy bytes (a multiple of 8) with string instructions (ICA copies). */

@@ -1,0 +1,60 @@
+/*
+ * kperf/kperf.h — what the parts of kperf share (paper 004, every system
+ * call timed best and worst case).
+ *
+ * The calls come from kernel/include/uapi/syscalls.def through the
+ * generated table build/gen/kperf_calls.h; each has a driver
+ * kperf_drv_NAME (the drv_*.c files) that prepares valid arguments and
+ * state, times one call with KPERF_TIME and cleans up.  A driver returns
+ * 0, KPERF_NOT_TIMED (run->why says why), or a negative errno.
+ */
+#ifndef KPERF_H
+#define KPERF_H
+
+#include <stdint.h>
+#include <hako/sys.h>
+#include <hako/arch/x86_64/tsc.h>
+#include <kperf_calls.h>
+
+#define KPERF_CPU	0	/* where kperf and its helpers run */
+#define KPERF_NOT_TIMED	1
+
+struct kperf_run {
+	unsigned slot;		/* region slot: 2 * number + worst */
+	int worst;		/* 0: best case, 1: worst case */
+	uint64_t ticks;		/* out: the timed call, TSC ticks */
+	const char *why;	/* out with KPERF_NOT_TIMED */
+	const char *note;	/* out, optional: what exactly was timed */
+};
+
+/* Purge the caches and this CPU's TLB (perf_ctl HAKO_PERF_PURGE). */
+void kperf_purge(void);
+
+/*
+ * Time one call.  WARM runs first, untimed (the best case's first of two
+ * calls back to back); the worst case then purges caches and TLB.  The
+ * region markers sit just outside the TSC reads; the value is TIMED's.
+ */
+#define KPERF_TIME(run, warm, timed) ({					\
+	(void)(warm);							\
+	if ((run)->worst)						\
+		kperf_purge();						\
+	kperf_region_begin((run)->slot);				\
+	uint64_t t0_ = tsc_now();					\
+	long r_ = (long)(timed);					\
+	uint64_t t1_ = tsc_now();					\
+	kperf_region_end((run)->slot);					\
+	(run)->ticks = t1_ - t0_;					\
+	r_; })
+
+/* Print "kperf: WHAT: error"; returns ERR (< 0), or -1. */
+int kperf_fail(const char *what, long err);
+/* A child `kperf ROLE ARGS...`: its pid or a negative errno. */
+int kperf_spawn(char *const argv[]);
+/* The helper roles (main.c dispatches on argv[1]). */
+int kperf_serve_main(int sem);
+int kperf_client_main(int server, int n, int sem);
+/* Stop the ISPC server the drivers started, if any. */
+void kperf_ispc_done(void);
+
+#endif
