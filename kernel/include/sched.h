@@ -64,6 +64,10 @@ void sched_set_priority(struct thread *t, int prio);
 void sched_block(void);                 /* current is T_DEAD: leave for good */
 struct timer;
 void sched_sleep_timed(struct timer *tm, uint64_t deadline);   /* until tm fires or a kill */
+/* Sleep until sched_wakeup if go(current, arg) under this CPU's run-queue lock. */
+void sched_sleep_if(bool (*go)(struct thread *t, void *arg), void *arg);
+/* Caller holds c's run-queue lock, on c: t (pinned to c) stops until sched_wakeup. */
+void sched_stop_locked(struct cpu *c, struct thread *t);
 void sched_finish_switch(void);         /* first act of a thread switched to */
 struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */

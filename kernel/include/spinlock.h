@@ -50,6 +50,8 @@ enum lock_rank {
 	LOCK_ICA,           /* ica.c ica_lock: ICAs, ISPC ports and requests (ispc.c), and the
 			     * guard of the ports' wait queues */
 	LOCK_PROC,          /* proc_mem.c p->lock: a process's break and demand pages */
+	LOCK_ISOCH,         /* isoch.c: periodic threads and each CPU's reservations; sets their
+			     * priorities (LOCK_RUNQUEUE) and cancels their timers under it */
 	LOCK_RUNQUEUE,      /* sched.c: a CPU's run queue; held across the context switch */
 	LOCK_TIMERS,        /* time.c: a CPU's armed timers (armed with the run queue held) */
 	LOCK_HEAP,          /* heap.c: the slab classes */

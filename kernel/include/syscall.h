@@ -26,6 +26,10 @@ extern const struct syscall_entry syscall_table[];
 extern const unsigned syscall_count;
 
 long sys_nosys(void);
+struct thread;
+/* fn(thread tid of the caller's process, arg) (tid 0: the caller); for
+ * another thread under its process's slot lock, so fn must not sleep. */
+long on_own_thread(uint64_t utid, long (*fn)(struct thread *, uint64_t), uint64_t arg);
 struct trapframe;
 void syscall_dispatch(struct trapframe *tf);
 

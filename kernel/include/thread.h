@@ -13,6 +13,7 @@
 enum thread_state { T_NEW, T_RUNNABLE, T_RUNNING, T_SLEEPING, T_DEAD };
 
 struct addrspace;
+struct isoch;
 
 struct thread {
 	uint64_t saved_rsp;              /* while not running */
@@ -43,6 +44,7 @@ struct thread {
 	volatile bool killed;            /* leave at the next chance (user threads) */
 	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
 	bool handed;                     /* woken by waitq_hand_over */
+	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

@@ -227,6 +227,42 @@ void sched_sleep_timed(struct timer *tm, uint64_t deadline)
 	switch_away(c);
 }
 
+/*
+ * Sleep until sched_wakeup if go(t, arg), asked under our run-queue lock
+ * (so a waker that decides under that lock cannot slip in between): the
+ * wait of a class that keeps its own state, isoch.c.  A killed thread
+ * does not sleep.
+ */
+void sched_sleep_if(bool (*go)(struct thread *t, void *arg), void *arg)
+{
+	struct cpu *c = lock_own_rq();
+	struct thread *t = c->current;
+	if (t->killed || !go(t, arg)) {
+		spin_unlock(&c->rq.lock);
+		return;
+	}
+	t->state = T_SLEEPING;
+	switch_away(c);
+}
+
+/*
+ * Take t off this CPU until sched_wakeup (isoch.c's budget): running, it
+ * switches away at the end of the interrupt; queued, it leaves the queue.
+ * Caller holds this CPU's run-queue lock.  t must be pinned here: woken
+ * before its switch it is queued while still running, which is safe only
+ * if no other CPU may take it.
+ */
+void sched_stop_locked(struct cpu *c, struct thread *t)
+{
+	if (c->current == t && t->state == T_RUNNING) {
+		t->state = T_SLEEPING;
+		c->need_resched = true;
+	} else if (t->state == T_RUNNABLE && t->on_rq && t->cpu == c->id) {
+		rq_remove(c, t);
+		t->state = T_SLEEPING;
+	}
+}
+
 void sched_request_resched(void)
 {
 	this_cpu()->need_resched = true;

@@ -12,6 +12,7 @@
 #include <cpu.h>
 #include <errno.h>
 #include <heap.h>
+#include <isoch.h>
 #include <kprintf.h>
 #include <kstack.h>
 #include <panic.h>
@@ -120,6 +121,8 @@ void thread_exit(int code)
 {
 	struct thread *t = thread_current();
 	t->exit_code = code;
+	if (t->isoch)
+		isoch_thread_exit(t);
 	timer_cancel_sync(&t->sleep_timer);
 	t->state = T_DEAD;
 	sched_block();

@@ -135,7 +135,7 @@ long sys_thread_join(uint64_t tid)
  * Another thread is handled under the slot lock, which keeps its struct
  * alive; fn must then not sleep (for t != current neither call does).
  */
-static long on_own_thread(uint64_t utid, long (*fn)(struct thread *, uint64_t), uint64_t arg)
+long on_own_thread(uint64_t utid, long (*fn)(struct thread *, uint64_t), uint64_t arg)
 {
 	struct thread *me = thread_current();
 	int tid = (int)utid;
@@ -152,10 +152,16 @@ static long on_own_thread(uint64_t utid, long (*fn)(struct thread *, uint64_t), 
 	return r;
 }
 
-static long set_affinity(struct thread *t, uint64_t mask) { return sched_set_affinity(t, mask); }
+/* A periodic thread's CPU and priority are isoch.c's (-EBUSY). */
+static long set_affinity(struct thread *t, uint64_t mask)
+{
+	return t->isoch ? -EBUSY : sched_set_affinity(t, mask);
+}
 
 static long set_prio(struct thread *t, uint64_t prio)
 {
+	if (t->isoch)
+		return -EBUSY;
 	sched_set_priority(t, (int)prio);
 	return 0;
 }
