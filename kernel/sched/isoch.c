@@ -297,7 +297,10 @@ long isoch_create(struct thread *t, struct hako_isoch *req)
 		kfree(is);
 		return err;
 	}
-	return sched_set_affinity(t, 1ull << cpu);   /* the caller moves there now */
+	long r = sched_set_affinity(t, 1ull << cpu);   /* the caller moves there now */
+	if (t != thread_current() && t->state == T_RUNNING && t->cpu != cpu)
+		smp_send_resched(t->cpu);    /* another moves at its next switch: now */
+	return r;
 }
 
 /* The caller's process's periodic thread tid, held against its exit (put). */
@@ -422,7 +425,8 @@ static bool wait_go(struct thread *t, void *arg)
 
 static void record_latency(struct isoch *is, uint64_t lat_ns)
 {
-	is->st.lat_count++;
+	if (!is->st.lat_count++ || lat_ns < is->st.lat_min_ns)
+		is->st.lat_min_ns = lat_ns;
 	is->st.lat_sum_ns += lat_ns;
 	if (lat_ns > is->st.lat_max_ns)
 		is->st.lat_max_ns = lat_ns;

@@ -94,6 +94,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 004: every system call of syscalls.def, best and worst case (kperf), "
               "pc, 4 CPUs, both NICs on a hub, icount",
     ),
+    # Paper 004's isochronous scheduler (user/isochbench): start/stop, the
+    # periodic and normal thread switch, and the release-latency histograms
+    # under hogs, then under an interrupt flood (sequential, packed).
+    "isoch": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub", words=("isochbench",)),
+        timeout=900.0,
+        about="paper 004: periodic threads (isochbench): start/stop, periodic vs normal switch, "
+              "release-latency histograms under hogs and a NIC flood, pc, 4 CPUs, icount, ~5 min",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,

@@ -13,6 +13,8 @@ Understood record kinds:
   kperf          - user/kperf (paper 004): per system call, best and worst
                    case (mean and min-max of the runs), with the modelled
                    cycles and misses per call; or why a call is not timed
+  isoch_hist     - user/isochbench (paper 004): release latency per CPU
+                   under one load, printed like cyclictest's histogram
 Records of any other kind are ignored.
 """
 from __future__ import annotations
@@ -231,10 +233,39 @@ def render_kperf(records) -> list[str]:
     return [title] + render_table(header, rows, numeric) + untimed
 
 
+def render_isoch_hist(records) -> list[str]:
+    """One cyclictest-style histogram per load: a row per non-empty bucket
+    (its lower edge in us), a column per CPU, then the totals."""
+    out: list[str] = []
+    loads: dict[str, list[dict]] = {}
+    for r in of_kind(records, "isoch_hist"):
+        loads.setdefault(str(r.get("load")), []).append(r)
+    for load, rows in loads.items():
+        rows.sort(key=lambda r: r.get("cpu", 0))
+        width = rows[0].get("bucket_ns", 1000)
+        hists = [r.get("hist") or [] for r in rows]
+        nb = max((len(h) for h in hists), default=0)
+        out.append(f"isoch release latency, {load}: {width} ns buckets, a column per CPU "
+                   "(TSC ticks = guest instructions = ns under icount)")
+        out.append("# Histogram")
+        for b in range(nb):
+            counts = [h[b] if b < len(h) else 0 for h in hists]
+            if any(counts):
+                last = "  (and over)" if b == nb - 1 else ""
+                out.append(f"{b * width // 1000:06d} " + " ".join(f"{c:06d}" for c in counts) + last)
+        for title, key in (("Total:", "lat_count"), ("Min Latencies:", "lat_min_ns"),
+                           ("Avg Latencies:", "lat_mean_ns"), ("Max Latencies:", "lat_max_ns"),
+                           ("Missed releases:", "missed"), ("Overruns:", "overruns")):
+            unit = "  (ns)" if key.endswith("_ns") else ""
+            out.append(f"# {title:<17}" + "".join(f" {int(r.get(key) or 0):06d}" for r in rows) + unit)
+        out.append("")
+    return out[:-1] if out else out
+
+
 def render_summary(records) -> str:
     """The whole summary text (sections separated by blank lines)."""
     sections = [render_boot(records), render_ktests(records), render_bench(records),
-                render_tlbstep(records), render_kperf(records)]
+                render_tlbstep(records), render_kperf(records), render_isoch_hist(records)]
     blocks = ["\n".join(section) for section in sections if section]
     if not blocks:
         return "no boot, ktest, bench or tlbstep records\n"
@@ -244,5 +275,5 @@ def render_summary(records) -> str:
 def render_bench_only(records) -> str:
     """Just the bench and tlbstep tables (used by `./hako bench`)."""
     blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records),
-                                      render_kperf(records)) if b]
+                                      render_kperf(records), render_isoch_hist(records)) if b]
     return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"

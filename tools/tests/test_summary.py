@@ -73,3 +73,16 @@ def test_selftest_tally_and_guest_summary():
     assert "selftest: 1 passed, 1 failed, 0 skipped" in text
     assert "  FAIL b" in text
     assert "utest summary: 1 passed, 1 failed" in text
+
+
+def test_isoch_histogram_like_cyclictest():
+    recs = [{"kind": "isoch_hist", "load": "hogs", "cpu": c, "releases": 10, "missed": 0,
+             "overruns": 0, "lat_count": 10, "lat_min_ns": 1200, "lat_mean_ns": 1300,
+             "lat_max_ns": 2100, "bucket_ns": 1000, "hist": [0, 9 - c, 1 + c, 0]}
+            for c in (1, 0)]
+    text = render_bench_only(recs)
+    assert "# Histogram" in text
+    assert "000001 000009 000008" in text      # CPU columns in order
+    assert "000002 000001 000002" in text
+    assert "000003" not in text.split("# Histogram")[1].split("# Total")[0]   # empty bucket left out
+    assert "# Max Latencies:    002100 002100  (ns)" in text

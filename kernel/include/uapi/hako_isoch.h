@@ -63,7 +63,8 @@ struct hako_isoch {
 	uint64_t overruns;           /* jobs stopped for using up the budget */
 	uint64_t missed;             /* releases that found the previous job still running */
 	uint64_t lat_count;          /* latencies measured: releases that found it waiting */
-	uint64_t lat_max_ns;         /* release latency: when it ran minus its period start */
+	uint64_t lat_min_ns;         /* release latency: when it ran minus its period start */
+	uint64_t lat_max_ns;
 	uint64_t lat_sum_ns;
 	uint64_t hist[HAKO_ISOCH_HIST];
 };

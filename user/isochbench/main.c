@@ -1,0 +1,434 @@
+/*
+ * isochbench/main.c — periodic threads measured (paper 004's isochronous
+ * scheduler, kernel/sched/isoch.c):
+ *
+ *   isochbench                   everything below
+ *   isochbench start             start and stop of cyclic execution
+ *   isochbench switch            thread switch periodic->periodic and normal->normal
+ *   isochbench jitter            release latency histogram, one periodic thread per
+ *                                CPU (at most 4), compute hogs on every CPU; then
+ *                                with an interrupt flood (the hub's NICs, booted
+ *                                with --net hub) handled sequentially, then packed
+ *
+ * Figures are TSC ticks, which under QEMU icount (shift 0) are guest
+ * instructions = nanoseconds; result lines of kind "bench" (min, median,
+ * mean, max) and, for the histogram, kind "isoch_hist".  Every busy loop
+ * pauses, as QEMU's round-robin icount needs (docs/design.md, "Unequal
+ * vCPU time under QEMU icount").
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <hako/bench.h>
+#include <hako/result.h>
+#include <hako/sys.h>
+#include <hako/thread.h>
+#include <hako/arch/x86_64/tsc.h>
+
+#define BENCH_CPU     1              /* where start and switch run */
+#define START_ROUNDS  50
+#define SWITCH_ROUNDS 200
+#define JITTER_PERIOD_NS 1000000ull  /* 1 ms */
+#define JITTER_BUDGET_NS 200000ull
+#define JITTER_WORK_NS   20000ull
+#define JITTER_PERIODS   500
+#define MAXC 4
+
+static int fail(const char *what, long err)
+{
+	printf("isochbench: %s: %s\n", what, err < 0 ? strerror((int)-err) : "failed");
+	return err < 0 ? (int)err : -1;
+}
+
+static long make_periodic(int tid, int cpu, uint64_t period, uint64_t budget)
+{
+	struct hako_isoch st = { .period_ns = period, .budget_ns = budget, .cpu = cpu };
+	return sys_isoch_ctl(HAKO_ISOCH_CREATE, tid, &st);
+}
+
+static void spin_ns(uint64_t ns)
+{
+	uint64_t end = tsc_now() + ns;
+	while (tsc_now() < end)
+		cpu_pause();
+}
+
+/* ---- start / stop ------------------------------------------------------ */
+
+/*
+ * The caller becomes periodic (1 ms, 200 us) on BENCH_CPU; START is timed
+ * from the call to the first job running (START releases at once), STOP
+ * from the call to its return, after three jobs.
+ */
+static int bench_start(void)
+{
+	struct samples start, stop;
+	long r = make_periodic(0, BENCH_CPU, 1000000, 200000);
+	if (r < 0)
+		return fail("isoch_ctl CREATE", r);
+	if (samples_init(&start, START_ROUNDS) < 0 || samples_init(&stop, START_ROUNDS) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < START_ROUNDS && r >= 0; i++) {
+		uint64_t t0 = tsc_now();
+		r = sys_isoch_ctl(HAKO_ISOCH_START, 0, NULL);
+		samples_add(&start, tsc_now() - t0);
+		for (int j = 0; j < 3 && r >= 0; j++)
+			r = sys_isoch_wait();
+		t0 = tsc_now();
+		if (r >= 0)
+			r = sys_isoch_ctl(HAKO_ISOCH_STOP, 0, NULL);
+		samples_add(&stop, tsc_now() - t0);
+	}
+	sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL);
+	if (r < 0)
+		return fail("start/stop", r);
+	bench_report("isoch_start", &start, "START to the first job running");
+	bench_report("isoch_stop", &stop, "STOP call");
+	samples_free(&start);
+	samples_free(&stop);
+	return 0;
+}
+
+/* ---- thread switch ------------------------------------------------------ */
+
+/*
+ * Two threads on BENCH_CPU: the higher one (A) writes the TSC and a
+ * sequence number and blocks; the lower one (B) spins until it sees the
+ * new number and takes the difference: A's block to B running.
+ *   periodic: both periodic with one period (1 ms), A ranked first (made
+ *     periodic first); B is started a little before A, so in every period
+ *     B is released, spins, A's release preempts it, A's isoch_wait hands
+ *     the CPU back to B (which then overruns its budget: expected);
+ *   normal: A (priority 10) waits on a semaphore, B (8) posts it after
+ *     each sample, A preempts B, stamps and waits again.
+ * Both threads make themselves what they are; the caller starts them
+ * from CPU 0.
+ */
+static struct {
+	volatile uint64_t stamp;
+	volatile int seq, stop, a_ready, b_ready;
+	int sem;
+	bool periodic;
+	struct samples s;
+} sw;
+
+static void switch_a(void *arg)
+{
+	(void)arg;
+	long r = sw.periodic ? make_periodic(0, BENCH_CPU, 1000000, 200000)
+			     : sys_set_affinity(0, 1ull << BENCH_CPU);
+	if (r == 0 && !sw.periodic)
+		r = sys_setprio(0, 10);
+	sw.a_ready = r == 0 ? 1 : -1;
+	if (r < 0)
+		return;
+	sys_sem_wait(sw.sem);
+	for (int i = 0; i < SWITCH_ROUNDS + 1 && !sw.stop; i++) {
+		sw.seq++;
+		sw.stamp = tsc_now();
+		if (sw.periodic)
+			sys_isoch_wait();
+		else
+			sys_sem_wait(sw.sem);
+	}
+}
+
+static void switch_b(void *arg)
+{
+	(void)arg;
+	long r = sw.periodic ? make_periodic(0, BENCH_CPU, 1000000, 500000)
+			     : sys_set_affinity(0, 1ull << BENCH_CPU);
+	if (r == 0 && !sw.periodic)
+		r = sys_setprio(0, 8);
+	sw.b_ready = r == 0 ? 1 : -1;
+	int last = sw.seq;
+	while (r == 0 && !sw.stop && sw.s.n < SWITCH_ROUNDS) {
+		while (sw.seq == last && !sw.stop)
+			cpu_pause();
+		uint64_t now = tsc_now();
+		if (sw.stop)
+			break;
+		last = sw.seq;
+		samples_add(&sw.s, now - sw.stamp);
+		if (!sw.periodic)
+			sys_sem_post(sw.sem);
+	}
+	sw.stop = 1;
+	sys_sem_post(sw.sem);
+}
+
+static void await(volatile int *flag)
+{
+	while (*flag == 0)
+		cpu_pause();
+}
+
+static int one_switch(bool periodic, const char *name, const char *what)
+{
+	memset((void *)&sw, 0, sizeof sw);
+	sw.periodic = periodic;
+	long r = sys_set_affinity(0, 1);
+	if (r < 0)
+		return fail("set_affinity", r);
+	if (samples_init(&sw.s, SWITCH_ROUNDS) < 0)
+		return -ENOMEM;
+	if ((sw.sem = (int)sys_sem_create(0)) < 0)
+		return fail("sem_create", sw.sem);
+	int a = thread_start(switch_a, NULL);
+	if (a < 0)
+		return fail("thread_start", a);
+	await(&sw.a_ready);
+	int b = thread_start(switch_b, NULL);
+	if (b < 0)
+		return fail("thread_start", b);
+	await(&sw.b_ready);
+	r = sw.a_ready < 0 || sw.b_ready < 0 ? -EINVAL : 0;
+	if (r == 0 && periodic) {
+		r = sys_isoch_ctl(HAKO_ISOCH_START, b, NULL);
+		if (r == 0)
+			r = sys_isoch_ctl(HAKO_ISOCH_START, a, NULL);
+	}
+	if (r < 0) {
+		sw.stop = 1;
+		fail("set-up", r);
+	}
+	sys_sem_post(sw.sem);            /* A goes */
+	thread_join(b);
+	sw.stop = 1;
+	sys_sem_post(sw.sem);
+	thread_join(a);
+	sys_sem_destroy(sw.sem);
+	sys_set_affinity(0, ~0ull);
+	if (r == 0)
+		bench_report(name, &sw.s, what);
+	samples_free(&sw.s);
+	return (int)r;
+}
+
+static int bench_switch(void)
+{
+	int r = one_switch(true, "switch_periodic_to_periodic", "isoch_wait of A to B running");
+	if (r == 0)
+		r = one_switch(false, "switch_normal_to_normal", "sem_wait of A to B running");
+	return r;
+}
+
+/* ---- release jitter ------------------------------------------------------ */
+
+static volatile int stop_hogs;
+static volatile uint64_t hog_count[MAXC];
+
+static void hog(void *arg)
+{
+	int cpu = (int)(long)arg;
+	sys_set_affinity(0, 1ull << cpu);
+	while (!stop_hogs) {
+		hog_count[cpu]++;
+		cpu_pause();
+	}
+}
+
+struct jitter_job {
+	int cpu;
+	long err;
+	struct hako_isoch st;
+};
+
+static void jitter_thread(void *arg)
+{
+	struct jitter_job *j = arg;
+	j->err = make_periodic(0, j->cpu, JITTER_PERIOD_NS, JITTER_BUDGET_NS);
+	if (!j->err)
+		j->err = sys_isoch_ctl(HAKO_ISOCH_START, 0, NULL);
+	for (int i = 0; !j->err && i < JITTER_PERIODS; i++) {
+		spin_ns(JITTER_WORK_NS);
+		long r = sys_isoch_wait();
+		if (r < 0)
+			j->err = r;
+	}
+	if (!j->err)
+		j->err = sys_isoch_ctl(HAKO_ISOCH_INFO, 0, &j->st);
+	sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL);
+}
+
+/*
+ * The interrupt flood: the e1000's kernel sender (on CPU 1) sends a 64-byte
+ * frame every 10 us to the RTL8139, whose interrupts go to CPU 0 and are
+ * packed (N 8, T 100 us, and the tick) or sequential; a receiver on CPU 0
+ * drains it (and is that CPU's hog).
+ */
+#define FLOOD_CPU 0
+static struct {
+	int rtl, e1k, rtl_dev, rx_tid;
+	volatile uint64_t frames;
+} fl = { -1, -1, -1, -1, 0 };
+
+static void flood_receiver(void *arg)
+{
+	(void)arg;
+	uint8_t f[HAKO_NIC_FRAME_MAX];
+	sys_set_affinity(0, 1ull << FLOOD_CPU);
+	while (!stop_hogs) {
+		if (sys_nic_recv(fl.rtl, f, sizeof f, HAKO_NIC_NONBLOCK) > 0)
+			fl.frames++;
+		else
+			cpu_pause();
+	}
+}
+
+/* 0, or why not (no NIC pair: a negative errno). */
+static long flood_start(int mode)
+{
+	struct hako_nic_info in;
+	for (int i = 0; sys_nic_ctl(i, HAKO_NIC_INFO, &in) == 0; i++) {
+		if (strcmp(in.name, "rtl8139.0") == 0)
+			fl.rtl = i, fl.rtl_dev = in.intr_dev;
+		if (strcmp(in.name, "e1000.0") == 0)
+			fl.e1k = i;
+	}
+	if (fl.rtl < 0 || fl.e1k < 0)
+		return -ENODEV;
+	struct hako_intr_set set = { .mode = mode, .n = 8, .t_ns = 100000,
+				     .flags = HAKO_INTR_TICK, .bound_ns = 1000000 };
+	long r = sys_intr_ctl(fl.rtl_dev, HAKO_INTR_SET, &set);
+	struct hako_nic_info open = { .cpu = FLOOD_CPU };
+	if (r == 0)
+		r = sys_nic_ctl(fl.rtl, HAKO_NIC_OPEN, &open);
+	fl.frames = 0;
+	if (r == 0 && (fl.rx_tid = thread_start(flood_receiver, NULL)) < 0)
+		r = fl.rx_tid;
+	struct hako_traffic t = { .dst = fl.rtl, .cpu = 1, .len = 64, .per_period = 100,
+				  .period_ns = 1000000, .count = 10000000, .burst = 1 };
+	if (r == 0)
+		r = sys_nic_traffic(fl.e1k, &t);
+	return r;
+}
+
+/* After stop_hogs: the sender stopped, the card closed; frames received. */
+static uint64_t flood_stop(void)
+{
+	sys_nic_traffic(fl.e1k, NULL);
+	if (fl.rx_tid > 0)
+		thread_join(fl.rx_tid);
+	sys_nic_ctl(fl.rtl, HAKO_NIC_CLOSE, NULL);
+	return fl.frames;
+}
+
+static void print_hist(const char *load, int n, struct jitter_job *jobs)
+{
+	printf("# isochbench: release latency histogram, %s, period %llu us, "
+	       "1 us buckets (icount: ns = instructions)\n", load,
+	       (unsigned long long)(JITTER_PERIOD_NS / 1000));
+	printf("# Histogram\n");
+	for (int b = 0; b < HAKO_ISOCH_HIST; b++) {
+		uint64_t any = 0;
+		for (int c = 0; c < n; c++)
+			any += jobs[c].st.hist[b];
+		if (!any)
+			continue;
+		printf("%06d", b);
+		for (int c = 0; c < n; c++)
+			printf(" %06llu", (unsigned long long)jobs[c].st.hist[b]);
+		printf("%s\n", b == HAKO_ISOCH_HIST - 1 ? "  (and over)" : "");
+	}
+	const char *rows[] = { "Total:", "Min Latencies:", "Avg Latencies:", "Max Latencies:",
+			       "Missed releases:", "Overruns:" };
+	for (int k = 0; k < 6; k++) {
+		printf("# %-17s", rows[k]);
+		for (int c = 0; c < n; c++) {
+			struct hako_isoch *s = &jobs[c].st;
+			uint64_t v[] = { s->lat_count, s->lat_min_ns,
+					 s->lat_count ? s->lat_sum_ns / s->lat_count : 0,
+					 s->lat_max_ns, s->missed, s->overruns };
+			printf(" %06llu", (unsigned long long)v[k]);
+		}
+		printf("%s\n", k >= 1 && k <= 3 ? "  (ns)" : "");
+	}
+	for (int c = 0; c < n; c++) {
+		struct hako_isoch *s = &jobs[c].st;
+		char hist[HAKO_ISOCH_HIST * 12], *p = hist;
+		for (int b = 0; b < HAKO_ISOCH_HIST; b++)
+			p += snprintf(p, sizeof hist - (size_t)(p - hist), "%s%llu", b ? "," : "",
+				      (unsigned long long)s->hist[b]);
+		result_line("{\"kind\":\"isoch_hist\",\"load\":\"%s\",\"cpu\":%d,\"releases\":%llu,"
+			    "\"missed\":%llu,\"overruns\":%llu,\"lat_count\":%llu,\"lat_min_ns\":%llu,"
+			    "\"lat_max_ns\":%llu,"
+			    "\"lat_mean_ns\":%llu,\"bucket_ns\":%d,\"hist\":[%s]}", load, c,
+			    (unsigned long long)s->releases, (unsigned long long)s->missed,
+			    (unsigned long long)s->overruns, (unsigned long long)s->lat_count,
+			    (unsigned long long)s->lat_min_ns, (unsigned long long)s->lat_max_ns,
+			    (unsigned long long)(s->lat_count ? s->lat_sum_ns / s->lat_count : 0),
+			    HAKO_ISOCH_HIST_NS, hist);
+	}
+}
+
+/* mode: -1 no flood, else the RTL8139's interrupt mode during the flood. */
+static int bench_jitter(int mode)
+{
+	struct hako_sysinfo si;
+	int n = sys_sysinfo(&si) < 0 ? 1 : (int)si.ncpus;
+	if (n > MAXC)
+		n = MAXC;
+	static struct jitter_job jobs[MAXC];
+	int hogs[MAXC], tids[MAXC];
+	const char *load = mode < 0 ? "hogs" : mode == HAKO_INTR_PACKED ? "hogs+nic-packed"
+								 : "hogs+nic-sequential";
+	stop_hogs = 0;
+	if (mode >= 0) {
+		long r = flood_start(mode);
+		if (r == -ENODEV) {
+			printf("isochbench: no NIC pair (boot with --net hub): no flood\n");
+			return 0;
+		}
+		if (r < 0) {
+			stop_hogs = 1;
+			flood_stop();
+			return fail("flood", r);
+		}
+	}
+	for (int c = 0; c < n; c++)
+		hogs[c] = mode >= 0 && c == FLOOD_CPU ? 0 : thread_start(hog, (void *)(long)c);
+	for (int c = 0; c < n; c++) {
+		jobs[c] = (struct jitter_job){ .cpu = c };
+		tids[c] = thread_start(jitter_thread, &jobs[c]);
+	}
+	for (int c = 0; c < n; c++)
+		if (tids[c] > 0)
+			thread_join(tids[c]);
+	stop_hogs = 1;
+	for (int c = 0; c < n; c++)
+		if (hogs[c] > 0)
+			thread_join(hogs[c]);
+	if (mode >= 0)
+		printf("isochbench: %s: %llu frames received on cpu %d meanwhile\n", load,
+		       (unsigned long long)flood_stop(), FLOOD_CPU);
+	for (int c = 0; c < n; c++)
+		if (jobs[c].err)
+			return fail("periodic thread", jobs[c].err);
+	print_hist(load, n, jobs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	bench_set_program("isochbench");
+	const char *what = argc > 1 ? argv[1] : "all";
+	bool all = strcmp(what, "all") == 0;
+	int err = 0;
+	if (all || strcmp(what, "start") == 0)
+		err = bench_start();
+	if (!err && (all || strcmp(what, "switch") == 0))
+		err = bench_switch();
+	if (!err && (all || strcmp(what, "jitter") == 0)) {
+		err = bench_jitter(-1);
+		if (!err)
+			err = bench_jitter(HAKO_INTR_SEQUENTIAL);
+		if (!err)
+			err = bench_jitter(HAKO_INTR_PACKED);
+	}
+	if (!err)
+		bench_summary(NULL, 0);
+	return err ? 1 : 0;
+}
