@@ -66,8 +66,9 @@ struct timer;
 void sched_sleep_timed(struct timer *tm, uint64_t deadline);   /* until tm fires or a kill */
 /* Sleep until sched_wakeup if go(current, arg) under this CPU's run-queue lock. */
 void sched_sleep_if(bool (*go)(struct thread *t, void *arg), void *arg);
-/* Caller holds c's run-queue lock, on c: t (pinned to c) stops until sched_wakeup. */
-void sched_stop_locked(struct cpu *c, struct thread *t);
+/* Caller holds c's run-queue lock, on c: t (pinned to c) stops until sched_wakeup;
+ * false if it was not running or queued there. */
+bool sched_stop_locked(struct cpu *c, struct thread *t);
 void sched_finish_switch(void);         /* first act of a thread switched to */
 struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */

@@ -52,7 +52,8 @@ struct isoch {
 	uint32_t util_ppm;
 	int normal_prio;                 /* its priority when not started */
 	uint64_t normal_affinity;
-	int users;                       /* ops under way outside isoch_lock */
+	int users;                       /* ops and waits under way outside isoch_lock */
+	bool retiring;                   /* unlisted; t->isoch stays set until it is freed */
 	struct list_node link;           /* icpu[cpu].list, by period */
 	/* Under cpus[cpu].rq.lock, on that CPU: */
 	bool started;
@@ -104,7 +105,9 @@ static void released(struct timer *tm, void *arg)
 	is->st.releases++;
 	is->job_open = true;
 	is->ran_at_release = ran(c, t, now);
-	bool wake = is->waiting || is->throttled;
+	/* Stopped for its budget and woken since (a kill), then asleep on a
+	 * wait queue: that queue's waker wakes it, not we. */
+	bool wake = is->waiting || (is->throttled && !t->wait_on);
 	is->throttled = false;
 	timer_arm(&is->release_timer, is->release + is->period);
 	timer_arm(&is->budget_timer, now + is->budget);
@@ -127,11 +130,11 @@ static void budget_check(struct timer *tm, void *arg)
 			if (c->current != t && rest < is->budget / 4)
 				rest = is->budget / 4;   /* not running: no need to poll */
 			timer_arm(tm, now + rest);
-		} else {
+		} else if (sched_stop_locked(c, t)) {
 			is->st.overruns++;
 			is->throttled = true;
-			sched_stop_locked(c, t);
-		}
+		} else                   /* asleep on something else: look again later */
+			timer_arm(tm, now + is->budget / 4);
 	}
 	spin_unlock(&c->rq.lock);
 }
@@ -157,7 +160,7 @@ static void stop_here(void *arg)
 	spin_lock(&c->rq.lock);
 	timer_cancel(&is->release_timer);
 	timer_cancel(&is->budget_timer);
-	bool wake = is->waiting || is->throttled;
+	bool wake = is->waiting || (is->throttled && !is->t->wait_on);
 	is->started = false;
 	is->job_open = false;
 	is->waiting = false;
@@ -338,18 +341,26 @@ static int unlist(struct isoch *is)
 	list_remove(&is->link);
 	icpu[is->cpu].n--;
 	icpu[is->cpu].util_ppm -= is->util_ppm;
-	is->t->isoch = NULL;
+	is->retiring = true;
 	return reprioritise(is->cpu);
 }
 
-/* Stop is for good and free it; it is unlisted.  Caller holds nothing. */
+/*
+ * Stop is for good and free it; it is unlisted.  Caller holds nothing.
+ * The first stop wakes a waiter (which then lets go of it); once nobody
+ * uses it, nothing can start it again, and the second stop, on its CPU
+ * with interrupts off, leaves no timer armed or running.  Its thread
+ * cannot end before: its exit waits for t->isoch to clear.
+ */
 static void retire(struct isoch *is)
 {
+	on_cpu(is->cpu, stop_here, is);
 	while (__atomic_load_n(&is->users, __ATOMIC_ACQUIRE) > 0)
 		arch_spin_hint();
 	on_cpu(is->cpu, stop_here, is);
-	timer_cancel_sync(&is->release_timer);
-	timer_cancel_sync(&is->budget_timer);
+	spin_lock(&isoch_lock);
+	is->t->isoch = NULL;
+	spin_unlock(&isoch_lock);
 	kfree(is);
 }
 
@@ -437,8 +448,14 @@ static void record_latency(struct isoch *is, uint64_t lat_ns)
 long isoch_wait(void)
 {
 	struct thread *t = thread_current();
-	struct isoch *is = t->isoch;     /* only its own exit or DESTROY frees it */
-	if (!is || !is->started)
+	spin_lock(&isoch_lock);
+	struct isoch *is = t->isoch;
+	if (is && (is->retiring || !is->started))
+		is = NULL;
+	if (is)
+		is->users++;             /* a DESTROY from another thread waits for us */
+	spin_unlock(&isoch_lock);
+	if (!is)
 		return -EINVAL;
 	if (cpu_id() != is->cpu)
 		sched_migrate(is->cpu);
@@ -452,19 +469,24 @@ long isoch_wait(void)
 		is->waiting = false;
 		record_latency(is, tsc_to_ns(arch_tsc() - is->release));
 	}
+	bool started = is->started;
 	spin_unlock(&c->rq.lock);
+	put(is);
 	if (t->killed)
 		return -EINTR;
-	return woke || is->started ? 0 : -EINVAL;
+	return woke || started ? 0 : -EINVAL;
 }
 
 void isoch_thread_exit(struct thread *t)
 {
 	spin_lock(&isoch_lock);
 	struct isoch *is = t->isoch;
-	if (is)
+	bool mine = is && !is->retiring;
+	if (mine)
 		unlist(is);              /* its own priority no longer matters */
 	spin_unlock(&isoch_lock);
-	if (is)
+	if (mine)
 		retire(is);
+	while (__atomic_load_n(&t->isoch, __ATOMIC_ACQUIRE))
+		arch_spin_hint();        /* a DESTROY from another thread is retiring it */
 }

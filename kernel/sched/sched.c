@@ -248,19 +248,24 @@ void sched_sleep_if(bool (*go)(struct thread *t, void *arg), void *arg)
 /*
  * Take t off this CPU until sched_wakeup (isoch.c's budget): running, it
  * switches away at the end of the interrupt; queued, it leaves the queue.
- * Caller holds this CPU's run-queue lock.  t must be pinned here: woken
+ * Caller holds this CPU's run-queue lock; false if t was neither running
+ * nor queued here.  t must be pinned here: woken
  * before its switch it is queued while still running, which is safe only
  * if no other CPU may take it.
  */
-void sched_stop_locked(struct cpu *c, struct thread *t)
+bool sched_stop_locked(struct cpu *c, struct thread *t)
 {
 	if (c->current == t && t->state == T_RUNNING) {
 		t->state = T_SLEEPING;
 		c->need_resched = true;
-	} else if (t->state == T_RUNNABLE && t->on_rq && t->cpu == c->id) {
+		return true;
+	}
+	if (t->state == T_RUNNABLE && t->on_rq && t->cpu == c->id) {
 		rq_remove(c, t);
 		t->state = T_SLEEPING;
+		return true;
 	}
+	return false;                    /* asleep already, or on its way elsewhere */
 }
 
 void sched_request_resched(void)

@@ -66,15 +66,20 @@ static long make_periodic(int tid, int cpu, uint64_t period, uint64_t budget, st
 	return sys_isoch_ctl(HAKO_ISOCH_CREATE, tid, st);
 }
 
+static volatile int nappers_go;
+
 static void napper(void *arg)
 {
-	sleep_ms((uint64_t)(long)arg);
+	(void)arg;
+	while (!nappers_go)
+		sleep_ms(1);
 }
 
 UTEST(isoch_admission_refuses_what_does_not_fit)
 {
 	struct hako_isoch st;
-	int other = thread_start(napper, (void *)200L);
+	nappers_go = 0;
+	int other = thread_start(napper, NULL);
 	CHECK(other > 0, "thread_start %d", other);
 	CHECK_EQ(make_periodic(0, 0, PERIOD_NS, PERIOD_NS + 1, &st), -EINVAL);   /* B > P */
 	CHECK_EQ(make_periodic(0, 0, 1000, 500, &st), -EINVAL);                /* P too short */
@@ -98,7 +103,23 @@ UTEST(isoch_admission_refuses_what_does_not_fit)
 	CHECK_EQ(st.bound_ppm, HAKO_ISOCH_UTIL_CAP_PPM);
 	CHECK_EQ(make_periodic(0, 0, 1000000, 900000, &st), 0);
 	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL), 0);
+	nappers_go = 1;
 	CHECK_EQ(thread_join(other), 0);
+	nappers_go = 0;
+	/* HAKO_ISOCH_PER_CPU threads of 1 % each, then one too many */
+	int tids[HAKO_ISOCH_PER_CPU + 1];
+	for (int i = 0; i <= HAKO_ISOCH_PER_CPU; i++) {
+		tids[i] = thread_start(napper, NULL);
+		CHECK(tids[i] > 0, "thread_start %d", tids[i]);
+		long r = make_periodic(tids[i], 0, 10000000, 100000, &st);
+		CHECK_EQ(r, i < HAKO_ISOCH_PER_CPU ? 0 : -ENOSPC);
+	}
+	CHECK_EQ(st.why, HAKO_ISOCH_WHY_COUNT);
+	for (int i = 0; i < HAKO_ISOCH_PER_CPU; i++)
+		CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_DESTROY, tids[i], NULL), 0);
+	nappers_go = 1;
+	for (int i = 0; i <= HAKO_ISOCH_PER_CPU; i++)
+		CHECK_EQ(thread_join(tids[i]), 0);
 	return 0;
 }
 
@@ -226,9 +247,6 @@ UTEST(isoch_stop_destroy_and_exit_give_the_reservation_back)
 	int pid = spawn_role("isoch_periodic_forever", cpus, NULL);
 	CHECK(pid > 0, "spawn %d", pid);
 	sleep_ms(20);
-	int other = thread_start(napper, (void *)1L);
-	CHECK(other > 0, "thread_start %d", other);
-	CHECK_EQ(thread_join(other), 0);
 	CHECK_EQ(make_periodic(0, cpu, 1000000, 800000, &st), -ENOSPC);   /* taken */
 	int status = kill_after(pid, 1);
 	CHECK(status >= 0, "kill_after %d", status);
