@@ -8,7 +8,9 @@
  *   isochbench jitter            release latency histogram, one periodic thread per
  *                                CPU (at most 4), compute hogs on every CPU; then
  *                                with an interrupt flood (the hub's NICs, booted
- *                                with --net hub) handled sequentially, then packed
+ *                                with --net hub) handled sequentially, then packed;
+ *                                then with ISPC traffic instead of the hogs (a
+ *                                client per CPU calling the echo server)
  *
  * Figures are TSC ticks, which under QEMU icount (shift 0) are guest
  * instructions = nanoseconds; result lines of kind "bench" (min, median,
@@ -22,10 +24,12 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/bench.h>
+#include <hako/ispc.h>
 #include <hako/result.h>
 #include <hako/sys.h>
 #include <hako/thread.h>
 #include <hako/arch/x86_64/tsc.h>
+#include <echo/proto.h>
 
 #define BENCH_CPU     1              /* where start and switch run */
 #define START_ROUNDS  50
@@ -316,6 +320,29 @@ static uint64_t flood_stop(void)
 	return fl.frames;
 }
 
+/*
+ * ISPC traffic: instead of a hog, each CPU runs a client that calls the
+ * echo server (ECHO_NULL, synchronous) as fast as it can; the server's
+ * thread runs wherever the scheduler puts it.
+ */
+static volatile uint64_t ispc_calls;
+static int echo_pid;
+
+static void ispc_client(void *arg)
+{
+	int cpu = (int)(long)arg;
+	struct ispc_call call;
+	sys_set_affinity(0, 1ull << cpu);
+	if (ispc_call_open(&call, 0) < 0)
+		return;
+	while (!stop_hogs) {
+		ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0);
+		if (ispc_call(echo_pid, &call, 0) >= 0)
+			__atomic_fetch_add(&ispc_calls, 1, __ATOMIC_RELAXED);
+	}
+	ispc_call_close(&call);
+}
+
 static void print_hist(const char *load, int n, struct jitter_job *jobs)
 {
 	printf("# isochbench: release latency histogram, %s, period %llu us, "
@@ -364,17 +391,42 @@ static void print_hist(const char *load, int n, struct jitter_job *jobs)
 	}
 }
 
-/* mode: -1 no flood, else the RTL8139's interrupt mode during the flood. */
-static int bench_jitter(int mode)
+static void stop_servers(int pids[2])
 {
+	for (int i = 1; i >= 0; i--)
+		if (pids[i] > 0) {
+			sys_kill(pids[i]);
+			waitpid(pids[i], NULL);
+		}
+}
+
+enum load { LOAD_HOGS, LOAD_NIC_SEQUENTIAL, LOAD_NIC_PACKED, LOAD_ISPC };
+
+static int bench_jitter(enum load what)
+{
+	int mode = what == LOAD_NIC_SEQUENTIAL ? HAKO_INTR_SEQUENTIAL
+		 : what == LOAD_NIC_PACKED ? HAKO_INTR_PACKED : -1;
 	struct hako_sysinfo si;
 	int n = sys_sysinfo(&si) < 0 ? 1 : (int)si.ncpus;
 	if (n > MAXC)
 		n = MAXC;
 	static struct jitter_job jobs[MAXC];
 	int hogs[MAXC], tids[MAXC];
-	const char *load = mode < 0 ? "hogs" : mode == HAKO_INTR_PACKED ? "hogs+nic-packed"
-								 : "hogs+nic-sequential";
+	const char *loads[] = { "hogs", "hogs+nic-sequential", "hogs+nic-packed", "ispc" };
+	const char *load = loads[what];
+	void (*busy)(void *) = what == LOAD_ISPC ? ispc_client : hog;
+	int servers[2] = { -1, -1 };
+	if (what == LOAD_ISPC) {
+		char *ns_argv[] = { "nameserver", NULL }, *echo_argv[] = { "echo", NULL };
+		servers[0] = spawnv("nameserver", ns_argv);
+		servers[1] = servers[0] < 0 ? -1 : spawnv("echo", echo_argv);
+		echo_pid = servers[1] < 0 ? servers[1] : ns_wait("echo", 1000);
+		if (echo_pid < 0) {
+			stop_servers(servers);
+			return fail("echo server", echo_pid);
+		}
+	}
+	ispc_calls = 0;
 	stop_hogs = 0;
 	if (mode >= 0) {
 		long r = flood_start(mode);
@@ -389,7 +441,7 @@ static int bench_jitter(int mode)
 		}
 	}
 	for (int c = 0; c < n; c++)
-		hogs[c] = mode >= 0 && c == FLOOD_CPU ? 0 : thread_start(hog, (void *)(long)c);
+		hogs[c] = mode >= 0 && c == FLOOD_CPU ? 0 : thread_start(busy, (void *)(long)c);
 	for (int c = 0; c < n; c++) {
 		jobs[c] = (struct jitter_job){ .cpu = c };
 		tids[c] = thread_start(jitter_thread, &jobs[c]);
@@ -401,6 +453,11 @@ static int bench_jitter(int mode)
 	for (int c = 0; c < n; c++)
 		if (hogs[c] > 0)
 			thread_join(hogs[c]);
+	if (what == LOAD_ISPC) {
+		stop_servers(servers);
+		printf("isochbench: ispc: %llu echo calls meanwhile\n",
+		       (unsigned long long)ispc_calls);
+	}
 	if (mode >= 0)
 		printf("isochbench: %s: %llu frames received on cpu %d meanwhile\n", load,
 		       (unsigned long long)flood_stop(), FLOOD_CPU);
@@ -422,11 +479,8 @@ int main(int argc, char **argv)
 	if (!err && (all || strcmp(what, "switch") == 0))
 		err = bench_switch();
 	if (!err && (all || strcmp(what, "jitter") == 0)) {
-		err = bench_jitter(-1);
-		if (!err)
-			err = bench_jitter(HAKO_INTR_SEQUENTIAL);
-		if (!err)
-			err = bench_jitter(HAKO_INTR_PACKED);
+		for (enum load l = LOAD_HOGS; l <= LOAD_ISPC && !err; l++)
+			err = bench_jitter(l);
 	}
 	if (!err)
 		bench_summary(NULL, 0);
