@@ -43,6 +43,7 @@ struct thread {
 	volatile bool killed;            /* leave at the next chance (user threads) */
 	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
 	bool handed;                     /* woken by waitq_hand_over */
+	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

@@ -94,6 +94,16 @@ BENCHES: dict[str, Bench] = {
         about="paper 004: every system call of syscalls.def, best and worst case (kperf), "
               "pc, 4 CPUs, both NICs on a hub, icount",
     ),
+    # Paper 004's Table 2: preemption-off sections under stress
+    # (user/preemptstress); "preempt-noserial" runs the same with the long
+    # work left where it was (serial=off), the table before the fix.
+    "preempt": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("preemptstress",),
+                        cmdline="irqtrace=on"),
+        timeout=600.0,
+        about="paper 004 Table 2: longest preemption-off section per call under stress "
+              "(preemptstress, irqtrace=on), pc, 4 CPUs, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,
