@@ -135,7 +135,6 @@ def not_yet(what: str, why: str) -> list[str]:
 
 PAPER000_T2 = (("registration s", "2.80", "—"), ("pre-processing t1", "3.00", "3.00"),
                ("main handler t2", "16.17", "16.77"), ("post-processing t3", "1.82", "1.82"))
-PAPER000_FIG6 = {"none": 532000, "sequential": 372000, "packed": 394000}
 
 
 def section000(results: Path, figs: dict) -> list[str]:
@@ -206,7 +205,7 @@ def section000(results: Path, figs: dict) -> list[str]:
              for m in ("sequential", "packed")}
     out += ["### Fig. 6 — interference", ""]
     if base and all(lines.values()):
-        figs["intr-interference.svg"] = draw("interference", base, lines, PAPER000_FIG6)
+        figs["intr-interference.svg"] = draw("interference", base, lines)
         seq10 = dict(lines["sequential"]).get(10)
         pk10 = dict(lines["packed"]).get(10)
         out += ["![Paper 000 Fig. 6: loops per second against interrupts per 10 ms]"
