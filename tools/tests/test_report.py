@@ -108,3 +108,15 @@ def test_progress_lines_and_a_failing_step(tmp_path):
     assert "done in" in lines[1]
     assert "FAILED (exit 3)" in lines[-1] and "report-b.out" in lines[-1]
     assert not any("[3/3]" in line for line in lines)
+
+
+def test_cli_summary_says_when_there_is_no_report(tmp_path, monkeypatch, capsys):
+    from hakotool import cli
+    monkeypatch.setenv("HAKO_ROOT", str(tmp_path))
+    assert cli.main(["report", "--summary"]) == 0
+    assert "none yet" in capsys.readouterr().out
+    write(tmp_path, "bench-intr.jsonl", INTR)
+    assert cli.main(["report", "--no-run"]) == 0
+    assert (tmp_path / "docs/report/README.md").is_file()
+    assert cli.main(["report", "--summary"]) == 0
+    assert "reproduced Paper 000" in capsys.readouterr().out.replace("  ", " ").replace("  ", " ")
