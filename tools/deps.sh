@@ -165,14 +165,15 @@ install_packages() {
     fi
 }
 
-# pip_fallback CHECK MODULE: installs MODULE with pip when CHECK still fails.
+# pip_fallback CHECK REQUIREMENT...: installs them with pip when CHECK still fails.
 pip_fallback() {
-    local check="$1" module="$2"
+    local check="$1"
+    shift
     "$check" && return 0
-    say "$module still missing; installing it with pip"
-    python3 -m pip install "$module" ||
-        python3 -m pip install --break-system-packages "$module" ||
-        die "could not install $module"
+    say "$1 still missing; installing it with pip"
+    python3 -m pip install "$@" ||
+        python3 -m pip install --break-system-packages "$@" ||
+        die "could not install $*"
 }
 
 main() {
@@ -187,7 +188,8 @@ main() {
     install_packages
     install_qemu
     pip_fallback have_pytest pytest
-    pip_fallback have_matplotlib matplotlib
+    # Debian 12's version: the report's SVGs are byte-identical only with the same one.
+    pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
     say "all present (QEMU $(qemu_major))"

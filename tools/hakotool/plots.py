@@ -1,14 +1,19 @@
 """The report's plots, drawn with matplotlib as SVG text that is the same
 byte for byte on every run and every machine with the same matplotlib:
 
-  * the Agg backend (no display), DejaVu Sans (matplotlib's own font),
-    glyphs as paths, so no font lookup on the reader's side;
+  * the Agg backend (no display), DejaVu Sans (the font matplotlib ships);
+  * text kept as SVG text (`svg.fonttype` none) and the axes placed at fixed
+    positions (no tight_layout), so the bytes do not hang on the font file's
+    version: Debian's matplotlib uses the system's DejaVu, pip's its own
+    copy, and glyph outlines or text extents from them would differ;
   * `svg.hashsalt` fixed, so the ids matplotlib derives for clip paths and
     markers do not come from a random salt;
   * no metadata: no date, no "Creator" naming the matplotlib version.
 
 Each function takes plain numbers (the callers read the result files) and
 returns the SVG text, without the XML prologue so it can be inlined in HTML.
+The bytes also hang on matplotlib's version: tools/deps.sh installs Debian
+12's (3.6.3), and pins the same version when it falls back to pip.
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ STYLE = {
     "font.family": "DejaVu Sans",
     "font.size": 9,
     "svg.hashsalt": "hako-report",
-    "svg.fonttype": "path",
+    "svg.fonttype": "none",
     "axes.grid": True,
     "grid.color": "#dddddd",
     "path.simplify": False,
@@ -66,7 +71,7 @@ def interference(base: int, lines: dict[str, list[tuple[int, int]]]) -> str:
         right.legend(fontsize=7, loc="upper left")
         fig.suptitle("Paper 000 Fig. 6, interference: Hako under QEMU icount "
                      "(guest instructions), RTL8139 on the loop's CPU")
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.82, wspace=0.25, hspace=0.45)
         return to_svg(fig)
 
 
@@ -95,7 +100,7 @@ def direct_return(series: dict[str, dict[str, list[float]]], paper_saving: float
         right.set_ylim(0, 60)
         right.legend(fontsize=7, loc="lower right")
         fig.suptitle("Paper 002 Fig. 9, direct against stepwise return: Hako under QEMU icount")
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.82, wspace=0.25, hspace=0.45)
         return to_svg(fig)
 
 
@@ -120,5 +125,5 @@ def improvement_curves(panels: list[tuple[str, dict[int, list]]], ks: list[int])
             ax.set_visible(False)
         fig.suptitle("Paper 001 Table 1: improvement of symmetric over funnelled access, "
                      "% (interrupts to the master)")
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.09, top=0.88, wspace=0.3, hspace=0.4)
         return to_svg(fig)
