@@ -48,14 +48,14 @@ class Step:
 
 
 STEPS = (
-    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~70 s)"),
-    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~20 s)"),
-    Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern",
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)"),
+    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)"),
+    Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern (~25 s)",
          (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),)),
-    Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4",
+    Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
          (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),)),
     Step("mp", "001", ("mp", "--model", "modern"),
-         "device access, iotest Tables 1-2, 8 CPUs (~65 s)"),
+         "device access, iotest Tables 1-2, 8 CPUs (~85 s)"),
     Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),
     Step("tlbstep", "model", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
 )
