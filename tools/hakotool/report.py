@@ -57,7 +57,7 @@ STEPS = (
     Step("mp", "001", ("mp", "--model", "modern"),
          "device access, iotest Tables 1-2, 8 CPUs (~85 s)"),
     Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),
-    Step("tlbstep", "model", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
+    Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
 )
 
 
@@ -76,7 +76,8 @@ def run_experiments(root: Path, out=None, steps=STEPS, clock=time.monotonic,
     for i, step in enumerate(steps, 1):
         words = ["bench", *step.args, "--quiet"]
         log = logs / f"report-{step.name}.out"
-        tag = f"report: [{i}/{len(steps)}] paper {step.paper}: ./hako {' '.join(words)}"
+        what = f"paper {step.paper}" if step.paper else "the instrument"
+        tag = f"report: [{i}/{len(steps)}] {what}: ./hako {' '.join(words)}"
         out.write(f"{tag}: {step.about}\n")
         out.flush()
         t0 = clock()
@@ -167,7 +168,7 @@ def section000(results: Path, figs: dict) -> list[str]:
     if 10 in totals:
         t = totals[10]
         rows.append(("N = 10, measured", n(t["packed_measured"]),
-                     f"{n(t['seq_measured'])} ({-t['saving_permille'] / 10:.1f} %)",
+                     f"{n(t['seq_measured'])} (−{t['saving_permille'] / 10:.1f} %)",
                      "191.7 (model)", "215.9 (−11.2 %)"))
     out += table(("phase", "Hako packed (insns)", "Hako sequential (insns)",
                   "paper packed (µs)", "paper sequential (µs)"), rows) + [""]
