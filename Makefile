@@ -31,7 +31,7 @@ KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
 
-.PHONY: all kernel kernel-debug iso run test host-tests gdb deps clean
+.PHONY: all kernel kernel-debug iso run test host-tests gdb deps clean report
 all: kernel
 
 # The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
@@ -105,6 +105,14 @@ run: deps kernel
 	./hako summary results/run-selftest.jsonl
 	./hako summary results/run-sysbench.jsonl
 	./hako summary results/run-ispcbench.jsonl
+	@./hako report --summary
+
+# The five papers' experiments in icount mode, one after the other with a
+# progress line each, then docs/report/ (README.md, index.html, the plots):
+# tools/hakotool/report.py.  `make run` only prints the existing report's
+# summary: the experiments take minutes.
+report: deps kernel costmodel
+	./hako report
 
 host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)

@@ -4,8 +4,10 @@
 # Idempotent and non-interactive.  Checks for every tool the build and the
 # harness need; when something is missing it installs the Debian packages
 # (as root, or through sudo when available), first without refreshing the
-# package index and, if that fails, after `apt-get update`.  pytest falls
-# back to pip when no Debian package provides it.
+# package index and, if that fails, after `apt-get update`.  pytest and
+# matplotlib (the report's plots, `make report`) come from Debian's
+# python3-pytest and python3-matplotlib and fall back to pip when the
+# python3 on PATH does not see them (another Python than Debian's).
 #
 # QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
 # under icount and cannot load Hako's cost-model plugin; docs/design.md).
@@ -18,7 +20,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc make
-          binutils gdb python3 python3-pytest)
+          binutils gdb python3 python3-pytest python3-matplotlib)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 QEMU_MAJOR_MIN=10
 BACKPORTS_LIST=/etc/apt/sources.list.d/hako-backports.sources
@@ -30,6 +32,10 @@ die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
 have_pytest() {
     command -v python3 >/dev/null 2>&1 && python3 -m pytest --version >/dev/null 2>&1
+}
+
+have_matplotlib() {
+    command -v python3 >/dev/null 2>&1 && python3 -c 'import matplotlib' >/dev/null 2>&1
 }
 
 # The major version of the installed QEMU, or 0 without one.
@@ -46,6 +52,7 @@ missing_tools() {
         command -v "$cmd" >/dev/null 2>&1 || echo "$cmd"
     done
     have_pytest || echo "pytest"
+    have_matplotlib || echo "matplotlib"
     if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
        [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
         echo "qemu>=$QEMU_MAJOR_MIN"
@@ -158,12 +165,15 @@ install_packages() {
     fi
 }
 
-install_pytest_with_pip() {
-    have_pytest && return 0
-    say "pytest still missing; installing it with pip"
-    python3 -m pip install pytest ||
-        python3 -m pip install --break-system-packages pytest ||
-        die "could not install pytest"
+# pip_fallback CHECK REQUIREMENT...: installs them with pip when CHECK still fails.
+pip_fallback() {
+    local check="$1"
+    shift
+    "$check" && return 0
+    say "$1 still missing; installing it with pip"
+    python3 -m pip install "$@" ||
+        python3 -m pip install --break-system-packages "$@" ||
+        die "could not install $*"
 }
 
 main() {
@@ -177,7 +187,9 @@ main() {
     choose_privilege
     install_packages
     install_qemu
-    install_pytest_with_pip
+    pip_fallback have_pytest pytest
+    # Debian 12's version: the report's SVGs are byte-identical only with the same one.
+    pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
     say "all present (QEMU $(qemu_major))"

@@ -54,6 +54,11 @@ struct cpu {
 	volatile uint64_t ctx_switches;
 
 	void *arch;                 /* struct arch_cpu: GDT, TSS, stacks */
+
+	/* irqtrace=on (preempt_trace.h): the open section's start and context */
+	uint64_t irq_off_site;      /* return address of its outermost push_off/spin_lock */
+	uint16_t irq_off_ctx;       /* context it is charged to (uapi/hako_perf.h) */
+	uint16_t irq_ctx;           /* the interrupt running here, or 0 */
 };
 /* The cost-model plugin (tools/costmodel/plugin.c) finds the running CPU
  * through GS base: it reads id at this offset.  Keep the two in step. */

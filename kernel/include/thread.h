@@ -45,6 +45,7 @@ struct thread {
 	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
 	bool handed;                     /* woken by waitq_hand_over */
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
+	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

@@ -17,6 +17,7 @@
 #include <spinlock.h>
 #include <cpu.h>
 #include <panic.h>
+#include <preempt_trace.h>
 
 #define SPIN_LIMIT (1ull << 34)  /* ~minutes of spinning: surely a deadlock */
 
@@ -29,20 +30,22 @@ void spin_init(struct spinlock *l, const char *name, int rank)
 }
 
 /* irqtrace=on: time every interrupts-off section, keep the longest per
- * CPU (paper 004's measurement; cpustat reports it).  Off by default: it
- * costs two TSC reads and a compare per outermost lock. */
+ * CPU (cpustat reports it) and per context (preempt_trace.c: paper 004's
+ * Table 2).  Off by default: then it costs a test per outermost lock. */
 bool irq_trace;
 
 /* Interrupts off, counting nesting; the outermost call remembers IF and,
- * when tracing, when the interrupts-off section began. */
-static inline struct cpu *irq_push(void)
+ * when tracing, when and where the interrupts-off section began and in
+ * what context (preempt_trace.h).  Always inlined, so the return address
+ * is that of spin_lock, spin_trylock or push_off: their caller's site. */
+static inline __attribute__((always_inline)) struct cpu *irq_push(void)
 {
 	uint64_t was_on = arch_irq_save();
 	struct cpu *c = this_cpu();
 	if (c->ncli++ == 0) {
 		c->intena = was_on;
 		if (irq_trace)
-			c->irq_off_since = arch_tsc();
+			preempt_trace_begin(c, (uint64_t)__builtin_return_address(0));
 	}
 	return c;
 }
@@ -54,8 +57,8 @@ static inline void irq_pop(struct cpu *c)
 	if (c->ncli < 1)
 		panic("pop_off: unbalanced");
 	if (--c->ncli == 0) {
-		if (irq_trace && arch_tsc() - c->irq_off_since > c->irq_off_max)
-			c->irq_off_max = arch_tsc() - c->irq_off_since;
+		if (irq_trace)
+			preempt_trace_end(c);
 		if (c->intena)
 			arch_irq_enable();
 	}

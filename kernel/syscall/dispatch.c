@@ -3,18 +3,25 @@
  * generated from kernel/include/uapi/syscalls.def (tools/gensyscalls.py),
  * indexed by the call's number.  A number outside the table or in a hole
  * of it gives -ENOSYS.  Results are >= 0 on success, -errno on failure.
- * The handlers are in the sys_*.c files of this folder.
+ * The handlers are in the sys_*.c files of this folder.  With
+ * irqtrace=on the thread's context becomes the call's number, so its
+ * preemption-off sections are charged to it (preempt_trace.c).
  */
 #include <stdint.h>
 #include <errno.h>
 #include <proc.h>
+#include <preempt_trace.h>
+#include <spinlock.h>
 #include <syscall.h>
 #include <arch/syscall.h>
+#include <uapi/hako_perf.h>
 
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint64_t nr = arch_syscall_nr(tf);
 	long r = -ENOSYS;
+	if (irq_trace)
+		preempt_trace_set_ctx(nr < HAKO_PERF_MAX_CALLS ? HAKO_PERF_CTX_CALL(nr) : HAKO_PERF_CTX_TRAP);
 	if (nr < syscall_count)
 		r = syscall_table[nr].fn(arch_syscall_arg(tf, 0), arch_syscall_arg(tf, 1),
 					 arch_syscall_arg(tf, 2), arch_syscall_arg(tf, 3),

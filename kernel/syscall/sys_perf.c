@@ -1,18 +1,47 @@
 /*
- * sys_perf.c — kernel self-measurement (paper 004): perf_ctl.  Its one
- * operation purges the caches and the calling CPU's TLB, so user/kperf
- * can time each call's worst case.  The rules are in uapi/hako_perf.h.
+ * sys_perf.c — kernel self-measurement (paper 004): perf_ctl.  It purges
+ * the caches and the calling CPU's TLB, so user/kperf can time each
+ * call's worst case, and reads or resets the longest preemption-off
+ * section per context (preempt_trace.c).  The rules are in
+ * uapi/hako_perf.h.
  */
 #include <stdint.h>
 #include <errno.h>
+#include <heap.h>
+#include <preempt_trace.h>
 #include <syscall.h>
+#include <uaccess.h>
 #include <arch/arch.h>
 #include <uapi/hako_perf.h>
 
+static long preempt_get(uint64_t uout)
+{
+	if (!user_range_ok(uout, sizeof(struct hako_perf_preempt)))
+		return -EFAULT;
+	struct hako_perf_preempt *k = kmalloc(sizeof *k);
+	if (!k)
+		return -ENOMEM;
+	preempt_trace_get(k);
+	long r = copy_to_user(uout, k, sizeof *k);
+	kfree(k);
+	return r;
+}
+
 long sys_perf_ctl(uint64_t op, uint64_t arg)
 {
-	if ((int)op != HAKO_PERF_PURGE || arg)
-		return -EINVAL;
-	arch_purge_caches_and_tlb();
-	return 0;
+	switch ((int)op) {
+	case HAKO_PERF_PURGE:
+		if (arg)
+			return -EINVAL;
+		arch_purge_caches_and_tlb();
+		return 0;
+	case HAKO_PERF_PREEMPT_GET:
+		return preempt_get(arg);
+	case HAKO_PERF_PREEMPT_RESET:
+		if (arg)
+			return -EINVAL;
+		preempt_trace_reset();
+		return 0;
+	}
+	return -EINVAL;
 }

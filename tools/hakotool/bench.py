@@ -103,6 +103,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 004: periodic threads (isochbench): start/stop, periodic vs normal switch, "
               "release-latency histograms under hogs and a NIC flood, pc, 4 CPUs, icount, ~5 min",
     ),
+    # Paper 004's Table 2: preemption-off sections under stress
+    # (user/preemptstress), attributed per call with irqtrace=on.
+    "preempt": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("preemptstress",),
+                        cmdline="irqtrace=on"),
+        timeout=600.0,
+        about="paper 004 Table 2: longest preemption-off section per call under stress "
+              "(preemptstress, irqtrace=on), pc, 4 CPUs, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,

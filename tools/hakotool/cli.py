@@ -5,6 +5,7 @@
   hako summary RESULTS.jsonl            human-readable summary of results
   hako test-all [--quick]               everything `make test` runs
   hako bench NAME                       run a registered experiment
+  hako report [--no-run | --summary]    run the papers' experiments, write docs/report/
 
 `--model PROFILE` (boot, bench) loads the cost-model plugin with that
 profile and joins its regions to the result lines (model.py).
@@ -115,6 +116,12 @@ def make_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quiet", action="store_true", help="do not echo the console")
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
     add_model_option(bench)
+    report = subparsers.add_parser("report", help="run the papers' experiments (icount) and "
+                                   "write docs/report/ (README.md, index.html, SVG plots)")
+    report.add_argument("--no-run", action="store_true",
+                        help="build the report from the result files already in results/")
+    report.add_argument("--summary", action="store_true",
+                        help="only print where the report is and its status table, if it exists")
     return parser
 
 
@@ -158,12 +165,24 @@ def cmd_bench(args, words) -> int:
     return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model)
 
 
+def cmd_report(args, words) -> int:
+    from .paths import repo_root
+    from .report import REPORT_DIR, run_report, summary
+    root = repo_root()
+    if args.summary:
+        sys.stdout.write(summary(root / REPORT_DIR) or
+                         f"report: none yet ({REPORT_DIR}/README.md); `make report` makes it\n")
+        return 0
+    return run_report(root, run=not args.no_run)
+
+
 COMMANDS = {
     "boot": cmd_boot,
     "shell": cmd_shell,
     "summary": cmd_summary,
     "test-all": cmd_test_all,
     "bench": cmd_bench,
+    "report": cmd_report,
 }
 
 TAKES_WORDS = ("boot", "shell")

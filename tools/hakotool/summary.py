@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 
+from .preempt_table import render_preempt
 from .results import skip_reason, verdict
 
 BENCH_COLUMNS = ("name", "unit", "n", "min", "median", "mean", "max")
@@ -275,5 +276,6 @@ def render_summary(records) -> str:
 def render_bench_only(records) -> str:
     """Just the bench and tlbstep tables (used by `./hako bench`)."""
     blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records),
-                                      render_kperf(records), render_isoch_hist(records)) if b]
+                                      render_kperf(records), render_isoch_hist(records),
+                                      render_preempt(records)) if b]
     return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"

@@ -18,9 +18,12 @@
 #include <kstack.h>
 #include <kprintf.h>
 #include <panic.h>
+#include <preempt_trace.h>
 #include <proc.h>
 #include <sched.h>
 #include <smp.h>
+#include <spinlock.h>
+#include <uapi/hako_perf.h>
 #include "x86.h"
 #include <arch/trapframe.h>
 #include "lapic.h"
@@ -78,15 +81,22 @@ void trap(struct trapframe *tf)
 		return;
 	}
 	if (tf->vector < 32) {
+		if (tf_from_user(tf) && irq_trace)
+			preempt_trace_set_ctx(HAKO_PERF_CTX_TRAP);
 		if (tf_from_user(tf))
 			user_exception(tf);          /* returns only if the fault was served */
 		else if (!(tf->vector == 14 && uaccess_fault(tf)))
 			kernel_exception(tf);
 	} else if (tf->vector != VECTOR_SPURIOUS) {
+		struct preempt_irq pi;
+		if (irq_trace)
+			preempt_trace_irq_enter(&pi, (int)tf->vector);
 		this_cpu()->irqs++;
 		if (!intr_dispatch(tf->vector))
 			lapic_eoi();
 		intr_pack_irq_exit();            /* a batch a timer asked for */
+		if (irq_trace)
+			preempt_trace_irq_exit(&pi);
 		sched_preempt_if_needed();
 	}
 	if (tf_from_user(tf)) {

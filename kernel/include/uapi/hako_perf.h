@@ -8,10 +8,51 @@
  * only the calling CPU's TLB is flushed.  Under QEMU icount the purge
  * costs a few instructions and no time; the cost model (--model) sees it.
  * arg must be NULL (-EINVAL otherwise, and for an unknown op).
+ *
+ * perf_ctl(HAKO_PERF_PREEMPT_GET, struct hako_perf_preempt *out): the
+ * longest preemption-off section seen in each context since boot or the
+ * last HAKO_PERF_PREEMPT_RESET (arg NULL), in TSC ticks (instructions
+ * under icount).  A preemption-off section is an interrupts-off section
+ * (the outermost push_off or spin_lock to its pop_off or spin_unlock) or
+ * a whole interrupt (trap entry to its preemption point; handlers that
+ * turn interrupts back on still hold preemption off).  Each is charged to
+ * the context it began in: the interrupt's vector, else the system call
+ * the thread is in (or was last in: a user thread keeps its last call's
+ * number until it enters the kernel again), else a kernel thread.
+ * Recorded only with irqtrace=on (out->enabled says); 0 or -EFAULT.
  */
 #ifndef HAKO_UAPI_PERF_H
 #define HAKO_UAPI_PERF_H
 
-#define HAKO_PERF_PURGE 1
+#include <stdint.h>
+
+#define HAKO_PERF_PURGE		1
+#define HAKO_PERF_PREEMPT_GET	2
+#define HAKO_PERF_PREEMPT_RESET	3
+
+/* Contexts, the index of hako_perf_preempt.ctx. */
+#define HAKO_PERF_CTX_KTHREAD	0                  /* a kernel thread */
+#define HAKO_PERF_MAX_CALLS	64
+#define HAKO_PERF_CTX_CALL(nr)	(1 + (nr))         /* system call nr < 64 */
+#define HAKO_PERF_CTX_TRAP	(1 + HAKO_PERF_MAX_CALLS)   /* an exception from user mode */
+#define HAKO_PERF_CTX_IRQ(v)	(HAKO_PERF_CTX_TRAP + 1 + (v) - 32)   /* interrupt vector v >= 32 */
+#define HAKO_PERF_NCTX		HAKO_PERF_CTX_IRQ(256)
+#define HAKO_PERF_MAX_CPUS	16
+
+struct hako_perf_section {
+	uint64_t max;            /* longest section, TSC ticks */
+	uint64_t count;          /* sections seen */
+	uint64_t site;           /* where the longest began: the outermost push_off's
+				  * caller; 0 for a whole interrupt */
+	int32_t cpu;             /* the CPU it ran on; -1 if none was seen */
+	char sym[36];            /* site as symbol+offset, or "" */
+};
+
+struct hako_perf_preempt {
+	uint32_t enabled;        /* irqtrace=on */
+	uint32_t ncpus;
+	uint64_t cpu_max[HAKO_PERF_MAX_CPUS];   /* longest section per CPU, any context */
+	struct hako_perf_section ctx[HAKO_PERF_NCTX];
+};
 
 #endif

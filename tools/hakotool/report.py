@@ -1,0 +1,544 @@
+"""`./hako report` (`make report`): run the papers' experiments, write docs/report/.
+
+Two halves:
+
+  * run_experiments(): the registered benches in icount mode, one after the
+    other, each a `./hako bench ...` child whose console goes to
+    results/logs/report-STEP.out; a progress line when each starts and ends
+    and every PROGRESS_EVERY seconds while it runs (step i of n, what runs,
+    seconds in this step and in all);
+  * build(): reads only the result files, so it is a pure function of them,
+    and writes docs/report/README.md (Markdown), docs/report/index.html
+    (the same, self-contained, the plots inlined) and the plots as SVG.
+    No time, date or host name goes in: two runs on the same results give
+    the same bytes.
+
+The tables come from the existing table scripts (tools/ispc_tables.py,
+tools/mp_tables.py, the harness's summary tables); this module only
+arranges them beside the papers' figures and says where they differ.
+`--no-run` builds from the result files already there.
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .results import load_records
+from .summary import render_kperf, render_tlbstep
+
+PROGRESS_EVERY = 15.0
+REPORT_DIR = "docs/report"
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One experiment run: ./hako bench ARGS, then the joins it keeps."""
+
+    name: str
+    paper: str
+    args: tuple[str, ...]
+    about: str
+    keep: tuple[tuple[str, str], ...] = ()     # (results file, copied to)
+
+
+STEPS = (
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)"),
+    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)"),
+    Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern (~25 s)",
+         (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),)),
+    Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
+         (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),)),
+    Step("mp", "001", ("mp", "--model", "modern"),
+         "device access, iotest Tables 1-2, 8 CPUs (~85 s)"),
+    Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),
+    Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
+)
+
+
+def fmt_seconds(s: float) -> str:
+    s = int(s)
+    return f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s"
+
+
+def run_experiments(root: Path, out=None, steps=STEPS, clock=time.monotonic,
+                    every: float = PROGRESS_EVERY) -> int:
+    """Run every step; returns 0, or the first failing step's exit code."""
+    out = sys.stdout if out is None else out
+    logs = root / "results" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    start = clock()
+    for i, step in enumerate(steps, 1):
+        words = ["bench", *step.args, "--quiet"]
+        log = logs / f"report-{step.name}.out"
+        what = f"paper {step.paper}" if step.paper else "the instrument"
+        tag = f"report: [{i}/{len(steps)}] {what}: ./hako {' '.join(words)}"
+        out.write(f"{tag}: {step.about}\n")
+        out.flush()
+        t0 = clock()
+        with open(log, "w") as fh:
+            child = subprocess.Popen([str(root / "hako"), *words], cwd=root,
+                                     stdout=fh, stderr=subprocess.STDOUT)
+            last = t0
+            while True:
+                try:
+                    code = child.wait(timeout=1.0)
+                    break
+                except subprocess.TimeoutExpired:
+                    now = clock()
+                    if now - last >= every:
+                        last = now
+                        out.write(f"{tag}: running, {fmt_seconds(now - t0)} "
+                                  f"(all: {fmt_seconds(now - start)})\n")
+                        out.flush()
+        now = clock()
+        if code != 0:
+            out.write(f"{tag}: FAILED (exit {code}) after {fmt_seconds(now - t0)}; "
+                      f"console: {log.relative_to(root)}\n")
+            return code
+        for src, dst in step.keep:
+            shutil.copyfile(root / "results" / src, root / "results" / dst)
+        out.write(f"{tag}: done in {fmt_seconds(now - t0)} (all: {fmt_seconds(now - start)})\n")
+        out.flush()
+    return 0
+
+
+# ---- reading the results ---------------------------------------------------
+
+def read(results: Path, name: str) -> list[dict]:
+    path = results / name
+    return load_records(path) if path.is_file() else []
+
+
+def table(header, rows) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+
+
+def n(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def status_line(status: str, why: str) -> list[str]:
+    return [f"**Status: {status}.** {why}", ""]
+
+
+def not_yet(what: str, why: str) -> list[str]:
+    return [f"**{what}: not yet.** {why}", ""]
+
+
+# ---- paper 000 -------------------------------------------------------------
+
+PAPER000_T2 = (("registration s", "2.80", "—"), ("pre-processing t1", "3.00", "3.00"),
+               ("main handler t2", "16.17", "16.77"), ("post-processing t3", "1.82", "1.82"))
+
+
+def section000(results: Path, figs: dict) -> list[str]:
+    recs = read(results, "bench-intr.jsonl")
+    out = ["## Paper 000 — interrupt packaging (Tender OS, Myrinet NIC)", ""]
+    phases = next((r for r in recs if r.get("kind") == "intr-phases"), None)
+    if not phases:
+        return out + status_line("not yet", "no results/bench-intr.jsonl: run `./hako bench intr`.") \
+            + not_yet("Table 2, Table 3, Fig. 6", "no results.")
+    out += status_line("reproduced", "Table 2, Table 3 and Fig. 6 are measured; the shape "
+                       "holds (packing is cheaper from N = 2, the delay model fits), the sizes "
+                       "differ as said below.")
+    out += ["Mode: QEMU **icount**, pc, 2 CPUs, `--net hub` (the e1000 sends, the RTL8139 "
+            "receives on CPU 1), 64-byte frames. Unit: **guest instructions** (the TSC runs "
+            "at one tick per instruction; 1 ms = 1,000,000); the paper's unit is µs on a "
+            "Pentium II 450 MHz. Run: `./hako bench intr`.", ""]
+    p = phases
+    t1p = p["t1_pack"] + p["copy"]
+    seq = p["t1_seq"] + p["t2_seq"] + p["t3_seq"]
+    const = t1p + p["t3_pack"] - p["s"]
+    totals = {r["n"]: r for r in recs if r.get("kind") == "intr-total"}
+    out += ["### Table 2 — one interrupt's phases (medians)", ""]
+    rows = [("registration s", n(p["s"]), "—", *PAPER000_T2[0][1:]),
+            ("pre-processing t1", f"{n(p['t1_pack'])} + {n(p['copy'])} (volatile copy)",
+             n(p["t1_seq"]), *PAPER000_T2[1][1:]),
+            ("main handler t2", n(p["t2_pack"]), n(p["t2_seq"]), *PAPER000_T2[2][1:]),
+            ("post-processing t3", n(p["t3_pack"]), n(p["t3_seq"]), *PAPER000_T2[3][1:]),
+            ("model total for N", f"{n(p['s'] + p['t2_pack'])} N + {n(const)}", f"{n(seq)} N",
+             "18.97 N + 2.02", "21.59 N")]
+    if 10 in totals:
+        t = totals[10]
+        rows.append(("N = 10, measured", n(t["packed_measured"]),
+                     f"{n(t['seq_measured'])} (−{t['saving_permille'] / 10:.1f} %)",
+                     "191.7 (model)", "215.9 (−11.2 %)"))
+    out += table(("phase", "Hako packed (insns)", "Hako sequential (insns)",
+                  "paper packed (µs)", "paper sequential (µs)"), rows) + [""]
+    brk = next((r for r in recs if r.get("kind") == "intr-breakeven"), None)
+    out += [f"* s = {p['s']} < t1 + t3 = {t1p + p['t3_pack']}, the paper's condition for a saving. "
+            "The saving is larger than the paper's (−11.2 % at N = 10) because under icount "
+            "a device register access costs one instruction, while the paper's PCI accesses "
+            "were slow; what packing removes here is the full trap entry, the I/O APIC mask "
+            "change and its lock, which are instructions.",
+            f"* Main handler {p['t2_seq'] - p['t2_pack']} instructions shorter packed, for the "
+            "paper's reason: the volatile data (the ISR read and write-back) was copied at "
+            "registration. The cache half of the paper's reason cannot show in instructions.",
+            (f"* Break-even N: {brk['model_n_x100'] / 100:.2f} by the model, {brk['measured_n']} "
+             "measured (paper: 1.25); a batch of one pays the batch loop the model does not count."
+             if brk else "* Break-even: no record."), ""]
+    out += ["Total cost of N interrupts (instructions):", ""]
+    out += table(("N", "sequential measured", "model", "packed measured", "model", "saving"),
+                 [(k, n(t["seq_measured"]), n(t["seq_model"]), n(t["packed_measured"]),
+                   n(t["packed_model"]), f"{t['saving_permille'] / 10:.1f} %")
+                  for k, t in sorted(totals.items())]) + [""]
+    delays = [r for r in recs if r.get("kind") == "intr-delay"]
+    out += ["### Table 3 — average delay, interrupt to the end of its main handler", ""]
+    out += table(("mode", "N", "T", "measured (insns)", "model (insns)"),
+                 [(r["mode"] if r["mode"] != "tick" else "packed at the 10 ms tick",
+                   "—" if r["mode"] == "sequential" else r["n"], f"{r['t_ns'] // 1000000} ms",
+                   n(r["measured"]), n(r["model"])) for r in delays]) + [""]
+    out += ["Paper: packed ½((N−1)/N)T + 8.09N + 11.09 µs, 4,592 µs at N = 10, T = 10 ms; "
+            "sequential 19.77 µs. Hako's delays follow the same model within 0.6 % wherever a "
+            "batch holds more than one interrupt; the term in T dominates both, so in "
+            "milliseconds they agree (4.5 ms here, 4.6 in the paper). The tick row differs "
+            "from the model because the tick's phase is unrelated to the arrivals'.", ""]
+    inter = [r for r in recs if r.get("kind") == "intr-interference"]
+    base = next((r["loops"] for r in inter if r["mode"] == "none"), 0)
+    lines = {m: sorted((r["k"], r["loops"]) for r in inter if r["mode"] == m)
+             for m in ("sequential", "packed")}
+    out += ["### Fig. 6 — interference", ""]
+    if base and all(lines.values()):
+        figs["intr-interference.svg"] = draw("interference", base, lines)
+        seq10 = dict(lines["sequential"]).get(10)
+        pk10 = dict(lines["packed"]).get(10)
+        out += ["![Paper 000 Fig. 6: loops per second against interrupts per 10 ms]"
+                "(intr-interference.svg)", ""]
+        rows = [(k, n(s), n(dict(lines["packed"]).get(k, "-")))
+                for k, s in lines["sequential"]]
+        out += table(("k", "Hako sequential (loops)", "Hako packed (loops)"), rows) + [""]
+        if seq10 and pk10:
+            out += [f"At k = 10: Hako packed {n(pk10)}, sequential {n(seq10)} "
+                    f"(+{100 * (pk10 - seq10) / seq10:.3f} %), no I/O {n(base)}; paper packed "
+                    "394,000, sequential 372,000 (+5.91 %), no I/O 532,000. The packed mode "
+                    "wins from 2 interrupts per batch on, as in the paper, but by a tenth of "
+                    "a percent: the paper's model predicted +0.3 % and attributed the rest to "
+                    "cache locality of back-to-back handlers, which icount does not model; "
+                    "and here an interrupt costs about 1,600 instructions against a 1 s "
+                    "window, so all I/O together takes under 0.5 % of the loop's time.", ""]
+    return out
+
+
+def draw(name: str, *args) -> str:
+    """One plot of plots.py (imported here: matplotlib loads only when a plot is drawn)."""
+    from . import plots
+    return getattr(plots, name)(*args)
+
+
+# ---- paper 001 -------------------------------------------------------------
+
+def section001(results: Path, figs: dict) -> list[str]:
+    out = ["## Paper 001 — device access methods in MP UNIX (OSF/1 on TOP-1)", ""]
+    path = results / "bench-mp.jsonl"
+    if not path.is_file():
+        return out + status_line("not yet", "no results/bench-mp.jsonl: run `./hako bench mp "
+                                 "--model modern`.")
+    import mp_tables
+    recs = load_records(path)
+    boots = [(recs, mp_tables.load_model_vcpus(mp_tables.model_path(path)))]
+    out += status_line("partly", "Table 1 (b) testdev and (c) ramdisk and Table 2 are measured "
+                       "(Table 2 on testdev, not the paper's scsihd); Table 1 (a) on a disk is "
+                       "not in the report: disk completions under icount land when QEMU's host "
+                       "threads finish, so it is not repeatable (`./hako bench mp-disk`, "
+                       "docs/results.md).")
+    out += ["Mode: QEMU **icount**, pc, 8 CPUs, with the cost model `modern` riding along. "
+            "Unit: **improvement in %**, (T_funnel / T_symmetric − 1) × 100 for Table 1, "
+            "(T_master / T_policy − 1) × 100 for Table 2, from two figures per cell: the "
+            "icount elapsed time (the sum of all CPUs' work: it cannot show a parallel "
+            "speed-up) and a makespan bound from the cost model's per-CPU instructions "
+            "(tools/mp_tables.py explains both). The paper's figures are elapsed real time "
+            "on TOP-1. Run: `./hako bench mp --model modern`; tables by "
+            "`tools/mp_tables.py`.", ""]
+    text = mp_tables.render(boots, [])
+    out += [line.replace("### ", "### ", 1) for line in text.splitlines()] + [""]
+    devs, waits, ks = mp_tables.grid([recs], "t1")
+    sources = mp_tables.sources_of(boots, [])
+    panels = []
+    for dev in devs:
+        by_source: dict[str, dict[int, list]] = {}
+        for label, vals in mp_tables.table1_rows(dev, sources, ks, waits):
+            wait, source = label.split(" · ", 1)
+            by_source.setdefault(source, {})[int(wait)] = vals
+        for source, curves in by_source.items():
+            panels.append((f"{dev}: {source}", curves))
+    if panels:
+        figs["mp-table1.svg"] = draw("improvement_curves", panels, ks)
+        out += ["![Paper 001 Table 1 as curves by k](mp-table1.svg)", ""]
+    out += ["Differences, and why:",
+            "",
+            "* **Ramdisk, wait 0** (paper 5.5 → 627 %): the makespan bound shows the paper's "
+            "shape — funnelling saturates CPU 0 and symmetric access spreads the reads — but "
+            "not its smooth curve, because the workers are not pinned and their placement "
+            "changes from k to k. The icount elapsed time is a sum over CPUs, so CPU 0's "
+            "saturation cannot appear in it.",
+            "* **Ramdisk, wait 10 and 20**: the bound exceeds the paper's 20–35 % and does not "
+            "fall past 8 processes: a read costs a large share of a wait here, and the bound "
+            "has no time slicing to hide migrations in.",
+            "* **testdev**: 0 % at wait 0 in the bound, as in the paper (the device is "
+            "saturated); at wait 10 and 20 the elapsed time peaks at k = 2, the paper's shape.",
+            "* **Table 2** (paper: all policies within 3.3 %, broadcast worst): in icount "
+            "elapsed time every policy is within about ±0.7 % of master except broadcast, "
+            "which is the worst at most k: every CPU is interrupted and all but one lose the "
+            "race. The bound's large swings are placement, not policy.", ""]
+    return out
+
+
+# ---- paper 002 -------------------------------------------------------------
+
+def section002(results: Path, figs: dict) -> list[str]:
+    out = ["## Paper 002 — fast inter-server communication on AnT (SH-4)", ""]
+    icount = results / "bench-ispc.jsonl"
+    if not icount.is_file():
+        return out + status_line("not yet", "no results/bench-ispc.jsonl: run "
+                                 "`python3 tools/ispc_tables.py --run`.")
+    import ispc_tables
+    joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
+    f = ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
+    profiles = ", ".join(f.profiles()) or "none"
+    out += status_line("reproduced", "Table 2, Fig. 5, Fig. 8 and Fig. 9 are measured in "
+                       "baseline and fast mode. Differences: the process switch does not get "
+                       "cheaper (no PCID under QEMU's TCG) and the application's first access "
+                       "still misses the TLB once (x86 cannot preload a TLB entry).")
+    out += ["Mode: QEMU **icount**, pc, 2 CPUs, client and servers on CPU 0. Units: **insns** "
+            "= guest instructions (median); **cycles** = the cost model's cycles per "
+            f"operation (profiles: {profiles}; `modern` Skylake, `p4` Pentium 4); the paper's "
+            "are µs on a 240 MHz SH-4. Run: `./hako bench ispc`, with `--model modern` and "
+            "`--model p4`; tables by `tools/ispc_tables.py`.", ""]
+    out += ["### Table 2 — partial operations", ""] + ispc_tables.table2(f) + [""]
+    out += ["* Server side, as in the paper: paste unchanged, peel cheaper (the server's ICA "
+            "window is never unmapped), first access free (its translation survives the peel).",
+            "* Application side: fast paste fills the page-table entry (costlier, as the "
+            "paper's application paste), so the first access no longer faults, but it still "
+            "misses the TLB once: the peel invalidated the entry and x86 has no software TLB "
+            "load.",
+            "* Process switch: the same in both modes (the paper: 8.3 → 5.8 µs): every CR3 "
+            "load drops the non-global translations; the x86 remedy is PCID, which QEMU "
+            "10.0.2's TCG does not offer, so it can be neither tested nor measured here.", ""]
+    out += ["### Fig. 8 — basic operations, server side apart", ""] + ispc_tables.fig8(f) + [""]
+    out += ["The paper saw requests 48–55 % and result returns 24–53 % faster. Hako's fast "
+            "mode saves about 41 % (no data) and 55 % (4 KiB) of a round trip's instructions "
+            "but less of its modelled cycles: what it removes is instructions, while the "
+            "switches' TLB refills, which it cannot remove, are a larger share of the cycles. "
+            "The asynchronous request alone gains nothing, by design (docs/results.md).", ""]
+    out += ["### Fig. 5 — where a round trip goes before the optimisation (baseline)", ""]
+    out += ispc_tables.fig5(f, "baseline") + [""]
+    out += ["The paper found about 90 % of a request in paste, peel, first access and switch; "
+            "the \"paste, peel, first access, switch\" row is Hako's share (with 4 KiB of data "
+            "it is almost the whole round trip). In cycles the switch's share grows, being TLB "
+            "refills.", ""]
+    out += ["### Fig. 9 — direct against stepwise return, by depth", ""]
+    out += ispc_tables.fig9(f)
+    series = {}
+    for mode in ispc_tables.MODES:
+        step = ispc_tables.relay_series(f.insns, mode, "stepwise")
+        direct = ispc_tables.relay_series(f.insns, mode, "direct")
+        if len(step) >= 2 and len(direct) == len(step):
+            series[mode] = {"stepwise": step, "direct": direct}
+    if series:
+        figs["ispc-fig9.svg"] = draw("direct_return", series)
+        out += ["![Paper 002 Fig. 9: round trip and saving by depth](ispc-fig9.svg)", ""]
+    out += ["The paper reports about 40 % at every depth; Hako's saving rises with depth "
+            "toward its limit (s−d)/s, about 43–45 %, because the fixed part of a round trip "
+            "(the client's request, the last server's work, one return) is about as large as "
+            "one stage's stepwise cost; a flat curve would need that part to be small. The "
+            "per-stage model matches the measurement to 0.1 point in instructions.", ""]
+    return out
+
+
+# ---- paper 003, 004, the cost model ----------------------------------------
+
+def section003(results: Path, figs: dict) -> list[str]:
+    return ["## Paper 003 — device driver as a process", ""] + status_line(
+        "not yet", "drivers as processes (core registration, core call, the interrupt "
+        "handled in the driver's address space) are not built yet, so there is nothing to "
+        "measure.") + not_yet(
+        "Table 2 (address-space switch, 377 clocks; TLB miss, 50 clocks) and Table 3 "
+        "(driver call path, 8,866 clocks; overhead ≈ 5 %)",
+        "they need the driver process. The cost model's `p4` profile (the paper's Pentium 4) "
+        "already prices an address-space switch: a process switch costs 21 TLB misses, about "
+        "1,050 cycles on `p4` (docs/results.md, \"Modelled cycles\").")
+
+
+def section004(results: Path, figs: dict) -> list[str]:
+    out = ["## Paper 004 — HiTactix: automatic performance measurement", ""]
+    recs = read(results, "bench-kperf.joined.jsonl") or read(results, "bench-kperf.jsonl")
+    lines = render_kperf(recs)
+    if not lines:
+        return out + status_line("not yet", "no results/bench-kperf.jsonl: run `./hako bench "
+                                 "kperf --model modern`.")
+    out += status_line("partly", "the measurement program (kperf: every system call, best "
+                       "and worst case) runs; the preemption-off sections, the isochronous "
+                       "scheduler and the cross-machine comparison are not built yet.")
+    out += ["Mode: QEMU **icount**, pc, 4 CPUs, `--net hub`, with the cost model `modern`. "
+            "Units: best and worst are **guest instructions** (mean, min–max of 5 runs); "
+            "`b.cycles`/`w.cycles` are **modelled cycles** per call, best and worst (caches "
+            "and TLB purged first by `perf_ctl`); misses per call. The paper's are µs on four "
+            "PCs. Run: `./hako bench kperf --model modern`.", ""]
+    out += ["### Best and worst case of every kernel interface function (kperf)", ""]
+    out += ["```"] + lines + ["```", ""]
+    out += ["Under icount best and worst differ only where the state differs: the purge is "
+            "invisible to an instruction count, so the modelled cycles are the figure to "
+            "compare. The paper's finding holds: a purge costs most where memory is touched "
+            "most (spawn, blk_read/blk_write), and short calls grow 20–40× over their tiny "
+            "warm cost because every line of the entry path misses. PAPERS.md gives no "
+            "per-call best/worst figures, so no row compares directly.", ""]
+    out += not_yet("Table 2 (longest preemption-disabled section per function, 11–71 µs, "
+                   "all under 100 µs)", "kperf does not measure preemption-off sections yet "
+                   "(the kernel's `irqtrace=on` times interrupts-off sections, not per call).")
+    out += not_yet("Table 3 and Table 4 (isochronous scheduler: start/stop of cyclic "
+                   "execution 3.6–6.7 ms; switch periodic→periodic 29.6–57.4 µs against "
+                   "normal→normal 23.7–29.3 µs)", "Hako has no isochronous scheduler yet.")
+    out += not_yet("Fig. 1 and Fig. 2 (relative best/worst times across machines)",
+                   "the analogue is kperf under several cost-model profiles (modern, p4); "
+                   "only `modern` is run for the report so far.")
+    return out
+
+
+def section_model(results: Path, figs: dict) -> list[str]:
+    out = ["## The instrument — the cost model's TLB step", ""]
+    recs = read(results, "bench-tlbstep.joined.jsonl")
+    lines = render_tlbstep(recs)
+    if not lines:
+        return out + status_line("not yet", "no results/bench-tlbstep.joined.jsonl: run "
+                                 "`./hako bench tlbstep --model modern`.")
+    out += ["Not a paper's figure: the check that the cost model's TLBs behave as the "
+            "profile says. Mode: QEMU **icount**, pc, 1 CPU, profile `modern`; per page "
+            "touched after a CR3 reload, first pass and again. Expected: the second pass "
+            "starts to miss the 64-entry L1 dTLB between 64 and 96 pages and the 1,536-entry "
+            "STLB between 1,536 and 2,048. Run: `./hako bench tlbstep --model modern`.", ""]
+    return out + ["```"] + lines + ["```", ""]
+
+
+SECTIONS = (section000, section001, section002, section003, section004, section_model)
+
+
+def markdown(results: Path) -> tuple[str, dict[str, str]]:
+    """The report's Markdown and its plots {file name: SVG text}."""
+    plots: dict[str, str] = {}
+    out = ["# Hako: the five papers reproduced", "",
+           "Generated by `make report` (`./hako report`) from the result files in "
+           "`results/`; every figure comes from QEMU's deterministic icount mode, so a "
+           "re-run gives the same bytes. The published figures are the papers' own "
+           "(digest: PAPERS.md); Hako's are instructions or modelled cycles under QEMU, so "
+           "the comparison is of the experiment and the shape of its result, not of the "
+           "magnitudes. docs/results.md has the longer explanations.", ""]
+    bodies = [section(results, plots) for section in SECTIONS]
+    out += ["| paper | status |", "|---|---|"]
+    for body in bodies:
+        title = body[0].removeprefix("## ")
+        status = next((line for line in body if line.startswith("**Status:")), "")
+        word = re.match(r"\*\*Status: ([^.]*)\.", status)
+        if word:
+            out.append(f"| {title} | {word.group(1)} |")
+    out.append("")
+    for body in bodies:
+        out += body
+    return "\n".join(out).rstrip() + "\n", plots
+
+
+# ---- Markdown to HTML (the subset written above) ---------------------------
+
+def inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+
+
+def to_html(md: str, plots: dict[str, str]) -> str:
+    body, lines, i = [], md.splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+        elif line.startswith("```"):
+            j = lines.index("```", i + 1)
+            body.append("<pre>" + html.escape("\n".join(lines[i + 1:j]), quote=False) + "</pre>")
+            i = j + 1
+        elif line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{inline(line[level:].strip())}</h{level}>")
+            i += 1
+        elif line.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
+                i += 1
+            head, rest = rows[0], rows[2:]
+            body.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr>"
+                        + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
+                                  for r in rest) + "</table>")
+        elif line.startswith("* "):
+            items = []
+            while i < len(lines) and lines[i].startswith("* "):
+                items.append(lines[i][2:])
+                i += 1
+            body.append("<ul>" + "".join(f"<li>{inline(t)}</li>" for t in items) + "</ul>")
+        elif (m := re.match(r"!\[([^]]*)\]\(([^)]+)\)$", line)):
+            svg = plots.get(m.group(2), "")
+            body.append(f'<figure>{svg}<figcaption>{inline(m.group(1))}</figcaption></figure>')
+            i += 1
+        else:
+            para = []
+            while i < len(lines) and lines[i].strip() and not lines[i].startswith(
+                    ("#", "|", "* ", "```", "![")):
+                para.append(lines[i])
+                i += 1
+            body.append("<p>" + inline(" ".join(para)) + "</p>")
+    style = ("body{font-family:sans-serif;max-width:75em;margin:auto;padding:1em}"
+             "table{border-collapse:collapse;font-size:85%;margin:.5em 0}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+             "td:first-child,th:first-child{text-align:left}"
+             "pre{font-size:80%;overflow-x:auto;background:#f6f6f6;padding:.5em}"
+             "figure{margin:1em 0}svg{max-width:100%;height:auto}")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>Hako: the five papers reproduced</title>"
+            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def build(root: Path, out_dir: Path | None = None) -> Path:
+    """Write README.md, index.html and the SVGs from root/results; returns the folder."""
+    out_dir = root / REPORT_DIR if out_dir is None else out_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    md, plots = markdown(root / "results")
+    for name, svg in sorted(plots.items()):
+        (out_dir / name).write_text(svg, encoding="utf-8")
+    (out_dir / "README.md").write_text(md, encoding="utf-8")
+    (out_dir / "index.html").write_text(to_html(md, plots), encoding="utf-8")
+    return out_dir
+
+
+def summary(out_dir: Path) -> str:
+    """One screen: where the report is and its status table."""
+    readme = out_dir / "README.md"
+    if not readme.is_file():
+        return ""
+    rows = [line for line in readme.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and not line.startswith("| paper |")
+            and line.count("|") == 3]
+    lines = [f"report: {readme} (and index.html beside it; `make report` regenerates it)"]
+    for row in rows:
+        title, status = [c.strip() for c in row.strip("|").split("|")]
+        lines.append(f"  {status:<10} {title}")
+    return "\n".join(lines) + "\n"
+
+
+def run_report(root: Path, *, run: bool = True, out=None) -> int:
+    out = sys.stdout if out is None else out
+    start = time.monotonic()
+    if run:
+        code = run_experiments(root, out)
+        if code != 0:
+            return code
+    out_dir = build(root)
+    out.write(f"report: wrote {out_dir.relative_to(root)}/README.md, index.html and "
+              f"{len(list(out_dir.glob('*.svg')))} plots "
+              f"in {fmt_seconds(time.monotonic() - start)}\n")
+    out.write(summary(out_dir))
+    return 0

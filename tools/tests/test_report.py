@@ -1,0 +1,122 @@
+"""Tests for tools/hakotool/report.py: the report built from canned result lines."""
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from hakotool import report
+
+INTR = [
+    {"kind": "intr-phases", "unit": "tsc", "s": 219, "t1_seq": 286, "t2_seq": 1138, "t3_seq": 233,
+     "t1_pack": 281, "copy": 109, "t2_pack": 1018, "t3_pack": 254},
+    {"kind": "intr-total", "n": 1, "seq_measured": 1666, "seq_model": 1657,
+     "packed_measured": 1996, "packed_model": 1662, "saving_permille": -198},
+    {"kind": "intr-total", "n": 10, "seq_measured": 16650, "seq_model": 16560,
+     "packed_measured": 12128, "packed_model": 12855, "saving_permille": 271},
+    {"kind": "intr-breakeven", "model_n_x100": 101, "measured_n": 2},
+    {"kind": "intr-delay", "mode": "sequential", "n": 10, "t_ns": 1000000,
+     "measured": 1378, "model": 1424},
+    {"kind": "intr-delay", "mode": "packed", "n": 10, "t_ns": 10000000,
+     "measured": 4508404, "model": 4505989},
+    {"kind": "intr-interference", "k": 0, "mode": "none", "loops": 1000},
+]
+for _k in (1, 2, 10):
+    INTR += [{"kind": "intr-interference", "k": _k, "mode": "sequential", "loops": 1000 - 40 * _k},
+             {"kind": "intr-interference", "k": _k, "mode": "packed", "loops": 1000 - 30 * _k}]
+
+ISPC = [{"kind": "bench", "name": f"relay_{n}_{how}_{mode}", "median": base * n}
+        for n in (1, 2, 3) for mode in ("baseline", "fast")
+        for how, base in (("stepwise", 3000), ("direct", 2000))]
+ISPC += [{"kind": "bench", "name": "syscall_baseline", "median": 98},
+         {"kind": "bench", "name": "syscall_fast", "median": 98}]
+
+
+def write(root, name, records):
+    path = root / "results" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+@pytest.fixture
+def canned(tmp_path):
+    write(tmp_path, "bench-intr.jsonl", INTR)
+    write(tmp_path, "bench-ispc.jsonl", ISPC)
+    return tmp_path
+
+
+def test_a_section_per_paper_with_status(canned):
+    md, _ = report.markdown(canned / "results")
+    for paper in ("000", "001", "002", "003", "004"):
+        assert f"## Paper {paper}" in md
+    assert "| Paper 000 — interrupt packaging (Tender OS, Myrinet NIC) | reproduced |" in md
+    assert "| Paper 003 — device driver as a process | not yet |" in md
+    # No mp, kperf or tlbstep results: those sections say "not yet" and why.
+    assert "| Paper 001 — device access methods in MP UNIX (OSF/1 on TOP-1) | not yet |" in md
+    assert "| Paper 004 — HiTactix: automatic performance measurement | not yet |" in md
+    assert "run `./hako bench kperf --model modern`" in md
+
+
+def test_paper_figures_sit_beside_hakos(canned):
+    md, plots = report.markdown(canned / "results")
+    assert "| registration s | 219 | — | 2.80 | — |" in md
+    assert "paper packed (µs)" in md and "guest instructions" in md
+    assert "394,000" in md                           # the paper's Fig. 6 packed figure
+    assert set(plots) == {"intr-interference.svg", "ispc-fig9.svg"}
+    assert "![Paper 000 Fig. 6" in md
+
+
+def test_build_is_deterministic_and_svgs_undated(canned, tmp_path):
+    first = report.build(canned, tmp_path / "one")
+    second = report.build(canned, tmp_path / "two")
+    names = sorted(p.name for p in first.iterdir())
+    assert names == ["README.md", "index.html", "intr-interference.svg", "ispc-fig9.svg"]
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    for svg in first.glob("*.svg"):
+        text = svg.read_text()
+        ET.fromstring(text)
+        assert "<dc:date>" not in text and "Matplotlib v" not in text
+        assert "DejaVu" not in text or "svg.fonttype" not in text
+
+
+def test_html_is_self_contained(canned, tmp_path):
+    out = report.build(canned, tmp_path / "r")
+    page = (out / "index.html").read_text()
+    assert page.count("<svg") == 2 and 'src="' not in page
+    assert "<h2>Paper 002" in page and "<table>" in page
+
+
+def test_summary_only_when_the_report_exists(canned, tmp_path):
+    assert report.summary(tmp_path / "none") == ""
+    out = report.build(canned, tmp_path / "r")
+    text = report.summary(out)
+    assert "README.md" in text and "not yet" in text and "reproduced" in text
+    assert len(text.splitlines()) <= 24
+
+
+def test_progress_lines_and_a_failing_step(tmp_path):
+    (tmp_path / "hako").write_text("#!/bin/sh\n[ \"$2\" = bad ] && exit 3\nexit 0\n")
+    (tmp_path / "hako").chmod(0o755)
+    steps = (report.Step("a", "000", ("good",), "first"),
+             report.Step("b", "001", ("bad",), "second"),
+             report.Step("c", "002", ("good",), "never"))
+    out = io.StringIO()
+    assert report.run_experiments(tmp_path, out, steps) == 3
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("report: [1/3] paper 000: ./hako bench good --quiet: first")
+    assert "done in" in lines[1]
+    assert "FAILED (exit 3)" in lines[-1] and "report-b.out" in lines[-1]
+    assert not any("[3/3]" in line for line in lines)
+
+
+def test_cli_summary_says_when_there_is_no_report(tmp_path, monkeypatch, capsys):
+    from hakotool import cli
+    monkeypatch.setenv("HAKO_ROOT", str(tmp_path))
+    assert cli.main(["report", "--summary"]) == 0
+    assert "none yet" in capsys.readouterr().out
+    write(tmp_path, "bench-intr.jsonl", INTR)
+    assert cli.main(["report", "--no-run"]) == 0
+    assert (tmp_path / "docs/report/README.md").is_file()
+    assert cli.main(["report", "--summary"]) == 0
+    assert "reproduced Paper 000" in capsys.readouterr().out.replace("  ", " ").replace("  ", " ")
