@@ -12,13 +12,18 @@ GDB_PORT ?= 1234
 CMD ?=
 ARCH    := x86_64
 
-KERNEL_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+# -ffile-prefix-map: no build depends on where the checkout lives.  The
+# debug info of the user programs travels in the initrd, which the guest
+# loads into memory, so a path in it would move every frame after it and,
+# with them, the cost model's cache figures (docs/design.md).
+REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
+KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
 	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
-KERNEL_ASFLAGS := -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
+KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
 # Generic code sees only kernel/include and the arch's interface headers

@@ -23,7 +23,7 @@ GEN_DIR := $(BUILD)/gen
 SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c \
 	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h
 
-USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
@@ -32,7 +32,7 @@ USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
 	-fno-tree-loop-distribute-patterns
-USER_ASFLAGS := -g -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
+USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
 USER_LDSCRIPT := user/lib/user.ld
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 
