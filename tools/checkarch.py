@@ -5,7 +5,9 @@ Generic code is every C, header and assembly file under kernel/ outside
 kernel/arch/.  It may include kernel/include headers and the arch's interface
 headers (<arch/NAME.h>, kernel/arch/ARCH/include/arch/); it must not include
 an arch-internal header (any other header under kernel/arch/), reach into
-another folder with a relative path, or contain inline assembly.
+another folder with a relative path, or contain inline assembly.  User
+programs and servers (user/, servers/) keep their inline assembly in arch/
+folders too (user/include/hako/arch/, user/lib/arch/).
 
 Prints one line per breach ("not ok arch_boundary: path:line: why") or
 "ok arch_boundary" when there is none, the host tests' format; exits 1 on
@@ -60,6 +62,21 @@ def breaches(root: pathlib.Path) -> list[str]:
                     found.append(f"{where}: {target!r} is an arch-internal header; use an arch_* hook")
             elif ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
                 found.append(f"{where}: inline assembly outside kernel/arch")
+    found += user_asm(root)
+    return found
+
+
+def user_asm(root: pathlib.Path) -> list[str]:
+    """Inline assembly in user programs and servers outside an arch/ folder."""
+    found = []
+    for top in ("user", "servers"):
+        for pattern in ("*.c", "*.h"):
+            for path in sorted((root / top).rglob(pattern)):
+                if "arch" in path.relative_to(root / top).parts:
+                    continue
+                for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                    if ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
+                        found.append(f"{path.relative_to(root)}:{number}: inline assembly outside an arch/ folder")
     return found
 
 

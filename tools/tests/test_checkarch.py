@@ -53,3 +53,13 @@ def test_main_prints_the_host_test_format(tmp_path, capsys):
     make_tree(root2, "")
     assert checkarch.main(["checkarch.py", str(root2)]) == 0
     assert capsys.readouterr().out == "ok arch_boundary\n"
+
+
+def test_inline_assembly_in_user_code_outside_arch_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "")
+    (root / "user" / "prog").mkdir(parents=True)
+    (root / "user" / "prog" / "main.c").write_text('void f(void) { __asm__ volatile("pause"); }\n')
+    (root / "user" / "include" / "arch").mkdir(parents=True)
+    (root / "user" / "include" / "arch" / "ok.h").write_text('__asm__ volatile("pause");\n')
+    found = checkarch.breaches(root)
+    assert found == ["user/prog/main.c:1: inline assembly outside an arch/ folder"]

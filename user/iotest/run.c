@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hako/sys.h>
+#include <hako/arch/x86_64/tsc.h>
 #include "iotest.h"
 
 static char buf[HAKO_BLK_SIZE] __attribute__((aligned(HAKO_BLK_SIZE)));
@@ -23,7 +24,7 @@ static char buf[HAKO_BLK_SIZE] __attribute__((aligned(HAKO_BLK_SIZE)));
  * One turn of the busy loop is one step of a 64-bit linear congruential
  * generator kept in a register: imul, add, then the loop's inc, cmp and
  * branch — five instructions (docs/results.md has the calibration).
- * The asm keeps gcc from folding the loop away.
+ * keep_value keeps gcc from folding the loop away.
  */
 void busy_wait(unsigned long n)
 {
@@ -31,7 +32,7 @@ void busy_wait(unsigned long n)
 
 	for (unsigned long i = 0; i < n; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		__asm__ volatile("" : "+r"(x));
+		keep_value(&x);
 	}
 }
 

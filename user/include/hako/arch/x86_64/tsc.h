@@ -1,6 +1,7 @@
 /*
- * hako/arch/x86_64/tsc.h — the two instructions benchmarks need that C
- * cannot express: reading the time-stamp counter and the spin hint.
+ * hako/arch/x86_64/tsc.h — what benchmarks need that C cannot express:
+ * reading the time-stamp counter, the spin hint, and a value the compiler
+ * must treat as used (so a timed loop is not folded away).
  *
  * Under QEMU -icount shift=0 the TSC advances one tick per guest
  * instruction, so a difference of two reads is an instruction count.
@@ -23,6 +24,13 @@ static inline uint64_t tsc_now(void)
 static inline void cpu_pause(void)
 {
 	__asm__ volatile("pause" : : : "memory");
+}
+
+/* x is used and may have changed here: no instruction, but the computation
+ * that produced it stays in the loop that times it. */
+static inline void keep_value(uint64_t *x)
+{
+	__asm__ volatile("" : "+r"(*x));
 }
 
 #endif
