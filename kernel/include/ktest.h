@@ -13,6 +13,8 @@
 #ifndef HAKO_KTEST_H
 #define HAKO_KTEST_H
 
+#include <stdint.h>
+
 struct ktest {
 	const char *name;
 	int (*fn)(void);
@@ -37,6 +39,10 @@ int ktest_skip(const char *why);
 #define KT_CHECK(cond, ...) \
 	do { if (!(cond)) { ktest_fail(__FILE__, __LINE__, __VA_ARGS__); return -1; } } while (0)
 
+/* Run fn on every CPU at once, each in a thread pinned there, with the
+ * argument args + cpu * size; returns when all have ended.  -ENOMEM if a
+ * thread could not be made (the ones made still run and end first). */
+int ktest_on_every_cpu(const char *name, void (*fn)(void *), void *args, uint64_t size);
 int ktest_main(int argc, char **argv);   /* returns the number of failures */
 
 #endif

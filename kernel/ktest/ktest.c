@@ -13,6 +13,9 @@
 #include <pmm.h>
 #include <stats.h>
 #include <thread.h>
+#include <cpu.h>
+#include <errno.h>
+#include <sched.h>
 
 extern const struct ktest __ktests_start[], __ktests_end[];
 
@@ -27,6 +30,24 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 	kvsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	ksnprintf(fail_reason, sizeof fail_reason, "%s:%d: %s", file, line, msg);
+}
+
+int ktest_on_every_cpu(const char *name, void (*fn)(void *), void *args, uint64_t size)
+{
+	struct thread *t[MAX_CPUS];
+	int made = ncpus;
+	for (int c = 0; c < ncpus; c++) {
+		t[c] = thread_create(name, fn, (char *)args + (uint64_t)c * size, PRIO_DEFAULT, 1ull << c);
+		if (!t[c]) {
+			made = c;
+			break;
+		}
+	}
+	for (int c = 0; c < made; c++)
+		thread_start(t[c]);
+	for (int c = 0; c < made; c++)
+		thread_join(t[c]);
+	return made == ncpus ? 0 : -ENOMEM;
 }
 
 int ktest_skip(const char *why)

@@ -197,21 +197,14 @@ KTEST(ahci_concurrent_requests_from_every_cpu)
 	if (!d)
 		KTEST_SKIP("no AHCI disk (boot with --disk ahci)");
 	static struct worker w[MAX_CPUS];
-	struct thread *t[MAX_CPUS];
 	uint64_t issued[MAX_CPUS], completed = 0, completed0 = 0;
 	for (int c = 0; c < ncpus; c++) {
 		issued[c] = d->issued[c];
 		completed0 += d->completed[c];
 	}
-	for (int c = 0; c < ncpus; c++) {
+	for (int c = 0; c < ncpus; c++)
 		w[c] = (struct worker){ .d = d, .cpu = c, .ncpu = ncpus };
-		t[c] = thread_create("ktest-ahci", worker_run, &w[c], PRIO_DEFAULT, 1ull << c);
-		KT_CHECK(t[c], "thread_create");
-	}
-	for (int c = 0; c < ncpus; c++)
-		thread_start(t[c]);
-	for (int c = 0; c < ncpus; c++)
-		thread_join(t[c]);
+	KT_CHECK(ktest_on_every_cpu("ktest-ahci", worker_run, w, sizeof w[0]) == 0, "thread_create");
 	for (int c = 0; c < ncpus; c++) {
 		KT_CHECK(w[c].err == 0, "cpu %d: error %d (block %lu)", c, w[c].err, w[c].bad_block);
 		KT_CHECK(w[c].reads + 2 * w[c].writes == ROUNDS / 3 * 4, "cpu %d: %d reads, %d writes",

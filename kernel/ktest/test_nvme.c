@@ -191,16 +191,9 @@ KTEST(nvme_completes_on_issuing_cpu)
 		done0[c] = d->completed[c];
 	}
 	struct worker w[MAX_CPUS];
-	struct thread *t[MAX_CPUS];
-	for (int c = 0; c < ncpus; c++) {
+	for (int c = 0; c < ncpus; c++)
 		w[c] = (struct worker){ .d = d, .cpu = c };
-		t[c] = thread_create("nvme-worker", worker, &w[c], PRIO_DEFAULT, 1ull << c);
-		KT_CHECK(t[c], "thread_create");
-	}
-	for (int c = 0; c < ncpus; c++)
-		thread_start(t[c]);
-	for (int c = 0; c < ncpus; c++)
-		thread_join(t[c]);
+	KT_CHECK(ktest_on_every_cpu("nvme-worker", worker, w, sizeof w[0]) == 0, "thread_create");
 	for (int c = 0; c < ncpus; c++) {
 		KT_CHECK(!w[c].what, "cpu %d, block %lu: %s %d", c, w[c].block, w[c].what, w[c].err);
 		uint64_t issued = d->issued[c] - issued0[c], done = d->completed[c] - done0[c];
