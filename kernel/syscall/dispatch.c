@@ -6,10 +6,17 @@
  * The handlers are in the sys_*.c files of this folder.  With
  * irqtrace=on the thread's context becomes the call's number, so its
  * preemption-off sections are charged to it (preempt_trace.c).
+ *
+ * On the way out a reschedule the call asked for is honoured at once: a
+ * call that woke a thread of higher priority on this CPU (sem_post, a
+ * reply, a release) switches to it here, not at the next interrupt,
+ * which may be a whole tick later.
  */
 #include <stdint.h>
+#include <cpu.h>
 #include <errno.h>
 #include <proc.h>
+#include <sched.h>
 #include <preempt_trace.h>
 #include <spinlock.h>
 #include <syscall.h>
@@ -27,6 +34,8 @@ void syscall_dispatch(struct trapframe *tf)
 					 arch_syscall_arg(tf, 2), arch_syscall_arg(tf, 3),
 					 arch_syscall_arg(tf, 4), arch_syscall_arg(tf, 5));
 	arch_syscall_set_result(tf, r);
+	if (this_cpu()->need_resched)
+		sched_preempt_if_needed();
 	proc_return_to_user();
 }
 

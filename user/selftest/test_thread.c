@@ -287,3 +287,51 @@ UTEST(short_sleeps_on_all_cpus)
 	CHECK_EQ(naps_done, NSLEEPERS * NAPS);
 	return 0;
 }
+
+/*
+ * A call that wakes a thread of higher priority on the caller's CPU
+ * switches to it before the call returns (dispatch.c), not at the next
+ * tick: the waiter has run by the time sem_post is back.
+ */
+#define PRIO_TEST_HIGH 12          /* above a program's default (8) */
+
+static volatile int waiter_ran, waiter_ready, waiter_cpu, waiter_sem;
+
+static void high_waiter(void *arg)
+{
+	(void)arg;
+	int sem = waiter_sem;
+	if (sys_set_affinity(0, 1ull << waiter_cpu) < 0 || sys_migrate(waiter_cpu) < 0 ||
+	    sys_setprio(0, PRIO_TEST_HIGH) < 0) {
+		waiter_ready = -1;
+		return;
+	}
+	waiter_ready = 1;
+	sys_sem_wait(sem);
+	waiter_ran = 1;
+}
+
+UTEST(wakeup_of_higher_priority_switches_at_call_exit)
+{
+	int cpu = sys_getcpu();
+	CHECK_EQ(sys_set_affinity(0, 1ull << cpu), 0);
+	int sem = (int)sys_sem_create(0);
+	CHECK(sem >= 0, "sem_create %d", sem);
+	waiter_ran = waiter_ready = 0;
+	waiter_cpu = cpu;
+	waiter_sem = sem;
+	int tid = thread_start(high_waiter, NULL);
+	CHECK(tid > 0, "thread_start %d", tid);
+	while (!waiter_ready)
+		sys_sleep(1000000);          /* it comes here, then blocks in sem_wait */
+	CHECK_EQ(waiter_ready, 1);
+	sys_sleep(1000000);
+	CHECK_EQ(waiter_ran, 0);
+	CHECK_EQ(sys_sem_post(sem), 0);
+	int seen = waiter_ran;            /* read before anything else can switch */
+	CHECK_EQ(thread_join(tid), 0);
+	sys_sem_destroy(sem);
+	sys_set_affinity(0, ~0ull);
+	CHECK_EQ(seen, 1);
+	return 0;
+}
