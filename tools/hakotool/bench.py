@@ -65,7 +65,7 @@ BENCHES: dict[str, Bench] = {
     # kept small to keep the boots short (docs/results.md).
     "mp": Bench(
         profile=Profile(machine="pc", smp=8, mode="icount",
-                        words=("iotest", "all", "--devs", "testdev0,ramdisk0",
+                        words=("iotest", "all", "--devs", "testdev0,ramdisk0", "--pin", "on",
                                "--loops", "10", "--t2loops", "5")),
         timeout=1200.0,
         about="multiprocessor device access, paper 001 (iotest): Table 1 on testdev and the "
@@ -73,7 +73,7 @@ BENCHES: dict[str, Bench] = {
     ),
     "mp-disk": Bench(
         profile=Profile(machine="pc", smp=8, mode="icount", disk="ahci",
-                        words=("iotest", "table1", "--devs", "ahci0", "--loops", "10")),
+                        words=("iotest", "table1", "--devs", "ahci0", "--loops", "10", "--pin", "on")),
         timeout=1200.0,
         about="paper 001's Table 1 on the AHCI disk (iotest), pc, 8 CPUs, icount; "
               "not repeatable: disks complete on QEMU host threads",
@@ -82,7 +82,7 @@ BENCHES: dict[str, Bench] = {
     # of this machine (2), three runs of every cell for a median.
     "mp-tcg": Bench(
         profile=Profile(machine="pc", smp=2, mode="tcg", disk="ahci",
-                        words=("iotest", "all", "--loops", "10", "--t2loops", "5",
+                        words=("iotest", "all", "--loops", "10", "--t2loops", "5", "--pin", "on",
                                "--reps", "3")),
         timeout=1200.0,
         about="paper 001's iotest grid in multi-threaded TCG (host time, noisy), "

@@ -48,6 +48,14 @@ def test_makespan_bound_takes_cpu_device_and_chain():
     assert mp_tables.makespan_bound(r, None) is None
 
 
+def test_makespan_chain_carries_a_share_of_the_reads_wherever_they_ran():
+    # Funnelled: CPU 0 did both workers' reads (2 x 10 x 3,000), CPUs 1
+    # and 2 their waits (10 x 5,000 each).  The busiest CPU says 60,000,
+    # but each worker's chain is its waits and its own reads: 80,000.
+    r = run("t1", "ramdisk0", "funnel", 2, 1, 0, 0)
+    assert mp_tables.makespan_bound(r, {0: 60_000, 1: 50_000, 2: 50_000}) == 80_000
+
+
 def test_load_model_vcpus_reads_region_lines(tmp_path):
     path = tmp_path / "m.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in (

@@ -15,6 +15,7 @@ struct run {
 	int dev;
 	int k, loops, wait;
 	int slot;                 /* its global region: REGION_IOTEST + slot; -1 none */
+	int pin;                  /* 1: worker i runs on CPU (i + 1) mod ncpus only */
 };
 
 /* What a run measured: guest time from the start signal to the last exit. */
@@ -33,7 +34,8 @@ void busy_wait(unsigned long n);
 /* Spawn the workers, time them, and print nothing; 0 or a negative errno. */
 int run_once(const struct run *r, struct run_result *out);
 
-/* The worker's own entry: iotest --worker DEV INDEX LOOPS WAIT READY GO. */
+/* The worker's own entry: iotest --worker DEV INDEX LOOPS WAIT READY GO CPU
+ * (CPU -1: not pinned). */
 int worker_main(int argc, char **argv);
 
 /*

@@ -14,11 +14,12 @@
  * OPTIONS: --loops N (10), --reps R (1: runs per cell), --ks 1,2,...
  * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
  * ahci0,testdev0,ramdisk0, those present), --t2dev NAME (testdev0),
- * --t2wait N (100), --t2loops N (the --loops value).
+ * --t2wait N (100), --t2loops N (the --loops value), --pin on|off (off:
+ * on pins worker i to CPU (i + 1) mod ncpus, run.c).
  *
  * Every run prints a result line: {"kind":"iotest", table, dev, mode,
- * policy, k, loops, wait, rep, elapsed_ns, delay_us, failed, region,
- * iters}; its region is global, so `--model` gives every CPU's work in
+ * policy, k, loops, wait, rep, pinned, elapsed_ns, delay_us, failed,
+ * region, iters}; its region is global, so `--model` gives every CPU's work in
  * it.  First a calibration line: what wait count 10 costs on one CPU.
  * testdev's delay is set to 17/20 of that (the paper's 17 ms against
  * its wait count 10 of about 20 ms).  The grids set each device's mode
@@ -42,6 +43,7 @@ static const char *const policy_names[HAKO_BLK_POLICIES] = {
 
 struct options {
 	int loops, reps, t2loops, t2wait;
+	int pin;
 	int ks[MAX_LIST], nks;
 	int waits[MAX_LIST], nwaits;
 	char devs[MAX_DEVS][16];
@@ -50,6 +52,7 @@ struct options {
 };
 
 static int next_slot;          /* the next run's region slot */
+static int pin_workers;        /* --pin on */
 static uint64_t testdev_delay_us;
 
 static int find_dev(const char *s, struct hako_blk_info *info)
@@ -102,6 +105,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->nwaits = parse_list(v, o->waits, MAX_LIST);
 		else if (strcmp(a, "--devs") == 0)
 			devs = v;
+		else if (strcmp(a, "--pin") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
+			o->pin = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2dev") == 0)
 			snprintf(o->t2dev, sizeof o->t2dev, "%s", v);
 		else
@@ -171,7 +176,8 @@ static int cell(const char *table, int dev, const struct hako_blk_info *info, in
 
 	for (int rep = 0; rep < reps; rep++) {
 		struct run r = { .dev = dev, .k = k, .loops = loops, .wait = wait,
-				 .slot = next_slot < REGION_IOTEST_SLOTS ? next_slot : -1 };
+				 .slot = next_slot < REGION_IOTEST_SLOTS ? next_slot : -1,
+				 .pin = pin_workers };
 		struct run_result res = { 0 };
 		next_slot++;
 		int err = run_once(&r, &res);
@@ -182,11 +188,11 @@ static int cell(const char *table, int dev, const struct hako_blk_info *info, in
 		char name[24];
 		result_line("{\"kind\":\"iotest\",\"table\":\"%s\",\"dev\":%s,\"mode\":\"%s\","
 			    "\"policy\":\"%s\",\"k\":%d,\"loops\":%d,\"wait\":%d,\"rep\":%d,"
-			    "\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d,"
+			    "\"pinned\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d,"
 			    "\"iters\":1}",
 			    table, json_quote(name, sizeof name, info->name), mode_names[mode],
 			    info->has_irq ? policy_names[policy] : "none", k, loops, wait, rep,
-			    (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
+			    pin_workers ? "true" : "false", (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
 			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot);
 		bad |= res.failed != 0;
 	}
@@ -279,7 +285,7 @@ static int usage(void)
 {
 	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--reps R]\n"
 	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAME] [--t2wait N]"
-	       " [--t2loops N]\n");
+	       " [--t2loops N] [--pin on|off]\n");
 	return 2;
 }
 
@@ -309,6 +315,7 @@ int main(int argc, char **argv)
 	int t2 = strcmp(argv[1], "table2") == 0 || strcmp(argv[1], "all") == 0;
 	if (!t1 && !t2)
 		return usage();
+	pin_workers = o.pin;
 	calibrate();
 	int bad = 0;
 	if (t1)

@@ -8,8 +8,14 @@
  * GO, so process creation stays out of the time: the parent waits for K
  * READY, opens the run's global region, reads the clock, posts GO K
  * times, reaps the K workers, reads the clock and closes the region.
- * Nothing is pinned: the scheduler places the workers as it would any
- * process.
+ * Unpinned (the default), the scheduler places the workers as it would
+ * any process, and where they land changes from one K to the next.
+ * Pinned (`--pin on`), worker i runs on CPU (i + 1) mod ncpus only: the
+ * first workers fill the CPUs other than the master, one each, and only
+ * from K = ncpus on do two share a CPU.  A funnelled driver call still
+ * takes the worker to the master and back (mpio/funnel.c keeps its
+ * affinity).  Each worker pins itself before it says READY, so the
+ * placement is outside the time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +44,14 @@ void busy_wait(unsigned long n)
 
 int worker_main(int argc, char **argv)
 {
-	if (argc != 6)
+	if (argc != 7)
 		return 2;
 	int dev = atoi(argv[0]), index = atoi(argv[1]), loops = atoi(argv[2]);
 	unsigned long turns = strtoul(argv[3], NULL, 10) * IOTEST_WAIT_UNIT;
-	int ready = atoi(argv[4]), go = atoi(argv[5]);
+	int ready = atoi(argv[4]), go = atoi(argv[5]), cpu = atoi(argv[6]);
 
+	if (cpu >= 0 && sys_set_affinity(0, 1ull << cpu) < 0)
+		return 1;
 	if (sys_sem_post(ready) < 0 || sys_sem_wait(go) < 0)
 		return 1;
 	for (int i = 0; i < loops; i++) {
@@ -57,16 +65,27 @@ int worker_main(int argc, char **argv)
 	return 0;
 }
 
+/* The CPU worker INDEX is pinned to, -1 if the run pins nothing. */
+static int worker_cpu(const struct run *r, int index)
+{
+	struct hako_sysinfo si;
+
+	if (!r->pin || sys_sysinfo(&si) < 0 || si.ncpus < 1)
+		return -1;
+	return (index + 1) % si.ncpus;
+}
+
 static int spawn_worker(const struct run *r, int index, int ready, int go)
 {
-	char sdev[12], sidx[12], sloops[12], swait[12], sready[12], sgo[12];
+	char sdev[12], sidx[12], sloops[12], swait[12], sready[12], sgo[12], scpu[12];
 	snprintf(sdev, sizeof sdev, "%d", r->dev);
 	snprintf(sidx, sizeof sidx, "%d", index);
 	snprintf(sloops, sizeof sloops, "%d", r->loops);
 	snprintf(swait, sizeof swait, "%d", r->wait);
 	snprintf(sready, sizeof sready, "%d", ready);
 	snprintf(sgo, sizeof sgo, "%d", go);
-	char *argv[] = { "iotest", "--worker", sdev, sidx, sloops, swait, sready, sgo, NULL };
+	snprintf(scpu, sizeof scpu, "%d", worker_cpu(r, index));
+	char *argv[] = { "iotest", "--worker", sdev, sidx, sloops, swait, sready, sgo, scpu, NULL };
 	return spawnv("iotest", argv);
 }
 
