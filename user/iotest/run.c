@@ -44,6 +44,9 @@ int worker_main(int argc, char **argv)
 	unsigned long turns = strtoul(argv[3], NULL, 10) * IOTEST_WAIT_UNIT;
 	int ready = atoi(argv[4]), go = atoi(argv[5]);
 
+	struct hako_blk_info info;
+	if (sys_blk_ctl(dev, HAKO_BLK_INFO, &info) < 0 || sys_blk_open(info.name) != dev)
+		return 1;
 	if (sys_sem_post(ready) < 0 || sys_sem_wait(go) < 0)
 		return 1;
 	for (int i = 0; i < loops; i++) {
