@@ -64,6 +64,7 @@ struct proc {
 	uint64_t user_frames;            /* frames mapped for the program */
 	struct ispc_port *ispc;          /* its queues (ispc.c), made on first use */
 	bool ica_window;                 /* the whole ICA region is mapped (ica_fast.c) */
+	uint32_t blk_open;               /* block devices opened, a bit per number (sys_blk.c) */
 };
 
 void proc_init(void);                /* after the archive is found */

@@ -7,7 +7,10 @@
  * A buffer outside the caller's memory is refused before the device is
  * touched; one that faults part way (an unmapped page) stops the call
  * there with -EFAULT, the blocks before it done.  blk_ctl also shows and
- * sets paper 001's switches of a device (mpio.h).
+ * sets paper 001's switches of a device (mpio.h).  blk_open/blk_close
+ * keep the caller's open devices as a bit per device number in its
+ * struct proc (no allocation: nothing to free when it ends); reading or
+ * writing a device not opened is -EBADF.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +20,7 @@
 #include <syscall.h>
 #include <mpio.h>
 #include <pmm.h>
+#include <proc.h>
 #include <uaccess.h>
 #include <uapi/hako_blk.h>
 #include <arch/arch.h>
@@ -29,6 +33,7 @@ _Static_assert(HAKO_BLK_MASTER == MPIO_POL_MASTER && HAKO_BLK_FIXED == MPIO_POL_
 	       HAKO_BLK_BUSIEST == MPIO_POL_BUSIEST && HAKO_BLK_BROADCAST == MPIO_POL_BROADCAST &&
 	       HAKO_BLK_LOAD == MPIO_POL_LOAD && HAKO_BLK_POLICIES == MPIO_POLICIES, "policies differ");
 _Static_assert(HAKO_BLK_KEEP == MPIO_KEEP, "keep differs");
+_Static_assert(BLK_MAX <= 32, "proc.blk_open has a bit per device");
 
 static void info(struct blkdev *d, struct hako_blk_info *out)
 {
@@ -105,12 +110,44 @@ long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 	return -EINVAL;
 }
 
-/* The device, if offset and len name whole blocks inside it and ubuf is the caller's. */
+static bool opened(uint64_t dev)
+{
+	return dev < BLK_MAX && (__atomic_load_n(&proc_current()->blk_open, __ATOMIC_RELAXED) >> dev & 1);
+}
+
+long sys_blk_open(uint64_t uname)
+{
+	char name[HAKO_BLK_NAME];
+	long len = copy_str_from_user(name, uname, sizeof name);
+	if (len == -E2BIG)
+		return -ENAMETOOLONG;
+	if (len < 0)
+		return len;
+	for (int i = 0; i < blk_count(); i++)
+		if (strcmp(blk_get(i)->name, name) == 0) {
+			__atomic_fetch_or(&proc_current()->blk_open, 1u << i, __ATOMIC_RELAXED);
+			return i;
+		}
+	return -ENOENT;
+}
+
+long sys_blk_close(uint64_t dev)
+{
+	if (!opened(dev))
+		return -EBADF;
+	__atomic_fetch_and(&proc_current()->blk_open, ~(1u << dev), __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* The device, if the caller opened it, offset and len name whole blocks
+ * inside it and ubuf is the caller's. */
 static long check(uint64_t dev, uint64_t offset, uint64_t ubuf, uint64_t len, struct blkdev **out)
 {
 	struct blkdev *d = blk_get((int)dev);
 	if (!d)
 		return -ENODEV;
+	if (!opened(dev))
+		return -EBADF;
 	if (offset % BLK_SIZE || len % BLK_SIZE || len == 0 || len > HAKO_BLK_IO_MAX)
 		return -EINVAL;
 	if (offset / BLK_SIZE >= d->blocks || len / BLK_SIZE > d->blocks - offset / BLK_SIZE)

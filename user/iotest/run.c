@@ -52,6 +52,9 @@ int worker_main(int argc, char **argv)
 
 	if (cpu >= 0 && sys_set_affinity(0, 1ull << cpu) < 0)
 		return 1;
+	struct hako_blk_info info;
+	if (sys_blk_ctl(dev, HAKO_BLK_INFO, &info) < 0 || sys_blk_open(info.name) != dev)
+		return 1;
 	if (sys_sem_post(ready) < 0 || sys_sem_wait(go) < 0)
 		return 1;
 	for (int i = 0; i < loops; i++) {

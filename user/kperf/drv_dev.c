@@ -108,14 +108,28 @@ int kperf_drv_nic_traffic(struct kperf_run *run)
 	return r < 0 ? kperf_fail("nic_traffic", r) : 0;
 }
 
-/* The ramdisk's device number. */
+/* The ramdisk's device number, opened for kperf. */
 static int ramdisk(void)
 {
-	struct hako_blk_info info;
-	for (int dev = 0; sys_blk_ctl(dev, HAKO_BLK_INFO, &info) >= 0; dev++)
-		if (strcmp(info.name, "ramdisk0") == 0)
-			return dev;
-	return kperf_fail("no ramdisk0", -1);
+	long dev = sys_blk_open("ramdisk0");
+	return dev < 0 ? kperf_fail("blk_open ramdisk0", dev) : (int)dev;
+}
+
+int kperf_drv_blk_open(struct kperf_run *run)
+{
+	long r = KPERF_TIME(run, sys_blk_open("ramdisk0"), sys_blk_open("ramdisk0"));
+	run->note = "ramdisk0, already open";
+	return r < 0 ? kperf_fail("blk_open", r) : 0;
+}
+
+int kperf_drv_blk_close(struct kperf_run *run)
+{
+	int dev = ramdisk();
+	if (dev < 0)
+		return -1;
+	long r = KPERF_TIME(run, (sys_blk_close(dev), sys_blk_open("ramdisk0")), sys_blk_close(dev));
+	run->note = "ramdisk0, open";
+	return r < 0 ? kperf_fail("blk_close", r) : 0;
 }
 
 int kperf_drv_blk_ctl(struct kperf_run *run)

@@ -14,6 +14,7 @@ static const char *const messages[] = {
 	[EIO] = "I/O error",
 	[E2BIG] = "Argument list too long",
 	[ENOEXEC] = "Not an executable",
+	[EBADF] = "Device not open",
 	[ECHILD] = "No child process",
 	[EAGAIN] = "Resource temporarily unavailable",
 	[ENOMEM] = "Out of memory",

@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <errno.h>
 #include <hako/sys.h>
 #include "blkdevs.h"
 
@@ -19,8 +20,18 @@ int blk_find(const char *name, struct hako_blk_info *in)
 {
 	for (int dev = 0; sys_blk_ctl(dev, HAKO_BLK_INFO, in) == 0; dev++)
 		if (strcmp(in->name, name) == 0)
-			return dev;
+			return sys_blk_open(name) == dev ? dev : -1;
 	return -1;
+}
+
+int blk_open_number(int dev)
+{
+	struct hako_blk_info in;
+	long r = sys_blk_ctl(dev, HAKO_BLK_INFO, &in);
+	if (r < 0)
+		return (int)r;
+	r = sys_blk_open(in.name);
+	return r < 0 ? (int)r : r == dev ? 0 : -ENODEV;
 }
 
 void blk_pattern(uint8_t *p, int dev, uint64_t block, uint32_t seed)

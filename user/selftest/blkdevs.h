@@ -9,8 +9,11 @@
 #include <hako_blk.h>
 
 int blk_ndevs(void);                        /* devices blk_ctl INFO answers for */
-/* The number of the device named name, its info in *in; -1 if there is none. */
+/* The number of the device named name, its info in *in, opened for this
+ * process (blk_open); -1 if there is none. */
 int blk_find(const char *name, struct hako_blk_info *in);
+/* Open device number dev for this process (by its name): 0 or -errno. */
+int blk_open_number(int dev);
 /* Fill a block with a pattern that names the device, the block and a seed. */
 void blk_pattern(uint8_t *p, int dev, uint64_t block, uint32_t seed);
 

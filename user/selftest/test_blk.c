@@ -46,10 +46,42 @@ UTEST(blk_devices_are_listed)
 	return 0;
 }
 
+/* A child may not use its parent's open devices. */
+UROLE(blk_read_unopened)
+{
+	static uint8_t b[BS];
+	return sys_blk_read(atoi(argv[0]), 0, b, BS) == -EBADF ? 0 : 1;
+}
+
+UTEST(blk_open_and_close)
+{
+	struct hako_blk_info in;
+	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_INFO, &in), 0);
+	CHECK_EQ(sys_blk_read(0, 0, buf, BS), -EBADF);            /* not opened yet */
+	CHECK_EQ(sys_blk_write(0, 0, buf, BS), -EBADF);
+	CHECK_EQ(sys_blk_close(0), -EBADF);
+	CHECK_EQ(sys_blk_open("nosuchdev"), -ENOENT);
+	CHECK_EQ(sys_blk_open(""), -ENOENT);
+	CHECK_EQ(sys_blk_open("a-name-longer-than-sixteen-bytes"), -ENAMETOOLONG);
+	CHECK_EQ(sys_blk_open(NULL), -EFAULT);
+	CHECK_EQ(sys_blk_open((const char *)0xffff800000000000ull), -EFAULT);
+	CHECK_EQ(sys_blk_open(in.name), 0);
+	CHECK_EQ(sys_blk_open(in.name), 0);                        /* again: the same number */
+	CHECK_EQ(sys_blk_read(0, 0, buf, BS), BS);
+	CHECK_EQ(run_role("blk_read_unopened", "0", NULL), 0);     /* not inherited */
+	CHECK_EQ(sys_blk_close(0), 0);
+	CHECK_EQ(sys_blk_read(0, 0, buf, BS), -EBADF);             /* closed */
+	CHECK_EQ(sys_blk_close(0), -EBADF);
+	CHECK_EQ(sys_blk_close(99), -EBADF);
+	CHECK_EQ(sys_blk_close(-1), -EBADF);
+	return 0;
+}
+
 UTEST(blk_bad_arguments)
 {
 	struct hako_blk_info in;
 	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_INFO, &in), 0);
+	CHECK_EQ(sys_blk_open(in.name), 0);
 	uint64_t end = in.blocks * BS;
 	CHECK_EQ(sys_blk_read(99, 0, buf, BS), -ENODEV);
 	CHECK_EQ(sys_blk_read(0, 1, buf, BS), -EINVAL);           /* offset not a block */
@@ -85,6 +117,7 @@ UTEST(blk_every_device_reads_back_what_was_written)
 	for (int dev = 0; dev < blk_ndevs(); dev++) {
 		struct hako_blk_info before, after;
 		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &before), 0);
+		CHECK_EQ(blk_open_number(dev), 0);
 		uint64_t first = first_free_block(&before);
 		CHECK(write_read(dev, first, 1, 1) == 0, "device %s, one block", before.name);
 		CHECK(write_read(dev, first + 1, 16, 2) == 0, "device %s, 16 blocks", before.name);
@@ -102,7 +135,7 @@ UROLE(blk_worker)
 {
 	int cpu = atoi(argv[0]), dev = atoi(argv[1]), count = atoi(argv[3]), rounds = atoi(argv[4]);
 	uint64_t first = (uint64_t)atol(argv[2]);
-	if (sys_migrate(cpu) < 0 && cpu < online_cpus())
+	if ((sys_migrate(cpu) < 0 && cpu < online_cpus()) || blk_open_number(dev) < 0)
 		return 2;
 	for (int r = 0; r < rounds; r++)
 		for (int b = 0; b < count; b++)

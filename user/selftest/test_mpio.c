@@ -82,7 +82,8 @@ UROLE(mpio_worker)
 	static uint8_t out[BS], in[BS];
 	int cpu = atoi(argv[0]), dev = atoi(argv[1]), count = atoi(argv[3]), rounds = atoi(argv[4]);
 	uint64_t first = (uint64_t)atol(argv[2]), gap_ns = (uint64_t)atol(argv[5]) * 1000;
-	if (sys_set_affinity(0, 1ull << cpu) < 0 || sys_migrate(cpu) < 0)
+	if (sys_set_affinity(0, 1ull << cpu) < 0 || sys_migrate(cpu) < 0 ||
+	    blk_open_number(dev) < 0)
 		return 2;
 	for (int r = 0; r < rounds; r++) {
 		for (int b = 0; b < count; b++) {

@@ -1,10 +1,17 @@
 /*
  * uapi/hako_blk.h — block devices for user programs (paper 001's raw
- * device access): blk_ctl, blk_read, blk_write.
+ * device access): blk_open, blk_close, blk_ctl, blk_read, blk_write.
  *
  * Devices are numbered 0 .. n-1 in the order the kernel found them;
  * blk_ctl(dev, HAKO_BLK_INFO, &info) names each and says its size, and
- * returns -ENODEV past the last.  blk_read/blk_write move whole 4 KiB
+ * returns -ENODEV past the last.  A process opens a device by name before
+ * it reads or writes it: blk_open("ramdisk0") returns the device's number
+ * (-ENOENT for no such device, -ENAMETOOLONG for a name of HAKO_BLK_NAME bytes or more,
+ * -EFAULT for a bad pointer); opening it again returns the same number.
+ * blk_close(dev) gives it back (-EBADF if not open); a process's devices
+ * are closed when it ends, and a child does not inherit them.  blk_read and
+ * blk_write on a device the caller has not opened are -EBADF; blk_ctl
+ * (the control program's call) needs no open.  blk_read/blk_write move whole 4 KiB
  * blocks: offset and len must be multiples of HAKO_BLK_SIZE (-EINVAL),
  * len at most HAKO_BLK_IO_MAX, the range inside the device (-EINVAL),
  * buf the caller's memory (-EFAULT).  They return the bytes moved, or
@@ -34,6 +41,7 @@
 
 #define HAKO_BLK_SIZE    4096
 #define HAKO_BLK_IO_MAX  (64 * 1024)      /* bytes per blk_read/blk_write */
+#define HAKO_BLK_NAME    16               /* bytes of a device's name, its NUL included */
 #define HAKO_BLK_CPUS    16
 
 /* blk_ctl operations. */
@@ -75,7 +83,7 @@ struct hako_blk_set {
 #define HAKO_BLK_IOP_OFF   2
 
 struct hako_blk_info {
-	char name[16];                   /* "ramdisk0", "ahci0", ... */
+	char name[HAKO_BLK_NAME];        /* "ramdisk0", "ahci0", ... */
 	uint64_t blocks;                 /* size in 4 KiB blocks */
 	uint64_t reads, writes, errors;  /* requests done, by kind; failed ones */
 	uint64_t delay_us;               /* testdev's service time per request; 0: not such a device */

@@ -12,6 +12,7 @@
 #define EIO        5   /* device error */
 #define E2BIG      7   /* argument list too long */
 #define ENOEXEC    8   /* not a valid executable */
+#define EBADF      9   /* not an open device (blk_open) */
 #define ECHILD    10   /* no such child to wait for */
 #define EAGAIN    11   /* try again: a resource is temporarily exhausted */
 #define ENOMEM    12   /* out of memory */
