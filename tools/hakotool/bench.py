@@ -103,6 +103,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 004: periodic threads (isochbench): start/stop, periodic vs normal switch, "
               "release-latency histograms under hogs and a NIC flood, pc, 4 CPUs, icount, ~5 min",
     ),
+    # The deterministic part of it, for the report: start/stop and the two
+    # switches only (the histograms move by tens of instructions between runs).
+    "isoch-calls": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub",
+                        words=("isochbench", "start", "switch")),
+        timeout=300.0,
+        about="paper 004 Tables 3-4: start/stop of cyclic execution and the periodic vs "
+              "normal thread switch (isochbench start switch), pc, 4 CPUs, icount",
+    ),
     # Paper 004's Table 2: preemption-off sections under stress
     # (user/preemptstress), attributed per call with irqtrace=on.
     "preempt": Bench(
