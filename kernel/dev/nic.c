@@ -185,6 +185,14 @@ void nic_poll(struct nic *n)
 	nic_intr_work(n, 0);
 }
 
+void nic_drain(struct nic *n)
+{
+	if (n->ops->drain)
+		n->ops->drain(n);
+	else
+		nic_poll(n);
+}
+
 /* ---- routing ------------------------------------------------------------ */
 /* Interrupt packaging (kernel/intr/) owns the vectors: it asks every card on
  * one in turn, sequentially or packed as each card is set. */
