@@ -114,7 +114,7 @@ long sys_sysinfo(uint64_t uout)
 
 long sys_poweroff(uint64_t status)
 {
-	if (proc_current()->pid != 1)
+	if (proc_current()->pid != proc_init_pid)
 		return -EPERM;
 	arch_power_off((int)status == 0 ? POWER_OK : POWER_FAIL);
 }

@@ -13,6 +13,7 @@
 #include "hako_blk.h"
 #include "hako_perf.h"
 #include "hako_isoch.h"
+#include "hako_core.h"
 
 /* User address-space layout (fixed; see docs/design.md "User space"). */
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
