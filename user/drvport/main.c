@@ -15,8 +15,8 @@
 int main(void)
 {
 	io_out8(GRANTED, 0x3);
-	printf("drvport: wrote port %#x (granted), reading %#x (not granted)\n", GRANTED, OUTSIDE);
+	printf("drvport: wrote port 0x%x (granted), reading 0x%x (not granted)\n", GRANTED, OUTSIDE);
 	uint8_t v = io_in8(OUTSIDE);
-	printf("drvport: read %#x from port %#x: the I/O bitmap let it through\n", v, OUTSIDE);
+	printf("drvport: read 0x%x from port 0x%x: the I/O bitmap let it through\n", v, OUTSIDE);
 	return 0;
 }
