@@ -57,7 +57,10 @@ static uint32_t src_ack(struct intr_src *s)
 
 static void src_work(struct intr_src *s, uint32_t status)
 {
-	nic_intr_work(s->priv, status);
+	struct nic *n = s->priv;
+	nic_intr_work(n, status);
+	if (!s->forwarded)
+		n->last_done_tsc = arch_tsc();    /* a driver process says so itself (core_irq_done) */
 }
 
 int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)

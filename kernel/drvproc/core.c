@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmdline.h>
+#include <cpu.h>
 #include <core.h>
 #include <errno.h>
 #include <heap.h>
@@ -227,14 +228,20 @@ struct hako_core_stat *core_kernel_stat(int nic)
 void core_stat(int nic, struct hako_core_stat *out)
 {
 	struct core *c = core_of_nic(nic);
+	struct nic *n = nic_get(nic);
 	if (c) {
 		*out = c->stat;
-		return;
+	} else {
+		*out = kernel_stat[nic];
+		out->placement = 0;
+		out->pid = 0;
+		out->irqs = n->stats.irqs;
 	}
-	*out = kernel_stat[nic];
-	out->placement = 0;
-	out->pid = 0;
-	out->irqs = nic_get(nic)->stats.irqs;
+	out->last_irq_tsc = n->src.last_stamp;
+	out->last_done_tsc = n->last_done_tsc;
+	out->as_loads = 0;
+	for (int i = 0; i < ncpus; i++)
+		out->as_loads += cpus[i].as_loads;
 }
 
 void core_stat_reset(int nic)

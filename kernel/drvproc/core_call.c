@@ -29,6 +29,7 @@
 #include <core.h>
 #include <errno.h>
 #include <proc.h>
+#include <region.h>
 #include <thread.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -179,7 +180,11 @@ long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len
 		return -EINVAL;
 	if (off > size || len > size - off)
 		return -EINVAL;
-	uint64_t done = 0;
+	uint64_t done = 0, t0 = arch_tsc();
+	if (in && len > 4)
+		region_begin(REGION_DRVPROC_COPYIN + 2 + 1);
+	else if (in)
+		region_begin(REGION_DRVPROC_COPYIN + 1);
 	while (done < len) {
 		uint64_t va = base + off + done;
 		uint64_t chunk = PAGE_SIZE - (va & (PAGE_SIZE - 1));
@@ -189,13 +194,20 @@ long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len
 		unsigned flags;
 		if (!vm_lookup(as, va & ~(PAGE_SIZE - 1), &pa, &flags) || !(flags & VM_USER) ||
 		    (!in && !(flags & VM_WRITE)))
-			return -EFAULT;
+			break;
 		void *k = (uint8_t *)phys_to_virt(pa) + (va & (PAGE_SIZE - 1));
 		long r = in ? copy_to_user(ubuf + done, k, chunk) : copy_from_user(k, ubuf + done, chunk);
 		if (r < 0)
-			return -EFAULT;
+			break;
 		done += chunk;
 	}
+	if (in && len > 4)
+		region_end(REGION_DRVPROC_COPYIN + 2 + 1);
+	else if (in)
+		region_end(REGION_DRVPROC_COPYIN + 1);
+	if (done < len)
+		return -EFAULT;
+	c->stat.last_copy_tsc = arch_tsc() - t0;
 	if (in)
 		c->stat.copyin_bytes += len;
 	else

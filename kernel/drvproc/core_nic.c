@@ -162,6 +162,7 @@ int core_irq_done(struct core *c, bool mine)
 		c->irq_t0 = 0;
 	}
 	c->stat.irq_done++;
+	n->last_done_tsc = arch_tsc();
 	spin_unlock(&c->wq.lock);
 	intr_pack_release(&n->src);
 	return 0;

@@ -71,6 +71,7 @@ struct nic {
 	enum nic_irq_mode irq_mode;
 	int vector;
 	struct nic *line_next;         /* next card sharing this INTx vector */
+	uint64_t last_done_tsc;        /* TSC when its last interrupt's main handler ended (paper 003) */
 };
 
 int nic_count(void);

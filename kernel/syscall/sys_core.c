@@ -18,6 +18,8 @@
 #include <string.h>
 #include <nic.h>
 #include <proc.h>
+#include <region.h>
+#include <arch/arch.h>
 #include <syscall.h>
 #include <uaccess.h>
 
@@ -101,9 +103,9 @@ long sys_core_call(uint64_t core, uint64_t entry, uint64_t ubuf, uint64_t len)
 {
 	if (core >= (uint64_t)nic_count())
 		return -ENODEV;
-	if (entry != HAKO_CORE_NET_SEND)
+	if (entry != HAKO_CORE_NET_SEND && entry != HAKO_CORE_NET_COPY)
 		return -EINVAL;
-	if (len < ETH_HLEN || len > ETH_FRAME_MAX)
+	if (len < (entry == HAKO_CORE_NET_COPY ? 1 : ETH_HLEN) || len > ETH_FRAME_MAX)
 		return -EINVAL;
 	if (!user_range_ok(ubuf, len))
 		return -EFAULT;
@@ -112,10 +114,24 @@ long sys_core_call(uint64_t core, uint64_t entry, uint64_t ubuf, uint64_t len)
 		return core_call(c, proc_current(), (int)entry, ubuf, len);
 	struct hako_core_stat *ks = core_kernel_stat((int)core);
 	uint8_t frame[ETH_FRAME_MAX];
-	if (copy_from_user(frame, ubuf, len) < 0)
+	uint64_t t0 = arch_tsc();
+	long err;
+	if (len > 4) {
+		region_begin(REGION_DRVPROC_COPYIN + 2);
+		err = copy_from_user(frame, ubuf, len);
+		region_end(REGION_DRVPROC_COPYIN + 2);
+	} else {
+		region_begin(REGION_DRVPROC_COPYIN);
+		err = copy_from_user(frame, ubuf, len);
+		region_end(REGION_DRVPROC_COPYIN);
+	}
+	if (err < 0)
 		return -EFAULT;
+	ks->last_copy_tsc = arch_tsc() - t0;
 	ks->calls++;
 	ks->copyin_bytes += len;
+	if (entry == HAKO_CORE_NET_COPY)
+		return (long)len;
 	return nic_send(nic_get((int)core), frame, len);
 }
 

@@ -95,6 +95,7 @@ long sys_cpustat(uint64_t cpu, uint64_t uout)
 	struct hako_cpustat st = {
 		.ticks = c->ticks, .irqs = c->irqs, .ctx_switches = c->ctx_switches,
 		.online = c->online, .idle = c->idle, .cur_prio = c->cur_prio, .rq_len = c->rq_len,
+		.as_loads = c->as_loads,
 	};
 	long err = copy_to_user(uout, &st, sizeof st);
 	return err < 0 ? err : ncpus;

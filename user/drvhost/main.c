@@ -15,7 +15,8 @@
  *   a call     NET_SEND: copy the caller's frame in (core_copyin, the
  *              paper's copy-in), queue it like nic_send does (one reclaim
  *              if every slot is busy), reply with the result;
- *              NET_POLL: receive work now, reply 0.
+ *              NET_COPY: the copy-in alone (paper 003's Table 3), reply
+ *              with the length; NET_POLL: receive work now, reply 0.
  *   events     IRQ: the driver's two halves, ack then work, then
  *              HAKO_DRV_IRQ_DONE lets the interrupt line through again;
  *              POLL: the receiver has room again, receive work;
@@ -61,6 +62,8 @@ static void call(struct nic *n)
 		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, len);
 		if (r >= 0)
 			r = send_frame(n, frame, len);
+	} else if (msg.entry == HAKO_CORE_NET_COPY) {
+		r = msg.len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, msg.len);
 	} else if (msg.entry == HAKO_CORE_NET_POLL) {
 		nic_process_room(true);
 		work(n, 0);

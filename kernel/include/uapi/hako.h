@@ -48,6 +48,7 @@ struct hako_cpustat {
 	int32_t cur_prio;        /* priority of what runs there, -1 idle */
 	int32_t rq_len;          /* runnable threads waiting */
 	uint64_t irq_off_max;    /* longest interrupts-off section, TSC ticks (irqtrace=on; else 0) */
+	uint64_t as_loads;       /* address-space switches (CR3 loads) */
 };
 
 struct hako_sysinfo {

@@ -61,6 +61,8 @@ struct hako_drv_dma {
 #define HAKO_CORE_NET        1
 #define HAKO_CORE_NET_SEND   1   /* in: one frame (14..1514 bytes); result 0, -EAGAIN, -EINVAL */
 #define HAKO_CORE_NET_POLL   2   /* no data: receive work now (the kernel, from nic_drain) */
+#define HAKO_CORE_NET_COPY   3   /* in: 1..1514 bytes the driver copies in and drops; result: the
+                                  * length (the copy-in alone: paper 003's Table 3) */
 #define HAKO_CORE_ENTRIES    4
 
 struct hako_core_reg {
@@ -126,6 +128,11 @@ struct hako_core_stat {
 	uint64_t as_switches;        /* CR3 loads on the CPUs while switching into or out of it */
 	uint64_t irq_tsc_sum;        /* forwarded interrupts: interrupt entry to IRQ_DONE, TSC ticks */
 	uint64_t call_tsc_sum;       /* calls: entry of core_call to the caller running again */
+	/* The last event of each path, TSC (paper 003's Tables 2 and 3; both placements): */
+	uint64_t last_irq_tsc;       /* the card's last interrupt entered the kernel */
+	uint64_t last_done_tsc;      /* its handler finished (in the kernel, or IRQ_DONE) */
+	uint64_t last_copy_tsc;      /* ticks of the last copy-in of a call's data */
+	uint64_t as_loads;           /* CR3 loads of every CPU so far (not per card) */
 };
 
 #endif
