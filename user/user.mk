@@ -54,18 +54,31 @@ USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c))
 	$(BUILD)/user/lib/syscall_stubs.o
 
 # The programs: user/NAME/ and servers/NAME/; a name may be used once.
-USER_APPS := $(sort $(filter-out lib include,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
+USER_APPS := $(sort $(filter-out lib include drvhost,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
 USER_SERVERS := $(sort $(patsubst servers/%/,%,$(dir $(wildcard servers/*/*.c))))
 ifneq ($(filter $(USER_APPS),$(USER_SERVERS)),)
 $(error programs in both user/ and servers/: $(filter $(USER_APPS),$(USER_SERVERS)))
 endif
 USER_PROGS := $(USER_APPS) $(USER_SERVERS)
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
+
+# Driver processes (paper 003): the host user/drvhost/ linked with one
+# driver's unchanged source from kernel/drivers/net/ makes drv-NAME.  The
+# host's include directory comes first, so <drvenv_impl.h> and <nic.h>
+# are the process placement's; drvenv.h and nic_driver.h come from the
+# kernel's include directory, searched last.
+DRVHOST_DRIVERS := rtl8139 e1000
+# Unused parameters are allowed, as in the kernel: an operation ignores what it need not read.
+DRVHOST_CFLAGS := -Iuser/drvhost/include $(USER_CFLAGS) -Wno-unused-parameter -idirafter kernel/include
+DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard user/drvhost/*.c))
+DRVHOST_ELFS := $(patsubst %,$(BUILD)/user/drv-%.elf,$(DRVHOST_DRIVERS))
+USER_ELFS += $(DRVHOST_ELFS)
 user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers,user)/$(1)
 user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/*.c)) \
 	$(patsubst %.S,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/arch/$(USER_ARCH)/*.S))
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
-USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS)
+USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) \
+	$(patsubst %,$(BUILD)/user/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
 
 .PHONY: user
 user: $(USER_ELFS) $(BUILD)/initrd.img
@@ -90,6 +103,17 @@ $(BUILD)/$(1)/%.o: $(1)/%.S | $(GEN_DIR)/hako_syscalls.h
 	$$(CC) $$(USER_ASFLAGS) -c $$< -o $$@
 endef
 $(foreach d,user servers,$(eval $(call user_compile_rules,$(d))))
+
+$(BUILD)/user/drvhost/%.o: user/drvhost/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(DRVHOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/drvhost/drivers/%.o: kernel/drivers/net/%.c | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $(dir $@)
+	$(CC) $(DRVHOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/user/drvhost/drivers/%.o $(USER_LIB) $(USER_LDSCRIPT)
+	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/user/drvhost/drivers/$*.o $(USER_LIB)
 
 $(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
 	@mkdir -p $(dir $@)

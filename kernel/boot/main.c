@@ -6,6 +6,7 @@
 #include <acpi.h>
 #include <bootinfo.h>
 #include <cmdline.h>
+#include <core.h>
 #include <console.h>
 #include <cpu.h>
 #include <heap.h>
@@ -98,10 +99,17 @@ static void print_boot_summary(void)
 		    pmm_free_count(), tsc_hz / 1000, lapic_hz / 1000, calibration_source, tick_ns / 1000);
 }
 
+/* The program about to start is the one that may power off. */
+static int mark_init(struct proc *p, void *unused)
+{
+	proc_init_pid = p->pid;
+	return 0;
+}
+
 /* Run a user program as the first process and wait for it; its status. */
 static int run_program(int argc, char **argv)
 {
-	int pid = proc_spawn(NULL, argv[0], argc, argv);
+	int pid = proc_spawn_with(NULL, argv[0], argc, argv, mark_init, NULL);
 	if (pid < 0) {
 		kprintf("hako: cannot run %s: error %d%s\n", argv[0], pid,
 			pid == -ENOENT ? " (no such program or kernel command)" : "");
@@ -124,6 +132,7 @@ static int run_program(int argc, char **argv)
 static void kmain_thread(void *unused)
 {
 	print_boot_summary();
+	core_start_all();                        /* drvproc=: driver processes (paper 003) */
 	int argc = kcmdline.argc;
 	char **argv = kcmdline.argv;
 	static char *shell[] = { "sh", NULL };

@@ -8,8 +8,16 @@
  * (drvenv_kernel.c) and handed to the driver's attach.  A device that does
  * not fit, or whose attach fails, is said and skipped, with its grants
  * taken back; a driver binds at most max_devices.
+ *
+ * A driver listed in the kernel option `drvproc=` (paper 003) runs as a
+ * process instead: its devices are checked against the manifest and bound
+ * (their index and name as always) but neither granted nor attached here;
+ * at the end of boot the kernel spawns the driver process for each
+ * (kernel/drvproc/core.c), which is granted the manifest's resources and
+ * attaches the device through system calls.
  */
 #include <string.h>
+#include <core.h>
 #include <driver.h>
 #include <errno.h>
 #include <kprintf.h>
@@ -67,6 +75,11 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	*dev = (struct drv_dev){ .driver = drv, .pci = d, .index = index };
 	ksnprintf(dev->name, sizeof dev->name, "%s.%d", drv->name, index);
 	int err = d ? drv_manifest_match(drv->manifest, d) : 0;
+	if (err == 0 && d && core_placed(drv)) {
+		dev->in_process = true;       /* attached later, by its driver process */
+		ndevs++;
+		return 0;
+	}
 	if (err == 0)
 		err = drv_grant(dev);
 	if (err == 0)

@@ -57,7 +57,10 @@ static uint32_t src_ack(struct intr_src *s)
 
 static void src_work(struct intr_src *s, uint32_t status)
 {
-	nic_intr_work(s->priv, status);
+	struct nic *n = s->priv;
+	nic_intr_work(n, status);
+	if (!s->forwarded)
+		n->last_done_tsc = arch_tsc();    /* a driver process says so itself (core_irq_done) */
 }
 
 int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
@@ -183,6 +186,14 @@ void nic_interrupt(struct nic *n)
 void nic_poll(struct nic *n)
 {
 	nic_intr_work(n, 0);
+}
+
+void nic_drain(struct nic *n)
+{
+	if (n->ops->drain)
+		n->ops->drain(n);
+	else
+		nic_poll(n);
 }
 
 /* ---- routing ------------------------------------------------------------ */

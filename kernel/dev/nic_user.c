@@ -108,7 +108,7 @@ int nic_user_open(int i, int cpu, int pid)
 		err = -ENOMEM;
 	if (q) {
 		waitq_init(&q->wq, "nic-queue", LOCK_WAITQ);
-		nic_poll(n);                       /* frames from before nobody asked for */
+		nic_drain(n);                      /* frames from before nobody asked for */
 		nic_set_receiver_room(n, rxq_put, rxq_room, q);
 		err = nic_up(n, cpu);
 		if (err < 0) {

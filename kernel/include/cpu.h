@@ -51,6 +51,7 @@ struct cpu {
 	volatile int rq_len;        /* runnable threads waiting */
 	volatile uint64_t ticks;    /* timer ticks taken */
 	volatile uint64_t irqs;     /* device + IPI interrupts taken */
+	uint64_t as_loads;          /* address-space switches: CR3 loads (vm_switch), paper 003 */
 	volatile uint64_t ctx_switches;
 
 	void *arch;                 /* struct arch_cpu: GDT, TSS, stacks */

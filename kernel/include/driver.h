@@ -29,6 +29,8 @@ struct drv_dev {
 	int index;                   /* among its driver's devices */
 	char name[16];               /* driver.index */
 	bool granted;                /* drv_grant ran: bus mastering is on */
+	bool in_process;             /* drvproc= lists its driver: a driver process attaches it
+	                              * (paper 003, core.h); the kernel grants it nothing */
 	struct drv_mmio mmio[DRV_BARS];     /* the register windows granted */
 	struct drv_ports ports[DRV_BARS];   /* the port ranges granted */
 	struct drv_dma dma[DRV_DMA_MAX];    /* DMA areas held; bytes 0: a free slot */

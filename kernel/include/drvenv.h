@@ -18,9 +18,19 @@
  * what a driver process will be granted when paper 003 runs the same
  * source as a process ("core"); that implementation of this header maps
  * the BARs and DMA areas into the process and turns interrupts into a
- * wait, and the drivers need no change.  This one, in the kernel, is
- * dev/drvenv_kernel.c.  Register accesses are plain loads and stores
- * through the granted mapping (inline below) in both.
+ * wait, and the drivers need no change.  Register accesses are plain
+ * loads and stores through the granted mapping (inline below) in both.
+ *
+ * Two placements implement it (paper 003), and a driver's source compiles
+ * unchanged into either:
+ *   in the kernel        kernel/dev/drvenv_kernel.c, with the kernel's
+ *                        kernel/include/drvenv_impl.h
+ *   in a driver process  user/drvhost/drvenv_process.c, with
+ *                        user/drvhost/include/drvenv_impl.h
+ * The per-placement header, found by include path, supplies what differs
+ * in kind and not just in code: the lock (a kernel spinlock, or a flag in
+ * a process), the timer's storage, the barrier and spin hint, and
+ * DRIVER() (a .drivers section entry, or the one driver a process hosts).
  */
 #ifndef HAKO_DRVENV_H
 #define HAKO_DRVENV_H
@@ -28,10 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <arch/arch.h>
 #include <errno.h>
-#include <spinlock.h>
-#include <time.h>
 
 /* ---- the manifest ------------------------------------------------------- */
 
@@ -83,14 +90,12 @@ struct driver {
 };
 
 /*
- * DRIVER(name, order, .class = ..., .manifest = ..., .attach = ...): the
- * entry goes into .drivers.<order>; the core binds drivers by order (two
- * digits, which decides for instance which network card is nic 0).
+ * DRIVER(name, order, .class = ..., .manifest = ..., .attach = ...) is
+ * defined by drvenv_impl.h.  In the kernel the entry goes into
+ * .drivers.<order>; the core binds drivers by order (two digits, which
+ * decides for instance which network card is nic 0).  In a driver
+ * process it is the process's one driver.
  */
-#define DRIVER(ident, order, ...)                                                   \
-	static const struct driver driver_##ident                                  \
-		__attribute__((used, section(".drivers." #order), aligned(8))) = {       \
-		.name = #ident, __VA_ARGS__ }
 
 /* ---- the device --------------------------------------------------------- */
 
@@ -135,10 +140,9 @@ static inline void drv_out8(const struct drv_ports *p, uint32_t off, uint8_t v) 
 static inline void drv_out16(const struct drv_ports *p, uint32_t off, uint16_t v) { drv_port_out(p, off, 2, v); }
 static inline void drv_out32(const struct drv_ports *p, uint32_t off, uint32_t v) { drv_port_out(p, off, 4, v); }
 
-/* Order memory accesses the compiler might move across a register access. */
-static inline void drv_barrier(void) { barrier(); }
-/* In a polling loop: let the other CPUs (QEMU's vCPUs) run. */
-static inline void drv_relax(void) { arch_spin_hint(); }
+/* drvenv_impl.h: drv_barrier() orders memory accesses the compiler might
+ * move across a register access; drv_relax() in a polling loop lets the
+ * other CPUs (QEMU's vCPUs) run. */
 
 /* ---- DMA memory ------------------------------------------------------------ */
 
@@ -198,10 +202,7 @@ int drv_ncpus(void);                /* CPUs online: drv_cpu() is below this */
  * it is taken before any lock of the layer the driver reports to (the
  * block layer's completion), never after.
  */
-struct drv_lock { struct spinlock l; };
-static inline void drv_lock_init(struct drv_lock *k, const char *name) { spin_init(&k->l, name, LOCK_DRIVER); }
-static inline void drv_lock(struct drv_lock *k) { spin_lock(&k->l); }
-static inline void drv_unlock(struct drv_lock *k) { spin_unlock(&k->l); }
+/* struct drv_lock, drv_lock_init(k, name), drv_lock(k), drv_unlock(k): drvenv_impl.h. */
 
 /* ---- time ------------------------------------------------------------------- */
 
@@ -210,11 +211,7 @@ uint64_t drv_now_ns(void);          /* since boot */
 /* A one-shot timer: fn(arg) runs ns from now, in an interrupt on the CPU
  * that started it (interrupts off; it must not sleep). */
 typedef void (*drv_timer_fn)(void *arg);
-struct drv_timer {
-	struct timer t;
-	drv_timer_fn fn;
-	void *arg;
-};
+struct drv_timer;                   /* drvenv_impl.h */
 void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg);
 void drv_timer_start(struct drv_timer *t, uint64_t ns);
 bool drv_timer_cancel(struct drv_timer *t);        /* true if it was armed; waits out a run */
@@ -222,5 +219,7 @@ void drv_delay_us(uint64_t us);     /* busy wait */
 void drv_sleep_ns(uint64_t ns);     /* block the calling thread (not in attach or a handler) */
 /* Poll until done(arg); -ETIMEDOUT after ns (resets take microseconds). */
 int drv_spin_until(bool (*done)(void *arg), void *arg, uint64_t ns);
+
+#include <drvenv_impl.h>
 
 #endif

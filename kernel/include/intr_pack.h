@@ -66,6 +66,8 @@ struct intr_src {
 	uint32_t (*ack)(struct intr_src *s);              /* interrupts off, any path */
 	void (*work)(struct intr_src *s, uint32_t data);  /* may take spinlocks, never sleeps */
 	void *priv;
+	bool forwarded;                  /* the handler runs in a driver process (paper 003): sequential
+	                                  * only, and ack holds the line with intr_pack_hold */
 
 	/* Owned by kernel/intr/ (intr_source.c, intr_sequential.c, intr_packed.c). */
 	int id;
@@ -83,6 +85,7 @@ struct intr_src {
 	struct timer t_timer;            /* the T trigger, on the source's CPU */
 	uint64_t last_stamp, gap_ewma;   /* arrival gaps, TSC ticks (moving average, 1/8) */
 	struct hako_intr_counters c;
+	volatile bool holding;           /* intr_pack_hold: its line stays masked */
 };
 
 /* Registry: returns the source's id, or -ENOSPC.  Starts sequential. */
@@ -100,6 +103,16 @@ int intr_pack_attach(struct intr_src *s, int vector, int gsi, int cpu);
 void intr_pack_detach(struct intr_src *s);
 /* A do-nothing handler for a vector before attach and after detach. */
 void intr_pack_unclaimed(void *arg);
+/*
+ * Paper 003: a source whose handler runs in a driver process cannot
+ * acknowledge its device at interrupt time, so its ack calls
+ * intr_pack_hold: the full path leaves its level line masked when it
+ * finishes, until the process has handled the device and the kernel calls
+ * intr_pack_release (which unmasks the line if no other source holds it
+ * and s is still attached).  Message-signalled sources hold nothing.
+ */
+void intr_pack_hold(struct intr_src *s);
+void intr_pack_release(struct intr_src *s);
 
 /* Settings (check first, then act: -EINVAL changes nothing). */
 int intr_pack_check(const struct hako_intr_set *set);

@@ -7,8 +7,11 @@
  * is then initialised (rings allocated, receiver and transmitter on) but
  * its interrupts stay masked and unrouted until nic_up().  Frames go out
  * with nic_send() and come in through the receiver function installed
- * with nic_set_receiver().  What a driver may call is marked "Driver
- * side" below; the rest is for the kernel's users of cards.
+ * with nic_set_receiver().  What a driver may use is nic_driver.h (the
+ * same in both placements of paper 003); the rest is for the kernel's
+ * users of cards.  A card whose driver runs as a process has a proxy
+ * struct nic here (kernel/drvproc/core_nic.c), so every user of cards
+ * works with either placement.
  *
  * The interrupt handler is split in two halves, as paper 000 (interrupt
  * packaging) needs them:
@@ -38,41 +41,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <intr_pack.h>
+#include <nic_driver.h>
 #include <spinlock.h>
 
 #define NIC_MAX        8      /* cards in the registry */
-#define ETH_ALEN       6      /* bytes of a MAC address */
-#define ETH_HLEN       14     /* destination, source, type */
-#define ETH_FRAME_MIN  60     /* shortest frame, without the FCS */
-#define ETH_FRAME_MAX  1514   /* longest untagged frame, without the FCS */
-
-struct nic;
-struct drv_dev;
 
 /* Called for each frame received intact; frame is only valid during the call. */
 typedef void (*nic_rx_fn)(struct nic *n, const uint8_t *frame, size_t len, void *arg);
 /* Whether the receiver takes another frame now; if not, frames stay in the card. */
 typedef bool (*nic_room_fn)(struct nic *n, void *arg);
-
-struct nic_ops {
-	/* Queue one frame (caller holds tx_lock); -EAGAIN when every slot is busy. */
-	int (*send)(struct nic *n, const void *frame, size_t len);
-	uint32_t (*ack)(struct nic *n);                  /* first half: status, 0 if not ours */
-	void (*rx_work)(struct nic *n, uint32_t status); /* second half, caller holds rx_lock */
-	void (*tx_work)(struct nic *n, uint32_t status); /* second half, caller holds tx_lock */
-	void (*irq_enable)(struct nic *n, bool on);      /* the device's own interrupt mask */
-};
-
-struct nic_stats {
-	volatile uint64_t tx;          /* frames the device reports sent */
-	volatile uint64_t tx_errors;   /* frames it reports failed */
-	volatile uint64_t rx;          /* frames handed to the receiver */
-	volatile uint64_t rx_errors;   /* frames received damaged (and dropped) */
-	volatile uint64_t rx_dropped;  /* frames the card missed for want of ring space
-					* (lost on hardware; QEMU offers them again) */
-	volatile uint64_t irqs;        /* interrupts that were this card's */
-	volatile uint64_t not_mine;    /* interrupts on its line that were not */
-};
 
 enum nic_irq_mode { NIC_IRQ_NONE, NIC_IRQ_MSI, NIC_IRQ_INTX };
 
@@ -94,6 +71,7 @@ struct nic {
 	enum nic_irq_mode irq_mode;
 	int vector;
 	struct nic *line_next;         /* next card sharing this INTx vector */
+	uint64_t last_done_tsc;        /* TSC when its last interrupt's main handler ended (paper 003) */
 };
 
 int nic_count(void);
@@ -115,14 +93,10 @@ uint32_t nic_intr_ack(struct nic *n);
 void nic_intr_work(struct nic *n, uint32_t status);
 void nic_interrupt(struct nic *n);   /* ack, then work if it was ours */
 void nic_poll(struct nic *n);        /* work without an interrupt: drain and reclaim */
+/* From a thread that may sleep: the receive work done when it returns (a
+ * driver process's card asks its process and waits; others: nic_poll). */
+void nic_drain(struct nic *n);
 
-/* ---- Driver side ---- */
-/* The last step of attach: name the card as its device (driver.index) and enter
- * it; -EIO if its MAC is not a unicast address, -ENOSPC when the registry is full. */
-int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops);
-void nic_deliver(struct nic *n, const uint8_t *frame, size_t len);   /* caller holds rx_lock */
-bool nic_rx_room(struct nic *n);     /* caller holds rx_lock: deliver another frame now? */
-/* Copy a frame into a transmit buffer, zero-padded to ETH_FRAME_MIN; returns the length to send. */
-size_t nic_copy_padded(void *dst, const void *frame, size_t len);
+/* The driver side (nic_register, nic_deliver, nic_rx_room, nic_copy_padded) is nic_driver.h. */
 
 #endif

@@ -15,6 +15,9 @@ enum thread_state { T_NEW, T_RUNNABLE, T_RUNNING, T_SLEEPING, T_DEAD };
 struct addrspace;
 struct isoch;
 
+struct arch_io_grant;
+struct core;
+
 struct thread {
 	uint64_t saved_rsp;              /* while not running */
 	uint64_t kstack;                 /* base of its kernel stack */
@@ -46,6 +49,8 @@ struct thread {
 	bool handed;                     /* woken by waitq_hand_over */
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
+	const struct arch_io_grant *io;  /* ports open to it in ring 3 (a driver process), NULL: none */
+	struct core *core;               /* its process is a driver process (core.h): switches counted */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

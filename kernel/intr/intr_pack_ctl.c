@@ -55,6 +55,8 @@ int intr_pack_configure(struct intr_src *s, const struct hako_intr_set *set)
 	int err = intr_pack_check(set);
 	if (err < 0)
 		return err;
+	if (s->forwarded && set->mode != HAKO_INTR_SEQUENTIAL)
+		return -EPERM;                   /* a driver process's card: packaging is in-kernel only */
 	s->bound_tsc = ns_to_tsc(set->bound_ns);
 	s->t_now = set->mode == HAKO_INTR_PACKED ? ns_to_tsc(set->t_ns) : 0;
 	s->n_now = set->mode == HAKO_INTR_PACKED ? set->n : 1;

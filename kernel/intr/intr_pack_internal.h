@@ -25,6 +25,7 @@ struct pack_line {                   /* the sources on one vector */
 	struct intr_src *volatile first;
 	int vector;
 	int gsi;                         /* level line to mask, -1: LAPIC priority */
+	volatile int held;               /* sources holding the line masked (intr_pack_hold) */
 };
 
 struct pack_cpu {

@@ -104,9 +104,9 @@ void pack_full(void *arg)
 	c->irq_nest--;
 	if (reason)
 		arch_intr_unblock(held);
-	if (l->gsi >= 0)
-		arch_intr_line_mask(l->gsi, false);
-	else
+	if (l->gsi >= 0 && !__atomic_load_n(&l->held, __ATOMIC_ACQUIRE))
+		arch_intr_line_mask(l->gsi, false);   /* unless a driver process holds it (paper 003) */
+	else if (l->gsi < 0)
 		arch_intr_unblock(own);
 	pack_refresh_divert(l);
 	if (rec) {

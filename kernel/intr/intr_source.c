@@ -91,6 +91,7 @@ int intr_pack_attach(struct intr_src *s, int vector, int gsi, int cpu)
 	if (first) {
 		l->vector = vector;
 		l->gsi = gsi;
+		l->held = 0;
 		intr_register_own_eoi(vector, pack_full, l, s->name);
 		arch_intr_lean_entry(vector, true);
 	}
@@ -112,6 +113,10 @@ void intr_pack_detach(struct intr_src *s)
 		link = &(*link)->line_next;
 	if (*link)
 		__atomic_store_n(link, s->line_next, __ATOMIC_RELEASE);   /* a registration may still walk s */
+	if (s->holding) {
+		s->holding = false;
+		__atomic_fetch_sub(&l->held, 1, __ATOMIC_ACQ_REL);   /* the line is unrouted or unmasked by its owner */
+	}
 	if (!l->first) {
 		arch_intr_lean_entry(l->vector, false);
 		intr_register(l->vector, intr_pack_unclaimed, NULL, "intr-pack");
@@ -120,5 +125,26 @@ void intr_pack_detach(struct intr_src *s)
 	}
 	s->vector = 0;
 	s->cpu = -1;
+	spin_unlock(&pack_lock);
+}
+
+/* Interrupt context, inside the full path of s's line (which masked it). */
+void intr_pack_hold(struct intr_src *s)
+{
+	if (s->gsi < 0 || s->holding)
+		return;
+	s->holding = true;
+	__atomic_fetch_add(&line_of(s->vector)->held, 1, __ATOMIC_ACQ_REL);
+}
+
+void intr_pack_release(struct intr_src *s)
+{
+	spin_lock(&pack_lock);
+	if (s->vector && s->holding) {
+		struct pack_line *l = line_of(s->vector);
+		s->holding = false;
+		if (__atomic_sub_fetch(&l->held, 1, __ATOMIC_ACQ_REL) == 0)
+			arch_intr_line_mask(l->gsi, false);
+	}
 	spin_unlock(&pack_lock);
 }

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
+#include <core.h>
 #include <ispc.h>
 #include <nic_user.h>
 #include <proc.h>
@@ -32,6 +33,7 @@ static struct proc *table[PROC_MAX];
 static int next_pid = 1;
 static int nprocs;
 static struct proc kernel_anchor;            /* parent of what the kernel spawns */
+int proc_init_pid = 1;
 
 void proc_init(void)
 {
@@ -126,6 +128,8 @@ static int uthread_make(struct proc *p, struct uthread *u)
 		return -ENOMEM;
 	t->as = p->as;
 	t->owner = u;
+	t->core = p->core;
+	t->io = p->core ? &p->core->grant.io : NULL;
 	u->t = t;
 	u->tid = t->tid;
 	u->proc = p;
@@ -291,6 +295,7 @@ void proc_end(struct proc *p)
 			p->threads[i].t = NULL;
 		}
 	ispc_proc_end(p);                /* before the address space goes: ICAs and requests */
+	core_proc_end(p);                /* a driver process: its device stops, its DMA memory goes */
 	nic_user_proc_end(p->pid);       /* its cards and kernel senders */
 	vm_destroy(p->as);
 	p->as = NULL;
@@ -421,6 +426,12 @@ static int proc_build(struct proc *p, const void *file, uint64_t size, int argc,
 
 int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv[])
 {
+	return proc_spawn_with(parent, path, argc, argv, NULL, NULL);
+}
+
+int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const argv[],
+		    int (*setup)(struct proc *p, void *arg), void *arg)
+{
 	const void *file;
 	uint64_t size;
 	if (initrd_find(path, &file, &size) < 0)
@@ -431,6 +442,8 @@ int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv
 	int err = table_insert(p);
 	if (!err)
 		err = proc_build(p, file, size, argc, argv);
+	if (!err && setup)
+		err = setup(p, arg);
 	if (err) {
 		if (p->as)
 			vm_destroy(p->as);

@@ -95,6 +95,7 @@ long sys_cpustat(uint64_t cpu, uint64_t uout)
 	struct hako_cpustat st = {
 		.ticks = c->ticks, .irqs = c->irqs, .ctx_switches = c->ctx_switches,
 		.online = c->online, .idle = c->idle, .cur_prio = c->cur_prio, .rq_len = c->rq_len,
+		.as_loads = c->as_loads,
 	};
 	long err = copy_to_user(uout, &st, sizeof st);
 	return err < 0 ? err : ncpus;
@@ -114,7 +115,7 @@ long sys_sysinfo(uint64_t uout)
 
 long sys_poweroff(uint64_t status)
 {
-	if (proc_current()->pid != 1)
+	if (proc_current()->pid != proc_init_pid)
 		return -EPERM;
 	arch_power_off((int)status == 0 ? POWER_OK : POWER_FAIL);
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
+from . import drvproc_tables
 from .qemu import Profile
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
@@ -29,6 +30,9 @@ class Bench:
     profile: Profile
     timeout: float = 300.0
     about: str = ""
+    # Several boots of one experiment: (name suffix, kernel options) each,
+    # results/bench-NAME-SUFFIX.jsonl; empty: one boot, results/bench-NAME.jsonl.
+    variants: tuple[tuple[str, str], ...] = ()
 
 
 BENCHES: dict[str, Bench] = {
@@ -121,6 +125,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 004 Table 2: longest preemption-off section per call under stress "
               "(preemptstress, irqtrace=on), pc, 4 CPUs, icount",
     ),
+    # Paper 003 (user/drvbench): the network drivers in the kernel, then as
+    # processes; one CPU, as the paper's machine.
+    "drvproc": Bench(
+        profile=Profile(machine="pc", smp=1, mode="icount", net="hub", words=("drvbench",)),
+        timeout=300.0,
+        variants=(("kernel", ""), ("process", "drvproc=rtl8139,e1000")),
+        about="paper 003: drivers as processes (drvbench): interrupt path, copy-in, driver call, "
+              "frames/s, drivers in the kernel then as processes, pc, 1 CPU, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,
@@ -145,6 +158,9 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
         return EXIT_USAGE
+    if bench.variants:
+        return run_variants(name, bench, quiet=quiet, keep_log=keep_log, model=model, out=out,
+                            err=err, **boot_kwargs)
     profile = dataclasses.replace(bench.profile, model=model)
     outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
                        keep_log=keep_log, out=out, err=err, **boot_kwargs)
@@ -157,3 +173,23 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         out.write(render_bench_only(records))
     out.flush()
     return outcome.exit_code
+
+
+def run_variants(name: str, bench: Bench, *, quiet: bool, keep_log: bool, model: str, out, err,
+                 **boot_kwargs) -> int:
+    """Each variant's boot and bench table, then the experiment's own tables."""
+    runs = []
+    for suffix, cmdline in bench.variants:
+        profile = dataclasses.replace(bench.profile, model=model, cmdline=cmdline)
+        outcome = run_boot(profile, f"bench-{name}-{suffix}", bench.timeout, quiet=quiet,
+                           keep_log=keep_log, out=out, err=err, **boot_kwargs)
+        records = outcome.joined if outcome.joined is not None else outcome.records
+        if outcome.exit_code != 0:
+            out.flush()
+            return outcome.exit_code
+        out.write(f"{name} ({suffix}):\n" + render_bench_only(records or []))
+        runs.append(records or [])
+    if name == "drvproc" and len(runs) == 2:
+        out.write("\n" + drvproc_tables.render(runs[0], runs[1], model or None))
+    out.flush()
+    return 0

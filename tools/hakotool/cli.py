@@ -51,6 +51,29 @@ def positive_int(text: str) -> int:
     return value
 
 
+DRVPROC_DRIVERS = ("rtl8139", "e1000")
+
+
+def drvproc_list(text: str) -> str:
+    """--drvproc: "all", "none" or a comma list of drivers that have a driver process."""
+    text = text.strip()
+    if text in ("all", "none", ""):
+        return text
+    names = text.split(",")
+    for name in names:
+        if name not in DRVPROC_DRIVERS:
+            raise argparse.ArgumentTypeError(
+                f"{name!r}: not a driver with a process (choose from {', '.join(DRVPROC_DRIVERS)}, all)")
+    return ",".join(names)
+
+
+def with_drvproc(cmdline: str, drvproc: str) -> str:
+    """The kernel command line with drvproc=LIST added (nothing for "" or "none")."""
+    if drvproc in ("", "none"):
+        return cmdline
+    return f"{cmdline} drvproc={drvproc}".strip()
+
+
 def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> None:
     """Options shared by boot and shell."""
     parser.add_argument("--smp", type=positive_int, default=4, help="CPU count (default 4)")
@@ -64,6 +87,9 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
                         help="network cards: none, an rtl8139 and an e1000 on one QEMU hub, "
                         "or an rtl8139 fed frames from the host (dgram: a soak, boot only)")
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
+    parser.add_argument("--drvproc", type=drvproc_list, default="", metavar="LIST",
+                        help="network drivers that run as processes (paper 003): "
+                        "rtl8139,e1000 or all (adds drvproc=LIST to the command line)")
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
     parser.add_argument("--debug-kernel", action="store_true",
                         help="boot build/debug/hako.elf, the kernel with the lock-order "
@@ -127,7 +153,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
     return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
-                   net=args.net, disk=args.disk, cmdline=args.cmdline, words=tuple(words),
+                   net=args.net, disk=args.disk,
+                   cmdline=with_drvproc(args.cmdline, getattr(args, "drvproc", "")), words=tuple(words),
                    iso=args.iso, debug_kernel=args.debug_kernel, gdb=args.gdb, gdb_port=args.gdb_port,
                    soak_rate=getattr(args, "soak_rate", DEFAULT_RATE),
                    soak_frames=getattr(args, "soak_frames", DEFAULT_FRAMES),

@@ -104,6 +104,20 @@ IOP_TESTS = (
 )
 
 
+# user/selftest: the card and core tests the drvproc boot runs (paper 003),
+# with both network drivers as processes.
+DRVPROC = "drvproc=rtl8139,e1000"
+DRVPROC_TESTS = (
+    "nic_owner_end_gives_card_back",
+    "nic_flood_sequential_loses_nothing",
+    "nic_frames_in_order_sequential",
+    "nic_calls_check_arguments_on_the_cards",
+    "intr_and_nic_calls_check_arguments",
+    "core_driver_calls_refused_to_other_processes",
+    "core_call_to_unknown_core_fails",
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """Which steps run, in order, and the boots they use."""
@@ -149,6 +163,11 @@ PLANS = {
         # The I/O processor (issue 13): CPU 3 runs no thread; the IOP selftests,
         # which the boots above skip (the others pin workers to CPU 3).
         BootCase("pc", 4, words=("selftest",) + IOP_TESTS, kinds=("utest",), cmdline="iop=3"),
+        # Drivers as processes (paper 003): both cards' drivers in processes, the
+        # kernel tests (the cards' and the grants') and the card selftests.
+        BootCase("pc", 4, net="hub", cmdline=DRVPROC),
+        BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
+                 cmdline=DRVPROC),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

@@ -104,3 +104,18 @@ def test_boot_net_option_reaches_the_profile():
     assert cli.profile_from(args, ["ktest"]).net == "hub"
     args = cli.make_parser().parse_args(["shell"])
     assert cli.profile_from(args, []).net == "none"
+
+
+def test_drvproc_option_goes_to_the_command_line():
+    from hakotool import cli
+    assert cli.with_drvproc("", "rtl8139,e1000") == "drvproc=rtl8139,e1000"
+    assert cli.with_drvproc("tick=5ms", "all") == "tick=5ms drvproc=all"
+    assert cli.with_drvproc("tick=5ms", "") == "tick=5ms"
+    assert cli.with_drvproc("", "none") == ""
+    assert cli.drvproc_list("e1000") == "e1000"
+    import argparse
+    import pytest
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.drvproc_list("edu")
+    args = cli.make_parser().parse_args(["boot", "--drvproc", "rtl8139", "--net", "hub"])
+    assert cli.profile_from(args, []).cmdline == "drvproc=rtl8139"

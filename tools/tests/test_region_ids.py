@@ -31,6 +31,7 @@ def blocks() -> list[tuple[str, int, int]]:
     return [
         ("sysbench", min(sys_ids), max(sys_ids) + 1),
         ("ispcbench", d["REGION_ISPC"], ispc_end),
+        ("drvbench", d["REGION_DRVPROC"], d["REGION_DRVPROC"] + d["REGION_DRVPROC_SIZE"]),
         ("tlbstep", d["REGION_TLBSTEP_FIRST"], d["REGION_TLBSTEP_AGAIN"] + 16),
         ("iotest", d["REGION_IOTEST"], d["REGION_IOTEST"] + d["REGION_IOTEST_SLOTS"]),
         ("iotest calibration", d["REGION_IOTEST_CALIB"], d["REGION_IOTEST_CALIB"] + 1),

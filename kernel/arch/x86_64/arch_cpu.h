@@ -18,6 +18,7 @@
 #define IST_STACK_SIZE   8192
 
 #ifndef __ASSEMBLY__
+#include <arch/portio.h>
 #include <stdint.h>
 
 struct tss {
@@ -30,9 +31,16 @@ struct tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
+#define IOMAP_BYTES 8192                /* one bit per port, 64 Ki ports */
+
 struct arch_cpu {
 	uint64_t gdt[7];
 	struct tss tss;
+	/* The I/O permission bitmap follows the TSS directly (iomap_base =
+	 * sizeof(struct tss)); a set bit refuses the port to ring 3, and the
+	 * byte after it must be all ones.  io_open: the ranges open now. */
+	uint8_t iomap[IOMAP_BYTES + 1];
+	struct arch_io_grant io_open;
 	uint8_t df_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 	uint8_t nmi_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 	uint8_t db_stack[IST_STACK_SIZE] __attribute__((aligned(16)));

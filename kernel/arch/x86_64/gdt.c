@@ -5,6 +5,12 @@
  * code, kernel data, user data, user code, TSS (two slots).  The TSS gives
  * the stack for entries from ring 3 (rsp0, switched with each thread) and
  * IST stacks so a double fault or NMI always has a good stack.
+ *
+ * The TSS carries an I/O permission bitmap (paper 003's driver processes
+ * reach their granted ports directly from ring 3): every bit set, so
+ * every port is refused, except the ranges of the grant of the thread
+ * running on this CPU (arch_io_bitmap_load, from the thread switch).  The
+ * descriptor's limit covers the bitmap and its all-ones trailing byte.
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,9 +23,12 @@ struct gdtr {
 	uint64_t base;
 } __attribute__((packed));
 
+_Static_assert(__builtin_offsetof(struct arch_cpu, iomap) ==
+	       __builtin_offsetof(struct arch_cpu, tss) + sizeof(struct tss), "the bitmap follows the TSS");
+
 static void set_tss_descriptor(uint64_t *gdt, struct tss *tss)
 {
-	uint64_t base = (uint64_t)tss, limit = sizeof *tss - 1;
+	uint64_t base = (uint64_t)tss, limit = sizeof *tss + IOMAP_BYTES;   /* + trailing byte - 1 */
 	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) /* present, 64-bit TSS */
 		| (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
@@ -55,7 +64,9 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac)
 	ac->tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ac->df_stack + IST_STACK_SIZE);
 	ac->tss.ist[IST_NMI - 1] = (uint64_t)(ac->nmi_stack + IST_STACK_SIZE);
 	ac->tss.ist[IST_DEBUG - 1] = (uint64_t)(ac->db_stack + IST_STACK_SIZE);
-	ac->tss.iomap_base = sizeof ac->tss;  /* no I/O bitmap */
+	ac->tss.iomap_base = sizeof ac->tss;  /* the bitmap right after it */
+	memset(ac->iomap, 0xff, sizeof ac->iomap);
+	ac->io_open.n = 0;
 	set_tss_descriptor(ac->gdt, &ac->tss);
 
 	struct gdtr r = { sizeof ac->gdt - 1, (uint64_t)ac->gdt };
@@ -73,4 +84,34 @@ void tss_set_kernel_stack(uint64_t top)
 	struct cpu *c = this_cpu();
 	((struct arch_cpu *)c->arch)->tss.rsp[0] = top;
 	c->syscall_kstack = top;
+}
+
+/* Set (refuse) or clear (allow) the bitmap bits of ports [base, base + size). */
+static void iomap_set(uint8_t *map, uint16_t base, uint16_t size, bool refuse)
+{
+	for (uint32_t p = base; p < (uint32_t)base + size && p < IOMAP_BYTES * 8; p++) {
+		if (refuse)
+			map[p / 8] |= (uint8_t)(1u << (p % 8));
+		else
+			map[p / 8] &= (uint8_t)~(1u << (p % 8));
+	}
+}
+
+void arch_io_bitmap_load(const struct arch_io_grant *g)
+{
+	struct arch_cpu *ac = this_cpu()->arch;
+	if (!g && ac->io_open.n == 0)
+		return;                               /* the common switch: nothing open, nothing to open */
+	for (int i = 0; i < ac->io_open.n; i++)
+		iomap_set(ac->iomap, ac->io_open.base[i], ac->io_open.size[i], true);
+	ac->io_open.n = 0;
+	if (!g)
+		return;
+	int n = g->n < ARCH_IO_RANGES ? g->n : ARCH_IO_RANGES;
+	for (int i = 0; i < n; i++) {
+		ac->io_open.base[i] = g->base[i];
+		ac->io_open.size[i] = g->size[i];
+		iomap_set(ac->iomap, g->base[i], g->size[i], false);
+	}
+	ac->io_open.n = n;
 }

@@ -458,8 +458,10 @@ void vm_switch(struct addrspace *as)
 	struct addrspace **loaded = &loaded_as[cpu_id()];
 	if (!(as->cpus & bit))
 		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
-	if (read_cr3() != as->root)
+	if (read_cr3() != as->root) {
 		write_cr3(as->root);
+		this_cpu()->as_loads++;
+	}
 	struct addrspace *old = *loaded;
 	if (old && old != as && old != &kernel_as && (old->cpus & bit))
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);

@@ -7,6 +7,7 @@
 #include <vm.h>
 #include "arch_cpu.h"
 #include <arch/layout.h>
+#include <arch/portio.h>
 
 extern char thread_entry_trampoline[];
 
@@ -30,5 +31,6 @@ uint64_t arch_switch_frame_pointer(uint64_t saved_rsp)
 void arch_thread_switched_in(struct thread *t)
 {
 	tss_set_kernel_stack(t->kstack + KSTACK_SIZE);
+	arch_io_bitmap_load(t->io);              /* a driver process's ports, or none */
 	vm_switch(t->as ? t->as : &kernel_as);
 }

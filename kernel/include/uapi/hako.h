@@ -13,6 +13,7 @@
 #include "hako_blk.h"
 #include "hako_perf.h"
 #include "hako_isoch.h"
+#include "hako_core.h"
 
 /* User address-space layout (fixed; see docs/design.md "User space"). */
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
@@ -47,6 +48,7 @@ struct hako_cpustat {
 	int32_t cur_prio;        /* priority of what runs there, -1 idle */
 	int32_t rq_len;          /* runnable threads waiting */
 	uint64_t irq_off_max;    /* longest interrupts-off section, TSC ticks (irqtrace=on; else 0) */
+	uint64_t as_loads;       /* address-space switches (CR3 loads) */
 };
 
 struct hako_sysinfo {

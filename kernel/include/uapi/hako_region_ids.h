@@ -40,6 +40,19 @@
 #define REGION_ISPC_RELAY           0x10    /* + 8 * (direct) + depth - 1 */
 #define REGION_ISPC_DATA            0x20    /* + 8 * (copy) + size index */
 
+/*
+ * drvbench (user/drvbench, paper 003) and the kernel paths it times, a
+ * block of 64; placement 0 in the kernel, 1 a driver process.
+ */
+#define REGION_DRVPROC              0x200
+#define REGION_DRVPROC_SIZE         0x40
+#define REGION_DRVPROC_COPYIN       0x200   /* + 2 * (1514 bytes, not 4) + placement: the copy alone */
+#define REGION_DRVPROC_CALL         0x204   /* + placement: core_call NET_SEND, 60 bytes, round trip */
+#define REGION_DRVPROC_COPYCALL     0x206   /* + 2 * (1514 bytes) + placement: core_call NET_COPY */
+#define REGION_DRVPROC_IRQ          0x20a   /* + placement (global): a frame sent by the kernel
+                                             * until the waiting requester has it */
+#define REGION_DRVPROC_FRAMES       0x20c   /* + placement (global): the throughput run */
+
 /* tlbstep (kernel/measure/tlbstep.c): per size index, each pass. */
 #define REGION_TLBSTEP_FIRST        0x400   /* first pass after the CR3 reload */
 #define REGION_TLBSTEP_AGAIN        0x410   /* the same pages again */

@@ -1,0 +1,216 @@
+/*
+ * core_call.c — core-calls (paper 003): a caller blocks, the driver
+ * process's thread receives the call, runs the entry, copies the caller's
+ * data from the caller's address space and replies; the reply wakes the
+ * caller, which the scheduler switches back to.  The same loop of the
+ * driver (core_recv) also receives the device's forwarded interrupts and
+ * the kernel's other requests as events.
+ *
+ * Like ISPC (ipc/ispc.c) the request waits in a queue of the receiver and
+ * the caller sleeps until its reply; unlike it nothing is copied or
+ * pasted on the way: the call carries the caller's address and length,
+ * and the driver copies exactly what it needs (core_copyin, core_copyout:
+ * the caller's page tables are walked and its frames reached through the
+ * kernel's direct map, while the driver's address space stays loaded —
+ * this is the copy-in of the paper's Table 3).
+ *
+ * A call lives on its caller's kernel stack until core_reply marks it
+ * done; the caller waits without giving up (a kill is seen after the
+ * reply), so the driver never touches a call that is gone.  A driver
+ * receives one call at a time (c->active).  When the driver process ends,
+ * every call in flight is answered -EPIPE.
+ *
+ * Locking: c->wq.lock guards the queue, active, events and the transmit
+ * queue; callers sleep on c->reply_wq under the same lock.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <arch/arch.h>
+#include <core.h>
+#include <errno.h>
+#include <proc.h>
+#include <region.h>
+#include <thread.h>
+#include <uaccess.h>
+#include <vm.h>
+
+long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, uint64_t len)
+{
+	struct core_call call = { .entry = entry, .caller = caller, .uaddr = uaddr, .len = len,
+				  .t0 = arch_tsc() };
+	spin_lock(&c->wq.lock);
+	while (!c->dead && c->q_head - c->q_tail == CORE_CALLS)
+		waitq_wait_locked(&c->reply_wq);
+	if (c->dead) {
+		spin_unlock(&c->wq.lock);
+		return -EPIPE;
+	}
+	c->next_call = c->next_call == INT32_MAX ? 1 : c->next_call + 1;
+	call.id = c->next_call;
+	c->queue[c->q_head++ % CORE_CALLS] = &call;
+	if (caller)
+		c->stat.calls++;
+	else
+		c->stat.kernel_calls++;
+	waitq_wake_one(&c->wq);
+	while (!call.done)
+		waitq_wait_locked(&c->reply_wq);
+	c->stat.call_tsc_sum += arch_tsc() - call.t0;
+	spin_unlock(&c->wq.lock);
+	return call.result;
+}
+
+/* Caller holds c->wq.lock.  Every call waiting or received is answered -EPIPE. */
+void core_fail_calls(struct core *c)
+{
+	if (c->active) {
+		c->active->result = -EPIPE;
+		c->active->done = true;
+		c->active = NULL;
+	}
+	while (c->q_tail != c->q_head) {
+		struct core_call *call = c->queue[c->q_tail++ % CORE_CALLS];
+		call->result = -EPIPE;
+		call->done = true;
+	}
+	waitq_wake_all(&c->reply_wq);
+	waitq_wake_all(&c->wq);
+}
+
+void core_post(struct core *c, uint32_t events)
+{
+	spin_lock(&c->wq.lock);
+	c->events |= events;
+	waitq_wake_one(&c->wq);
+	spin_unlock(&c->wq.lock);
+}
+
+/* The driver's counters, kept by the kernel's card (nic_ctl INFO reports them). */
+static void take_stats(struct core *c, const struct hako_core_nicstat *st)
+{
+	struct nic *n = &c->nic;
+	n->stats.tx = st->tx;
+	n->stats.tx_errors = st->tx_errors;
+	n->stats.rx_errors = st->rx_errors;
+	n->stats.rx_dropped = st->rx_dropped;
+	n->link_up = st->link_up != 0;
+}
+
+/* The next call, else the events (one queued frame with EV_TXQ), else sleep. */
+long core_recv(struct core *c, struct hako_core_msg *m)
+{
+	if (c->registered)
+		take_stats(c, &m->st);
+	spin_lock(&c->wq.lock);
+	long r = 0;
+	for (;;) {
+		if (c->active) {
+			r = -EBUSY;                  /* reply to the call received first */
+			break;
+		}
+		if (c->q_head != c->q_tail) {
+			struct core_call *call = c->queue[c->q_tail++ % CORE_CALLS];
+			c->active = call;
+			m->kind = HAKO_CORE_MSG_CALL;
+			m->call = call->id;
+			m->entry = call->entry;
+			m->len = call->len;
+			waitq_wake_all(&c->reply_wq);    /* a caller may wait for queue room */
+			break;
+		}
+		if (c->events) {
+			uint32_t ev = c->events & ~HAKO_CORE_EV_TXQ;
+			m->len = 0;
+			if (c->events & HAKO_CORE_EV_TXQ) {
+				int len = core_txq_take(c, m->data);
+				if (len > 0) {
+					m->len = (uint64_t)len;
+					ev |= HAKO_CORE_EV_TXQ;
+				}
+				if (c->tx_head == c->tx_tail)
+					c->events &= ~HAKO_CORE_EV_TXQ;
+			}
+			c->events &= HAKO_CORE_EV_TXQ;
+			if (!ev)
+				continue;
+			m->kind = HAKO_CORE_MSG_EVENTS;
+			m->events = ev;
+			break;
+		}
+		if (thread_current()->killed) {
+			r = -EINTR;
+			break;
+		}
+		waitq_wait_killable(&c->wq);
+	}
+	spin_unlock(&c->wq.lock);
+	return r;
+}
+
+int core_reply(struct core *c, int id, long result)
+{
+	spin_lock(&c->wq.lock);
+	struct core_call *call = c->active;
+	int err = call && call->id == id ? 0 : -EINVAL;
+	if (err == 0) {
+		call->result = result;
+		call->done = true;
+		c->active = NULL;
+		waitq_wake_all(&c->reply_wq);
+	}
+	spin_unlock(&c->wq.lock);
+	return err;
+}
+
+/*
+ * Copy between the active call's buffer (offset off, in the caller's
+ * address space) and ubuf (the driver's): page by page through the
+ * caller's page tables and the direct map; a page the caller cannot
+ * reach (or, copying out, write) is -EFAULT.
+ */
+long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
+{
+	spin_lock(&c->wq.lock);
+	struct core_call *call = c->active;
+	bool ok = call && call->id == id && call->caller;
+	struct addrspace *as = ok ? call->caller->as : NULL;
+	uint64_t base = ok ? call->uaddr : 0, size = ok ? call->len : 0;
+	spin_unlock(&c->wq.lock);
+	if (!ok)
+		return -EINVAL;
+	if (off > size || len > size - off)
+		return -EINVAL;
+	uint64_t done = 0, t0 = arch_tsc();
+	if (in && len > 4)
+		region_begin(REGION_DRVPROC_COPYIN + 2 + 1);
+	else if (in)
+		region_begin(REGION_DRVPROC_COPYIN + 1);
+	while (done < len) {
+		uint64_t va = base + off + done;
+		uint64_t chunk = PAGE_SIZE - (va & (PAGE_SIZE - 1));
+		if (chunk > len - done)
+			chunk = len - done;
+		uint64_t pa;
+		unsigned flags;
+		if (!vm_lookup(as, va & ~(PAGE_SIZE - 1), &pa, &flags) || !(flags & VM_USER) ||
+		    (!in && !(flags & VM_WRITE)))
+			break;
+		void *k = (uint8_t *)phys_to_virt(pa) + (va & (PAGE_SIZE - 1));
+		long r = in ? copy_to_user(ubuf + done, k, chunk) : copy_from_user(k, ubuf + done, chunk);
+		if (r < 0)
+			break;
+		done += chunk;
+	}
+	if (in && len > 4)
+		region_end(REGION_DRVPROC_COPYIN + 2 + 1);
+	else if (in)
+		region_end(REGION_DRVPROC_COPYIN + 1);
+	if (done < len)
+		return -EFAULT;
+	c->stat.last_copy_tsc = arch_tsc() - t0;
+	if (in)
+		c->stat.copyin_bytes += len;
+	else
+		c->stat.copyout_bytes += len;
+	return (long)len;
+}

@@ -1,0 +1,169 @@
+/*
+ * core_nic.c — the kernel's struct nic for a card whose driver runs as a
+ * process (paper 003): a proxy registered like any card (nic.c), so
+ * nic_ctl/nic_recv/nic_send, nic_traffic and the self-tests work with
+ * either placement.  Its operations hand the work to the driver process:
+ *
+ *   send       kernel senders (nic_traffic, a receiver forwarding in
+ *              interrupt context) cannot switch processes: the frame goes
+ *              into a bounded queue (CORE_TXQ frames) the driver drains
+ *              (EV_TXQ); -EAGAIN when it is full.  A program's nic_send
+ *              does not come here: it is a core-call (sys_nic.c).
+ *   ack        interrupt time: the kernel cannot read the device's status
+ *              (the driver does, in ring 3), so it holds the line masked
+ *              (intr_pack_hold), notes the time, posts EV_IRQ and wakes the
+ *              driver; the process runs ack + work and says HAKO_DRV_IRQ_DONE,
+ *              which lets the line through again (core_irq_done).
+ *   rx_work    nic_poll's "the receiver has room again": EV_POLL.
+ *   drain      nic_drain (a program opening the card): a kernel core-call
+ *              NET_POLL, so the frames from before the open are gone when
+ *              it returns, as with an in-kernel driver.
+ *   irq_enable EV_IMR_ON / EV_IMR_OFF.
+ * Frames the driver receives come back by core_rx and reach the card's
+ * receiver under rx_lock as in the kernel.  Interrupt packaging (paper
+ * 000) is for in-kernel cards only: the proxy's source is marked
+ * forwarded, which keeps it sequential.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <arch/arch.h>
+#include <core.h>
+#include <errno.h>
+#include <intr_pack.h>
+#include <kprintf.h>
+
+#define PROXY_FORWARDED 1u     /* what the proxy's ack returns: the interrupt went to the process */
+
+static struct core *core_of(struct nic *n) { return n->priv; }
+
+/* Caller holds tx_lock (nic_send). */
+static int proxy_send(struct nic *n, const void *frame, size_t len)
+{
+	struct core *c = core_of(n);
+	int err = 0;
+	spin_lock(&c->wq.lock);
+	if (c->dead)
+		err = -EPIPE;
+	else if (c->tx_head - c->tx_tail == CORE_TXQ) {
+		err = -EAGAIN;
+		c->stat.txq_full++;
+	} else {
+		struct core_txq_slot *s = &c->txq[c->tx_head++ % CORE_TXQ];
+		s->len = (uint16_t)len;
+		memcpy(s->data, frame, len);
+		c->stat.txq++;
+		c->events |= HAKO_CORE_EV_TXQ;
+		waitq_wake_one(&c->wq);
+	}
+	spin_unlock(&c->wq.lock);
+	return err;
+}
+
+/* Caller holds c->wq.lock: one queued frame into buf, its length (0: none). */
+int core_txq_take(struct core *c, uint8_t *buf)
+{
+	if (c->tx_head == c->tx_tail)
+		return 0;
+	struct core_txq_slot *s = &c->txq[c->tx_tail++ % CORE_TXQ];
+	memcpy(buf, s->data, s->len);
+	return s->len;
+}
+
+static uint32_t proxy_ack(struct nic *n)
+{
+	struct core *c = core_of(n);
+	intr_pack_hold(&n->src);           /* the line stays masked until the driver has acknowledged */
+	if (c->dead)
+		return PROXY_FORWARDED;        /* nobody will: it stays masked */
+	spin_lock(&c->wq.lock);
+	if (!(c->events & HAKO_CORE_EV_IRQ))
+		c->irq_t0 = arch_tsc();
+	c->events |= HAKO_CORE_EV_IRQ;
+	c->stat.irqs++;
+	waitq_wake_one(&c->wq);
+	spin_unlock(&c->wq.lock);
+	return PROXY_FORWARDED;
+}
+
+/* Caller holds rx_lock. */
+static void proxy_rx_work(struct nic *n, uint32_t status)
+{
+	struct core *c = core_of(n);
+	if (status == 0 && !c->dead)       /* nic_poll; an interrupt's work runs in the process */
+		core_post(c, HAKO_CORE_EV_POLL);
+}
+
+static void proxy_tx_work(struct nic *n, uint32_t status) { }
+
+static void proxy_irq_enable(struct nic *n, bool on)
+{
+	struct core *c = core_of(n);
+	if (!c->dead)
+		core_post(c, on ? HAKO_CORE_EV_IMR_ON : HAKO_CORE_EV_IMR_OFF);
+}
+
+static void proxy_drain(struct nic *n)
+{
+	core_call(core_of(n), NULL, HAKO_CORE_NET_POLL, 0, 0);
+}
+
+static const struct nic_ops proxy_ops = {
+	.send = proxy_send,
+	.ack = proxy_ack,
+	.rx_work = proxy_rx_work,
+	.tx_work = proxy_tx_work,
+	.irq_enable = proxy_irq_enable,
+	.drain = proxy_drain,
+};
+
+int core_nic_register(struct core *c, const struct hako_core_reg *reg)
+{
+	struct nic *n = &c->nic;
+	memcpy(n->mac, reg->mac, ETH_ALEN);
+	n->link_up = reg->link_up != 0;
+	n->priv = c;
+	int err = nic_register(n, c->dev, &proxy_ops);   /* -EIO for a bad MAC, -ENOSPC */
+	if (err < 0)
+		return err;
+	n->src.forwarded = true;
+	for (int i = 0; i < nic_count(); i++)
+		if (nic_get(i) == n)
+			c->nic_index = i;
+	return 0;
+}
+
+/* A frame the driver received: to the card's receiver.  1: room for more, 0: not now. */
+long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len)
+{
+	struct nic *n = &c->nic;
+	spin_lock(&n->rx_lock);
+	bool room = nic_rx_room(n);
+	if (room)
+		nic_deliver(n, frame, len);
+	else
+		n->stats.rx_dropped++;         /* the driver delivered past a "no room" */
+	room = room && nic_rx_room(n);
+	spin_unlock(&n->rx_lock);
+	c->stat.rx++;
+	return room ? 1 : 0;
+}
+
+/* The driver handled the forwarded interrupt; mine: it was the device's. */
+int core_irq_done(struct core *c, bool mine)
+{
+	struct nic *n = &c->nic;
+	if (!mine) {
+		n->stats.irqs--;               /* counted at interrupt time as the card's */
+		n->stats.not_mine++;
+	}
+	spin_lock(&c->wq.lock);
+	if (c->irq_t0) {
+		c->stat.irq_tsc_sum += arch_tsc() - c->irq_t0;
+		c->irq_t0 = 0;
+	}
+	c->stat.irq_done++;
+	n->last_done_tsc = arch_tsc();
+	spin_unlock(&c->wq.lock);
+	intr_pack_release(&n->src);
+	return 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * hako_core.h — drivers as processes (paper 003): the system calls of a
+ * driver process (a "core") and of the programs that call drivers.
+ *
+ * A driver process is spawned by the kernel at boot for a device listed
+ * in `drvproc=` (program drv-DRIVER, arguments: the device's name and
+ * index).  It learns its device (drv_ctl HAKO_DRV_INFO), asks for what its
+ * manifest grants (MMIO windows and DMA memory mapped into it at
+ * HAKO_DRV_AREA, I/O port ranges opened in the CPU's I/O bitmap), sets the
+ * device up, and ends its initialisation with core_register: device type,
+ * entry identifiers, interrupt handler.  From then on it loops in
+ * core_recv, which returns a call (core_call from a program, or the kernel
+ * on a program's behalf: nic_send) or events (its device interrupted, the
+ * kernel queued frames, the interrupt mask changed).  A call's data stays
+ * in the caller's address space: the driver copies it with
+ * core_copyin/core_copyout and answers with core_reply.
+ *
+ * Core ids are network-card indices (nic_ctl): a card's core is either a
+ * driver process or the driver in the kernel, and core_call and core_ctl
+ * take both ("in-kernel drivers are called through the same interface").
+ */
+#ifndef HAKO_UAPI_CORE_H
+#define HAKO_UAPI_CORE_H
+
+#include <stdint.h>
+
+#define HAKO_DRV_AREA       0x0000500000000000ull   /* a driver process's MMIO and DMA windows */
+#define HAKO_DRV_AREA_SIZE  (1ull << 30)
+
+/* drv_ctl(op, arg): a driver process's own device.  -EPERM from any other process. */
+#define HAKO_DRV_INFO       0    /* arg: struct hako_drv_info, out */
+#define HAKO_DRV_MMIO       1    /* arg: struct hako_drv_grant, in: bar; out: va, size */
+#define HAKO_DRV_PORTS      2    /* arg: struct hako_drv_grant, in: bar; out: base, size */
+#define HAKO_DRV_DMA_ALLOC  3    /* arg: struct hako_drv_dma, in: bytes; out: va, addr */
+#define HAKO_DRV_DMA_FREE   4    /* arg: struct hako_drv_dma, in: addr */
+#define HAKO_DRV_IRQ_DONE   5    /* arg: (void *)mine: the forwarded interrupt is handled; its line is let through */
+
+struct hako_drv_info {
+	char driver[16];             /* "rtl8139" */
+	char name[16];               /* "rtl8139.0" */
+	int32_t index;               /* among its driver's devices */
+	uint16_t vendor, device;     /* PCI ids */
+	uint32_t msi;                /* the interrupt goes by MSI */
+	uint32_t reserved;
+};
+
+struct hako_drv_grant {
+	int32_t bar;
+	uint32_t size;               /* bytes (MMIO) or ports */
+	uint64_t va;                 /* MMIO: where it is mapped (uncached) */
+	uint64_t base;               /* ports: the first */
+};
+
+struct hako_drv_dma {
+	uint64_t bytes;
+	uint64_t va;                 /* where the driver reaches it */
+	uint64_t addr;               /* where the device reaches it */
+};
+
+/* Device types and entries of core_register and core_call. */
+#define HAKO_CORE_NET        1
+#define HAKO_CORE_NET_SEND   1   /* in: one frame (14..1514 bytes); result 0, -EAGAIN, -EINVAL */
+#define HAKO_CORE_NET_POLL   2   /* no data: receive work now (the kernel, from nic_drain) */
+#define HAKO_CORE_NET_COPY   3   /* in: 1..1514 bytes the driver copies in and drops; result: the
+                                  * length (the copy-in alone: paper 003's Table 3) */
+#define HAKO_CORE_ENTRIES    4
+
+struct hako_core_reg {
+	int32_t type;                /* HAKO_CORE_NET */
+	int32_t nentries;
+	int32_t entries[HAKO_CORE_ENTRIES];
+	uint64_t irq_handler;        /* the handler's address in the process (reported) */
+	uint8_t mac[6];              /* a network card's address */
+	uint8_t link_up;
+	uint8_t reserved;
+};
+
+/* What core_recv returns. */
+#define HAKO_CORE_MSG_CALL   1
+#define HAKO_CORE_MSG_EVENTS 2
+/* Events (a bit each). */
+#define HAKO_CORE_EV_IRQ     1u  /* the device interrupted: run ack + work, then HAKO_DRV_IRQ_DONE */
+#define HAKO_CORE_EV_POLL    2u  /* the receiver has room again: receive work */
+#define HAKO_CORE_EV_TXQ     4u  /* data[0..len) is a frame the kernel queued: send it */
+#define HAKO_CORE_EV_IMR_ON  8u  /* enable the device's interrupts */
+#define HAKO_CORE_EV_IMR_OFF 16u /* disable them */
+
+/* The driver's own counters, handed to the kernel's card at each core_recv. */
+struct hako_core_nicstat {
+	uint64_t tx, tx_errors, rx_errors, rx_dropped;
+	uint32_t link_up;
+	uint32_t reserved;
+};
+
+struct hako_core_msg {
+	int32_t kind;                /* out: HAKO_CORE_MSG_* */
+	int32_t call;                /* out, CALL: its id for copyin, copyout, reply */
+	int32_t entry;               /* out, CALL: the entry */
+	uint32_t events;             /* out, EVENTS */
+	uint64_t len;                /* out: CALL the caller's bytes; EV_TXQ the frame's */
+	struct hako_core_nicstat st; /* in */
+	uint8_t data[1536];          /* out, EV_TXQ: the frame */
+};
+
+/* core_ctl(core, op, arg) */
+#define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
+#define HAKO_CORE_RESET      1   /* zero the counters */
+
+/*
+ * Counted per core (card) on each path; every switch is named.  A
+ * process switch is a change of the running process on a CPU (the kernel
+ * counts the thread switches into and out of the driver process); an
+ * address-space switch is a CR3 load, counted by the CPU doing it.
+ */
+struct hako_core_stat {
+	int32_t placement;           /* 0: in the kernel, 1: a driver process */
+	int32_t pid;                 /* the driver process, 0 */
+	uint64_t calls;              /* core-calls (nic_send from programs included) */
+	uint64_t kernel_calls;       /* calls the kernel made (nic_drain) */
+	uint64_t irqs;               /* interrupts forwarded to the process */
+	uint64_t irq_done;           /* forwarded interrupts it finished */
+	uint64_t txq;                /* frames the kernel queued (kernel senders) */
+	uint64_t txq_full;           /* times the queue was full (-EAGAIN) */
+	uint64_t rx;                 /* frames it handed to the kernel */
+	uint64_t copyin_bytes, copyout_bytes;
+	uint64_t switches_in;        /* thread switches into the driver process */
+	uint64_t switches_out;       /* and out of it */
+	uint64_t as_switches;        /* CR3 loads on the CPUs while switching into or out of it */
+	uint64_t irq_tsc_sum;        /* forwarded interrupts: interrupt entry to IRQ_DONE, TSC ticks */
+	uint64_t call_tsc_sum;       /* calls: entry of core_call to the caller running again */
+	/* The last event of each path, TSC (paper 003's Tables 2 and 3; both placements): */
+	uint64_t last_irq_tsc;       /* the card's last interrupt entered the kernel */
+	uint64_t last_done_tsc;      /* its handler finished (in the kernel, or IRQ_DONE) */
+	uint64_t last_copy_tsc;      /* ticks of the last copy-in of a call's data */
+	uint64_t as_loads;           /* CR3 loads of every CPU so far (not per card) */
+};
+
+#endif

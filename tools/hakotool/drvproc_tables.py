@@ -1,0 +1,151 @@
+"""Paper 003's tables (drivers as processes) from `./hako bench drvproc`.
+
+The bench boots user/drvbench twice on one CPU: the network drivers in the
+kernel, then both as processes (drvproc=rtl8139,e1000).  Each boot prints
+"bench" records named FIGURE_kernel or FIGURE_process (TSC ticks: guest
+instructions under icount, with the cost model's figures per iteration when
+the run had --model) and "drvproc" records with the switch counts per
+operation and the throughput run.  render() puts the two placements side
+by side beside the paper's figures (FreeBSD 4.3, Pentium 4 2.8 GHz,
+clocks): Table 2 the interrupt path, Table 3 the copy-in, the driver-call
+path, frames per second, and the overhead per frame.
+
+Pure functions of the records, so the host tests can feed them.
+"""
+from __future__ import annotations
+
+PLACEMENTS = ("kernel", "process")
+
+# (figure, what, the paper's in-kernel and process clocks or None)
+TABLE2 = (("irq_handler", "interrupt entry -> handler done", None, None),
+          ("irq_wake", "handler done -> requester running", None, None),
+          ("irq_path", "interrupt entry -> requester running", 13644, 14021))
+TABLE3 = (("copyin_4", "copy-in of 4 bytes (the copy alone)", 416, 518),
+          ("copyin_1514", "copy-in of 1514 bytes (the copy alone)", None, None),
+          ("copycall_4", "core_call NET_COPY 4 bytes, round trip", None, None),
+          ("copycall_1514", "core_call NET_COPY 1514 bytes, round trip", None, None))
+CALLS = (("call_send60", "core_call NET_SEND 60 bytes, round trip", 8866, None),)
+
+
+def figures(records) -> dict[tuple[str, str], dict]:
+    """{(figure, placement): record} of the bench and drvproc records."""
+    out: dict[tuple[str, str], dict] = {}
+    for r in records:
+        name = r.get("name") if r.get("kind") == "bench" else r.get("figure")
+        if r.get("kind") not in ("bench", "drvproc") or not isinstance(name, str):
+            continue
+        for placement in PLACEMENTS:
+            suffix = "_" + placement
+            if name.endswith(suffix):
+                key = (name[: -len(suffix)], placement)
+                if r.get("kind") == "bench":
+                    out[key] = {**out.get(key, {}), **r}
+                else:
+                    out[key] = {**r, **out.get(key, {}), "switches": r}
+    return out
+
+
+def _median(rec: dict | None):
+    return None if rec is None else rec.get("median")
+
+
+def _model(rec: dict | None, counter: str):
+    if rec is None:
+        return None
+    return ((rec.get("model") or {}).get("per_iter") or {}).get(counter)
+
+
+def _cell(value, decimals: int = 0) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.{decimals}f}" if isinstance(value, float) else f"{value:,}"
+
+
+def _delta(a, b) -> str:
+    if a is None or b is None:
+        return "-"
+    d = b - a
+    return f"{d:+,.0f}" if isinstance(d, float) else f"{d:+,}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
+    lines = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
+    for row in rows:
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(row, widths))))
+    return lines
+
+
+def _switches(rec: dict | None) -> str:
+    sw = (rec or {}).get("switches")
+    if not sw or not sw.get("ops"):
+        return "-"
+    ops = sw["ops"]
+    return f"{sw.get('switches_in', 0) / ops:.2f}/{sw.get('as_switches', 0) / ops:.2f}"
+
+
+def _rows(spec, figs, modelled: bool) -> list[list[str]]:
+    rows = []
+    for name, what, paper_k, paper_p in spec:
+        k, p = figs.get((name, "kernel")), figs.get((name, "process"))
+        row = [what, _cell(_median(k)), _cell(_median(p)), _delta(_median(k), _median(p)),
+               _switches(k), _switches(p)]
+        if modelled:
+            row += [_cell(_model(k, "cycles")), _cell(_model(p, "cycles")),
+                    _cell(_model(k, "dtlb_miss"), 2), _cell(_model(p, "dtlb_miss"), 2)]
+        row += [_cell(paper_k), _cell(paper_p)]
+        rows.append(row)
+    return rows
+
+
+def _header(modelled: bool) -> list[str]:
+    h = ["", "kernel", "process", "diff", "sw k", "sw p"]
+    if modelled:
+        h += ["cyc k", "cyc p", "dtlb k", "dtlb p"]
+    return h + ["paper k", "paper p"]
+
+
+def render(kernel_records, process_records, profile: str | None = None) -> str:
+    """The tables as text; profile: the cost-model profile the records were joined to."""
+    figs = figures(list(kernel_records) + list(process_records))
+    modelled = profile is not None
+    out = ["paper 003: drivers as processes (drvbench, 1 CPU; instructions under icount"
+           + (f"; cyc/dtlb: cost model {profile}, per operation" if modelled else "") + ")",
+           "sw k/p: process switches into the driver / address-space switches (CR3 loads) per "
+           "operation; paper: FreeBSD 4.3, Pentium 4, clocks", ""]
+    out += ["Table 2: interrupt path (the RTL8139 receives one frame for a waiting requester)"]
+    out += _table(_header(modelled), _rows(TABLE2, figs, modelled)) + [""]
+    out += ["Table 3: copy-in of the caller's data by the driver (driver's address space) "
+            "vs in the kernel"]
+    out += _table(_header(modelled), _rows(TABLE3, figs, modelled)) + [""]
+    out += ["driver-call path"]
+    out += _table(_header(modelled), _rows(CALLS, figs, modelled)) + [""]
+    k, p = figs.get(("frames", "kernel")), figs.get(("frames", "process"))
+    rows = []
+    for label, rec in (("kernel", k), ("process", p)):
+        if rec:
+            rows.append([label, _cell(rec.get("frames_per_s")), _cell(rec.get("per_frame")),
+                         _switches(rec)] + ([_cell(_model(rec, "cycles"))] if modelled else []))
+    if rows:
+        out += ["throughput: 2000 frames from the e1000's kernel sender to the RTL8139 on the hub"]
+        out += _table(["", "frames/s", "insns/frame", "sw"] + (["cyc/frame"] if modelled else []), rows)
+    over = overhead(figs)
+    if over:
+        out += ["", "estimated overhead per frame: " + over]
+    return "\n".join(out) + "\n"
+
+
+def overhead(figs) -> str:
+    """The process placement's extra cost per frame, as the paper estimates it (~5 %)."""
+    parts = []
+    k, p = figs.get(("frames", "kernel")), figs.get(("frames", "process"))
+    if k and p and k.get("per_frame"):
+        parts.append(f"throughput run {100 * (p['per_frame'] - k['per_frame']) / k['per_frame']:+.1f} % "
+                     "instructions")
+    ik, ip = _median(figs.get(("irq_path", "kernel"))), _median(figs.get(("irq_path", "process")))
+    ck, cp = _median(figs.get(("call_send60", "kernel"))), _median(figs.get(("call_send60", "process")))
+    if None not in (ik, ip, ck, cp) and ik + ck:
+        parts.append(f"one frame sent and one received (call + interrupt path) "
+                     f"{100 * ((ip + cp) - (ik + ck)) / (ik + ck):+.1f} %")
+    return "; ".join(parts) + ("; paper +5 %" if parts else "")

@@ -1,0 +1,65 @@
+"""Tests for hakotool.drvproc_tables (paper 003's tables) and the drvproc bench entry."""
+from hakotool import bench, drvproc_tables
+
+
+def bench_rec(name, median, model=None):
+    r = {"kind": "bench", "name": name, "unit": "tsc", "n": 10, "min": median, "median": median,
+         "mean": median, "max": median}
+    if model:
+        r["model"] = {"profile": "p4", "per_iter": model}
+    return r
+
+
+def sw_rec(figure, placement, ops, sw_in, as_sw, **extra):
+    return {"kind": "drvproc", "figure": figure, "placement": placement, "ops": ops,
+            "switches_in": sw_in, "switches_out": sw_in, "as_switches": as_sw, **extra}
+
+
+KERNEL = [bench_rec("irq_path_kernel", 2000), bench_rec("call_send60_kernel", 800),
+          bench_rec("copyin_4_kernel", 50),
+          sw_rec("irq_path_kernel", "kernel", 100, 0, 200),
+          sw_rec("frames_kernel", "kernel", 2000, 0, 0, frames=2000, frames_per_s=300000,
+                 per_frame=3000)]
+PROCESS = [bench_rec("irq_path_process", 4000), bench_rec("call_send60_process", 3000),
+           bench_rec("copyin_4_process", 300),
+           sw_rec("irq_path_process", "process", 100, 100, 400),
+           sw_rec("frames_process", "process", 2000, 20, 60, frames=2000, frames_per_s=250000,
+                  per_frame=3600)]
+
+
+def test_figures_pair_the_placements():
+    figs = drvproc_tables.figures(KERNEL + PROCESS)
+    assert figs[("irq_path", "kernel")]["median"] == 2000
+    assert figs[("irq_path", "process")]["switches"]["as_switches"] == 400
+    assert figs[("frames", "process")]["per_frame"] == 3600
+
+
+def test_render_side_by_side_with_switches_and_overhead():
+    text = drvproc_tables.render(KERNEL, PROCESS)
+    assert "Table 2" in text and "Table 3" in text and "driver-call path" in text
+    row = next(line for line in text.splitlines() if line.startswith("interrupt entry -> requester"))
+    assert "2,000" in row and "4,000" in row and "+2,000" in row
+    assert "0.00/2.00" in row and "1.00/4.00" in row and "13,644" in row
+    assert "throughput run +20.0 % instructions" in text
+    assert "(call + interrupt path) +150.0 %" in text
+    assert "cyc k" not in text
+
+
+def test_render_with_model_columns():
+    k = [bench_rec("irq_path_kernel", 2000, {"cycles": 9000.0, "dtlb_miss": 2.0})]
+    p = [bench_rec("irq_path_process", 4000, {"cycles": 15000.0, "dtlb_miss": 12.5})]
+    text = drvproc_tables.render(k, p, "p4")
+    assert "cost model p4" in text
+    row = next(line for line in text.splitlines() if line.startswith("interrupt entry -> requester"))
+    assert "9,000" in row and "15,000" in row and "12.50" in row
+
+
+def test_missing_figures_render_as_dashes():
+    text = drvproc_tables.render([], [])
+    assert "Table 2" in text and "estimated overhead" not in text
+
+
+def test_drvproc_bench_boots_both_placements():
+    b = bench.BENCHES["drvproc"]
+    assert b.profile.words == ("drvbench",) and b.profile.net == "hub" and b.profile.smp == 1
+    assert b.variants == (("kernel", ""), ("process", "drvproc=rtl8139,e1000"))

@@ -1,0 +1,143 @@
+/*
+ * drvhost/main.c — the loop of a driver process (paper 003's "core"),
+ * shared by every driver (STYLE: one library owns the loop, the driver
+ * fills in callbacks and a manifest).  The kernel spawns drv-DRIVER at
+ * boot for a device listed in drvproc=, with the device's name as
+ * argument.
+ *
+ * Start: learn the device (drv_ctl INFO), check it is this program's
+ * driver's, and run the driver's attach — the same function the kernel
+ * runs for an in-kernel driver — which maps its registers, allocates its
+ * rings and ends with nic_register, i.e. core_register.
+ *
+ * Loop: core_recv hands over one thing at a time, and the driver's
+ * counters go to the kernel with each:
+ *   a call     NET_SEND: copy the caller's frame in (core_copyin, the
+ *              paper's copy-in), queue it like nic_send does (one reclaim
+ *              if every slot is busy), reply with the result;
+ *              NET_COPY: the copy-in alone (paper 003's Table 3), reply
+ *              with the length; NET_POLL: receive work now, reply 0.
+ *   events     IRQ: the driver's two halves, ack then work, then
+ *              HAKO_DRV_IRQ_DONE lets the interrupt line through again;
+ *              POLL: the receiver has room again, receive work;
+ *              TXQ: a frame a kernel sender queued, sent like a call's;
+ *              IMR_ON/OFF: the device's interrupt mask.
+ * One thread runs it all, so the driver's two halves and its send never
+ * overlap (the kernel's rx_lock/tx_lock have no counterpart here).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <hako/sys.h>
+#include <drvenv.h>
+#include <nic.h>
+#include "drvhost.h"
+
+#define TXQ_TRIES 1000               /* a queued frame waits this many reclaims for a slot */
+
+static struct hako_core_msg msg;
+static uint8_t frame[ETH_FRAME_MAX];
+
+/* As the kernel's nic_send: a full transmitter gets one reclaim first. */
+static int send_frame(struct nic *n, const void *f, size_t len)
+{
+	int r = n->ops->send(n, f, len);
+	if (r == -EAGAIN) {
+		n->ops->tx_work(n, 0);
+		r = n->ops->send(n, f, len);
+	}
+	return r;
+}
+
+static void work(struct nic *n, uint32_t status)
+{
+	n->ops->rx_work(n, status);
+	n->ops->tx_work(n, status);
+}
+
+static void call(struct nic *n)
+{
+	long r = 0;
+	if (msg.entry == HAKO_CORE_NET_SEND) {
+		size_t len = msg.len;
+		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, len);
+		if (r >= 0)
+			r = send_frame(n, frame, len);
+	} else if (msg.entry == HAKO_CORE_NET_COPY) {
+		r = msg.len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, msg.len);
+	} else if (msg.entry == HAKO_CORE_NET_POLL) {
+		nic_process_room(true);
+		work(n, 0);
+	} else {
+		r = -EINVAL;
+	}
+	sys_core_reply(msg.call, r);
+}
+
+static void events(struct nic *n)
+{
+	uint32_t ev = msg.events;
+	if (ev & HAKO_CORE_EV_IMR_OFF)
+		n->ops->irq_enable(n, false);
+	if (ev & HAKO_CORE_EV_IMR_ON)
+		n->ops->irq_enable(n, true);
+	if (ev & HAKO_CORE_EV_IRQ) {
+		uint32_t status = n->ops->ack(n);
+		if (status)
+			work(n, status);
+		sys_drv_ctl(HAKO_DRV_IRQ_DONE, (void *)(uintptr_t)(status != 0));
+	}
+	if (ev & HAKO_CORE_EV_POLL) {
+		nic_process_room(true);
+		work(n, 0);
+	}
+	if (ev & HAKO_CORE_EV_TXQ) {
+		int r = send_frame(n, msg.data, msg.len);
+		for (int i = 0; r == -EAGAIN && i < TXQ_TRIES; i++) {
+			drv_relax();
+			r = send_frame(n, msg.data, msg.len);
+		}
+		if (r < 0)
+			n->stats.tx_errors++;
+	}
+}
+
+static void serve(struct nic *n)
+{
+	for (;;) {
+		msg.st = (struct hako_core_nicstat){ .tx = n->stats.tx, .tx_errors = n->stats.tx_errors,
+						     .rx_errors = n->stats.rx_errors,
+						     .rx_dropped = n->stats.rx_dropped, .link_up = n->link_up };
+		long r = sys_core_recv(&msg);
+		if (r < 0) {
+			printf("%s: core_recv: error %ld\n", n->name, r);
+			return;
+		}
+		if (msg.kind == HAKO_CORE_MSG_CALL)
+			call(n);
+		else
+			events(n);
+		drvhost_run_timers();
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct hako_drv_info info;
+	long r = sys_drv_ctl(HAKO_DRV_INFO, &info);
+	if (r < 0) {
+		printf("%s: not a driver process (error %ld)\n", argv[0], r);
+		return 1;
+	}
+	if (strcmp(info.driver, drvhost_driver.name) != 0) {
+		printf("%s: device %s is not for driver %s\n", argv[0], info.name, drvhost_driver.name);
+		return 1;
+	}
+	int err = drvhost_driver.attach(drvhost_dev(&info));
+	struct nic *n = nic_process_card();
+	if (err < 0 || !n) {
+		printf("%s: attach failed (error %d)\n", info.name, err);
+		return 1;
+	}
+	serve(n);
+	return 1;
+}
