@@ -150,3 +150,19 @@ def test_paper004_tables_say_not_yet_without_results(canned):
                    + report.section004_isoch(canned / "results"))
     assert "not yet.** no results/bench-preempt.jsonl" in md
     assert "not yet.** no results/bench-isoch-calls.jsonl" in md
+
+
+def test_paper003_side_by_side_from_the_p4_runs(canned):
+    md, _ = report.markdown(canned / "results")
+    assert "| Paper 003 — device driver as a process | not yet |" in md
+    write(canned, "bench-drvproc-kernel-p4.joined.jsonl", [
+        {"kind": "bench", "name": "irq_path_kernel", "median": 2332,
+         "model": {"per_iter": {"cycles": 12245.0, "dtlb_misses": 2.0}}}])
+    write(canned, "bench-drvproc-process-p4.joined.jsonl", [
+        {"kind": "bench", "name": "irq_path_process", "median": 4583,
+         "model": {"per_iter": {"cycles": 18249.0, "dtlb_misses": 13.0}}}])
+    md, _ = report.markdown(canned / "results")
+    assert "| Paper 003 — device driver as a process | partly |" in md
+    assert "cost model p4" in md
+    line = next(l for l in md.splitlines() if l.startswith("interrupt entry -> requester running"))
+    assert "2,332" in line and "4,583" in line and "13,644" in line and "14,021" in line
