@@ -1,0 +1,298 @@
+"""`./hako bench peer`: Hako beside Debian's Linux in the same emulator.
+
+One sitting runs four boots, all pc, icount, `-cpu max`, QEMU's same
+devices (qemu.machine_args):
+
+  * Hako's sysbench (4 CPUs) and ispcbench (2 CPUs), the profiles of
+    `./hako bench sys` and `./hako bench ispc`, under their own run names
+    (results/bench-peer-hako-{sys,ispc}.jsonl) so the other benches' files
+    are left alone;
+  * Debian's Linux kernel (`make deps` extracts its vmlinuz into
+    build/peer/, tools/deps.sh) on sysbench's profile, with an initramfs
+    whose /init is tools/peer/linuxbench.c, built static on the host, once
+    with the default mitigations and once with `mitigations=off`
+    (results/bench-peer-linux-{default,mitigations-off}.jsonl).
+
+Then it prints the side-by-side table from those four files (render(),
+which the report's peer section uses too).
+
+Determinism: Hako's boots are byte-identical under icount; Linux's were
+not at first (a few medians moved by tens to hundreds of instructions,
+the maxima more).  Two things fixed it: `-rtc ...,clock=vm` (RTC_ARGS;
+Linux reads the CMOS clock at boot, which otherwise runs on host time)
+and, on Linux's command line, nokaslr, norandmaps and
+clearcpuid=rdrand,rdseed (QEMU's TCG answers RDRAND from the host's
+randomness, which seeds the kernel's layouts and hashes).  With both, two
+sittings print byte-identical result lines.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import cpio
+from .qemu import ACCEL_ARGS, Profile, env_extra, machine_args, qemu_command
+from .results import load_records
+from .runner import (EXIT_BUILD, EXIT_GUEST_FAILED, EXIT_PASSED, EXIT_USAGE, BootOutcome,
+                     finish, launch, report, run_boot)
+
+PEER_DIR = "build/peer"
+KERNEL = "build/peer/vmlinuz"
+# "PACKAGE VERSION" of the Debian package vmlinuz came from (tools/deps.sh).
+KERNEL_PACKAGE = "build/peer/vmlinuz.package"
+BENCH_SOURCE = "tools/peer/linuxbench.c"
+BENCH_BINARY = "build/peer/linuxbench"
+INITRAMFS = "build/peer/initramfs.cpio"
+
+# The Linux boots use sysbench's profile (`./hako bench sys`).
+LINUX_PROFILE = Profile(machine="pc", smp=4, mode="icount")
+BASE_CMDLINE = "console=ttyS0 quiet panic=-1 nokaslr norandmaps clearcpuid=rdrand,rdseed"
+# (name in file names and columns, what the command line adds)
+VARIANTS = (("default", ""), ("mitigations-off", "mitigations=off"))
+LINUX_TIMEOUT = 600.0
+# Linux reads the CMOS clock at boot (Hako does not), by default the host's
+# time: the RTC's own clock, fixed, keeps the boot's instruction count and so
+# the phase of the timer ticks against the benchmarks the same every run.
+RTC_ARGS = ("-rtc", "base=2000-01-01T00:00:00,clock=vm")
+
+# Hako's side: (run name, the bench whose profile it boots).
+HAKO_RUNS = (("bench-peer-hako-sys", "sys"), ("bench-peer-hako-ispc", "ispc"))
+
+# The table: (measure, Hako's run and figure or None, Linux's figure).
+ROWS = (
+    ("null system call (Hako sys_null, Linux getppid)",
+     ("sys", "null_syscall"), "null_syscall"),
+    ("getpid", ("sys", "getpid"), "getpid"),
+    ("process switch, one way (semaphore ping-pong, one CPU, round trip / 2)",
+     ("sys", "process_switch_oneway"), "process_switch_oneway"),
+    ("process switch, round trip", ("sys", "process_switch_roundtrip"),
+     "process_switch_roundtrip"),
+    ("first-touch page fault (one 4 KiB page)", ("sys", "page_fault_first_touch"),
+     "page_fault_first_touch"),
+    ("spawn + exit + wait", ("sys", "spawn_exit_wait"), "spawn_exit_wait"),
+    ("cross-CPU wake-up (post on CPU 0 to the waiter's return on CPU 1)",
+     ("sys", "cross_cpu_wakeup"), "cross_cpu_wakeup"),
+    ("request + reply, no data, one CPU (Hako ISPC fast; Linux Unix socket, 64 B each way)",
+     ("ispc", "sync_roundtrip_nodata_fast"), "unix_64b_same_cpu"),
+    ("request + reply, no data, one CPU (Hako ISPC baseline)",
+     ("ispc", "sync_roundtrip_nodata_baseline"), "unix_64b_same_cpu"),
+    ("request + reply, 4 KiB each way, one CPU (Hako ISPC fast; Linux Unix socket)",
+     ("ispc", "sync_roundtrip_4k_fast"), "unix_4k_same_cpu"),
+    ("request + reply, 4 KiB each way, one CPU (Hako ISPC baseline)",
+     ("ispc", "sync_roundtrip_4k_baseline"), "unix_4k_same_cpu"),
+    ("Unix socket round trip, 64 B each way, cross-CPU", None, "unix_64b_cross_cpu"),
+    ("Unix socket round trip, 4 KiB each way, cross-CPU", None, "unix_4k_cross_cpu"),
+    ("pipe round trip, 4 KiB each way, one CPU", None, "pipe_4k_same_cpu"),
+    ("pipe round trip, 4 KiB each way, cross-CPU", None, "pipe_4k_cross_cpu"),
+)
+
+
+def linux_name(variant: str) -> str:
+    return f"bench-peer-linux-{variant}"
+
+
+def linux_cmdline(extra: str) -> str:
+    return f"{BASE_CMDLINE} {extra}".strip()
+
+
+def linux_argv(profile: Profile, append: str, env: dict | None = None) -> list[str]:
+    """QEMU's argv for the Linux peer: Hako's machine, devices and accelerator."""
+    return (qemu_command(env) + machine_args(profile) + list(ACCEL_ARGS[profile.mode])
+            + list(RTC_ARGS) + ["-kernel", KERNEL, "-initrd", INITRAMFS, "-append", append] + env_extra(env))
+
+
+def initramfs(init: bytes) -> bytes:
+    """The peer's initramfs: /init and what it mounts on, /dev/console for its output."""
+    return cpio.pack([cpio.directory("dev"), cpio.char_device("dev/console", 5, 1),
+                      cpio.directory("proc"), cpio.directory("sys"), cpio.file("init", init)])
+
+
+# ---- preparing: the kernel, the benchmark, the initramfs ---------------------
+
+def kernel_package(root: Path) -> str:
+    path = root / KERNEL_PACKAGE
+    return path.read_text().strip() if path.is_file() else "unknown package"
+
+
+def ensure_kernel(root: Path, err) -> str | None:
+    """Fetch the kernel through tools/deps.sh if it is missing; None, or what failed."""
+    if (root / KERNEL).is_file() and (root / KERNEL_PACKAGE).is_file():
+        return None
+    err.write(f"hako: no {KERNEL}; fetching Debian's kernel (bash tools/deps.sh peer-kernel)\n")
+    err.flush()
+    code = subprocess.call(["bash", "tools/deps.sh", "peer-kernel"], cwd=root)
+    if code != 0 or not (root / KERNEL).is_file():
+        return f"could not fetch Debian's kernel into {KERNEL} (tools/deps.sh peer-kernel)"
+    return None
+
+
+def build_initramfs(root: Path, env: dict) -> str | None:
+    """Compile linuxbench static and pack it; None, or the compiler's complaint."""
+    src, binary = root / BENCH_SOURCE, root / BENCH_BINARY
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    if not binary.is_file() or binary.stat().st_mtime < src.stat().st_mtime:
+        argv = [env.get("CC", "gcc"), "-static", "-O2", "-Wall", "-Werror",
+                f"-ffile-prefix-map={root}=.", "-o", str(binary), str(src)]
+        proc = subprocess.run(argv, cwd=root, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return ("cannot build the Linux benchmark (needs glibc's static libc.a, "
+                    f"libc6-dev; `make deps`):\n{proc.stdout}{proc.stderr}")
+    data = initramfs(binary.read_bytes())
+    target = root / INITRAMFS
+    if not target.is_file() or target.read_bytes() != data:
+        target.write_bytes(data)
+    return None
+
+
+# ---- running ------------------------------------------------------------------
+
+def run_linux(root: Path, variant: str, extra: str, *, quiet: bool, keep_log: bool,
+              env: dict, out, err) -> BootOutcome:
+    name = linux_name(variant)
+    append = linux_cmdline(extra)
+    err.write(f"hako: Linux peer ({kernel_package(root)}), {LINUX_PROFILE.machine}, "
+              f"{LINUX_PROFILE.smp} CPUs, {LINUX_PROFILE.mode}: {append}\n")
+    err.flush()
+    outcome = launch(linux_argv(LINUX_PROFILE, append, env), name, LINUX_TIMEOUT, quiet,
+                     root, env, out)
+    done = next((r for r in outcome.records if r.get("kind") == "peer-done"), None)
+    if outcome.exit_code == EXIT_PASSED and (done is None or done.get("failed")):
+        outcome.exit_code, outcome.reason = EXIT_GUEST_FAILED, "linuxbench did not finish cleanly"
+    finish(outcome, root, keep_log)
+    report(outcome, root, err)
+    return outcome
+
+
+def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
+             root: Path | None = None, env: dict | None = None, build: bool = True,
+             out=None, err=None) -> int:
+    """The whole sitting; prints the table; returns the first failure's exit code."""
+    from .bench import BENCHES
+    from .paths import repo_root
+    env = dict(os.environ) if env is None else env
+    root = repo_root(env) if root is None else Path(root)
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if model:
+        err.write("hako: bench peer takes no --model: the cost model cannot follow Linux "
+                  "(docs: the peer baseline)\n")
+        return EXIT_USAGE
+    problem = ensure_kernel(root, err) or build_initramfs(root, env)
+    if problem:
+        err.write(f"hako: {problem}\n")
+        return EXIT_BUILD
+    first_failure = 0
+    for name, bench in HAKO_RUNS:
+        b = BENCHES[bench]
+        outcome = run_boot(b.profile, name, b.timeout, quiet=quiet, keep_log=keep_log,
+                           build=build, root=root, env=env, out=out, err=err)
+        first_failure = first_failure or outcome.exit_code
+    for variant, extra in VARIANTS:
+        outcome = run_linux(root, variant, extra, quiet=quiet, keep_log=keep_log,
+                            env=env, out=out, err=err)
+        first_failure = first_failure or outcome.exit_code
+    out.write("\n" + render(root / "results") + "\n")
+    out.flush()
+    return first_failure
+
+
+# ---- the table ------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Figures:
+    """The medians of one sitting, and what the Linux boots said about themselves."""
+
+    hako: dict[str, dict[str, int]]        # "sys"/"ispc" -> name -> median
+    linux: dict[str, dict[str, int]]       # variant -> name -> median
+    info: dict[str, dict[str, str]]        # variant -> "release", "cmdline", "string_ops", ...
+    vulns: dict[str, dict[str, str]]       # variant -> vulnerability -> state
+
+
+def medians(records) -> dict[str, int]:
+    return {r["name"]: r["median"] for r in records
+            if r.get("kind") == "bench" and isinstance(r.get("median"), int)}
+
+
+def load(results: Path) -> Figures:
+    def read(name: str) -> list[dict]:
+        path = results / f"{name}.jsonl"
+        return load_records(path) if path.is_file() else []
+
+    hako = {bench: medians(read(name)) for name, bench in HAKO_RUNS}
+    linux, info, vulns = {}, {}, {}
+    for variant, _ in VARIANTS:
+        recs = read(linux_name(variant))
+        linux[variant] = medians(recs)
+        info[variant] = {r["name"]: r.get("value", "") for r in recs if r.get("kind") == "peer-info"}
+        rel = next((r for r in recs if r.get("kind") == "peer-linux"), None)
+        if rel:
+            info[variant]["release"] = rel.get("release", "")
+        vulns[variant] = {r["name"]: r.get("value", "") for r in recs
+                          if r.get("kind") == "peer-vuln"}
+    return Figures(hako, linux, info, vulns)
+
+
+def fmt(value) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def ratio(linux, hako) -> str:
+    """Linux / Hako: above 1 Linux takes more instructions, below 1 Hako does."""
+    if not linux or not hako:
+        return "—"
+    return f"{linux / hako:.2f}"
+
+
+def table_rows(fig: Figures) -> list[tuple[str, ...]]:
+    rows = []
+    for measure, hako_ref, linux_fig in ROWS:
+        hako = fig.hako.get(hako_ref[0], {}).get(hako_ref[1]) if hako_ref else None
+        lin = [fig.linux.get(v, {}).get(linux_fig) for v, _ in VARIANTS]
+        slower = "—" if hako is None or lin[0] is None else ("**Hako**" if hako > lin[0] else "")
+        rows.append((measure, fmt(hako), fmt(lin[0]), fmt(lin[1]),
+                     ratio(lin[0], hako), ratio(lin[1], hako), slower))
+    return rows
+
+
+HEADER = ("measure", "Hako", "Linux default", "Linux mitigations=off",
+          "Linux/Hako default", "Linux/Hako off", "Hako slower")
+
+
+def markdown_table(rows) -> list[str]:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def slower_rows(rows) -> list[str]:
+    return [row[0] for row in rows if row[-1] == "**Hako**"]
+
+
+def render(results: Path) -> str:
+    """The side-by-side table with its unit, mode and the kernel it ran against."""
+    fig = load(results)
+    if not any(fig.linux.values()) or not any(fig.hako.values()):
+        return ("peer: no figures yet (results/bench-peer-*.jsonl); "
+                "`./hako bench peer` makes them\n")
+    rows = table_rows(fig)
+    info = fig.info.get("default", {})
+    lines = ["Hako against Linux, same QEMU: pc, -cpu max, icount shift=0 (sleep=off), "
+             "128 MiB; Hako's sysbench and Linux on 4 CPUs, ispcbench on 2.",
+             "Unit: guest instructions (TSC ticks under icount), the median of each "
+             "figure's samples, a TSC read pair included; one way only where the measure "
+             "says so, else a full round trip.",
+             f"Linux: {info.get('release', '?')} ({info.get('version', '?').split(' #', 1)[-1]}), "
+             f"string ops {info.get('string_ops', '?')}; "
+             "modelled cycles: Hako only (the cost model follows Hako's per-CPU and page "
+             "layout, not Linux's).", ""]
+    lines += markdown_table(rows)
+    slow = slower_rows(rows)
+    lines += ["", "Hako is slower (more instructions than Linux with default mitigations) in: "
+              + ("; ".join(slow) if slow else "none of these") + "."]
+    vd = fig.vulns.get("default", {})
+    mitigated = sorted(f"{k}: {v}" for k, v in vd.items() if v != "Not affected")
+    if mitigated:
+        lines += ["Linux default mitigations on this CPU model: " + "; ".join(mitigated) + "."]
+    return "\n".join(lines) + "\n"
