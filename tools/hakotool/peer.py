@@ -150,8 +150,8 @@ def build_initramfs(root: Path, env: dict) -> str | None:
 # ---- running ------------------------------------------------------------------
 
 def run_linux(root: Path, variant: str, extra: str, *, quiet: bool, keep_log: bool,
-              env: dict, out, err) -> BootOutcome:
-    name = linux_name(variant)
+              env: dict, out, err, name: str = "") -> BootOutcome:
+    name = name or linux_name(variant)
     append = linux_cmdline(extra)
     err.write(f"hako: Linux peer ({kernel_package(root)}), {LINUX_PROFILE.machine}, "
               f"{LINUX_PROFILE.smp} CPUs, {LINUX_PROFILE.mode}: {append}\n")
@@ -197,6 +197,31 @@ def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
     out.write("\n" + render(root / "results") + "\n")
     out.flush()
     return first_failure
+
+
+# Every figure linuxbench prints (on 2 or more CPUs).
+LINUX_FIGURES = tuple(dict.fromkeys(fig for _, _, fig in ROWS))
+
+
+def missing_figures(records) -> list[str]:
+    have = medians(records)
+    return [name for name in LINUX_FIGURES if name not in have]
+
+
+def check_linux(root: Path, env: dict, err) -> tuple[bool, str]:
+    """`make test`'s peer step: one Linux boot, every figure printed; (ok, why not)."""
+    problem = ensure_kernel(root, err) or build_initramfs(root, env)
+    if problem:
+        return False, problem.splitlines()[0]
+    outcome = run_linux(root, "default", "", quiet=True, keep_log=False, env=env,
+                        out=open(os.devnull, "w"), err=err, name="test-peer-linux")
+    if outcome.exit_code != EXIT_PASSED:
+        where = f" (log: {outcome.log.relative_to(root)})" if outcome.log else ""
+        return False, outcome.reason + where
+    missing = missing_figures(outcome.records)
+    if missing:
+        return False, "no figure " + ", ".join(missing)
+    return True, ""
 
 
 # ---- the table ------------------------------------------------------------------
