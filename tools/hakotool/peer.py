@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -102,7 +103,18 @@ def linux_name(variant: str) -> str:
 
 
 def linux_cmdline(extra: str) -> str:
-    return f"{BASE_CMDLINE} {extra}".strip()
+    """BASE_CMDLINE and EXTRA, their clearcpuid= lists joined into one (Linux
+    reads only one of several)."""
+    words, cleared = [], []
+    for word in f"{BASE_CMDLINE} {extra}".split():
+        if word.startswith("clearcpuid="):
+            if not cleared:
+                words.append("clearcpuid=")
+            cleared += word.removeprefix("clearcpuid=").split(",")
+        else:
+            words.append(word)
+    return " ".join("clearcpuid=" + ",".join(cleared) if w == "clearcpuid=" else w
+                    for w in words)
 
 
 def linux_argv(profile: Profile, append: str, env: dict | None = None) -> list[str]:
@@ -313,13 +325,14 @@ def render(results: Path) -> str:
                 "`./hako bench peer` makes them\n")
     rows = table_rows(fig)
     info = fig.info.get("default", {})
+    debian = re.search(r"Debian (\S+)", info.get("version", ""))
     lines = ["Hako against Linux, same QEMU: pc, -cpu max, icount shift=0 (sleep=off), "
              "128 MiB; Hako's sysbench and Linux on 4 CPUs, ispcbench on 2.",
              "Unit: guest instructions (TSC ticks under icount), the median of each "
              "figure's samples, a TSC read pair included; one way only where the measure "
              "says so, else a full round trip.",
-             f"Linux: {info.get('release', '?')} ({info.get('version', '?').split(' #', 1)[-1]}), "
-             f"string ops {info.get('string_ops', '?')}; "
+             f"Linux: {info.get('release', '?')}, Debian's {debian.group(1) if debian else '?'}; "
+             f"CPU flags as Linux sees them (default): {info.get('cpu_flags', '?')}; "
              "modelled cycles: Hako only (the cost model follows Hako's per-CPU and page "
              "layout, not Linux's).", ""]
     lines += markdown_table(rows)

@@ -505,13 +505,17 @@ static void print_file_line(const char *kind, const char *name, const char *path
 }
 
 /*
- * Whether the CPU offers ERMS and FSRM: with them Linux copies and clears
- * pages with `rep movsb`/`rep stosb`, which QEMU's icount counts once per
- * byte (a 4 KiB page: 4,096), where Hako's `rep stosq` counts 512.
+ * The CPU flags that move instruction counts, as Linux sees them after its
+ * command line (clearcpuid=): with ERMS and FSRM Linux copies and clears
+ * with `rep movsb`/`rep stosb`, which QEMU's icount counts once per byte
+ * (a 4 KiB page: 4,096), where Hako's `rep stosq` counts 512; RDRAND and
+ * RDSEED are the host's randomness under TCG.
  */
-static void print_string_ops(void)
+static void print_cpu_flags(void)
 {
 	static char buf[1 << 16];
+	static const char *const names[] = { "erms", "fsrm", "rdrand", "rdseed", "pcid", "pti" };
+	char key[16], value[128] = "";
 	int fd = open("/proc/cpuinfo", O_RDONLY);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
 
@@ -521,10 +525,15 @@ static void print_string_ops(void)
 	char *flags = strstr(buf, "\nflags");
 	char *end = flags ? strchr(flags + 1, '\n') : NULL;
 	if (end)
-		*end = 0;
-	printf("@@ {\"kind\":\"peer-info\",\"name\":\"string_ops\",\"value\":\"erms %s, fsrm %s\"}\n",
-	       flags && strstr(flags, " erms") ? "yes" : "no",
-	       flags && strstr(flags, " fsrm") ? "yes" : "no");
+		*end = ' ';
+	if (end)
+		end[1] = 0;
+	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(key, sizeof key, " %s ", names[i]);
+		snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s %s",
+			 i ? ", " : "", names[i], flags && strstr(flags, key) ? "yes" : "no");
+	}
+	printf("@@ {\"kind\":\"peer-info\",\"name\":\"cpu_flags\",\"value\":\"%s\"}\n", value);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -544,7 +553,7 @@ static void print_system(void)
 	       u.release, sysconf(_SC_NPROCESSORS_ONLN));
 	print_file_line("peer-info", "version", "/proc/version");
 	print_file_line("peer-info", "cmdline", "/proc/cmdline");
-	print_string_ops();
+	print_cpu_flags();
 	DIR *d = opendir("/sys/devices/system/cpu/vulnerabilities");
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL && n < 64)

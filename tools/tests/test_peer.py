@@ -72,6 +72,10 @@ def test_linux_boots_in_hakos_qemu_configuration():
     assert "isa-debug-exit,iobase=0xf4,iosize=0x04" in argv     # how /init ends the run
     assert append.startswith("console=ttyS0") and append.endswith("mitigations=off")
     assert "nokaslr" in append and "clearcpuid=rdrand,rdseed" in append
+    # Linux reads one clearcpuid=: a variant's flags join the base's list.
+    merged = peer.linux_cmdline("clearcpuid=erms,fsrm mitigations=off")
+    assert merged.count("clearcpuid=") == 1
+    assert "clearcpuid=rdrand,rdseed,erms,fsrm" in merged and merged.endswith("mitigations=off")
 
 
 def test_bench_peer_is_listed_and_refuses_a_model(tmp_path):
@@ -102,7 +106,9 @@ def sitting(tmp_path):
         bench_line("process_switch_oneway", 846), bench_line("spawn_exit_wait", 113897)])
     write(results, "bench-peer-hako-ispc", [bench_line("sync_roundtrip_4k_fast", 2538)])
     linux = [{"kind": "peer-linux", "release": "6.1.0-56-amd64", "cpus": 4},
-             {"kind": "peer-info", "name": "string_ops", "value": "erms yes, fsrm yes"},
+             {"kind": "peer-info", "name": "cpu_flags", "value": "erms yes, fsrm yes"},
+             {"kind": "peer-info", "name": "version", "value": "Linux version 6.1.0-56-amd64 "
+              "(debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-11-16)"},
              {"kind": "peer-vuln", "name": "meltdown", "value": "Not affected"},
              {"kind": "peer-vuln", "name": "spectre_v2", "value": "Mitigation: Retpolines"},
              bench_line("null_syscall", 335), bench_line("getpid", 319),
@@ -136,7 +142,7 @@ def test_table_side_by_side_with_ratios(sitting):
                "socket)")[1:3] == ["2,538", "48,029"]
     assert row(text, "pipe round trip, 4 KiB each way, cross-CPU")[1:] == [
         "—", "33,943", "33,843", "16,971", "—", "—", "—", "—"]
-    assert "6.1.0-56-amd64" in text and "erms yes" in text
+    assert "Linux: 6.1.0-56-amd64, Debian's 6.1.192-2;" in text and "erms yes" in text
     assert "spectre_v2: Mitigation: Retpolines" in text and "meltdown" not in text
 
 
