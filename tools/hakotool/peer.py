@@ -325,13 +325,15 @@ def render(results: Path) -> str:
                 "`./hako bench peer` makes them\n")
     rows = table_rows(fig)
     info = fig.info.get("default", {})
-    debian = re.search(r"Debian (\S+)", info.get("version", ""))
+    # "... #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-11-16)": the last "Debian X"
+    # (an earlier one is the compiler's).
+    debian = (re.findall(r"Debian (\S+)", info.get("version", "")) or ["?"])[-1]
     lines = ["Hako against Linux, same QEMU: pc, -cpu max, icount shift=0 (sleep=off), "
              "128 MiB; Hako's sysbench and Linux on 4 CPUs, ispcbench on 2.",
              "Unit: guest instructions (TSC ticks under icount), the median of each "
              "figure's samples, a TSC read pair included; one way only where the measure "
              "says so, else a full round trip.",
-             f"Linux: {info.get('release', '?')}, Debian's {debian.group(1) if debian else '?'}; "
+             f"Linux: {info.get('release', '?')}, Debian's {debian}; "
              f"CPU flags as Linux sees them (default): {info.get('cpu_flags', '?')}; "
              "modelled cycles: Hako only (the cost model follows Hako's per-CPU and page "
              "layout, not Linux's).", ""]

@@ -108,7 +108,7 @@ def sitting(tmp_path):
     linux = [{"kind": "peer-linux", "release": "6.1.0-56-amd64", "cpus": 4},
              {"kind": "peer-info", "name": "cpu_flags", "value": "erms yes, fsrm yes"},
              {"kind": "peer-info", "name": "version", "value": "Linux version 6.1.0-56-amd64 "
-              "(debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-11-16)"},
+              "(debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0) #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-11-16)"},
              {"kind": "peer-vuln", "name": "meltdown", "value": "Not affected"},
              {"kind": "peer-vuln", "name": "spectre_v2", "value": "Mitigation: Retpolines"},
              bench_line("null_syscall", 335), bench_line("getpid", 319),
@@ -159,3 +159,28 @@ def test_missing_figures_and_no_results(sitting, tmp_path):
     recs = [bench_line(name, 1) for name in peer.LINUX_FIGURES if name != "getpid"]
     assert peer.missing_figures(recs) == ["getpid"]
     assert peer.render(tmp_path / "nothing").startswith("peer: no figures yet")
+
+
+# ---- the report's section and make test's step ------------------------------------
+
+def test_report_has_the_peer_section(sitting, tmp_path):
+    from hakotool import report
+    md, _ = report.markdown(sitting)
+    assert "## The peer baseline — Hako beside Linux in the same emulator" in md
+    assert "| spawn + exit + wait | 113,897 | 50,000 |" in md
+    assert "`rep movsb`" in md
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    md, _ = report.markdown(empty)
+    assert "Not run: no results/bench-peer-*.jsonl" in md
+    assert report.STEPS[-1].args == ("peer",)
+
+
+def test_make_test_counts_the_linux_boot(tmp_path, monkeypatch):
+    from hakotool import testall
+    monkeypatch.setattr(peer, "check_linux", lambda root, env, err: (False, "no figure getpid"))
+    out = io.StringIO()
+    plan = testall.Plan(steps=("peer",), boots=())
+    assert testall.run_test_all(plan=plan, root=tmp_path, env={}, out=out, err=io.StringIO()) == 1
+    assert "FAIL peer-linux: no figure getpid" in out.getvalue()
+    assert out.getvalue().splitlines()[-1] == "0 passed, 1 failed, 0 skipped"
