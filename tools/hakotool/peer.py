@@ -120,7 +120,8 @@ def linux_cmdline(extra: str) -> str:
 def linux_argv(profile: Profile, append: str, env: dict | None = None) -> list[str]:
     """QEMU's argv for the Linux peer: Hako's machine, devices and accelerator."""
     return (qemu_command(env) + machine_args(profile) + list(ACCEL_ARGS[profile.mode])
-            + list(RTC_ARGS) + ["-kernel", KERNEL, "-initrd", INITRAMFS, "-append", append] + env_extra(env))
+            + list(RTC_ARGS) + ["-kernel", KERNEL, "-initrd", INITRAMFS, "-append", append]
+            + env_extra(env))
 
 
 def initramfs(init: bytes) -> bytes:
@@ -232,8 +233,9 @@ def check_linux(root: Path, env: dict, err) -> tuple[bool, str]:
     problem = ensure_kernel(root, err) or build_initramfs(root, env)
     if problem:
         return False, problem.splitlines()[0]
-    outcome = run_linux(root, "default", "", quiet=True, keep_log=False, env=env,
-                        out=open(os.devnull, "w"), err=err, name="test-peer-linux")
+    with open(os.devnull, "w") as quiet:
+        outcome = run_linux(root, "default", "", quiet=True, keep_log=False, env=env,
+                            out=quiet, err=err, name="test-peer-linux")
     if outcome.exit_code != EXIT_PASSED:
         where = f" (log: {outcome.log.relative_to(root)})" if outcome.log else ""
         return False, outcome.reason + where
