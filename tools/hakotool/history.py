@@ -41,10 +41,13 @@ SOURCES = (
     "bench-mp.jsonl",
     "bench-kperf.joined.jsonl",
     "bench-tlbstep.joined.jsonl",
-    "bench-peer-hako-sys.jsonl",
-    "bench-peer-hako-ispc.jsonl",
-    "bench-peer-linux-default.jsonl",
+    # The peer sitting's files, joined to the cost model when it rode along
+    # (`./hako bench peer --model`): "A|B" reads the first that exists.
+    "bench-peer-hako-sys.joined.jsonl|bench-peer-hako-sys.jsonl",
+    "bench-peer-hako-ispc.joined.jsonl|bench-peer-hako-ispc.jsonl",
+    "bench-peer-linux-default.joined.jsonl|bench-peer-linux-default.jsonl",
     "bench-peer-linux-mitigations-off.jsonl",
+    "bench-peer-linux-no-erms.jsonl",
 )
 
 # kind -> (fields that identify a record, fields that are its figures).
@@ -105,11 +108,11 @@ def collect(results: Path, sources=SOURCES) -> dict[str, int | float]:
     """Every figure of the report's result files that exist, by name."""
     from .results import load_records
     figures: dict[str, int | float] = {}
-    for filename in sources:
-        path = results / filename
-        if not path.is_file():
+    for source in sources:
+        filename = next((f for f in source.split("|") if (results / f).is_file()), None)
+        if filename is None:
             continue
-        for record in load_records(path):
+        for record in load_records(results / filename):
             figures.update(record_figures(stem(filename), record))
     return figures
 

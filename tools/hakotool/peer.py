@@ -36,6 +36,7 @@ import sys
 from pathlib import Path
 
 from . import cpio
+from . import model as costmodel
 from .qemu import ACCEL_ARGS, Profile, env_extra, machine_args, qemu_command
 from .results import load_records
 from .runner import (EXIT_BUILD, EXIT_GUEST_FAILED, EXIT_PASSED, EXIT_USAGE, BootOutcome,
@@ -45,7 +46,15 @@ PEER_DIR = "build/peer"
 KERNEL = "build/peer/vmlinuz"
 # "PACKAGE VERSION" of the Debian package vmlinuz came from (tools/deps.sh).
 KERNEL_PACKAGE = "build/peer/vmlinuz.package"
+# Where linuxbench's cpu_number offset was seen (the cost model needs it, below).
+CPU_NUMBER = "build/peer/vmlinuz.cpu_number"
 BENCH_SOURCE = "tools/peer/linuxbench.c"
+# Hako's region marker (<hako/region.h> and the uapi ids) without Hako's libc:
+# user/include goes after the system's headers.
+BENCH_INCLUDES = ("-Ikernel/include/uapi", "-idirafter", "user/include")
+BENCH_DEPENDS = (BENCH_SOURCE, "user/include/hako/region.h",
+                 "user/include/hako/arch/x86_64/region.h", "kernel/include/uapi/hako_region.h",
+                 "kernel/include/uapi/hako_region_ids.h")
 BENCH_BINARY = "build/peer/linuxbench"
 INITRAMFS = "build/peer/initramfs.cpio"
 
@@ -65,6 +74,15 @@ LINUX_TIMEOUT = 600.0
 # time: the RTC's own clock, fixed, keeps the boot's instruction count and so
 # the phase of the timer ticks against the benchmarks the same every run.
 RTC_ARGS = ("-rtc", "base=2000-01-01T00:00:00,clock=vm")
+
+# The cost model (--model) on Linux: the plugin finds the running CPU through
+# GS base at the per-CPU variable cpu_number (its offset from /proc/kallsyms,
+# printed by linuxbench, kept in CPU_NUMBER), and Linux's ranges mapped with
+# large pages, fixed by nokaslr: the direct map (1 GiB pages where it can,
+# counted as 2 MiB: the model has no 1 GiB pages) and the kernel image.
+LINUX_LARGE = ("ffff888000000000:400000000000", "ffffffff80000000:40000000")
+# Under the model a Linux boot takes ~5x as long: only this variant is modelled.
+MODELLED_VARIANT = "default"
 
 # Hako's side: (run name, the bench whose profile it boots).
 HAKO_RUNS = (("bench-peer-hako-sys", "sys"), ("bench-peer-hako-ispc", "ispc"))
@@ -151,11 +169,12 @@ def ensure_kernel(root: Path, err) -> str | None:
 
 def build_initramfs(root: Path, env: dict) -> str | None:
     """Compile linuxbench static and pack it; None, or the compiler's complaint."""
-    src, binary = root / BENCH_SOURCE, root / BENCH_BINARY
+    binary = root / BENCH_BINARY
     binary.parent.mkdir(parents=True, exist_ok=True)
-    if not binary.is_file() or binary.stat().st_mtime < src.stat().st_mtime:
+    newest = max((root / dep).stat().st_mtime for dep in BENCH_DEPENDS)
+    if not binary.is_file() or binary.stat().st_mtime < newest:
         argv = [env.get("CC", "gcc"), "-static", "-O2", "-Wall", "-Werror",
-                f"-ffile-prefix-map={root}=.", "-o", str(binary), str(src)]
+                f"-ffile-prefix-map={root}=.", *BENCH_INCLUDES, "-o", BENCH_BINARY, BENCH_SOURCE]
         proc = subprocess.run(argv, cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
             return ("cannot build the Linux benchmark (needs glibc's static libc.a, "
@@ -169,19 +188,47 @@ def build_initramfs(root: Path, env: dict) -> str | None:
 
 # ---- running ------------------------------------------------------------------
 
+def linux_plugin_args(profile_name: str, out_rel: str, cpu_number: str) -> list[str]:
+    """The cost-model plugin's QEMU arguments for a Linux boot."""
+    flag, spec = costmodel.plugin_args(profile_name, out_rel)
+    spec += f",cpu_id_offset={cpu_number}" + "".join(f",large={r}" for r in LINUX_LARGE)
+    return [flag, spec]
+
+
+def remember_cpu_number(root: Path, records) -> None:
+    value = next((r.get("value") for r in records
+                  if r.get("kind") == "peer-info" and r.get("name") == "cpu_number"), None)
+    if isinstance(value, str) and re.fullmatch(r"0x[0-9a-f]+", value):
+        path = root / CPU_NUMBER
+        if not path.is_file() or path.read_text().strip() != value:
+            path.write_text(value + "\n")
+
+
 def run_linux(root: Path, variant: str, extra: str, *, quiet: bool, keep_log: bool,
-              env: dict, out, err, name: str = "") -> BootOutcome:
+              env: dict, out, err, name: str = "", model: str = "") -> BootOutcome:
+    """One Linux boot; with MODEL, the cost model rides along and the
+    records are joined to its regions (results/NAME.joined.jsonl)."""
     name = name or linux_name(variant)
     append = linux_cmdline(extra)
+    argv = linux_argv(LINUX_PROFILE, append, env)
+    out_rel = costmodel.model_rel(name)
+    if model:
+        argv += linux_plugin_args(model, out_rel, (root / CPU_NUMBER).read_text().strip())
+        (root / out_rel).unlink(missing_ok=True)
     err.write(f"hako: Linux peer ({kernel_package(root)}), {LINUX_PROFILE.machine}, "
-              f"{LINUX_PROFILE.smp} CPUs, {LINUX_PROFILE.mode}: {append}\n")
+              f"{LINUX_PROFILE.smp} CPUs, {LINUX_PROFILE.mode}"
+              f"{f', cost model {model}' if model else ''}: {append}\n")
     err.flush()
-    outcome = launch(linux_argv(LINUX_PROFILE, append, env), name, LINUX_TIMEOUT, quiet,
-                     root, env, out)
+    outcome = launch(argv, name, LINUX_TIMEOUT * (5 if model else 1), quiet, root, env, out)
     done = next((r for r in outcome.records if r.get("kind") == "peer-done"), None)
     if outcome.exit_code == EXIT_PASSED and (done is None or done.get("failed")):
         outcome.exit_code, outcome.reason = EXIT_GUEST_FAILED, "linuxbench did not finish cleanly"
     finish(outcome, root, keep_log)
+    remember_cpu_number(root, outcome.records)
+    if model and (root / out_rel).is_file():
+        joined, _ = costmodel.join_records(outcome.records, costmodel.load_model(root / out_rel))
+        costmodel.write_joined(costmodel.joined_path(root, name), joined)
+        outcome.joined = joined
     report(outcome, root, err)
     return outcome
 
@@ -197,22 +244,34 @@ def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if model:
-        err.write("hako: bench peer takes no --model: the cost model cannot follow Linux "
-                  "(docs: the peer baseline)\n")
-        return EXIT_USAGE
+        problem = costmodel.check_model(root, model, LINUX_PROFILE.mode)
+        if problem:
+            err.write(f"hako: {problem}\n")
+            return EXIT_USAGE
     problem = ensure_kernel(root, err) or build_initramfs(root, env)
     if problem:
         err.write(f"hako: {problem}\n")
         return EXIT_BUILD
+    # No modelled figures of an earlier sitting may stand beside this one's.
+    for stale in (root / "results").glob("bench-peer-*" + costmodel.JOINED_SUFFIX):
+        stale.unlink()
     first_failure = 0
     for name, bench in HAKO_RUNS:
         b = BENCHES[bench]
-        outcome = run_boot(b.profile, name, b.timeout, quiet=quiet, keep_log=keep_log,
+        profile = dataclasses.replace(b.profile, model=model)
+        outcome = run_boot(profile, name, b.timeout, quiet=quiet, keep_log=keep_log,
                            build=build, root=root, env=env, out=out, err=err)
         first_failure = first_failure or outcome.exit_code
-    for variant, extra, _, _ in VARIANTS:
+    # The modelled variant last: an unmodelled boot before it notes cpu_number.
+    order = sorted(VARIANTS, key=lambda v: bool(model) and v[0] == MODELLED_VARIANT)
+    for variant, extra, _, _ in order:
+        modelled = model if variant == MODELLED_VARIANT else ""
+        if modelled and not (root / CPU_NUMBER).is_file():
+            err.write(f"hako: no {CPU_NUMBER}: Linux did not say where cpu_number is; "
+                      "not modelled\n")
+            modelled = ""
         outcome = run_linux(root, variant, extra, quiet=quiet, keep_log=keep_log,
-                            env=env, out=out, err=err)
+                            env=env, out=out, err=err, model=modelled)
         first_failure = first_failure or outcome.exit_code
     out.write("\n" + render(root / "results") + "\n")
     out.flush()
@@ -249,12 +308,16 @@ def check_linux(root: Path, env: dict, err) -> tuple[bool, str]:
 
 @dataclasses.dataclass
 class Figures:
-    """The medians of one sitting, and what the Linux boots said about themselves."""
+    """The medians of one sitting, its modelled cycles if it had the cost
+    model, and what the Linux boots said about themselves."""
 
     hako: dict[str, dict[str, int]]        # "sys"/"ispc" -> name -> median
     linux: dict[str, dict[str, int]]       # variant -> name -> median
-    info: dict[str, dict[str, str]]        # variant -> "release", "cmdline", "string_ops", ...
+    info: dict[str, dict[str, str]]        # variant -> "release", "cmdline", "cpu_flags", ...
     vulns: dict[str, dict[str, str]]       # variant -> vulnerability -> state
+    hako_cycles: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
+    linux_cycles: dict[str, float] = dataclasses.field(default_factory=dict)  # MODELLED_VARIANT's
+    profile: str = ""                      # the cost-model profile, "" without
 
 
 def medians(records) -> dict[str, int]:
@@ -262,9 +325,19 @@ def medians(records) -> dict[str, int]:
             if r.get("kind") == "bench" and isinstance(r.get("median"), int)}
 
 
+def cycles(records) -> dict[str, float]:
+    """Modelled cycles per operation of the joined records that have them."""
+    out = {}
+    for r in records:
+        per_iter = (r.get("model") or {}).get("per_iter") or {}
+        if r.get("kind") == "bench" and isinstance(per_iter.get("cycles"), (int, float)):
+            out[r["name"]] = per_iter["cycles"]
+    return out
+
+
 def load(results: Path) -> Figures:
-    def read(name: str) -> list[dict]:
-        path = results / f"{name}.jsonl"
+    def read(name: str, suffix: str = ".jsonl") -> list[dict]:
+        path = results / f"{name}{suffix}"
         return load_records(path) if path.is_file() else []
 
     hako = {bench: medians(read(name)) for name, bench in HAKO_RUNS}
@@ -278,7 +351,14 @@ def load(results: Path) -> Figures:
             info[variant]["release"] = rel.get("release", "")
         vulns[variant] = {r["name"]: r.get("value", "") for r in recs
                           if r.get("kind") == "peer-vuln"}
-    return Figures(hako, linux, info, vulns)
+    fig = Figures(hako, linux, info, vulns)
+    joined = read(linux_name(MODELLED_VARIANT), costmodel.JOINED_SUFFIX)
+    fig.linux_cycles = cycles(joined)
+    fig.hako_cycles = {bench: cycles(read(name, costmodel.JOINED_SUFFIX))
+                       for name, bench in HAKO_RUNS}
+    fig.profile = next(((r.get("model") or {}).get("profile", "") for r in joined
+                        if r.get("model")), "")
+    return fig
 
 
 def fmt(value) -> str:
@@ -310,8 +390,30 @@ HEADER = (("measure", "Hako") + tuple(column for _, _, column, _ in VARIANTS)
           + tuple(f"Linux÷Hako {short}" for _, _, _, short in VARIANTS) + ("Hako slower",))
 
 
-def markdown_table(rows) -> list[str]:
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+CYCLE_HEADER = ("measure", "Hako", "Linux default", "Linux÷Hako", "Hako slower")
+
+
+def cycle_rows(fig: Figures) -> list[tuple[str, ...]]:
+    """Per measure with both figures: modelled cycles per operation."""
+    rows = []
+    for measure, hako_ref, linux_fig in ROWS:
+        hako = fig.hako_cycles.get(hako_ref[0], {}).get(hako_ref[1]) if hako_ref else None
+        lin = fig.linux_cycles.get(linux_fig)
+        if lin is None:
+            continue
+        slower = "—" if hako is None else ("**Hako**" if hako > lin else "")
+        rows.append((measure, fmt_cycles(hako), fmt_cycles(lin),
+                     ratio(lin, hako), slower))
+    return rows
+
+
+def fmt_cycles(value) -> str:
+    return "—" if value is None else f"{round(value):,}"
+
+
+def markdown_table(rows, header=None) -> list[str]:
+    header = HEADER if header is None else header
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
@@ -336,14 +438,25 @@ def render(results: Path) -> str:
              "figure's samples, a TSC read pair included; one way only where the measure "
              "says so, else a full round trip.",
              f"Linux: {info.get('release', '?')}, Debian's {debian}; "
-             f"CPU flags as Linux sees them (default): {info.get('cpu_flags', '?')}; "
-             "modelled cycles: Hako only (the cost model follows Hako's per-CPU and page "
-             "layout, not Linux's).", ""]
+             f"CPU flags as Linux sees them (default): {info.get('cpu_flags', '?')}.", ""]
     lines += markdown_table(rows)
     slow = slower_rows(rows)
     lines += ["", "Hako is slower (more instructions than Linux in any of its columns) in: "
               + ("; ".join(slow) if slow else "none of these") + ". The Linux÷Hako columns are "
               "Linux's count over Hako's: above 1, Linux runs more instructions."]
+    crows = cycle_rows(fig)
+    if crows:
+        cslow = slower_rows(crows)
+        lines += ["", f"Modelled cycles per operation, cost model `{fig.profile}` "
+                  "(`./hako bench peer --model PROFILE`; Linux with its default "
+                  "mitigations only): the same runs, the same regions, cycles instead of "
+                  "instructions (TLB and cache misses priced, `rep` iterations still one "
+                  "instruction each).", ""]
+        lines += markdown_table(crows, CYCLE_HEADER)
+        lines += ["", "In modelled cycles Hako is slower in: "
+                  + ("; ".join(cslow) if cslow else "none of these") + "."]
+    else:
+        lines += ["Modelled cycles: not in this sitting (`./hako bench peer --model modern`)."]
     vd = fig.vulns.get("default", {})
     mitigated = sorted(f"{k}: {v}" for k, v in vd.items() if v != "Not affected")
     if mitigated:

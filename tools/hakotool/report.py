@@ -58,8 +58,8 @@ STEPS = (
          "device access, iotest Tables 1-2, 8 CPUs (~85 s)"),
     Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),
     Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
-    Step("peer", "", ("peer",), "Hako's sysbench and ispcbench beside Debian's Linux, "
-         "default and mitigations=off (~2 min)"),
+    Step("peer", "", ("peer", "--model", "modern"), "Hako's sysbench and ispcbench beside "
+         "Debian's Linux, three ways, Linux's default under the cost model (~4 min)"),
 )
 
 
@@ -430,7 +430,7 @@ def section_peer(results: Path, figs: dict) -> list[str]:
             "trips cost next to Debian's own Linux kernel booted in exactly Hako's QEMU "
             "configuration, with a static benchmark (tools/peer/linuxbench.c) as its /init "
             "that measures each figure the way sysbench and ispcbench do. "
-            "Run: `./hako bench peer`.", ""]
+            "Run: `./hako bench peer --model modern`.", ""]
     out += text.rstrip("\n").splitlines() + [""]
     out += ["Instruction counts are not time: QEMU's icount counts each iteration of a "
             "`rep` string instruction as one instruction, and Linux copies and clears pages "

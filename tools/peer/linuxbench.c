@@ -36,6 +36,13 @@
  *                          result without and with a 4 KiB data ICA)
  * each *_same_cpu with both processes on CPU 0, *_cross_cpu with the
  * server on CPU 1.
+ *
+ * Every timed operation is also a span of a cost-model region (Hako's
+ * marker, <hako/region.h>; `./hako bench peer --model PROFILE`), marked
+ * just outside the TSC reads as in sysbench: per CPU where everything runs
+ * on CPU 0, global where the operation crosses CPUs (or, like spawn, may).
+ * The Linux boot has the plugin to itself, so its ids start at 0
+ * (enum region); the result line names the region and its spans.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -59,6 +66,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <x86intrin.h>
+#include <hako/region.h>
 
 #define BENCH_CPU	0
 #define OTHER_CPU	1
@@ -74,6 +82,26 @@
 #define EXIT_PORT	0xf4		/* QEMU's isa-debug-exit (tools/hakotool/qemu.py) */
 
 extern char **environ;
+
+/* The cost-model regions of this boot, region_nth(REGION_BASE + k) (k < 16). */
+#define REGION_BASE 0
+enum region {
+	R_NULL, R_GETPID, R_SWITCH, R_FAULT, R_SPAWN, R_WAKE,
+	R_PIPE_SAME, R_UNIX64_SAME, R_UNIX4K_SAME, R_PIPE_CROSS, R_UNIX64_CROSS, R_UNIX4K_CROSS,
+};
+#define mark(op, k) REGION_NTH_(op, REGION_BASE, k)
+#define region_on(k, global) do { \
+		if (global) \
+			mark(HAKO_REGION_GLOBAL_BEGIN, k); \
+		else \
+			mark(HAKO_REGION_BEGIN, k); \
+	} while (0)
+#define region_off(k, global) do { \
+		if (global) \
+			mark(HAKO_REGION_GLOBAL_END, k); \
+		else \
+			mark(HAKO_REGION_END, k); \
+	} while (0)
 
 /* ---- time and samples ---------------------------------------------------- */
 
@@ -113,8 +141,10 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sort, print the result line and a readable one, free. */
-static void report(const char *name, struct samples *s, const char *what)
+/* Sort, print the result line (naming region K, which covered ITERS
+ * operations) and a readable one, free. */
+static void report(const char *name, struct samples *s, const char *what, int k,
+		   unsigned long iters)
 {
 	uint64_t sum = 0;
 
@@ -129,7 +159,8 @@ static void report(const char *name, struct samples *s, const char *what)
 		sum += s->v[i];
 	uint64_t min = s->v[0], med = s->v[s->n / 2], max = s->v[s->n - 1];
 	printf("@@ {\"kind\":\"bench\",\"name\":\"%s\",\"unit\":\"tsc\",\"min\":%lu,\"median\":%lu,"
-	       "\"mean\":%lu,\"max\":%lu,\"n\":%u}\n", name, min, med, sum / s->n, max, s->n);
+	       "\"mean\":%lu,\"max\":%lu,\"n\":%u,\"region\":%d,\"iters\":%lu}\n",
+	       name, min, med, sum / s->n, max, s->n, REGION_BASE + k, iters);
 	printf("linuxbench: %-28s min %7lu  median %7lu  max %9lu  n %5u  (ticks %s)\n",
 	       name, min, med, max, s->n, what);
 	fflush(stdout);
@@ -161,7 +192,7 @@ static int pin(int cpu)
 
 /* ---- one process alone ---------------------------------------------------- */
 
-static void time_calls(const char *name, long (*fn)(void))
+static void time_calls(const char *name, long (*fn)(void), int k)
 {
 	struct samples s;
 
@@ -171,12 +202,14 @@ static void time_calls(const char *name, long (*fn)(void))
 	for (int i = 0; i < CALL_WARMUP; i++)
 		fn();
 	for (int i = 0; i < CALL_RUNS; i++) {
+		region_on(k, 0);
 		uint64_t t0 = tsc_now();
 		fn();
 		uint64_t t1 = tsc_now();
+		region_off(k, 0);
 		samples_add(&s, t1 - t0);
 	}
-	report(name, &s, "per call");
+	report(name, &s, "per call", k, s.n);
 }
 
 static long call_getppid(void) { return getppid(); }
@@ -198,13 +231,15 @@ static void bench_page_fault(void)
 	madvise(p, FAULT_PAGES * PAGE, MADV_NOHUGEPAGE);
 	for (unsigned i = 0; i < FAULT_PAGES; i++) {
 		volatile char *q = p + i * PAGE;
+		region_on(R_FAULT, 0);
 		uint64_t t0 = tsc_now();
 		*q = 1;
 		uint64_t t1 = tsc_now();
+		region_off(R_FAULT, 0);
 		samples_add(&s, t1 - t0);
 	}
 	munmap(p, FAULT_PAGES * PAGE);
-	report("page_fault_first_touch", &s, "per first write to a page");
+	report("page_fault_first_touch", &s, "per first write to a page", R_FAULT, s.n);
 }
 
 static void bench_spawn(void)
@@ -218,11 +253,13 @@ static void bench_spawn(void)
 	for (int i = 0; i < SPAWN_RUNS; i++) {
 		pid_t pid;
 		int status = 0;
+		region_on(R_SPAWN, 1);
 		uint64_t t0 = tsc_now();
 		int r = posix_spawn(&pid, "/init", NULL, NULL, argv, environ);
 		if (r == 0 && waitpid(pid, &status, 0) < 0)
 			r = errno;
 		uint64_t t1 = tsc_now();
+		region_off(R_SPAWN, 1);
 		if (r != 0 || status != 0) {
 			errno = r;
 			fail("posix_spawn /init --exit");
@@ -230,7 +267,7 @@ static void bench_spawn(void)
 		}
 		samples_add(&s, t1 - t0);
 	}
-	report("spawn_exit_wait", &s, "per spawn + exit + wait");
+	report("spawn_exit_wait", &s, "per spawn + exit + wait", R_SPAWN, s.n);
 }
 
 /* ---- two processes through semaphores -------------------------------------- */
@@ -270,18 +307,20 @@ static void bench_process_switch(void)
 	samples_init(&ow, PINGPONG_ROUNDS);
 	sem_wait(&sh->b);
 	for (int i = 0; i < PINGPONG_ROUNDS; i++) {
+		region_on(R_SWITCH, 0);
 		uint64_t t0 = tsc_now();
 		sem_post(&sh->a);
 		sem_wait(&sh->b);
 		uint64_t t1 = tsc_now();
+		region_off(R_SWITCH, 0);
 		samples_add(&rt, t1 - t0);
 		samples_add(&ow, (t1 - t0) / 2);
 	}
 	sem_post(&sh->a);
 	waitpid(pid, NULL, 0);
 	munmap(sh, PAGE);
-	report("process_switch_oneway", &ow, "per switch, round trip / 2");
-	report("process_switch_roundtrip", &rt, "per post + wait round trip");
+	report("process_switch_oneway", &ow, "per switch, round trip / 2", R_SWITCH, 2ul * ow.n);
+	report("process_switch_roundtrip", &rt, "per post + wait round trip", R_SWITCH, rt.n);
 }
 
 /* ---- a wake-up across CPUs ------------------------------------------------- */
@@ -300,6 +339,7 @@ static void *sleeper(void *arg)
 	for (int i = 0; i < WAKE_ROUNDS; i++) {
 		sem_wait(&ws.go);
 		uint64_t now = tsc_now();
+		region_off(R_WAKE, 1);
 		ws.delta = now - ws.posted;
 		__atomic_store_n(&ws.woken, ws.woken + 1, __ATOMIC_RELEASE);
 	}
@@ -360,6 +400,7 @@ static void bench_cross_cpu(void)
 	for (int i = 0; i < WAKE_ROUNDS; i++) {
 		wait_asleep();
 		unsigned woken = ws.woken;
+		region_on(R_WAKE, 1);
 		ws.posted = tsc_now();
 		sem_post(&ws.go);
 		while (__atomic_load_n(&ws.woken, __ATOMIC_ACQUIRE) == woken)
@@ -367,7 +408,8 @@ static void bench_cross_cpu(void)
 		samples_add(&s, ws.delta);
 	}
 	pthread_join(t, NULL);
-	report("cross_cpu_wakeup", &s, "from sem_post on cpu 0 to sem_wait's return on cpu 1");
+	report("cross_cpu_wakeup", &s, "from sem_post on cpu 0 to sem_wait's return on cpu 1",
+	       R_WAKE, s.n);
 }
 
 /* ---- round trips through pipes and Unix sockets ----------------------------- */
@@ -403,9 +445,10 @@ static int write_all(int fd, const char *buf, size_t len)
  * SERVER_FROM are the server's ends.  Round trips: MSG_WARMUP untimed,
  * then MSG_ROUNDS timed, from before the write to after the read.
  */
-static void round_trips(const char *name, size_t len, int server_cpu,
+static void round_trips(const char *name, int k, size_t len, int server_cpu,
 			int to, int from, int server_from, int server_to, int *close_fds)
 {
+	int global = server_cpu != BENCH_CPU;
 	static char buf[2][PAGE];
 	struct samples s;
 
@@ -431,11 +474,15 @@ static void round_trips(const char *name, size_t len, int server_cpu,
 	close(server_to);
 	samples_init(&s, MSG_ROUNDS);
 	for (int i = 0; i < MSG_WARMUP + MSG_ROUNDS; i++) {
+		if (i >= MSG_WARMUP)
+			region_on(k, global);
 		uint64_t t0 = tsc_now();
 		int r = write_all(to, buf[0], len);
 		if (r == 0)
 			r = read_all(from, buf[0], len);
 		uint64_t t1 = tsc_now();
+		if (i >= MSG_WARMUP)
+			region_off(k, global);
 		if (r < 0) {
 			fail(name);
 			break;
@@ -452,11 +499,11 @@ static void round_trips(const char *name, size_t len, int server_cpu,
 		printf("linuxbench: %s: the server ended with status 0x%x\n", name, status);
 		failed = 1;
 	}
-	report(name, &s, server_cpu == BENCH_CPU ? "per round trip, one CPU"
-						  : "per round trip, server on cpu 1");
+	report(name, &s, global ? "per round trip, server on cpu 1" : "per round trip, one CPU",
+	       k, s.n);
 }
 
-static void bench_pipe(const char *name, int server_cpu)
+static void bench_pipe(const char *name, int k, int server_cpu)
 {
 	int up[2], down[2];
 
@@ -465,10 +512,10 @@ static void bench_pipe(const char *name, int server_cpu)
 		return;
 	}
 	int close_fds[] = { up[1], down[0], -1 };
-	round_trips(name, PAGE, server_cpu, up[1], down[0], up[0], down[1], close_fds);
+	round_trips(name, k, PAGE, server_cpu, up[1], down[0], up[0], down[1], close_fds);
 }
 
-static void bench_unix(const char *name, size_t len, int server_cpu)
+static void bench_unix(const char *name, int k, size_t len, int server_cpu)
 {
 	int sv[2];
 
@@ -480,7 +527,7 @@ static void bench_unix(const char *name, size_t len, int server_cpu)
 	/* The server's two ends are the same socket: duplicate it so each
 	 * side's close in round_trips leaves the other working. */
 	int server = sv[1], server2 = dup(sv[1]);
-	round_trips(name, len, server_cpu, sv[0], sv[0], server, server2, close_fds);
+	round_trips(name, k, len, server_cpu, sv[0], sv[0], server, server2, close_fds);
 }
 
 /* ---- what it runs on, and the end ------------------------------------------- */
@@ -536,6 +583,29 @@ static void print_cpu_flags(void)
 	printf("@@ {\"kind\":\"peer-info\",\"name\":\"cpu_flags\",\"value\":\"%s\"}\n", value);
 }
 
+/*
+ * The offset of the per-CPU variable cpu_number from /proc/kallsyms (x86-64
+ * lists per-CPU symbols by their offset in the per-CPU area): the cost model
+ * reads it through GS base to tell the CPUs apart (cpu_id_offset=).
+ */
+static void print_cpu_number_offset(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned long long off = 0;
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof line, f)) {
+		char type, sym[128];
+		if (sscanf(line, "%llx %c %127s", &off, &type, sym) == 3 && strcmp(sym, "cpu_number") == 0)
+			found = 1;
+	}
+	if (f)
+		fclose(f);
+	if (found)
+		printf("@@ {\"kind\":\"peer-info\",\"name\":\"cpu_number\",\"value\":\"0x%llx\"}\n", off);
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -554,6 +624,7 @@ static void print_system(void)
 	print_file_line("peer-info", "version", "/proc/version");
 	print_file_line("peer-info", "cmdline", "/proc/cmdline");
 	print_cpu_flags();
+	print_cpu_number_offset();
 	DIR *d = opendir("/sys/devices/system/cpu/vulnerabilities");
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL && n < 64)
@@ -607,20 +678,20 @@ int main(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	printf("linuxbench: %ld cpus; figures in TSC ticks, a TSC read pair included in each\n",
 	       cpus);
-	time_calls("null_syscall", call_getppid);
-	time_calls("getpid", call_getpid);
+	time_calls("null_syscall", call_getppid, R_NULL);
+	time_calls("getpid", call_getpid, R_GETPID);
 	bench_process_switch();
 	bench_page_fault();
 	bench_spawn();
 	if (cpus >= 2)
 		bench_cross_cpu();
-	bench_pipe("pipe_4k_same_cpu", BENCH_CPU);
-	bench_unix("unix_64b_same_cpu", 64, BENCH_CPU);
-	bench_unix("unix_4k_same_cpu", PAGE, BENCH_CPU);
+	bench_pipe("pipe_4k_same_cpu", R_PIPE_SAME, BENCH_CPU);
+	bench_unix("unix_64b_same_cpu", R_UNIX64_SAME, 64, BENCH_CPU);
+	bench_unix("unix_4k_same_cpu", R_UNIX4K_SAME, PAGE, BENCH_CPU);
 	if (cpus >= 2) {
-		bench_pipe("pipe_4k_cross_cpu", OTHER_CPU);
-		bench_unix("unix_64b_cross_cpu", 64, OTHER_CPU);
-		bench_unix("unix_4k_cross_cpu", PAGE, OTHER_CPU);
+		bench_pipe("pipe_4k_cross_cpu", R_PIPE_CROSS, OTHER_CPU);
+		bench_unix("unix_64b_cross_cpu", R_UNIX64_CROSS, 64, OTHER_CPU);
+		bench_unix("unix_4k_cross_cpu", R_UNIX4K_CROSS, PAGE, OTHER_CPU);
 	}
 	printf("@@ {\"kind\":\"peer-done\",\"failed\":%d}\n", failed);
 	printf("linuxbench: %s\n", failed ? "some benchmarks FAILED" : "done");

@@ -47,6 +47,11 @@ def test_collect_reads_only_the_reports_files(tmp_path):
     write(results, "bench-peer-linux-default.jsonl", [{"kind": "bench", "name": "a", "median": 9}])
     write(results, "det1.jsonl", [{"kind": "bench", "name": "a", "median": 1}])
     assert history.collect(results) == {"ispc/a.median": 7, "peer-linux-default/a.median": 9}
+    # The joined file, when there is one, gives the same names and the cycles.
+    write(results, "bench-peer-linux-default.joined.jsonl",
+          [{"kind": "bench", "name": "a", "median": 9, "model": MODEL}])
+    assert history.collect(results) == {"ispc/a.median": 7, "peer-linux-default/a.median": 9,
+                                        "peer-linux-default/a.cycles": 110.121}
 
 
 def git(root, *args):

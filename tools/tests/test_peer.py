@@ -78,12 +78,20 @@ def test_linux_boots_in_hakos_qemu_configuration():
     assert "clearcpuid=rdrand,rdseed,erms,fsrm" in merged and merged.endswith("mitigations=off")
 
 
-def test_bench_peer_is_listed_and_refuses_a_model(tmp_path):
+def test_bench_peer_is_listed_and_checks_the_model(tmp_path):
     assert "peer" in bench.describe()
     err = io.StringIO()
-    assert bench.run_bench("peer", model="modern", out=io.StringIO(), err=err,
+    assert bench.run_bench("peer", model="nosuch", out=io.StringIO(), err=err,
                            root=tmp_path, env={}) == 2
-    assert "cost model" in err.getvalue()
+    assert "no cost-model profile 'nosuch'" in err.getvalue()
+
+
+def test_the_plugin_learns_linuxs_layout():
+    flag, spec = peer.linux_plugin_args("modern", "results/x.model.jsonl", "0x199e0")
+    assert flag == "-plugin"
+    assert spec.endswith(",cpu_id_offset=0x199e0,large=ffff888000000000:400000000000,"
+                         "large=ffffffff80000000:40000000")
+    assert ",profile=tools/costmodel/profiles/modern.profile,out=results/x.model.jsonl" in spec
 
 
 # ---- the table --------------------------------------------------------------------
@@ -173,7 +181,7 @@ def test_report_has_the_peer_section(sitting, tmp_path):
     empty.mkdir()
     md, _ = report.markdown(empty)
     assert "Not run: no results/bench-peer-*.jsonl" in md
-    assert report.STEPS[-1].args == ("peer",)
+    assert report.STEPS[-1].args == ("peer", "--model", "modern")
 
 
 def test_make_test_counts_the_linux_boot(tmp_path, monkeypatch):
@@ -184,3 +192,39 @@ def test_make_test_counts_the_linux_boot(tmp_path, monkeypatch):
     assert testall.run_test_all(plan=plan, root=tmp_path, env={}, out=out, err=io.StringIO()) == 1
     assert "FAIL peer-linux: no figure getpid" in out.getvalue()
     assert out.getvalue().splitlines()[-1] == "0 passed, 1 failed, 0 skipped"
+
+
+def joined_line(name, median, cycles):
+    return dict(bench_line(name, median), region=0, iters=10,
+                model={"profile": "modern", "per_iter": {"insns": median, "cycles": cycles}})
+
+
+def test_modelled_cycles_get_a_table_of_their_own(sitting):
+    write(sitting, "bench-peer-hako-sys.joined",
+          [joined_line("null_syscall", 101, 107.0),
+           joined_line("page_fault_first_touch", 1099, 16296.8)])
+    write(sitting, "bench-peer-linux-default.joined",
+          [joined_line("null_syscall", 335, 340.0),
+           joined_line("page_fault_first_touch", 6379, 15570.9),
+           joined_line("unix_4k_cross_cpu", 49637, 78589.1)])
+    text = peer.render(sitting)
+    assert "Modelled cycles per operation, cost model `modern`" in text
+    assert "| measure | Hako | Linux default | Linux÷Hako | Hako slower |" in text
+    assert "| null system call (Hako sys_null, Linux getppid) | 107 | 340 | 3.18 |  |" in text
+    assert "| first-touch page fault (one 4 KiB page) | 16,297 | 15,571 | 0.96 | **Hako** |" in text
+    assert "| Unix socket round trip, 4 KiB each way, cross-CPU | — | 78,589 | — | — |" in text
+    assert "In modelled cycles Hako is slower in: first-touch page fault (one 4 KiB page)." in text
+
+
+def test_without_the_model_the_table_says_how_to_get_cycles(sitting):
+    assert "Modelled cycles: not in this sitting" in peer.render(sitting)
+
+
+def test_cpu_number_is_remembered_for_the_model(tmp_path):
+    (tmp_path / "build" / "peer").mkdir(parents=True)
+    peer.remember_cpu_number(tmp_path, [{"kind": "peer-info", "name": "cpu_number",
+                                         "value": "0x199e0"}])
+    assert (tmp_path / peer.CPU_NUMBER).read_text() == "0x199e0\n"
+    peer.remember_cpu_number(tmp_path, [{"kind": "peer-info", "name": "cpu_number",
+                                         "value": "rm -rf"}])
+    assert (tmp_path / peer.CPU_NUMBER).read_text() == "0x199e0\n"
