@@ -15,7 +15,11 @@ devices (qemu.machine_args):
     (results/bench-peer-linux-{default,mitigations-off,no-erms}.jsonl).
 
 Then it prints the side-by-side table from those files (render(),
-which the report's peer section uses too).
+which the report's peer section uses too).  With `--model PROFILE` the
+cost model rides along on Hako's two boots and on Linux's default one
+(LINUX_LARGE and CPU_NUMBER say how it follows Linux), and a second table
+gives modelled cycles per operation.  "Hako slower" marks a row where
+Hako's figure is above Linux's lowest.
 
 Determinism: Hako's boots are byte-identical under icount; Linux's were
 not at first (a few medians moved by tens to hundreds of instructions,
