@@ -15,14 +15,26 @@
 # beside the machine's own Debian source entry (the same mirror and keyring,
 # read from /etc/apt; no host is written here) and installs qemu-system-x86
 # from it.  Prints a single line "deps: all present" when nothing needs doing.
+#
+# The Linux peer baseline (`./hako bench peer`) boots Debian's own kernel:
+# `tools/deps.sh peer-kernel` (also run by the plain call) downloads the
+# package the linux-image-amd64 metapackage of this release depends on with
+# `apt-get download` and extracts only its /boot/vmlinuz-* into
+# build/peer/vmlinuz, its name and version into build/peer/vmlinuz.package.
+# Nothing is installed on the host: no kernel, no initramfs-tools run.
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc make
+PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
           binutils gdb python3 python3-pytest python3-matplotlib)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 QEMU_MAJOR_MIN=10
+# glibc's static C library: the Linux peer's benchmark is linked with it.
+STATIC_LIBC=/usr/lib/x86_64-linux-gnu/libc.a
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PEER_DIR="$ROOT/build/peer"
+PEER_META=linux-image-amd64
 BACKPORTS_LIST=/etc/apt/sources.list.d/hako-backports.sources
 
 SUDO=()
@@ -52,6 +64,7 @@ missing_tools() {
         command -v "$cmd" >/dev/null 2>&1 || echo "$cmd"
     done
     have_pytest || echo "pytest"
+    [ -f "$STATIC_LIBC" ] || echo "libc.a"
     have_matplotlib || echo "matplotlib"
     if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
        [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
@@ -176,10 +189,51 @@ pip_fallback() {
         die "could not install $*"
 }
 
+# The Debian kernel package linux-image-amd64 depends on here.
+peer_package() {
+    apt-cache depends "$PEER_META" 2>/dev/null |
+        sed -n 's/^ *Depends: \(linux-image-[^ ]*-amd64\)$/\1/p' | head -1
+}
+
+# Fetch the package and keep only its vmlinuz (see the header).
+peer_kernel() {
+    local pkg ver tmp
+    if [ -f "$PEER_DIR/vmlinuz" ] && [ -f "$PEER_DIR/vmlinuz.package" ]; then
+        return 0
+    fi
+    command -v apt-get >/dev/null 2>&1 || die "apt-get not found (expected Debian 12)"
+    pkg="$(peer_package)"
+    if [ -z "$pkg" ]; then
+        choose_privilege
+        "${SUDO[@]}" apt-get update
+        pkg="$(peer_package)"
+    fi
+    [ -n "$pkg" ] || die "apt knows no package $PEER_META depends on"
+    ver="$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p' | head -1)"
+    say "fetching $pkg $ver (only its vmlinuz goes to build/peer/)"
+    tmp="$(mktemp -d)"
+    chmod 755 "$tmp"
+    if ! (cd "$tmp" && apt-get download "$pkg=$ver" >/dev/null 2>&1); then
+        rm -rf "$tmp"
+        die "apt-get download $pkg=$ver failed"
+    fi
+    mkdir -p "$PEER_DIR"
+    dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*'
+    cp "$tmp"/boot/vmlinuz-* "$PEER_DIR/vmlinuz"
+    echo "$pkg $ver" > "$PEER_DIR/vmlinuz.package"
+    rm -rf "$tmp"
+    say "Linux peer kernel: $pkg $ver -> build/peer/vmlinuz"
+}
+
 main() {
     local missing
+    if [ "${1:-}" = "peer-kernel" ]; then
+        peer_kernel
+        return 0
+    fi
     missing="$(missing_tools)"
     if [ -z "$missing" ]; then
+        peer_kernel
         say "all present (QEMU $(qemu_major))"
         return 0
     fi
@@ -192,6 +246,7 @@ main() {
     pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
+    peer_kernel
     say "all present (QEMU $(qemu_major))"
 }
 

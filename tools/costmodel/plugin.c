@@ -68,6 +68,19 @@ struct vcpu {
 /* Hako's struct cpu (kernel/include/cpu.h): the int id after three 64-bit words. */
 #define HAKO_CPU_ID_OFFSET 24     /* offsetof(struct cpu, id): kernel/include/cpu.h asserts it */
 
+/*
+ * Another guest (the Linux peer, tools/hakotool/peer.py) names its own
+ * layout: cpu_id_offset=N, where the 32-bit CPU number sits from the
+ * per-CPU base in GS (Linux: the per-CPU variable cpu_number), and
+ * large=BASE:SIZE (hexadecimal, up to LARGE_MAX times), the ranges mapped
+ * with 2 MiB pages instead of Hako's direct map.
+ */
+#define LARGE_MAX 4
+static uint64_t cpu_id_offset = HAKO_CPU_ID_OFFSET;
+static struct { uint64_t base, size; } large[LARGE_MAX] = { { DIRECT_MAP_BASE, DIRECT_MAP_SIZE } };
+static unsigned nlarge = 1;
+static bool large_given;
+
 /* Register handles are the same for every vCPU; reads go to the running one. */
 static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg;
 static GByteArray *reg_buf;
@@ -148,12 +161,15 @@ static const struct special *intern(const struct cm_insn *insn, uint64_t va)
  * (kernel/arch/x86_64/mmu.c): the direct map of RAM uses 2 MiB pages,
  * device registers and everything else 4 KiB pages, and every kernel
  * (upper-half) mapping is global once CR4.PGE is on.  User 2 MiB pages
- * (the ICA window) are modelled as 4 KiB.
+ * (the ICA window) are modelled as 4 KiB.  large= replaces the direct map
+ * with other ranges (another guest's layout).
  */
 static struct cm_page walk_page(uint64_t va, void *ctx)
 {
 	const struct vcpu *v = ctx;
-	bool direct = va >= DIRECT_MAP_BASE && va - DIRECT_MAP_BASE < DIRECT_MAP_SIZE;
+	bool direct = false;
+	for (unsigned i = 0; i < nlarge && !direct; i++)
+		direct = va >= large[i].base && va - large[i].base < large[i].size;
 	return (struct cm_page){
 		.shift = direct && !v->io ? CM_PAGE_2M : CM_PAGE_4K,
 		.global = (va >> 63) && (v->core.cr4 & CM_CR4_PGE),
@@ -196,7 +212,7 @@ static unsigned identify(void)
 		if (cpu_keys[i] == key)
 			return i < nvcpus ? i : current;
 	g_byte_array_set_size(reg_buf, 0);
-	if (!qemu_plugin_read_memory_vaddr(key + HAKO_CPU_ID_OFFSET, reg_buf, 4) || reg_buf->len < 4)
+	if (!qemu_plugin_read_memory_vaddr(key + cpu_id_offset, reg_buf, 4) || reg_buf->len < 4)
 		return current;
 	uint32_t id;
 	memcpy(&id, reg_buf->data, 4);
@@ -406,6 +422,25 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 		fclose(out);
 }
 
+/* large=BASE:SIZE, both hexadecimal: the first replaces Hako's direct map. */
+static int parse_large(const char *text)
+{
+	char *end;
+	uint64_t base = strtoull(text, &end, 16);
+	if (*end != ':' || (!large_given ? 0 : nlarge) >= LARGE_MAX)
+		return -1;
+	uint64_t size = strtoull(end + 1, &end, 16);
+	if (*end || !size)
+		return -1;
+	if (!large_given)
+		nlarge = 0;
+	large_given = true;
+	large[nlarge].base = base;
+	large[nlarge].size = size;
+	nlarge++;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv)
 {
 	const char *profile_path = NULL;
@@ -416,9 +451,13 @@ static int parse_args(int argc, char **argv)
 			out_path = argv[i] + 4;
 		else if (strcmp(argv[i], "regs=on") == 0)
 			show_regs = true;
+		else if (strncmp(argv[i], "cpu_id_offset=", 14) == 0)
+			cpu_id_offset = strtoull(argv[i] + 14, NULL, 0);
+		else if (strncmp(argv[i], "large=", 6) == 0 && parse_large(argv[i] + 6) == 0)
+			continue;
 		else {
-			fprintf(stderr, "costmodel: unknown argument '%s' (profile=PATH, out=PATH, regs=on)\n",
-				argv[i]);
+			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, "
+				"cpu_id_offset=N, large=BASE:SIZE)\n", argv[i]);
 			return -1;
 		}
 	}

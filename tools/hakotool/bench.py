@@ -142,11 +142,18 @@ BENCHES: dict[str, Bench] = {
 }
 
 
+# Benches that are several boots, run by their own module.
+SITTINGS = {
+    "peer": "Hako's sysbench and ispcbench beside Debian's Linux in the same QEMU (icount), "
+            "Linux with default mitigations and with mitigations=off (peer.py), ~2 min",
+}
+
+
 def describe() -> str:
     """Known bench names with their descriptions, one per line."""
-    width = max(len(name) for name in BENCHES)
-    return "\n".join(f"  {name:<{width}}  {bench.about}"
-                     for name, bench in sorted(BENCHES.items()))
+    about = {name: bench.about for name, bench in BENCHES.items()} | SITTINGS
+    width = max(len(name) for name in about)
+    return "\n".join(f"  {name:<{width}}  {text}" for name, text in sorted(about.items()))
 
 
 def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: str = "",
@@ -154,6 +161,10 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     """Boot the named bench, then print its table; returns the exit code."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    if name == "peer":
+        from .peer import run_peer
+        return run_peer(quiet=quiet, keep_log=keep_log, model=model, out=out, err=err,
+                        **boot_kwargs)
     bench = BENCHES.get(name)
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")

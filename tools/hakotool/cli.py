@@ -6,6 +6,7 @@
   hako test-all [--quick]               everything `make test` runs
   hako bench NAME                       run a registered experiment
   hako report [--no-run | --summary]    run the papers' experiments, write docs/report/
+  hako history [NAME]                   a report figure across commits (results/history.jsonl)
 
 `--model PROFILE` (boot, bench) loads the cost-model plugin with that
 profile and joins its regions to the result lines (model.py).
@@ -148,6 +149,9 @@ def make_parser() -> argparse.ArgumentParser:
                         help="build the report from the result files already in results/")
     report.add_argument("--summary", action="store_true",
                         help="only print where the report is and its status table, if it exists")
+    history = subparsers.add_parser("history", help="how a report figure moved across commits "
+                                    "(results/history.jsonl); without NAME, the names")
+    history.add_argument("name", nargs="?", default=None)
     return parser
 
 
@@ -203,6 +207,12 @@ def cmd_report(args, words) -> int:
     return run_report(root, run=not args.no_run)
 
 
+def cmd_history(args, words) -> int:
+    from .history import show
+    from .paths import repo_root
+    return show(repo_root(), args.name, sys.stdout)
+
+
 COMMANDS = {
     "boot": cmd_boot,
     "shell": cmd_shell,
@@ -210,6 +220,7 @@ COMMANDS = {
     "test-all": cmd_test_all,
     "bench": cmd_bench,
     "report": cmd_report,
+    "history": cmd_history,
 }
 
 TAKES_WORDS = ("boot", "shell")

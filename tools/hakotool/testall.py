@@ -3,7 +3,8 @@
 The test plan is the table at the top of this module: which steps run
 (host unit tests, pytest, the guest boot matrix, the determinism check,
 a kernel fault and a panic reported as such, the `make gdb` path, an
-interactive `./hako shell` session, the coverage check)
+interactive `./hako shell` session, the coverage check, one boot of
+Debian's Linux with the peer benchmark, peer.py)
 and which guest boots are made.  Each boot case names the guest command
 words and the result-record kinds it counts, so e.g. a user-space
 selftest can be added as
@@ -129,7 +130,7 @@ class Plan:
 
 
 ALL_STEPS = ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash", "gdb",
-             "shell")
+             "shell", "peer")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -529,6 +530,14 @@ class TestAll:
             return
         ok, why = check_shell(self.root, self.env)
         self.reporter.add([TestItem("shell", ok, why)])
+
+
+    def step_peer(self) -> None:
+        """Debian's Linux boots in Hako's QEMU set-up and linuxbench prints every
+        figure (`./hako bench peer`'s Linux half, once; ~20 s)."""
+        from .peer import check_linux
+        ok, why = check_linux(self.root, self.env, self.err)
+        self.reporter.add([TestItem("peer-linux", ok, why)])
 
 
 def run_test_all(quick: bool = False, plan: Plan | None = None,
