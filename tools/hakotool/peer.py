@@ -39,7 +39,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import cpio
+from . import cpio, runner
 from . import model as costmodel
 from .qemu import ACCEL_ARGS, Profile, env_extra, machine_args, qemu_command
 from .results import load_records
@@ -248,6 +248,8 @@ def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if model:
+        if runner.build_enabled(env):
+            runner.run_make(root, "costmodel", env)   # a stale plugin is rebuilt
         problem = costmodel.check_model(root, model, LINUX_PROFILE.mode)
         if problem:
             err.write(f"hako: {problem}\n")

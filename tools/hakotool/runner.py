@@ -147,6 +147,8 @@ def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, 
     if problem:
         return problem
     if profile.model:
+        if build and build_enabled(env):
+            run_make(root, "costmodel", env)   # a stale plugin is rebuilt; a failure shows below
         why = costmodel.check_model(root, profile.model, profile.mode)
         if why:
             return EXIT_USAGE, why
