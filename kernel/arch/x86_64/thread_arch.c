@@ -3,6 +3,7 @@
  * and what changes on the CPU when it is switched in.
  */
 #include <stdint.h>
+#include <cpu.h>
 #include <thread.h>
 #include <vm.h>
 #include "arch_cpu.h"
@@ -31,6 +32,10 @@ uint64_t arch_switch_frame_pointer(uint64_t saved_rsp)
 void arch_thread_switched_in(struct thread *t)
 {
 	tss_set_kernel_stack(t->kstack + KSTACK_SIZE);
-	arch_io_bitmap_load(t->io);              /* a driver process's ports, or none */
+	/* A driver process's ports, or none: the common switch, between threads
+	 * without a grant on a CPU with nothing open, only looks (the call's
+	 * prologue cost 22 instructions a switch). */
+	if (t->io || ((struct arch_cpu *)this_cpu()->arch)->io_open.n)
+		arch_io_bitmap_load(t->io);
 	vm_switch(t->as ? t->as : &kernel_as);
 }
