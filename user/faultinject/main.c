@@ -6,7 +6,7 @@
  *
  * Needs the hub's two cards (--net hub) with at least one driver as a
  * process (drvproc=): a sender thread sends 64-byte frames with
- * nic_send from the RTL8139 to the e1000 (which this program opens and a
+ * nic_send from the e1000 to the RTL8139 (which this program opens and a
  * receiver thread reads), a bystander thread counts, and the main thread
  * injects FAULTS faults (core_ctl HAKO_CORE_INJECT) into the cards'
  * driver processes, one every 0-3 ms, chosen by a PRNG seeded with SEED:
@@ -29,6 +29,7 @@
 
 #define FRAME_LEN   64
 #define SETTLE_MS   300
+#define WINDOW      24                   /* frames sent ahead of those received */
 
 struct card {
 	int nic;
@@ -38,6 +39,7 @@ struct card {
 };
 
 static struct card rtl, e1k;
+static struct card *tx = &e1k, *rx = &rtl;       /* frames go from the e1000 to the RTL8139 */
 static volatile bool stop_send, stop_all;
 static volatile uint64_t sent_ok, sent_err, sent_epipe, received, bystander;
 
@@ -67,12 +69,14 @@ static void sender(void *arg __attribute__((unused)))
 {
 	uint8_t f[FRAME_LEN];
 	memset(f, 0, sizeof f);
-	memcpy(f, e1k.info.mac, 6);
-	memcpy(f + 6, rtl.info.mac, 6);
+	memcpy(f, rx->info.mac, 6);
+	memcpy(f + 6, tx->info.mac, 6);
 	f[12] = 0x88;
 	f[13] = 0xb6;
 	while (!stop_send) {
-		long r = sys_nic_send(rtl.nic, f, sizeof f);
+		for (int i = 0; i < 20 && sent_ok > received + WINDOW; i++)
+			sleep_ms(1);                 /* the hub drops what the card cannot take */
+		long r = sys_nic_send(tx->nic, f, sizeof f);
 		if (r == 0)
 			sent_ok++;
 		else if (r == -EPIPE)
@@ -88,8 +92,8 @@ static void receiver(void *arg __attribute__((unused)))
 {
 	uint8_t f[HAKO_NIC_FRAME_MAX];
 	while (!stop_all) {
-		long n = sys_nic_recv(e1k.nic, f, sizeof f, HAKO_NIC_NONBLOCK);
-		if (n == FRAME_LEN && memcmp(f + 6, rtl.info.mac, 6) == 0 && f[13] == 0xb6)
+		long n = sys_nic_recv(rx->nic, f, sizeof f, HAKO_NIC_NONBLOCK);
+		if (n == FRAME_LEN && memcmp(f + 6, tx->info.mac, 6) == 0 && f[13] == 0xb6)
 			received++;
 		else if (n < 0)
 			sleep_ms(1);
@@ -151,9 +155,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct hako_nic_info open = { .cpu = 0 };
-	long r = sys_nic_ctl(e1k.nic, HAKO_NIC_OPEN, &open);
+	long r = sys_nic_ctl(rx->nic, HAKO_NIC_OPEN, &open);
 	if (r < 0) {
-		printf("faultinject: cannot open %s (error %ld)\n", e1k.info.name, r);
+		printf("faultinject: cannot open %s (error %ld)\n", rx->info.name, r);
 		return 2;
 	}
 	stat_of(&rtl, &rtl.s0);
@@ -193,7 +197,11 @@ int main(int argc, char **argv)
 	stop_all = true;
 	thread_join(tids[1]);
 	thread_join(tids[2]);
-	sys_nic_ctl(e1k.nic, HAKO_NIC_CLOSE, NULL);
+	sys_nic_ctl(rx->nic, HAKO_NIC_CLOSE, NULL);
+	struct hako_nic_info poll = { .cpu = 0 };    /* the closed sender's driver reaps (nic_drain) */
+	if (sys_nic_ctl(tx->nic, HAKO_NIC_OPEN, &poll) == 0)
+		sys_nic_ctl(tx->nic, HAKO_NIC_CLOSE, NULL);
+	sleep_ms(10);
 	stat_of(&rtl, &rtl.s1);
 	stat_of(&e1k, &e1k.s1);
 
@@ -220,15 +228,15 @@ int main(int argc, char **argv)
 	printf("faultinject: wild requests: %lu refused by the kernel, %lu accepted\n", refused,
 	       wild_ok);
 	bool ok_rtl = account(&rtl, false), ok_e1k = account(&e1k, false);
-	bool mine = D(&rtl, send_ok) == sent_ok && D(&rtl, send_epipe) == sent_epipe &&
-		    D(&rtl, send_err) == sent_err;
-	uint64_t accepted = sent_ok, unconf = D(&rtl, tx_unconfirmed);
+	bool mine = D(tx, send_ok) == sent_ok && D(tx, send_epipe) == sent_epipe &&
+		    D(tx, send_err) == sent_err;
+	uint64_t accepted = sent_ok, unconf = D(tx, tx_unconfirmed);
 	printf("faultinject: frames: sent %lu: ok %lu, refused %lu, epipe %lu (sender's own count %s "
 	       "the kernel's); received by %s %lu; accepted and not received %ld (unconfirmed at a "
 	       "driver's end %lu, %s drops %lu)\n", sent_ok + sent_err + sent_epipe, sent_ok, sent_err,
-	       sent_epipe, mine ? "equals" : "DIFFERS FROM", e1k.info.name, received,
-	       (int64_t)accepted - (int64_t)received, unconf, e1k.info.name,
-	       D(&e1k, rx_kernel_dropped));
+	       sent_epipe, mine ? "equals" : "DIFFERS FROM", rx->info.name, received,
+	       (int64_t)accepted - (int64_t)received, unconf, rx->info.name,
+	       D(rx, rx_kernel_dropped));
 	printf("faultinject: bystander %lu loops; traffic %s at the end; kernel alive\n",
 	       bystander - by0, flowing ? "flowing" : "NOT flowing");
 	bool good = ok_rtl && ok_e1k && mine && wild_ok == 0 && bystander > by0 && gave_up == 0 &&
