@@ -88,10 +88,8 @@ void core_nic_dead(struct core *c)
 	c->tx_tail = c->tx_head;
 	c->events = 0;
 	c->irq_t0 = 0;
-	uint64_t done = c->last.tx + c->last.tx_errors;
-	if (c->accepted_gen > done)
-		c->stat.tx_unconfirmed += c->accepted_gen - done;
-	c->accepted_gen = 0;
+	c->stat.tx_unconfirmed += c->accepted_gen - c->done_gen;
+	c->accepted_gen = c->done_gen = 0;
 	c->base.tx += c->last.tx;
 	c->base.tx_errors += c->last.tx_errors;
 	c->base.rx_errors += c->last.rx_errors;
@@ -107,9 +105,15 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 {
 	struct nic *n = &c->nic;
 	spin_lock(&c->wq.lock);
+	/* A driver is believed for no more transmissions than it was given. */
 	uint64_t now = st->tx + st->tx_errors, before = c->last.tx + c->last.tx_errors;
-	if (now > before)
-		c->stat.tx_done += now - before;
+	if (now > before) {
+		uint64_t more = now - before, room = c->accepted_gen - c->done_gen;
+		uint64_t credit = more < room ? more : room;
+		c->done_gen += credit;
+		c->stat.tx_done += credit;
+		c->stat.tx_overreported += more - credit;
+	}
 	c->last = *st;
 	n->stats.tx = c->base.tx + st->tx;
 	n->stats.tx_errors = c->base.tx_errors + st->tx_errors;

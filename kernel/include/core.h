@@ -92,6 +92,7 @@ struct core {
 	uint64_t progress;           /* core_recv, core_reply, IRQ_DONE so far (the watchdog's) */
 	uint64_t wd_progress, wd_ns; /* the watchdog's last look: progress then, and since when */
 	uint64_t accepted_gen;       /* this process: frames it accepted (send_ok + txq_taken) */
+	uint64_t done_gen;           /* of those, reported done (never more than accepted_gen) */
 	struct hako_core_nicstat base;   /* the ended processes' counters, summed */
 	struct hako_core_nicstat last;   /* the current process's last report */
 	uint64_t kdrops;             /* received frames the kernel dropped (no room), all along */

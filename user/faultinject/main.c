@@ -16,7 +16,9 @@
  * again, and it prints what was injected, the driver ends and restarts,
  * and the account of every frame; the exit status is 0 when every check
  * held (the account balanced, no wild request accepted, the bystander ran,
- * no driver given up, traffic flowing at the end).
+ * no driver given up, traffic flowing at the end).  Last, both driver
+ * processes are killed once more, so fresh copies from the initrd serve
+ * whatever runs next (a flipped bit may leave a driver running but wrong).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <hako/result.h>
 #include <hako/sys.h>
 #include <hako/thread.h>
 
@@ -125,9 +128,11 @@ static bool account(struct card *c, bool quiet_device)
 	int64_t in_device = (int64_t)(ok + taken) - (int64_t)(done + unconf);
 	printf("faultinject: %s: sends %lu = ok %lu + refused %lu + epipe %lu (%lu taken by a driver "
 	       "that ended); queued %lu = taken %lu + dropped %lu; accepted %lu = reported done %lu + "
-	       "unconfirmed at an end %lu + in the device now %ld; received %lu, kernel drops %lu\n",
+	       "unconfirmed at an end %lu + in the device now %ld (over-reported %lu, not believed); "
+	       "received %lu, kernel drops %lu\n",
 	       c->info.name, calls, ok, err, epipe, D(c, send_epipe_active), D(c, txq),
-	       taken, D(c, txq_dropped), ok + taken, done, unconf, in_device, D(c, rx),
+	       taken, D(c, txq_dropped), ok + taken, done, unconf, in_device, D(c, tx_overreported),
+	       D(c, rx),
 	       D(c, rx_kernel_dropped));
 	bool good = calls == ok + err + epipe && D(c, txq) == taken + D(c, txq_dropped);
 	if (quiet_device)
@@ -138,8 +143,8 @@ static bool account(struct card *c, bool quiet_device)
 int main(int argc, char **argv)
 {
 	uint64_t faults = argc > 1 ? strtoul(argv[1], NULL, 0) : 2000;
-	rnd_state = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
-	rnd_state = rnd_state * 0x9e3779b97f4a7c15ull | 1;
+	uint64_t seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
+	rnd_state = seed * 0x9e3779b97f4a7c15ull | 1;
 	if (!find(&rtl, "rtl8139.0") || !find(&e1k, "e1000.0")) {
 		printf("faultinject: needs the hub's two cards (--net hub)\n");
 		return 2;
@@ -220,9 +225,9 @@ int main(int argc, char **argv)
 		refused += D(c, refused);
 		wild_ok += D(c, wild_accepted);
 	}
-	printf("faultinject: %lu faults in %lu ms (seed %s): text %lu, data %lu, wild %lu, hang %lu; "
-	       "%lu tries found a driver restarting\n", faults, t_inject / 1000000,
-	       argc > 2 ? argv[2] : "1", inj[0], inj[1], inj[2], inj[3], busy);
+	printf("faultinject: %lu faults in %lu ms (seed %lu): text %lu, data %lu, wild %lu, hang %lu; "
+	       "%lu tries found a driver restarting\n", faults, t_inject / 1000000, seed, inj[0],
+	       inj[1], inj[2], inj[3], busy);
 	printf("faultinject: driver ends: %lu crashes, %lu kills (%lu by the watchdog), %lu exits; "
 	       "%lu restarts; %lu given up\n", crashes, kills, wd, exits, restarts, gave_up);
 	printf("faultinject: wild requests: %lu refused by the kernel, %lu accepted\n", refused,
@@ -241,6 +246,28 @@ int main(int argc, char **argv)
 	       bystander - by0, flowing ? "flowing" : "NOT flowing");
 	bool good = ok_rtl && ok_e1k && mine && wild_ok == 0 && bystander > by0 && gave_up == 0 &&
 		    flowing;
+	result_line("{\"kind\":\"faults\",\"faults\":%lu,\"seed\":%lu,\"ms\":%lu,\"text\":%lu,"
+		    "\"data\":%lu,\"wild\":%lu,\"hang\":%lu,\"crashes\":%lu,\"kills\":%lu,"
+		    "\"watchdog\":%lu,\"exits\":%lu,\"restarts\":%lu,\"gave_up\":%lu,"
+		    "\"refused\":%lu,\"wild_accepted\":%lu,\"sent\":%lu,\"ok\":%lu,\"err\":%lu,"
+		    "\"epipe\":%lu,\"epipe_active\":%lu,\"reported_done\":%lu,\"unconfirmed\":%lu,"
+		    "\"received\":%lu,\"rx_drops\":%lu,\"bystander\":%lu,\"flowing\":%d,\"ok_all\":%d}",
+		    faults, seed, t_inject / 1000000, inj[0], inj[1], inj[2], inj[3], crashes, kills, wd,
+		    exits, restarts, gave_up, refused, wild_ok, sent_ok + sent_err + sent_epipe, sent_ok,
+		    sent_err, sent_epipe, D(tx, send_epipe_active), D(tx, tx_done), unconf, received,
+		    D(rx, rx_kernel_dropped), bystander - by0, flowing, good);
 	printf("faultinject: %s\n", good ? "ok" : "FAILED");
+	/* A flipped bit may leave a driver running but wrong: start both afresh for what follows. */
+	for (int t = 0; t < ntargets; t++) {
+		struct hako_core_stat st;
+		stat_of(targets[t], &st);
+		uint64_t gen = st.generation;
+		if (st.pid > 0)
+			sys_kill(st.pid);
+		for (int i = 0; i < 3000 && (st.generation == gen || st.pid <= 0); i++) {
+			sleep_ms(1);
+			stat_of(targets[t], &st);
+		}
+	}
 	return good ? 0 : 1;
 }

@@ -181,6 +181,8 @@ struct hako_core_stat {
 	uint64_t refused;            /* driver requests the kernel refused (-EPERM, -EFAULT, -EINVAL) */
 	uint64_t wild_accepted;      /* injected wild requests not refused (must stay 0) */
 	uint64_t injected[HAKO_INJECT_KINDS];   /* faults injected, by kind */
+	uint64_t tx_overreported;    /* transmissions a driver reported done beyond what it was
+	                              * given (a corrupted driver): not believed, not in tx_done */
 };
 
 #endif
