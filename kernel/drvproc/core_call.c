@@ -118,9 +118,9 @@ void core_post(struct core *c, uint32_t events)
 /* The next call, else the events (one queued frame with EV_TXQ), else sleep. */
 long core_recv(struct core *c, struct hako_core_msg *m)
 {
+	spin_lock(&c->wq.lock);
 	if (!c->dead)
 		core_nic_take_stats(c, &m->st);
-	spin_lock(&c->wq.lock);
 	c->progress++;
 	long r = 0;
 	for (;;) {

@@ -100,11 +100,11 @@ void core_nic_dead(struct core *c)
 	intr_pack_release(&n->src);        /* held masked for a forwarded interrupt nobody finishes */
 }
 
-/* The driver's counters at its core_recv: the ended processes' plus this one's. */
+/* The driver's counters at its core_recv: the ended processes' plus this one's.
+ * Caller holds c->wq.lock. */
 void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 {
 	struct nic *n = &c->nic;
-	spin_lock(&c->wq.lock);
 	/* A driver is believed for no more transmissions than it was given. */
 	uint64_t now = st->tx + st->tx_errors, before = c->last.tx + c->last.tx_errors;
 	if (now > before) {
@@ -121,7 +121,6 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 	n->stats.rx_dropped = c->base.rx_dropped + st->rx_dropped + c->kdrops;
 	c->stat.wild_accepted = c->base.wild_accepted + st->wild_accepted;
 	n->link_up = st->link_up != 0;
-	spin_unlock(&c->wq.lock);
 }
 
 static uint32_t proxy_ack(struct nic *n)

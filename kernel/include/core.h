@@ -157,7 +157,7 @@ int core_nic_register(struct core *c, const struct hako_core_reg *reg);
 long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len);
 int core_irq_done(struct core *c, bool mine);
 void core_nic_dead(struct core *c);       /* the driver ended: its line let through, queue dropped */
-void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st);
+void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st);   /* holds wq.lock */
 int core_txq_take(struct core *c, uint8_t *buf);          /* caller holds wq.lock; length or 0 */
 
 #endif

@@ -137,6 +137,8 @@ UTEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_proces
 	struct hako_core_stat s0, s1, r0, r1;
 	reap(fl.c.tx);                       /* nothing of an earlier test left in the device */
 	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s0), 0);
+	struct hako_nic_info t0, t1;
+	CHECK_EQ(sys_nic_ctl(fl.c.tx, HAKO_NIC_INFO, &t0), 0);
 	sys_core_ctl(fl.c.rx, HAKO_CORE_STAT, &r0);
 	int tids[2] = { thread_start(sender, &fl), thread_start(receiver, &fl) };
 	while (fl.ok < FLOOD / 3)
@@ -156,6 +158,7 @@ UTEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_proces
 	sys_nic_ctl(fl.c.rx, HAKO_NIC_CLOSE, NULL);
 	reap(fl.c.tx);
 	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_nic_ctl(fl.c.tx, HAKO_NIC_INFO, &t1), 0);
 	sys_core_ctl(fl.c.rx, HAKO_CORE_STAT, &r1);
 	struct hako_nic_info rin;
 	sys_nic_ctl(fl.c.rx, HAKO_NIC_INFO, &rin);
@@ -183,6 +186,10 @@ UTEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_proces
 	      "kernel ok/refused/epipe %lu/%lu/%lu, sender %lu/%lu/%lu", D(send_ok), D(send_err),
 	      D(send_epipe), fl.ok, fl.err, fl.epipe);
 	CHECK(in_device == 0, "%ld accepted frames unaccounted", in_device);
+	/* The card's counters go on across the restart (the new driver's start from 0). */
+	CHECK(t1.tx + t1.tx_errors - t0.tx - t0.tx_errors == D(tx_done),
+	      "nic_ctl INFO counts %lu sent, the core %lu", t1.tx + t1.tx_errors - t0.tx - t0.tx_errors,
+	      D(tx_done));
 	/* On the wire: the frames reported sent arrived (or a drop was counted); the unconfirmed
 	 * ones and the one the killed driver had taken may or may not have. */
 	uint64_t drops = r1.rx_kernel_dropped - r0.rx_kernel_dropped + rin.rx_dropped;

@@ -18,6 +18,13 @@
  * Core ids are network-card indices (nic_ctl): a card's core is either a
  * driver process or the driver in the kernel, and core_call and core_ctl
  * take both ("in-kernel drivers are called through the same interface").
+ *
+ * Faults (phase 2): when a driver process ends — a fault, a kill, the
+ * kernel's watchdog (work pending, no progress for 500 ms), exit — the
+ * kernel takes its grants back, fails its calls in flight with -EPIPE
+ * and starts drv-DRIVER again from the initrd; the new process registers
+ * the same card.  Meanwhile calls and sends get -EPIPE.  core_ctl INJECT
+ * (programs that are not drivers) injects faults into a driver process.
  */
 #ifndef HAKO_UAPI_CORE_H
 #define HAKO_UAPI_CORE_H
