@@ -103,9 +103,15 @@ int core_spawn(struct core *c)
 {
 	char path[HAKO_PATH_MAX];
 	ksnprintf(path, sizeof path, "drv-%s", c->dev->driver->name);
-	char *argv[] = { path, c->dev->name, NULL };
+	char *argv[] = { path, c->dev->name, "fail-init", NULL };
+	int argc = 2;
+	if (c->fail_inits > 0) {             /* fault injection: the host ends before registering */
+		c->fail_inits--;
+		argc = 3;
+	}
+	argv[argc] = NULL;
 	c->start_ns = time_ns();
-	int pid = proc_spawn_with(NULL, path, 2, argv, attach_proc, c);
+	int pid = proc_spawn_with(NULL, path, argc, argv, attach_proc, c);
 	if (pid > 0)
 		c->stat.generation++;
 	return pid;

@@ -33,7 +33,10 @@
  * (proc_load copies the ELF image from the initrd), so the initrd and
  * other processes are untouched; WILD and HANG are events the driver host
  * acts on (user/drvhost/main.c): wild requests the kernel must refuse,
- * and an endless loop the watchdog must end.
+ * and an endless loop the watchdog must end; FAIL_INIT has the next
+ * starts end before registering (an argument to the host), which is how
+ * the back-off and giving up are tested.  core_ctl RESTART starts a
+ * driver given up again.
  *
  * Locking: the thread reads a core's state under c->wq.lock and calls
  * proc_kill/proc_wait/core_spawn holding nothing.  A flip holds c->wq.lock
@@ -245,11 +248,31 @@ int core_inject(int nic, struct hako_core_inject *spec)
 	if (__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
 		return -ESRCH;                   /* no driver process now (restarting) */
 	int err = 0;
+	if (spec->kind == HAKO_INJECT_FAIL_INIT && (spec->seed < 1 || spec->seed > 16))
+		return -EINVAL;
 	if (spec->kind == HAKO_INJECT_TEXT || spec->kind == HAKO_INJECT_DATA)
 		err = flip(c, spec);
+	else if (spec->kind == HAKO_INJECT_FAIL_INIT)
+		c->fail_inits = (int)spec->seed;
 	else
 		core_post(c, spec->kind == HAKO_INJECT_WILD ? HAKO_CORE_EV_WILD : HAKO_CORE_EV_HANG);
 	if (err == 0)
 		__atomic_fetch_add(&c->stat.injected[spec->kind], 1, __ATOMIC_RELAXED);
 	return err;
+}
+
+/* core_ctl RESTART: a driver given up is started again (its count of failed starts cleared). */
+int core_restart_given_up(int nic)
+{
+	struct core *c = core_of_nic(nic);
+	if (!c)
+		return -ENODEV;
+	if (!c->stat.gave_up || c->proc)
+		return -EBUSY;
+	c->stat.gave_up = 0;
+	c->failed_starts = 0;
+	c->restart_ns = 0;
+	kprintf("core: %s: started again on request\n", name_of(c));
+	__atomic_store_n(&c->restart, true, __ATOMIC_RELEASE);
+	return 0;
 }

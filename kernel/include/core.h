@@ -87,6 +87,7 @@ struct core {
 	bool restart;                /* ended: to be started again (set by core_proc_end) */
 	int ended_pid;               /* the ended process, a zombie of the kernel to collect */
 	int failed_starts;           /* ended this many times in a row before registering */
+	int fail_inits;              /* fault injection: the next starts are told to fail */
 	uint64_t start_ns;           /* when the current process was spawned */
 	uint64_t restart_ns;         /* not started again before this (the back-off) */
 	uint64_t progress;           /* core_recv, core_reply, IRQ_DONE so far (the watchdog's) */
@@ -134,6 +135,7 @@ struct hako_core_stat *core_kernel_stat(int nic);   /* the counters of a card dr
 void core_restart_start(void);            /* the reincarnation thread (with any driver process) */
 void core_ended(struct core *c, int status, bool served);   /* core_proc_end: count, restart */
 int core_inject(int nic, struct hako_core_inject *spec);
+int core_restart_given_up(int nic);       /* core_ctl RESTART */
 
 /* core_grant.c (checks the manifest; -EPERM outside it) */
 int core_grant_mmio(struct core *c, int bar, struct hako_drv_grant *out);

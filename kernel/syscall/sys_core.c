@@ -235,6 +235,10 @@ long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)
 			return -EFAULT;
 		err = core_inject((int)core, &in);
 		return err < 0 ? err : copy_to_user(uarg, &in, sizeof in);
+	case HAKO_CORE_RESTART:
+		if (core_of_proc(proc_current()))
+			return -EPERM;
+		return core_restart_given_up((int)core);
 	}
 	return -EINVAL;
 }

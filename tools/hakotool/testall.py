@@ -120,6 +120,7 @@ DRVPROC_TESTS = (
     "driver_killed_mid_flood_restarts_and_accounts_every_frame",
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
     "driver_faults_leave_kernel_and_bystanders_running",
+    "driver_failing_its_start_is_given_up_then_restarted_on_request",
 )
 
 

@@ -5,7 +5,8 @@
  * boot for a device listed in drvproc=, with the device's name as
  * argument.
  *
- * Start: learn the device (drv_ctl INFO), check it is this program's
+ * Start (argument "fail-init", from fault injection: end at once, a
+ * failed start): learn the device (drv_ctl INFO), check it is this program's
  * driver's, and run the driver's attach — the same function the kernel
  * runs for an in-kernel driver — which maps its registers, allocates its
  * rings and ends with nic_register, i.e. core_register.
@@ -162,6 +163,10 @@ static void serve(struct nic *n)
 
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[2], "fail-init") == 0) {
+		printf("%s: told to fail its start (fault injection)\n", argv[0]);
+		return 1;                        /* before registering: a failed start */
+	}
 	struct hako_drv_info info;
 	long r = sys_drv_ctl(HAKO_DRV_INFO, &info);
 	if (r < 0) {

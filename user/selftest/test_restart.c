@@ -248,3 +248,66 @@ UTEST_NEEDS(driver_faults_leave_kernel_and_bystanders_running, tx_process)
 	CHECK(status == 0, "faultinject ended with status %x", status);
 	return 0;
 }
+
+/* One frame through tx, retried while its driver is away; 0 once one went. */
+static int send_one(const struct cards *c, int ms)
+{
+	uint8_t f[64];
+	memset(f, 0, sizeof f);
+	memcpy(f, c->rx_in.mac, 6);
+	memcpy(f + 6, c->tx_in.mac, 6);
+	f[12] = 0x88;
+	f[13] = 0xb8;
+	for (int i = 0; i < ms; i++) {
+		if (sys_nic_send(c->tx, f, sizeof f) == 0)
+			return 0;
+		sleep_ms(1);
+	}
+	return -1;
+}
+
+static int wait_gave_up(int nic, struct hako_core_stat *st)
+{
+	for (int i = 0; i < RESTART_MS; i++) {
+		if (sys_core_ctl(nic, HAKO_CORE_STAT, st) == 0 && st->gave_up)
+			return 0;
+		sleep_ms(1);
+	}
+	return -1;
+}
+
+UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_core_stat s0, s1;
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL), -EBUSY);   /* not given up */
+	struct hako_core_inject bad = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 17 };
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &bad), -EINVAL);
+	/* Two failed starts, then the third registers. */
+	struct hako_core_inject two = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 2 };
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &two), 0);
+	CHECK_EQ(sys_kill(s0.pid), 0);
+	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after two failed starts");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	printf("selftest: failed starts: generation %lu -> %lu, exits %lu, restarts %lu\n",
+	       s0.generation, s1.generation, D(exits), D(restarts));
+	CHECK_EQ(D(exits), 2);
+	CHECK_EQ(D(restarts), 3);
+	CHECK_EQ(s1.gave_up, 0);
+	/* Five in a row: given up, the card refuses; started again on request. */
+	struct hako_core_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &five), 0);
+	CHECK_EQ(sys_kill(s1.pid), 0);
+	struct hako_core_stat s2;
+	CHECK(wait_gave_up(c.tx, &s2) == 0, "not given up after five failed starts");
+	CHECK(send_one(&c, 1) < 0, "a send went through a card given up");
+	printf("selftest: given up after %lu more exits\n", s2.exits - s1.exits);
+	CHECK_EQ(s2.exits - s1.exits, 5);
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL), 0);
+	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s2), 0);
+	CHECK_EQ(s2.gave_up, 0);
+	return 0;
+}

@@ -114,7 +114,8 @@ struct hako_core_msg {
 /* core_ctl(core, op, arg) */
 #define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
 #define HAKO_CORE_RESET      1   /* zero the counters */
-#define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in; a driver process only */
+#define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in/out; a driver process only */
+#define HAKO_CORE_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
 
 /* Fault injection into a card's driver process (paper 003 phase 2, MINIX 3 style). */
 #define HAKO_INJECT_TEXT     0   /* flip one bit in a page of its program text */
@@ -122,7 +123,9 @@ struct hako_core_msg {
 #define HAKO_INJECT_WILD     2   /* it makes wild requests: bad pointers, DMA and MMIO outside
                                   * its grant; each must be refused (-EFAULT, -EPERM, -EINVAL) */
 #define HAKO_INJECT_HANG     3   /* it stops serving (an endless loop): the watchdog kills it */
-#define HAKO_INJECT_KINDS    4
+#define HAKO_INJECT_FAIL_INIT 4  /* its next seed (1..16) starts end before registering (the
+                                  * host is told to); CORE_GIVE_UP of them in a row: given up */
+#define HAKO_INJECT_KINDS    5
 
 struct hako_core_inject {
 	int32_t kind;                /* HAKO_INJECT_* */
