@@ -185,6 +185,13 @@ void pci_disable_bus_master(const struct pci_device *d)
 	pci_write16(d, CFG_COMMAND, pci_read16(d, CFG_COMMAND) & ~CMD_BUS_MASTER);
 }
 
+/* PCI 2.3, 6.2.2: command bit 10 keeps the device from asserting INTx. */
+void pci_intx_disable(const struct pci_device *d, bool off)
+{
+	uint16_t cmd = pci_read16(d, CFG_COMMAND);
+	pci_write16(d, CFG_COMMAND, off ? cmd | CMD_INTX_OFF : cmd & ~CMD_INTX_OFF);
+}
+
 /*
  * MSI (PCI 3.0, 6.8.1): the address and data the arch wants for vector on
  * CPU dest (arch_msi_message).  Control bit 0 enables, bit 7 says the

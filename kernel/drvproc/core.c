@@ -13,11 +13,15 @@
  * child of the kernel, like the program the kernel runs after it.
  *
  * The end: whatever ends a driver process (exit, a fault such as a port
- * outside its grant, kill), proc_end calls core_proc_end before the
- * address space goes: calls in flight fail with -EPIPE, bus mastering is
- * turned off before the DMA memory is freed, and the kernel's card stays
- * registered but dead (sends fail, its interrupt line stays held masked).
- * Restarting it is for a later phase (a reincarnation server).
+ * outside its grant, kill, the watchdog), proc_end calls core_proc_end
+ * before the address space goes: calls in flight fail with -EPIPE, the
+ * kernel's queue of frames is dropped (counted), bus mastering and the
+ * device's INTx are turned off before the DMA memory is freed, the line
+ * it held masked is let through, and the card stays registered but dead
+ * (sends fail with -EPIPE) until core_restart.c has started drv-DRIVER
+ * again and it has registered once more: the same card, the same index.
+ * The counters go on across the restart (core_nic_take_stats adds the
+ * ended processes' counters to the new one's).
  */
 #include <stdint.h>
 #include <string.h>
@@ -94,10 +98,27 @@ static int attach_proc(struct proc *p, void *arg)
 	return 0;
 }
 
-static int spawn(struct core *c, const char *path, int argc, char *const argv[])
+/* Start drv-DRIVER DEVICE for c: at boot and at each restart. */
+int core_spawn(struct core *c)
 {
-	return proc_spawn_with(NULL, path, argc, argv, attach_proc, c);
+	char path[HAKO_PATH_MAX];
+	ksnprintf(path, sizeof path, "drv-%s", c->dev->driver->name);
+	char *argv[] = { path, c->dev->name, "fail-init", NULL };
+	int argc = 2;
+	if (c->fail_inits > 0) {             /* fault injection: the host ends before registering */
+		c->fail_inits--;
+		argc = 3;
+	}
+	argv[argc] = NULL;
+	c->start_ns = time_ns();
+	int pid = proc_spawn_with(NULL, path, argc, argv, attach_proc, c);
+	if (pid > 0)
+		c->stat.generation++;
+	return pid;
 }
+
+int core_count(void) { return ncores; }
+struct core *core_get(int i) { return i >= 0 && i < ncores ? cores[i] : NULL; }
 
 static void start_one(struct drv_dev *dev)
 {
@@ -110,34 +131,37 @@ static void start_one(struct drv_dev *dev)
 		kprintf("core: %s: out of memory\n", dev->name);
 		return;
 	}
-	char path[HAKO_PATH_MAX];
-	ksnprintf(path, sizeof path, "drv-%s", dev->driver->name);
-	char *argv[] = { path, dev->name, NULL };
 	cores[ncores++] = c;
-	int pid = spawn(c, path, 2, argv);
+	c->dead = true;                      /* until it registers */
+	int pid = core_spawn(c);
 	if (pid < 0) {
-		kprintf("core: %s: cannot start %s (error %d)\n", dev->name, path, pid);
-		c->dead = true;
+		kprintf("core: %s: cannot start drv-%s (error %d)\n", dev->name, dev->driver->name, pid);
 		return;
 	}
 	uint64_t deadline = time_ns() + CORE_START_NS;
 	while (!__atomic_load_n(&c->registered, __ATOMIC_ACQUIRE) &&
-	       !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE) && time_ns() < deadline)
+	       !__atomic_load_n(&c->restart, __ATOMIC_ACQUIRE) && time_ns() < deadline)
 		thread_sleep_ns(100000);
 	if (c->registered)
-		kprintf("core: %s runs as process %d (%s), card %d\n", dev->name, pid, path,
-			c->nic_index);
+		kprintf("core: %s runs as process %d (drv-%s), card %d\n", dev->name, pid,
+			dev->driver->name, c->nic_index);
 	else
-		kprintf("core: %s: %s (pid %d) did not register\n", dev->name, path, pid);
+		kprintf("core: %s: drv-%s (pid %d) did not register\n", dev->name, dev->driver->name,
+			pid);
 }
 
 void core_start_all(void)
 {
+	bool any = false;
 	for (int i = 0; i < drv_dev_count(); i++) {
 		struct drv_dev *dev = drv_dev_get(i);
-		if (dev->in_process)
+		if (dev->in_process) {
 			start_one(dev);
+			any = true;
+		}
 	}
+	if (any)
+		core_restart_start();
 }
 
 struct core *core_of_proc(struct proc *p) { return p ? p->core : NULL; }
@@ -162,11 +186,29 @@ int core_register(struct core *c, const struct hako_core_reg *reg)
 		send |= reg->entries[i] == HAKO_CORE_NET_SEND;
 	if (!send)
 		return -EINVAL;
-	if (c->registered)
-		return -EBUSY;
+	if (!c->dead)
+		return -EBUSY;                   /* this process registered already */
+	if (c->registered) {             /* a restarted driver: the same card again */
+		if (memcmp(reg->mac, c->nic.mac, ETH_ALEN) != 0)
+			return -EIO;
+		c->nic.link_up = reg->link_up != 0;
+		core_grant_intx(c, true);
+		spin_lock(&c->wq.lock);
+		c->wd_progress = c->progress;
+		c->wd_ns = time_ns();
+		__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
+		c->failed_starts = 0;
+		c->events |= HAKO_CORE_EV_POLL;      /* frames that came while it was away */
+		spin_unlock(&c->wq.lock);
+		kprintf("core: %s registered again (pid %d), card %d\n", c->dev->name, c->pid,
+			c->nic_index);
+		return 0;
+	}
 	int err = core_nic_register(c, reg);
 	if (err < 0)
 		return err;
+	c->wd_ns = time_ns();
+	__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->registered, true, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -177,16 +219,19 @@ void core_proc_end(struct proc *p)
 	if (!c)
 		return;
 	spin_lock(&c->wq.lock);
+	bool served = !c->dead;
 	c->proc = NULL;
 	__atomic_store_n(&c->dead, true, __ATOMIC_RELEASE);
 	core_fail_calls(c);
 	spin_unlock(&c->wq.lock);
-	core_revoke(c);
+	core_revoke(c);                  /* the device stops first: no DMA, no interrupt */
 	p->core = NULL;
-	if (c->dev)
-		kprintf("core: %s (pid %d) ended; its device is stopped\n", c->dev->name, p->pid);
-	else
+	if (!c->dev) {
 		core_free(c);                /* a test core: nothing refers to it */
+		return;
+	}
+	core_nic_dead(c);
+	core_ended(c, p->status, served);
 }
 
 /* The scheduler, at every switch that involves a driver process's thread. */
@@ -210,7 +255,7 @@ int core_spawn_test(const char *path, uint16_t base, uint16_t size)
 		return -ENOMEM;
 	c->grant.io = (struct arch_io_grant){ .n = 1, .base = { base }, .size = { size } };
 	char *argv[] = { (char *)path, NULL };
-	int pid = spawn(c, path, 1, argv);
+	int pid = proc_spawn_with(NULL, path, 1, argv, attach_proc, c);
 	if (pid < 0)
 		core_free(c);
 	return pid;
@@ -249,7 +294,9 @@ void core_stat_reset(int nic)
 	struct core *c = core_of_nic(nic);
 	struct hako_core_stat *s = c ? &c->stat : &kernel_stat[nic];
 	int placement = s->placement, pid = s->pid;
+	uint64_t generation = s->generation;
 	memset(s, 0, sizeof *s);
 	s->placement = placement;
 	s->pid = pid;
+	s->generation = generation;
 }

@@ -18,7 +18,11 @@
  * done; the caller waits without giving up (a kill is seen after the
  * reply), so the driver never touches a call that is gone.  A driver
  * receives one call at a time (c->active).  When the driver process ends,
- * every call in flight is answered -EPIPE.
+ * every call in flight is answered -EPIPE, and so is every call while no
+ * driver process serves the card (until a restarted one registers).
+ * Each NET_SEND ends in exactly one counter: send_ok, send_err or
+ * send_epipe (send_epipe_active: the driver had taken it, so the frame
+ * may have reached the device).
  *
  * Locking: c->wq.lock guards the queue, active, events and the transmit
  * queue; callers sleep on c->reply_wq under the same lock.
@@ -38,10 +42,15 @@ long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, u
 {
 	struct core_call call = { .entry = entry, .caller = caller, .uaddr = uaddr, .len = len,
 				  .t0 = arch_tsc() };
+	bool send = entry == HAKO_CORE_NET_SEND;
 	spin_lock(&c->wq.lock);
+	if (send)
+		c->stat.send_calls++;
 	while (!c->dead && c->q_head - c->q_tail == CORE_CALLS)
 		waitq_wait_locked(&c->reply_wq);
 	if (c->dead) {
+		if (send)
+			c->stat.send_epipe++;
 		spin_unlock(&c->wq.lock);
 		return -EPIPE;
 	}
@@ -60,18 +69,39 @@ long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, u
 	return call.result;
 }
 
+/* Caller holds c->wq.lock.  The driver answered call: count a frame's fate. */
+static void answer(struct core *c, struct core_call *call, long result)
+{
+	call->result = result;
+	call->done = true;
+	if (call->entry != HAKO_CORE_NET_SEND)
+		return;
+	if (result == 0) {
+		c->stat.send_ok++;
+		c->accepted_gen++;
+	} else {
+		c->stat.send_err++;
+	}
+}
+
 /* Caller holds c->wq.lock.  Every call waiting or received is answered -EPIPE. */
 void core_fail_calls(struct core *c)
 {
 	if (c->active) {
 		c->active->result = -EPIPE;
 		c->active->done = true;
+		if (c->active->entry == HAKO_CORE_NET_SEND) {
+			c->stat.send_epipe++;
+			c->stat.send_epipe_active++;
+		}
 		c->active = NULL;
 	}
 	while (c->q_tail != c->q_head) {
 		struct core_call *call = c->queue[c->q_tail++ % CORE_CALLS];
 		call->result = -EPIPE;
 		call->done = true;
+		if (call->entry == HAKO_CORE_NET_SEND)
+			c->stat.send_epipe++;
 	}
 	waitq_wake_all(&c->reply_wq);
 	waitq_wake_all(&c->wq);
@@ -85,23 +115,13 @@ void core_post(struct core *c, uint32_t events)
 	spin_unlock(&c->wq.lock);
 }
 
-/* The driver's counters, kept by the kernel's card (nic_ctl INFO reports them). */
-static void take_stats(struct core *c, const struct hako_core_nicstat *st)
-{
-	struct nic *n = &c->nic;
-	n->stats.tx = st->tx;
-	n->stats.tx_errors = st->tx_errors;
-	n->stats.rx_errors = st->rx_errors;
-	n->stats.rx_dropped = st->rx_dropped;
-	n->link_up = st->link_up != 0;
-}
-
 /* The next call, else the events (one queued frame with EV_TXQ), else sleep. */
 long core_recv(struct core *c, struct hako_core_msg *m)
 {
-	if (c->registered)
-		take_stats(c, &m->st);
 	spin_lock(&c->wq.lock);
+	if (!c->dead)
+		core_nic_take_stats(c, &m->st);
+	c->progress++;
 	long r = 0;
 	for (;;) {
 		if (c->active) {
@@ -153,9 +173,9 @@ int core_reply(struct core *c, int id, long result)
 	struct core_call *call = c->active;
 	int err = call && call->id == id ? 0 : -EINVAL;
 	if (err == 0) {
-		call->result = result;
-		call->done = true;
+		answer(c, call, result);
 		c->active = NULL;
+		c->progress++;
 		waitq_wake_all(&c->reply_wq);
 	}
 	spin_unlock(&c->wq.lock);

@@ -15,7 +15,11 @@
  *          process; the device address returned is the physical one (no
  *          IOMMU).  They are freed when the driver frees them or the
  *          process ends, after bus mastering is off.
- * Bus mastering is turned on with the first grant and off at the end.
+ * Bus mastering is turned on with the first grant and off at the end,
+ * when the device's INTx is also turned off (PCI 2.3 command bit 10: a
+ * device whose driver is gone cannot hold a shared line) until the next
+ * driver process registers; what was granted is forgotten (the mappings
+ * go with the address space), so the next process starts from nothing.
  * Anything outside the manifest is -EPERM and maps nothing.  The callers
  * are the driver process's own system calls, one thread at a time per
  * process in practice; c->wq.lock is not needed for the grant.
@@ -174,12 +178,23 @@ int core_free_dma(struct core *c, uint64_t addr)
 	return -EINVAL;
 }
 
+/* A device on an INTx line (not MSI): let it assert the line (on) or not. */
+void core_grant_intx(struct core *c, bool on)
+{
+	if (c->dev && !drv_uses_msi(c->dev))
+		pci_intx_disable(c->dev->pci, !on);
+}
+
 /* The process is ending (no thread of it runs): the device stops using memory first. */
 void core_revoke(struct core *c)
 {
 	if (c->grant.bus_master)
 		pci_disable_bus_master(c->dev->pci);
 	c->grant.bus_master = false;
+	core_grant_intx(c, false);
+	for (int i = 0; i < DRV_BARS; i++)
+		c->grant.mmio_va[i] = 0;
+	c->grant.next_va = HAKO_DRV_AREA;
 	for (int i = 0; i < DRV_DMA_MAX; i++) {
 		struct core_dma *d = &c->grant.dma[i];
 		if (d->pages)

@@ -20,7 +20,14 @@
  *              it returns, as with an in-kernel driver.
  *   irq_enable EV_IMR_ON / EV_IMR_OFF.
  * Frames the driver receives come back by core_rx and reach the card's
- * receiver under rx_lock as in the kernel.  Interrupt packaging (paper
+ * receiver under rx_lock as in the kernel.
+ *
+ * While no driver process serves the card (it ended; a restarted one has
+ * not registered yet) kernel senders get -EPIPE (txq_dead), the frames it
+ * left queued are dropped and counted (txq_dropped), the frames it had
+ * accepted but not reported sent count as tx_unconfirmed, and its
+ * interrupt (its INTx is off meanwhile) is never ours, so a shared line
+ * keeps serving the other card.  Interrupt packaging (paper
  * 000) is for in-kernel cards only: the proxy's source is marked
  * forwarded, which keeps it sequential.
  */
@@ -42,9 +49,10 @@ static int proxy_send(struct nic *n, const void *frame, size_t len)
 	struct core *c = core_of(n);
 	int err = 0;
 	spin_lock(&c->wq.lock);
-	if (c->dead)
+	if (c->dead) {
 		err = -EPIPE;
-	else if (c->tx_head - c->tx_tail == CORE_TXQ) {
+		c->stat.txq_dead++;
+	} else if (c->tx_head - c->tx_tail == CORE_TXQ) {
 		err = -EAGAIN;
 		c->stat.txq_full++;
 	} else {
@@ -66,15 +74,61 @@ int core_txq_take(struct core *c, uint8_t *buf)
 		return 0;
 	struct core_txq_slot *s = &c->txq[c->tx_tail++ % CORE_TXQ];
 	memcpy(buf, s->data, s->len);
+	c->stat.txq_taken++;
+	c->accepted_gen++;
 	return s->len;
+}
+
+/* The driver process ended (core_proc_end, after core_revoke): account, let the line go. */
+void core_nic_dead(struct core *c)
+{
+	struct nic *n = &c->nic;
+	spin_lock(&c->wq.lock);
+	c->stat.txq_dropped += c->tx_head - c->tx_tail;
+	c->tx_tail = c->tx_head;
+	c->events = 0;
+	c->irq_t0 = 0;
+	c->stat.tx_unconfirmed += c->accepted_gen - c->done_gen;
+	c->accepted_gen = c->done_gen = 0;
+	c->base.tx += c->last.tx;
+	c->base.tx_errors += c->last.tx_errors;
+	c->base.rx_errors += c->last.rx_errors;
+	c->base.rx_dropped += c->last.rx_dropped;
+	c->base.wild_accepted += c->last.wild_accepted;
+	c->last = (struct hako_core_nicstat){ 0 };
+	spin_unlock(&c->wq.lock);
+	intr_pack_release(&n->src);        /* held masked for a forwarded interrupt nobody finishes */
+}
+
+/* The driver's counters at its core_recv: the ended processes' plus this one's.
+ * Caller holds c->wq.lock. */
+void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
+{
+	struct nic *n = &c->nic;
+	/* A driver is believed for no more transmissions than it was given. */
+	uint64_t now = st->tx + st->tx_errors, before = c->last.tx + c->last.tx_errors;
+	if (now > before) {
+		uint64_t more = now - before, room = c->accepted_gen - c->done_gen;
+		uint64_t credit = more < room ? more : room;
+		c->done_gen += credit;
+		c->stat.tx_done += credit;
+		c->stat.tx_overreported += more - credit;
+	}
+	c->last = *st;
+	n->stats.tx = c->base.tx + st->tx;
+	n->stats.tx_errors = c->base.tx_errors + st->tx_errors;
+	n->stats.rx_errors = c->base.rx_errors + st->rx_errors;
+	n->stats.rx_dropped = c->base.rx_dropped + st->rx_dropped + c->kdrops;
+	c->stat.wild_accepted = c->base.wild_accepted + st->wild_accepted;
+	n->link_up = st->link_up != 0;
 }
 
 static uint32_t proxy_ack(struct nic *n)
 {
 	struct core *c = core_of(n);
+	if (__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
+		return 0;                      /* its INTx is off: not this card's */
 	intr_pack_hold(&n->src);           /* the line stays masked until the driver has acknowledged */
-	if (c->dead)
-		return PROXY_FORWARDED;        /* nobody will: it stays masked */
 	spin_lock(&c->wq.lock);
 	if (!(c->events & HAKO_CORE_EV_IRQ))
 		c->irq_t0 = arch_tsc();
@@ -138,10 +192,13 @@ long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len)
 	struct nic *n = &c->nic;
 	spin_lock(&n->rx_lock);
 	bool room = nic_rx_room(n);
-	if (room)
+	if (room) {
 		nic_deliver(n, frame, len);
-	else
+	} else {
 		n->stats.rx_dropped++;         /* the driver delivered past a "no room" */
+		c->stat.rx_kernel_dropped++;
+		c->kdrops++;
+	}
 	room = room && nic_rx_room(n);
 	spin_unlock(&n->rx_lock);
 	c->stat.rx++;
@@ -162,6 +219,7 @@ int core_irq_done(struct core *c, bool mine)
 		c->irq_t0 = 0;
 	}
 	c->stat.irq_done++;
+	c->progress++;
 	n->last_done_tsc = arch_tsc();
 	spin_unlock(&c->wq.lock);
 	intr_pack_release(&n->src);

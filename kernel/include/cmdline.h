@@ -11,7 +11,7 @@
 #define CMD_MAX_WORDS 32
 
 struct cmdline {
-	char buf[512];
+	char buf[1024];              /* BOOT_CMDLINE_MAX */
 	int nopts;
 	char *opt_key[CMD_MAX_WORDS], *opt_val[CMD_MAX_WORDS];
 	int argc;

@@ -19,6 +19,9 @@
  *                user of cards works with either placement): sends from
  *                programs become core-calls, kernel senders queue, the
  *                interrupt is forwarded, received frames come back
+ *   core_restart.c  a driver process that ends is started again from the
+ *                initrd (the kernel's reincarnation thread), a watchdog
+ *                kills one that stops serving, and faults are injected
  *
  * Every switch on these paths is counted per core (struct hako_core_stat).
  *
@@ -78,7 +81,22 @@ struct core {
 	struct drv_dev *dev;         /* NULL: a test core (ports only) */
 	struct proc *proc;           /* NULL once it ended */
 	int pid;
-	bool registered, dead;
+	bool registered;             /* its card is in nic.c (from the first registration on) */
+	bool dead;                   /* no driver process serves the card now (ended, restarting) */
+	/* Restart (core_restart.c; the reincarnation thread's, except where noted): */
+	bool restart;                /* ended: to be started again (set by core_proc_end) */
+	int ended_pid;               /* the ended process, a zombie of the kernel to collect */
+	int failed_starts;           /* ended this many times in a row before registering */
+	int fail_inits;              /* fault injection: the next starts are told to fail */
+	uint64_t start_ns;           /* when the current process was spawned */
+	uint64_t restart_ns;         /* not started again before this (the back-off) */
+	uint64_t progress;           /* core_recv, core_reply, IRQ_DONE so far (the watchdog's) */
+	uint64_t wd_progress, wd_ns; /* the watchdog's last look: progress then, and since when */
+	uint64_t accepted_gen;       /* this process: frames it accepted (send_ok + txq_taken) */
+	uint64_t done_gen;           /* of those, reported done (never more than accepted_gen) */
+	struct hako_core_nicstat base;   /* the ended processes' counters, summed */
+	struct hako_core_nicstat last;   /* the current process's last report */
+	uint64_t kdrops;             /* received frames the kernel dropped (no room), all along */
 	int nic_index;               /* the card, once registered */
 	struct core_grant grant;
 	struct nic nic;              /* the kernel's card (core_nic.c) */
@@ -102,6 +120,9 @@ void core_start_all(void);                /* boot: spawn the cores, wait for the
 struct core *core_of_proc(struct proc *p);   /* p's core, NULL */
 struct core *core_of_nic(int nic);        /* the card's core if a process drives it, NULL */
 int core_register(struct core *c, const struct hako_core_reg *reg);
+int core_spawn(struct core *c);           /* start drv-DRIVER DEVICE for c (boot, restart) */
+int core_count(void);
+struct core *core_get(int i);
 void core_proc_end(struct proc *p);       /* p ends: its core's grants go */
 void core_switched(struct thread *from, struct thread *to, bool as_switch);   /* the scheduler */
 /* A core without a device, granted ports [base, base + size) only (ktest of the I/O bitmap). */
@@ -110,13 +131,20 @@ void core_stat(int nic, struct hako_core_stat *out);
 void core_stat_reset(int nic);
 struct hako_core_stat *core_kernel_stat(int nic);   /* the counters of a card driven in the kernel */
 
+/* core_restart.c */
+void core_restart_start(void);            /* the reincarnation thread (with any driver process) */
+void core_ended(struct core *c, int status, bool served);   /* core_proc_end: count, restart */
+int core_inject(int nic, struct hako_core_inject *spec);
+int core_restart_given_up(int nic);       /* core_ctl RESTART */
+
 /* core_grant.c (checks the manifest; -EPERM outside it) */
 int core_grant_mmio(struct core *c, int bar, struct hako_drv_grant *out);
 int core_grant_ports(struct core *c, int bar, struct hako_drv_grant *out);
 int core_grant_dma(struct core *c, uint64_t bytes, struct hako_drv_dma *out);
 int core_free_dma(struct core *c, uint64_t addr);
 void core_grant_bus_master(struct core *c);
-void core_revoke(struct core *c);         /* bus mastering off, DMA freed; the mappings go with the AS */
+void core_grant_intx(struct core *c, bool on);   /* INTx device: may it assert its line */
+void core_revoke(struct core *c);         /* bus mastering off, INTx off, DMA freed, grants forgotten */
 
 /* core_call.c */
 long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, uint64_t len);
@@ -130,6 +158,8 @@ void core_fail_calls(struct core *c);                     /* the core died: -EPI
 int core_nic_register(struct core *c, const struct hako_core_reg *reg);
 long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len);
 int core_irq_done(struct core *c, bool mine);
+void core_nic_dead(struct core *c);       /* the driver ended: its line let through, queue dropped */
+void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st);   /* holds wq.lock */
 int core_txq_take(struct core *c, uint8_t *buf);          /* caller holds wq.lock; length or 0 */
 
 #endif

@@ -48,6 +48,7 @@ void pci_write16(const struct pci_device *d, uint8_t off, uint16_t v);
 uint8_t pci_find_cap(const struct pci_device *d, uint8_t cap_id);
 void pci_enable_bus_master(const struct pci_device *d);   /* and memory and I/O decoding */
 void pci_disable_bus_master(const struct pci_device *d);  /* no more DMA from the device */
+void pci_intx_disable(const struct pci_device *d, bool off);   /* off: it asserts no INTx */
 /* Point the device's MSI at vector on the CPU with dest_apic_id; -ENODEV without MSI. */
 int pci_msi_enable(struct pci_device *d, int vector, uint32_t dest_apic_id);
 int pci_msi_disable(struct pci_device *d);

@@ -7,7 +7,9 @@
  * The driver-only calls (drv_ctl, core_register, core_recv, core_reply,
  * core_copy*, core_rx) give -EPERM to a process that is not a driver
  * process; a bad pointer is -EFAULT, a core (card) that does not exist
- * -ENODEV, a call id that is not the one received -EINVAL.
+ * -ENODEV, a call id that is not the one received -EINVAL.  Every such
+ * refusal of a driver process's request is counted (stat.refused): the
+ * fault-injection run's wild requests end there.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,11 +27,28 @@
 
 _Static_assert(sizeof(((struct hako_core_msg *)0)->data) >= ETH_FRAME_MAX, "a frame fits a message");
 
-/* The caller's core, or NULL (then -EPERM). */
+/* The caller's core, or NULL (then -EPERM).  p->core goes when p ends. */
 static struct core *my_core(void)
 {
-	struct core *c = core_of_proc(proc_current());
-	return c && !c->dead ? c : NULL;
+	return core_of_proc(proc_current());
+}
+
+/* A driver's request refused: counted. */
+static long refused(struct core *c, long r)
+{
+	if (r == -EPERM || r == -EFAULT || r == -EINVAL)
+		__atomic_fetch_add(&c->stat.refused, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+static long drv_ctl(struct core *c, uint64_t op, uint64_t uarg);
+
+long sys_drv_ctl(uint64_t op, uint64_t uarg)
+{
+	struct core *c = my_core();
+	if (!c)
+		return -EPERM;
+	return refused(c, drv_ctl(c, op, uarg));
 }
 
 static long drv_info(struct core *c, uint64_t uarg)
@@ -46,11 +65,8 @@ static long drv_info(struct core *c, uint64_t uarg)
 	return copy_to_user(uarg, &in, sizeof in);
 }
 
-long sys_drv_ctl(uint64_t op, uint64_t uarg)
+static long drv_ctl(struct core *c, uint64_t op, uint64_t uarg)
 {
-	struct core *c = my_core();
-	if (!c)
-		return -EPERM;
 	struct hako_drv_grant g;
 	struct hako_drv_dma d;
 	long err;
@@ -77,7 +93,7 @@ long sys_drv_ctl(uint64_t op, uint64_t uarg)
 			return -EFAULT;
 		return core_free_dma(c, d.addr);
 	case HAKO_DRV_IRQ_DONE:
-		return c->registered ? core_irq_done(c, uarg != 0) : -EINVAL;
+		return !c->dead ? core_irq_done(c, uarg != 0) : -EINVAL;
 	}
 	return -EINVAL;
 }
@@ -89,8 +105,8 @@ long sys_core_register(uint64_t ureg)
 		return -EPERM;
 	struct hako_core_reg reg;
 	if (copy_from_user(&reg, ureg, sizeof reg) < 0)
-		return -EFAULT;
-	return core_register(c, &reg);
+		return refused(c, -EFAULT);
+	return refused(c, core_register(c, &reg));
 }
 
 /*
@@ -142,7 +158,7 @@ long sys_core_recv(uint64_t umsg)
 		return -EPERM;
 	struct hako_core_msg m;
 	if (copy_from_user(&m.st, umsg + offsetof(struct hako_core_msg, st), sizeof m.st) < 0)
-		return -EFAULT;
+		return refused(c, -EFAULT);
 	long r = core_recv(c, &m);
 	if (r < 0)
 		return r;
@@ -160,7 +176,7 @@ long sys_core_reply(uint64_t call, uint64_t result)
 	struct core *c = my_core();
 	if (!c)
 		return -EPERM;
-	return core_reply(c, (int)call, (long)result);
+	return refused(c, core_reply(c, (int)call, (long)result));
 }
 
 long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
@@ -169,8 +185,8 @@ long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
 	if (!c)
 		return -EPERM;
 	if (!user_range_ok(udst, len))
-		return -EFAULT;
-	return core_copy(c, (int)call, off, udst, len, true);
+		return refused(c, -EFAULT);
+	return refused(c, core_copy(c, (int)call, off, udst, len, true));
 }
 
 long sys_core_copyout(uint64_t call, uint64_t off, uint64_t usrc, uint64_t len)
@@ -179,8 +195,8 @@ long sys_core_copyout(uint64_t call, uint64_t off, uint64_t usrc, uint64_t len)
 	if (!c)
 		return -EPERM;
 	if (!user_range_ok(usrc, len))
-		return -EFAULT;
-	return core_copy(c, (int)call, off, usrc, len, false);
+		return refused(c, -EFAULT);
+	return refused(c, core_copy(c, (int)call, off, usrc, len, false));
 }
 
 long sys_core_rx(uint64_t uframe, uint64_t len)
@@ -188,13 +204,13 @@ long sys_core_rx(uint64_t uframe, uint64_t len)
 	struct core *c = my_core();
 	if (!c)
 		return -EPERM;
-	if (!c->registered)
-		return -EINVAL;
+	if (c->dead)
+		return refused(c, -EINVAL);
 	if (len < ETH_HLEN || len > ETH_FRAME_MAX + 4)    /* + a VLAN tag */
-		return -EINVAL;
+		return refused(c, -EINVAL);
 	uint8_t frame[ETH_FRAME_MAX + 4];
 	if (copy_from_user(frame, uframe, len) < 0)
-		return -EFAULT;
+		return refused(c, -EFAULT);
 	return core_nic_rx(c, frame, len);
 }
 
@@ -203,6 +219,8 @@ long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)
 	if (core >= (uint64_t)nic_count())
 		return -ENODEV;
 	struct hako_core_stat st;
+	struct hako_core_inject in;
+	long err;
 	switch ((int)op) {
 	case HAKO_CORE_STAT:
 		core_stat((int)core, &st);
@@ -210,6 +228,17 @@ long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)
 	case HAKO_CORE_RESET:
 		core_stat_reset((int)core);
 		return 0;
+	case HAKO_CORE_INJECT:               /* not from a driver process */
+		if (core_of_proc(proc_current()))
+			return -EPERM;
+		if (copy_from_user(&in, uarg, sizeof in) < 0)
+			return -EFAULT;
+		err = core_inject((int)core, &in);
+		return err < 0 ? err : copy_to_user(uarg, &in, sizeof in);
+	case HAKO_CORE_RESTART:
+		if (core_of_proc(proc_current()))
+			return -EPERM;
+		return core_restart_given_up((int)core);
 	}
 	return -EINVAL;
 }

@@ -14,6 +14,7 @@ import dataclasses
 import sys
 
 from . import drvproc_tables
+from . import faults_table
 from .qemu import Profile
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
@@ -134,6 +135,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 003: drivers as processes (drvbench): interrupt path, copy-in, driver call, "
               "frames/s, drivers in the kernel then as processes, pc, 1 CPU, icount",
     ),
+    # Paper 003 phase 2 (user/faultinject): faults injected into both network
+    # drivers as processes while frames flow between them.
+    "faults": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub",
+                        cmdline="drvproc=rtl8139,e1000", words=("faultinject", "2000", "1")),
+        timeout=900.0,
+        about="paper 003 phase 2: 2000 faults injected into the driver processes while frames "
+              "flow (faultinject 2000 1): crashes, restarts, frames lost, pc, 4 CPUs, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,
@@ -180,6 +190,8 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     if iotest:
         out.write(f"{len(iotest)} iotest runs in results/bench-{name}.jsonl; "
                   "tables: python3 tools/mp_tables.py\n")
+    elif name == "faults":
+        out.write(faults_table.render(records or []))
     elif records:
         out.write(render_bench_only(records))
     out.flush()

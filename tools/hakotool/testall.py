@@ -116,6 +116,12 @@ DRVPROC_TESTS = (
     "intr_and_nic_calls_check_arguments",
     "core_driver_calls_refused_to_other_processes",
     "core_call_to_unknown_core_fails",
+    # Phase 2: faults and restart (user/selftest/test_restart.c).
+    "core_inject_checks_its_arguments",
+    "driver_killed_mid_flood_restarts_and_accounts_every_frame",
+    "driver_hung_is_killed_by_the_watchdog_and_restarted",
+    "driver_faults_leave_kernel_and_bystanders_running",
+    "driver_failing_its_start_is_given_up_then_restarted_on_request",
 )
 
 

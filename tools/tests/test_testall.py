@@ -287,3 +287,20 @@ def test_iop_boot_names_every_iop_selftest():
     source = (Path(__file__).resolve().parents[2] / "user/selftest/test_iop.c").read_text()
     defined = set(re.findall(r"UTEST_NEEDS\((iop_\w+), need_iop\)", source))
     assert defined == set(testall.IOP_TESTS)
+
+
+def _c_define(path: str, name: str) -> int:
+    text = (Path(__file__).resolve().parents[2] / path).read_text()
+    return int(re.search(rf"#define {name}\s+(\d+)", text).group(1))
+
+
+def test_every_plan_boot_fits_the_guest_command_line():
+    # The drvproc boot's test names once overflowed the kernel's 512-byte line and the
+    # last name arrived cut ("no such test"): each line must fit, its words the argv.
+    line_max = _c_define("kernel/include/bootinfo.h", "BOOT_CMDLINE_MAX")
+    argv_max = _c_define("kernel/include/uapi/hako.h", "HAKO_ARGV_MAX")
+    for plan in testall.PLANS.values():
+        for case in plan.boots:
+            line = "build/hako.elf " + case.profile().append()
+            assert len(line) < line_max, (case.label, len(line))
+            assert len(case.words) <= argv_max, (case.label, len(case.words))

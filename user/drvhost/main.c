@@ -5,7 +5,8 @@
  * boot for a device listed in drvproc=, with the device's name as
  * argument.
  *
- * Start: learn the device (drv_ctl INFO), check it is this program's
+ * Start (argument "fail-init", from fault injection: end at once, a
+ * failed start): learn the device (drv_ctl INFO), check it is this program's
  * driver's, and run the driver's attach — the same function the kernel
  * runs for an in-kernel driver — which maps its registers, allocates its
  * rings and ends with nic_register, i.e. core_register.
@@ -21,7 +22,12 @@
  *              HAKO_DRV_IRQ_DONE lets the interrupt line through again;
  *              POLL: the receiver has room again, receive work;
  *              TXQ: a frame a kernel sender queued, sent like a call's;
- *              IMR_ON/OFF: the device's interrupt mask.
+ *              IMR_ON/OFF: the device's interrupt mask;
+ *              WILD (fault injection): wild requests — bad pointers, a BAR
+ *              and DMA outside the grant, a DMA address not ours, a call
+ *              id not received — each of which the kernel must refuse; one
+ *              it does not refuse is counted (wild_accepted, a bug);
+ *              HANG (fault injection): spin for ever, for the watchdog.
  * One thread runs it all, so the driver's two halves and its send never
  * overlap (the kernel's rx_lock/tx_lock have no counterpart here).
  */
@@ -73,6 +79,35 @@ static void call(struct nic *n)
 	sys_core_reply(msg.call, r);
 }
 
+static uint32_t wild_accepted;
+
+/* Each must fail; the kernel counts its refusals (core_ctl STAT refused). */
+static void wild_requests(void)
+{
+	void *bad = (void *)16, *kernel = (void *)0xffff800000100000ull;
+	struct hako_drv_grant g = { .bar = 5 };
+	struct hako_drv_grant neg = { .bar = -1 };
+	struct hako_drv_dma huge = { .bytes = 1ull << 30 }, wild = { .addr = 0x100000 };
+	long r[] = {
+		sys_drv_ctl(HAKO_DRV_MMIO, bad),
+		sys_drv_ctl(HAKO_DRV_MMIO, &g),
+		sys_drv_ctl(HAKO_DRV_PORTS, &neg),
+		sys_drv_ctl(HAKO_DRV_DMA_ALLOC, &huge),
+		sys_drv_ctl(HAKO_DRV_DMA_ALLOC, kernel),
+		sys_drv_ctl(HAKO_DRV_DMA_FREE, &wild),
+		sys_drv_ctl(99, &g),
+		sys_core_copyin(-1, 0, frame, 64),
+		sys_core_copyin(1, 0, kernel, 64),
+		sys_core_copyout(1, 0, bad, 64),
+		sys_core_reply(-1, 0),
+		sys_core_rx(bad, 64),
+		sys_core_rx(frame, 3),
+	};
+	for (unsigned i = 0; i < sizeof r / sizeof r[0]; i++)
+		if (r[i] >= 0)
+			wild_accepted++;
+}
+
 static void events(struct nic *n)
 {
 	uint32_t ev = msg.events;
@@ -90,6 +125,11 @@ static void events(struct nic *n)
 		nic_process_room(true);
 		work(n, 0);
 	}
+	if (ev & HAKO_CORE_EV_WILD)
+		wild_requests();
+	if (ev & HAKO_CORE_EV_HANG)
+		for (volatile int spin = 1; spin;)
+			;
 	if (ev & HAKO_CORE_EV_TXQ) {
 		int r = send_frame(n, msg.data, msg.len);
 		for (int i = 0; r == -EAGAIN && i < TXQ_TRIES; i++) {
@@ -106,7 +146,8 @@ static void serve(struct nic *n)
 	for (;;) {
 		msg.st = (struct hako_core_nicstat){ .tx = n->stats.tx, .tx_errors = n->stats.tx_errors,
 						     .rx_errors = n->stats.rx_errors,
-						     .rx_dropped = n->stats.rx_dropped, .link_up = n->link_up };
+						     .rx_dropped = n->stats.rx_dropped, .link_up = n->link_up,
+						     .wild_accepted = wild_accepted };
 		long r = sys_core_recv(&msg);
 		if (r < 0) {
 			printf("%s: core_recv: error %ld\n", n->name, r);
@@ -122,6 +163,10 @@ static void serve(struct nic *n)
 
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[2], "fail-init") == 0) {
+		printf("%s: told to fail its start (fault injection)\n", argv[0]);
+		return 1;                        /* before registering: a failed start */
+	}
 	struct hako_drv_info info;
 	long r = sys_drv_ctl(HAKO_DRV_INFO, &info);
 	if (r < 0) {

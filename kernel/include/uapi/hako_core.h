@@ -18,6 +18,13 @@
  * Core ids are network-card indices (nic_ctl): a card's core is either a
  * driver process or the driver in the kernel, and core_call and core_ctl
  * take both ("in-kernel drivers are called through the same interface").
+ *
+ * Faults (phase 2): when a driver process ends — a fault, a kill, the
+ * kernel's watchdog (work pending, no progress for 500 ms), exit — the
+ * kernel takes its grants back, fails its calls in flight with -EPIPE
+ * and starts drv-DRIVER again from the initrd; the new process registers
+ * the same card.  Meanwhile calls and sends get -EPIPE.  core_ctl INJECT
+ * (programs that are not drivers) injects faults into a driver process.
  */
 #ifndef HAKO_UAPI_CORE_H
 #define HAKO_UAPI_CORE_H
@@ -84,12 +91,14 @@ struct hako_core_reg {
 #define HAKO_CORE_EV_TXQ     4u  /* data[0..len) is a frame the kernel queued: send it */
 #define HAKO_CORE_EV_IMR_ON  8u  /* enable the device's interrupts */
 #define HAKO_CORE_EV_IMR_OFF 16u /* disable them */
+#define HAKO_CORE_EV_WILD    32u /* fault injection: make wild requests (each must be refused) */
+#define HAKO_CORE_EV_HANG    64u /* fault injection: stop serving (spin); the watchdog must act */
 
 /* The driver's own counters, handed to the kernel's card at each core_recv. */
 struct hako_core_nicstat {
 	uint64_t tx, tx_errors, rx_errors, rx_dropped;
 	uint32_t link_up;
-	uint32_t reserved;
+	uint32_t wild_accepted;      /* injected wild requests the kernel did NOT refuse (a bug) */
 };
 
 struct hako_core_msg {
@@ -105,6 +114,25 @@ struct hako_core_msg {
 /* core_ctl(core, op, arg) */
 #define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
 #define HAKO_CORE_RESET      1   /* zero the counters */
+#define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in/out; a driver process only */
+#define HAKO_CORE_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
+
+/* Fault injection into a card's driver process (paper 003 phase 2, MINIX 3 style). */
+#define HAKO_INJECT_TEXT     0   /* flip one bit in a page of its program text */
+#define HAKO_INJECT_DATA     1   /* flip one bit in its data, bss, heap or stack */
+#define HAKO_INJECT_WILD     2   /* it makes wild requests: bad pointers, DMA and MMIO outside
+                                  * its grant; each must be refused (-EFAULT, -EPERM, -EINVAL) */
+#define HAKO_INJECT_HANG     3   /* it stops serving (an endless loop): the watchdog kills it */
+#define HAKO_INJECT_FAIL_INIT 4  /* its next seed (1..16) starts end before registering (the
+                                  * host is told to); CORE_GIVE_UP of them in a row: given up */
+#define HAKO_INJECT_KINDS    5
+
+struct hako_core_inject {
+	int32_t kind;                /* HAKO_INJECT_* */
+	uint32_t reserved;
+	uint64_t seed;               /* picks the page and the bit (TEXT, DATA) */
+	uint64_t va;                 /* out: the flipped byte's address (TEXT, DATA) */
+};
 
 /*
  * Counted per core (card) on each path; every switch is named.  A
@@ -133,6 +161,38 @@ struct hako_core_stat {
 	uint64_t last_done_tsc;      /* its handler finished (in the kernel, or IRQ_DONE) */
 	uint64_t last_copy_tsc;      /* ticks of the last copy-in of a call's data */
 	uint64_t as_loads;           /* CR3 loads of every CPU so far (not per card) */
+	/*
+	 * Faults and restart (a driver process; zero in the kernel).  Every
+	 * frame is in exactly one counter:
+	 *   send_calls = send_ok + send_err + send_epipe          (programs' frames)
+	 *   kernel senders' frames = txq + txq_full + txq_dead
+	 *   txq = txq_taken + txq_dropped + frames queued now
+	 *   send_ok + txq_taken = tx_done + tx_unconfirmed + frames in the device now
+	 *   rx = frames delivered to the receiver + rx_kernel_dropped
+	 */
+	uint64_t generation;         /* driver processes started for this card (1: the first) */
+	uint64_t restarts;           /* started again after one ended */
+	uint64_t crashes;            /* ended by a fault (exception) */
+	uint64_t kills;              /* ended by a kill (a program or the watchdog) */
+	uint64_t exits;              /* ended by exiting */
+	uint64_t watchdog_kills;     /* killed by the kernel: work pending, no progress */
+	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering */
+	uint64_t send_calls;         /* NET_SEND calls from programs and the kernel */
+	uint64_t send_ok;            /* answered 0 by the driver: in the device's ring */
+	uint64_t send_err;           /* answered an error by the driver (-EAGAIN, -EINVAL...) */
+	uint64_t send_epipe;         /* -EPIPE: no driver, or it ended before answering */
+	uint64_t send_epipe_active;  /* of those: the driver had taken the call (the frame may be out) */
+	uint64_t txq_taken;          /* queued frames the driver took */
+	uint64_t txq_dropped;        /* queued frames dropped because the driver ended */
+	uint64_t txq_dead;           /* kernel sends refused with -EPIPE: no driver */
+	uint64_t tx_done;            /* transmissions the drivers reported finished (ok or error) */
+	uint64_t tx_unconfirmed;     /* accepted by a driver that ended before reporting them done */
+	uint64_t rx_kernel_dropped;  /* received frames the receiver had no room for */
+	uint64_t refused;            /* driver requests the kernel refused (-EPERM, -EFAULT, -EINVAL) */
+	uint64_t wild_accepted;      /* injected wild requests not refused (must stay 0) */
+	uint64_t injected[HAKO_INJECT_KINDS];   /* faults injected, by kind */
+	uint64_t tx_overreported;    /* transmissions a driver reported done beyond what it was
+	                              * given (a corrupted driver): not believed, not in tx_done */
 };
 
 #endif
