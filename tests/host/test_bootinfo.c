@@ -222,8 +222,9 @@ TEST(mb1_long_cmdline_cut)
 {
 	mb1_new(F_CMDLINE);
 	put32(INFO1 + MB1_CMDLINE, (uint32_t)CMD1);
-	memset(mem + (CMD1 - BASE1), 'x', 600);
-	mem[CMD1 - BASE1 + 600] = 0;
+	/* Longer than the buffer whatever its size (it grew from 512 to 1024). */
+	memset(mem + (CMD1 - BASE1), 'x', BOOT_CMDLINE_MAX + 100);
+	mem[CMD1 - BASE1 + BOOT_CMDLINE_MAX + 100] = 0;
 	CHECK_EQ(parse(MB1_BOOT_MAGIC, INFO1), 0);
 	CHECK_EQ(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
 	CHECK_EQ(bi.cmdline[BOOT_CMDLINE_MAX - 2], 'x');

@@ -163,7 +163,7 @@ TEST(options_capped)
 TEST(long_line_cut_at_buffer)
 {
 	static struct cmdline cl;
-	char text[700];
+	char text[sizeof cl.buf + 200];   /* longer than the buffer, whatever its size */
 	memset(text, 'a', sizeof text - 1);
 	text[sizeof text - 1] = 0;
 	memcpy(text, "key=", 4);
