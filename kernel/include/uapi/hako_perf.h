@@ -20,6 +20,13 @@
  * the thread is in (or was last in: a user thread keeps its last call's
  * number until it enters the kernel again), else a kernel thread.
  * Recorded only with irqtrace=on (out->enabled says); 0 or -EFAULT.
+ *
+ * A section's ticks split into the time its CPU spun waiting for a
+ * spinlock (spin_wait) and the rest, its own work.  The split matters
+ * under QEMU's single-threaded icount: a waiting vCPU's `pause` ends its
+ * turn and the clock runs on through every other vCPU's turn (up to the
+ * next timer deadline each), so a wait there measures the other CPUs,
+ * not the lock holder.  held/held_site: the longest own work per context.
  */
 #ifndef HAKO_UAPI_PERF_H
 #define HAKO_UAPI_PERF_H
@@ -46,6 +53,11 @@ struct hako_perf_section {
 				  * caller; 0 for a whole interrupt */
 	int32_t cpu;             /* the CPU it ran on; -1 if none was seen */
 	char sym[36];            /* site as symbol+offset, or "" */
+	uint64_t wait;           /* of max: ticks spent waiting for spinlocks */
+	uint64_t held;           /* longest section minus its spinlock waits */
+	uint64_t held_site;      /* where that one began (0: a whole interrupt) */
+	int32_t held_cpu;
+	char held_sym[36];
 };
 
 struct hako_perf_preempt {
