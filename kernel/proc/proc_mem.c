@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <pmm.h>
 #include <proc.h>
+#include <serialiser.h>
 #include <vm.h>
 
 #define PAGE_DOWN(x) ((x) & ~(uint64_t)(PAGE_SIZE - 1))
@@ -118,6 +119,20 @@ long proc_brk(struct proc *p, uint64_t end)
 void proc_free_stack_slot(struct proc *p, int slot)
 {
 	unmap_range(p, thread_stack_top(slot) - HAKO_THREAD_STACK_SLOT, thread_stack_top(slot));
+}
+
+/* The same, on the serialising thread: SER_UNMAP_CHUNK pages per lock
+ * hold and one ranged TLB shootdown each (vm_unmap_pages). */
+void proc_free_stack_slot_chunked(struct proc *p, int slot)
+{
+	uint64_t frames[SER_UNMAP_CHUNK];
+	uint64_t va = thread_stack_top(slot) - HAKO_THREAD_STACK_SLOT;
+	for (uint64_t off = 0; off < HAKO_THREAD_STACK_SLOT; off += SER_UNMAP_CHUNK * PAGE_SIZE) {
+		uint64_t n = vm_unmap_pages(p->as, va + off, SER_UNMAP_CHUNK, frames);
+		for (uint64_t i = 0; i < n; i++)
+			pmm_free(frames[i]);
+		__atomic_fetch_sub(&p->user_frames, n, __ATOMIC_RELAXED);
+	}
 }
 
 static unsigned segment_flags(unsigned elf_flags)
