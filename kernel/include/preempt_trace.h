@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <cpu.h>
+#include <region.h>
 #include <thread.h>
 #include <uapi/hako_perf.h>
 
@@ -33,10 +34,12 @@ static inline void preempt_trace_begin(struct cpu *c, uint64_t site)
 	c->irq_off_wait0 = c->spin_wait_ticks;
 	c->irq_off_site = site;
 	c->irq_off_ctx = c->irq_ctx ? c->irq_ctx : c->current ? c->current->perf_ctx : 0;
+	region_begin(REGION_PREEMPT_SECTION);    /* --model: its own instructions */
 }
 
 static inline void preempt_trace_end(struct cpu *c)
 {
+	region_end_arg(REGION_PREEMPT_SECTION, c->irq_off_ctx);
 	uint64_t ticks = arch_tsc() - c->irq_off_since;
 	uint64_t wait = c->spin_wait_ticks - c->irq_off_wait0;
 	struct preempt_slot *s = &preempt_slots[c->id][c->irq_off_ctx];

@@ -81,6 +81,11 @@ int proc_kill(struct proc *killer, int pid);
 void proc_exit(int status) __attribute__((noreturn));       /* the whole process */
 void proc_thread_exit(int code) __attribute__((noreturn));  /* this thread only */
 int proc_thread_create(uint64_t rip, uint64_t arg);
+/* Process create without the start, for timing it (kinternal.c): a
+ * process with its memory and main thread, in the table, child of nobody;
+ * proc_discard_unstarted frees it all again. */
+struct proc *proc_create_unstarted(const char *path);
+void proc_discard_unstarted(struct proc *p);
 int proc_thread_join(int tid);
 struct proc *proc_current(void);     /* NULL in a kernel thread */
 /* Called by p's thread: is it p's only one (no other can run p's code)? */

@@ -1,14 +1,19 @@
 /*
  * test_serialiser.c — self-tests of paper 004's serialising thread
- * (sched/serialiser.c) and the chunked unmap it uses (vm_unmap_pages).
+ * (sched/serialiser.c), the chunked unmap it uses (vm_unmap_pages), and
+ * the kernel-internal interfaces kperf times (measure/kinternal.c).
  */
 #include <stdint.h>
+#include <string.h>
+#include <errno.h>
 #include <ktest.h>
+#include <measure.h>
 #include <pmm.h>
 #include <serialiser.h>
 #include <thread.h>
 #include <vm.h>
 #include <arch/arch.h>
+#include <uapi/hako_perf.h>
 
 #define NWORK 8
 
@@ -78,5 +83,31 @@ KTEST(vm_unmap_pages_returns_frames_and_frees_tables)
 	KT_CHECK(vm_unmap_pages(as, va, 16, got) == 0, "unmapped pages unmapped again");
 	vm_destroy(as);
 	KT_CHECK(pmm_free_count() == free_before, "%lu frames free, %lu before", pmm_free_count(), free_before);
+	return 0;
+}
+
+/* perf_ctl HAKO_PERF_INTERNAL's interfaces (measure/kinternal.c) each time
+ * a call in both cases and give back every frame; the ICA ones need a
+ * calling process, which a kernel test is not. */
+KTEST(kinternal_interfaces_time_and_give_every_frame_back)
+{
+	struct hako_perf_internal io = { .index = 0 };
+	kinternal_time(&io);                         /* warm-up: the heap's slabs */
+	uint64_t before = pmm_free_count();
+	uint32_t n = io.count;
+	KT_CHECK(n >= 7, "%u interfaces", n);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t worst = 0; worst < 2; worst++) {
+			memset(&io, 0, sizeof io);
+			io.index = i;
+			io.worst = worst;
+			long r = kinternal_time(&io);
+			bool ica = strncmp(io.name, "ica_", 4) == 0;
+			KT_CHECK(ica ? r == -EINVAL : r == 0 && io.ticks > 0, "%s (%s): %ld, %lu ticks",
+				 io.name, worst ? "worst" : "best", r, io.ticks);
+		}
+	io.index = n;
+	KT_CHECK(kinternal_time(&io) == -ENOENT, "an index past the last");
+	KT_CHECK(pmm_free_count() == before, "%lu frames free, %lu before", pmm_free_count(), before);
 	return 0;
 }

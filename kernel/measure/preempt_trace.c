@@ -21,6 +21,7 @@
 #include <kprintf.h>
 #include <panic.h>
 #include <preempt_trace.h>
+#include <region.h>
 #include <spinlock.h>
 #include <thread.h>
 #include <uapi/hako_perf.h>
@@ -35,11 +36,13 @@ void preempt_trace_irq_enter(struct preempt_irq *pi, int vector)
 	c->irq_ctx = (uint16_t)HAKO_PERF_CTX_IRQ(vector);
 	pi->wait0 = c->spin_wait_ticks;
 	pi->t0 = arch_tsc();
+	region_begin(REGION_PREEMPT_IRQ);
 }
 
 void preempt_trace_irq_exit(struct preempt_irq *pi)
 {
 	struct cpu *c = this_cpu();
+	region_end_arg(REGION_PREEMPT_IRQ, c->irq_ctx);
 	uint64_t ticks = arch_tsc() - pi->t0;
 	uint64_t wait = c->spin_wait_ticks - pi->wait0;
 	struct preempt_slot *s = &preempt_slots[c->id][c->irq_ctx];
@@ -97,8 +100,15 @@ int preempt_trace_get(struct hako_perf_preempt *out)
 	return 0;
 }
 
+/* Each reset starts an epoch of the plugin's figures (--model), so they
+ * cover what the guest's do: preemptstress resets before each case. */
+static unsigned long resets;
+
 void preempt_trace_reset(void)
 {
+	push_off();
+	region_begin_arg(REGION_PREEMPT_RESET, ++resets);
+	pop_off();
 	for (int i = 0; i < ncpus; i++) {
 		memset(preempt_slots[i], 0, sizeof preempt_slots[i]);
 		cpu_max[i] = 0;

@@ -467,6 +467,37 @@ static int proc_build(struct proc *p, const void *file, uint64_t size, int argc,
 	return uthread_make(p, u);
 }
 
+struct proc *proc_create_unstarted(const char *path)
+{
+	const void *file;
+	uint64_t size;
+	char *argv[] = { (char *)path, NULL };
+	if (initrd_find(path, &file, &size) < 0)
+		return NULL;
+	struct proc *p = proc_alloc(path, NULL);
+	if (!p)
+		return NULL;
+	if (table_insert(p) < 0 || proc_build(p, file, size, 1, argv) < 0) {
+		proc_discard_unstarted(p);
+		return NULL;
+	}
+	return p;
+}
+
+void proc_discard_unstarted(struct proc *p)
+{
+	if (p->threads[0].t)
+		thread_discard(p->threads[0].t);
+	if (p->as)
+		vm_destroy(p->as);
+	if (p->pid) {
+		spin_lock(&tree_lock);
+		table_remove(p);
+		spin_unlock(&tree_lock);
+	}
+	kfree(p);
+}
+
 int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv[])
 {
 	const void *file;

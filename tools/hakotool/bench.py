@@ -13,6 +13,9 @@ from __future__ import annotations
 import dataclasses
 import sys
 
+from . import model as costmodel
+from . import paths
+from .preempt_table import render_before_after
 from .qemu import Profile
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
@@ -29,6 +32,12 @@ class Bench:
     profile: Profile
     timeout: float = 300.0
     about: str = ""
+    # One boot per (label, kernel options) with the options added to the
+    # profile's command line, and one table over them (before/after).
+    variants: tuple[tuple[str, str], ...] = ()
+    # The cost-model profile used when --model is not given, if the plugin
+    # is built (its figures are the ones the table is judged on).
+    default_model: str = ""
 
 
 BENCHES: dict[str, Bench] = {
@@ -105,12 +114,19 @@ BENCHES: dict[str, Bench] = {
     ),
     # Paper 004's Table 2: preemption-off sections under stress
     # (user/preemptstress), attributed per call with irqtrace=on.
+    # Paper 004's Table 2 before and after the serialising thread
+    # (kernel/sched/serialiser.c): serialise=off keeps the old inline paths.
+    # The cost model counts each section in its own vCPU's instructions
+    # (tools/costmodel/sections.h), which the icount TSC cannot.
     "preempt": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("preemptstress",),
                         cmdline="irqtrace=on"),
-        timeout=600.0,
+        timeout=900.0,
         about="paper 004 Table 2: longest preemption-off section per call under stress "
-              "(preemptstress, irqtrace=on), pc, 4 CPUs, icount",
+              "(preemptstress, irqtrace=on), serialise=off then on, pc, 4 CPUs, icount, "
+              "cost model modern by default, ~5 min",
+        variants=(("before", "serialise=off"), ("after", "serialise=on")),
+        default_model="modern",
     ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
@@ -136,6 +152,16 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
         return EXIT_USAGE
+    if not model and bench.default_model:
+        root = boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env"))
+        if (root / costmodel.PLUGIN).is_file():
+            model = bench.default_model
+        else:
+            err.write(f"hako: {costmodel.PLUGIN} not built (make costmodel): "
+                      f"no {bench.default_model} figures, the table falls back to the TSC\n")
+    if bench.variants:
+        return run_variants(name, bench, model, quiet=quiet, keep_log=keep_log, out=out,
+                            err=err, **boot_kwargs)
     profile = dataclasses.replace(bench.profile, model=model)
     outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
                        keep_log=keep_log, out=out, err=err, **boot_kwargs)
@@ -148,3 +174,21 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         out.write(render_bench_only(records))
     out.flush()
     return outcome.exit_code
+
+
+def run_variants(name: str, bench: Bench, model: str, *, out, err, **boot_kwargs) -> int:
+    """One boot per variant (results/bench-NAME-LABEL.jsonl), then the
+    before/after table over them; the first failing boot's code ends it."""
+    runs = []
+    for label, options in bench.variants:
+        cmdline = f"{bench.profile.cmdline} {options}".strip()
+        profile = dataclasses.replace(bench.profile, model=model, cmdline=cmdline)
+        outcome = run_boot(profile, f"bench-{name}-{label}", bench.timeout, out=out, err=err,
+                           **boot_kwargs)
+        if outcome.exit_code != 0:
+            return outcome.exit_code
+        records = outcome.joined if outcome.joined is not None else outcome.records
+        runs.append((f"{label}: {options}", records or []))
+    out.write("\n".join(render_before_after(runs)) + "\n")
+    out.flush()
+    return 0

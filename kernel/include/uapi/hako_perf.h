@@ -36,6 +36,26 @@
 #define HAKO_PERF_PURGE		1
 #define HAKO_PERF_PREEMPT_GET	2
 #define HAKO_PERF_PREEMPT_RESET	3
+#define HAKO_PERF_INTERNAL	4
+
+/*
+ * perf_ctl(HAKO_PERF_INTERNAL, struct hako_perf_internal *io): time one
+ * kernel-internal interface the kperf way (kernel/measure/kinternal.c),
+ * with interrupts off so no other thread's time counts.  in: index (0 ..
+ * count - 1) and worst (0: called twice back to back, the second timed;
+ * 1: caches and TLB purged first).  out: ticks of the timed call, name,
+ * count (how many interfaces there are, also for an index past them,
+ * which gives -ENOENT).  Under --model the timed call is region
+ * REGION_KINTERNAL + 2 * index + worst.  0, -EFAULT, -ENOENT or -ENOMEM.
+ */
+struct hako_perf_internal {
+	uint32_t index, worst;   /* in */
+	uint32_t count;          /* out: interfaces there are */
+	uint32_t region;         /* out: its region id */
+	uint64_t ticks;          /* out: the timed call, TSC ticks */
+	char name[32];           /* out */
+	char note[64];           /* out: what exactly was timed */
+};
 
 /* Contexts, the index of hako_perf_preempt.ctx. */
 #define HAKO_PERF_CTX_KTHREAD	0                  /* a kernel thread */
