@@ -27,6 +27,10 @@ import re
 from pathlib import Path
 
 PLUGIN = "build/costmodel/libcostmodel.so"
+# Each profile's clock in MHz (from its header; the profiles themselves
+# model cycles only): for figures in time at a stated clock.
+CLOCK_MHZ = {"pentium166": 166, "pentium200-fpm": 200, "pentium200-edo": 200,
+             "pentiumpro200": 200, "p4": 2800, "modern": 4000}
 PROFILES_DIR = "tools/costmodel/profiles"
 PROFILE_SUFFIX = ".profile"
 MODEL_SUFFIX = ".model.jsonl"

@@ -12,14 +12,18 @@ turns on one thread, and a section that is open when its vCPU's turn ends
 every other vCPU's turn, up to the next timer deadline each.  With
 `--model PROFILE` the cost-model plugin counts each section in its own
 vCPU's instructions and modelled cycles (`"kind":"section"` records,
-tools/costmodel/sections.h), one epoch per stress case; those are the
-figures the bound is checked on.  Without the plugin the table falls back
-to the TSC, and says so.
+tools/costmodel/sections.h), one epoch per stress case; the bound is
+checked on those cycles at the profile's clock (model.CLOCK_MHZ: the
+stated clock; pentium166, the slowest of paper 004's PCs, by default),
+or on the own instructions at 1 ns each for a profile without a clock.
+Without the plugin the table falls back to the TSC, and says so.
 """
 from __future__ import annotations
 
 import pathlib
 import re
+
+from .model import CLOCK_MHZ
 
 BOUND_TICKS = 100_000       # 100 us at 1 instruction = 1 ns (icount, shift 0)
 MAX_CALLS = 64
@@ -74,6 +78,17 @@ def own_sections(records) -> dict[int, dict]:
     return best
 
 
+def own_us(o: dict) -> float | None:
+    """A section's modelled length in us at its profile's clock, or None."""
+    mhz = CLOCK_MHZ.get(o.get("profile", ""))
+    return o["cycles"] / mhz if mhz else None
+
+
+def own_over(o: dict) -> bool:
+    us = own_us(o)
+    return us > BOUND_TICKS / 1000 if us is not None else o["insns"] > BOUND_TICKS
+
+
 def longest_per_ctx(records) -> dict[int, dict]:
     worst: dict[int, dict] = {}
     for r in records or ():
@@ -100,9 +115,12 @@ def render_preempt(records, label: str = "") -> list[str]:
            "  tsc: TSC ticks = instructions = ns under icount (shift 0), other vCPUs' turns included; "
            "wait: of it, spinning for a lock"]
     if own:
-        out.append(f"  own: the section's own vCPU's instructions (= ns at 1 per ns) and cycles, "
-                   f"cost model {profile}; the bound (100 us = 100,000) is checked on own")
-        out.append(f"  {'context':<28} {'own':>8} {'cycles':>8}  {'case':<6} {'cpu':>3}"
+        mhz = CLOCK_MHZ.get(profile)
+        where = (f"us = cycles at {profile}'s {mhz} MHz, the stated clock of the bound (100 us)"
+                 if mhz else "the bound (100 us) is checked on own at 1 ns each")
+        out.append(f"  own: the section's own vCPU's instructions and cycles, cost model {profile}; "
+                   + where)
+        out.append(f"  {'context':<28} {'own':>8} {'cycles':>8} {'us':>7}  {'case':<6} {'cpu':>3}"
                    f"  {'tsc':>9} {'wait':>8}  site of the tsc figure")
     else:
         out.append("  no cost-model figures (--model PROFILE): the bound (100 us = 100,000) "
@@ -119,9 +137,11 @@ def render_preempt(records, label: str = "") -> list[str]:
         wait = int(r.get("wait", 0))
         if own:
             o = own.get(ctx)
-            flag = " OVER" if o and o["insns"] > BOUND_TICKS else ""
-            own_txt = (f"{o['insns']:>8} {o['cycles']:>8}  {o['case']:<6} {o['cpu']:>3}" if o
-                       else f"{'-':>8} {'-':>8}  {'-':<6} {'-':>3}")
+            flag = " OVER" if o and own_over(o) else ""
+            us = own_us(o) if o else None
+            us_txt = f"{us:>7.1f}" if us is not None else f"{'-':>7}"
+            own_txt = (f"{o['insns']:>8} {o['cycles']:>8} {us_txt}  {o['case']:<6} {o['cpu']:>3}" if o
+                       else f"{'-':>8} {'-':>8} {'-':>7}  {'-':<6} {'-':>3}")
             out.append(f"  {ctx_name(ctx, names):<28} {own_txt}  {r['max']:>9} {wait:>8}  {site}{flag}")
         else:
             flag = " OVER" if r["max"] > BOUND_TICKS else ""
@@ -146,21 +166,30 @@ def render_before_after(runs) -> list[str]:
     names = call_names()
     own_runs = [own_sections(records) for _, records in runs]
     use_own = all(own_runs)
-    figures = []
+    figures, flags = [], []
     for (label, records), own in zip(runs, own_runs):
         if use_own:
-            figures.append({ctx: o["insns"] for ctx, o in own.items()})
+            figures.append({ctx: own_us(o) if own_us(o) is not None else o["insns"] / 1000
+                            for ctx, o in own.items()})
+            flags.append({ctx: own_over(o) for ctx, o in own.items()})
         else:
-            figures.append({ctx: r["max"] for ctx, r in longest_per_ctx(records).items()})
-    unit = "own instructions (cost model)" if use_own else "TSC ticks (other vCPUs' turns included)"
+            figures.append({ctx: r["max"] / 1000 for ctx, r in longest_per_ctx(records).items()})
+            flags.append({ctx: r["max"] > BOUND_TICKS for ctx, r in longest_per_ctx(records).items()})
+    if use_own:
+        profile = next((o["profile"] for o in own_runs[0].values()), "")
+        mhz = CLOCK_MHZ.get(profile)
+        unit = (f"us of own cycles at {profile}'s {mhz} MHz" if mhz
+                else f"us of own instructions at 1 ns each ({profile})")
+    else:
+        unit = "us of TSC (other vCPUs' turns included)"
     labels = [label for label, _ in runs]
-    out.append(f"preempt: {' -> '.join(labels)}, longest section per context, {unit}; bound 100,000")
+    out.append(f"preempt: {' -> '.join(labels)}, longest section per context, {unit}; bound 100 us")
     out.append(f"  {'context':<28}" + "".join(f" {label:>22}" for label in labels))
     ctxs = sorted(set().union(*figures), key=lambda c: (-max(f.get(c, 0) for f in figures), c))
     for ctx in ctxs:
-        cells = "".join(f" {(str(f[ctx]) + (' OVER' if f[ctx] > BOUND_TICKS else '')) if ctx in f else '-':>22}"
-                        for f in figures)
+        cells = "".join(f" {(f'{f[ctx]:.1f}' + (' OVER' if fl[ctx] else '')) if ctx in f else '-':>22}"
+                        for f, fl in zip(figures, flags))
         out.append(f"  {ctx_name(ctx, names):<28}{cells}")
-    overs = [sum(v > BOUND_TICKS for v in f.values()) for f in figures]
+    overs = [sum(fl.values()) for fl in flags]
     out.append("  over the bound: " + ", ".join(f"{label} {n}" for label, n in zip(labels, overs)))
     return out
