@@ -34,7 +34,7 @@ static inline void preempt_trace_begin(struct cpu *c, uint64_t site)
 	c->irq_off_wait0 = c->spin_wait_ticks;
 	c->irq_off_site = site;
 	c->irq_off_ctx = c->irq_ctx ? c->irq_ctx : c->current ? c->current->perf_ctx : 0;
-	region_begin(REGION_PREEMPT_SECTION);    /* --model: its own instructions */
+	region_begin_arg(REGION_PREEMPT_SECTION, site);   /* --model: its own instructions */
 }
 
 static inline void preempt_trace_end(struct cpu *c)

@@ -392,7 +392,8 @@ static void print_section(const struct cm_section_row *row, void *arg)
 	char counts[1024];
 	cm_counts_json(&row->longest, &profile, counts, sizeof counts);
 	fprintf(out, "{\"kind\":\"section\",\"region\":%u,\"epoch\":%u,\"ctx\":%u,\"vcpu\":%u,"
-		"\"spans\":%" PRIu64 ",%s}\n", row->region, row->epoch, row->ctx, row->vcpu, row->spans, counts);
+		"\"spans\":%" PRIu64 ",\"site\":\"0x%" PRIx64 "\",%s}\n", row->region, row->epoch, row->ctx,
+		row->vcpu, row->spans, row->site, counts);
 }
 
 static void on_atexit(qemu_plugin_id_t id, void *ud)

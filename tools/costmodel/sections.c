@@ -11,11 +11,12 @@
 
 struct open_span {                       /* one kind on one vCPU */
 	unsigned depth;
+	uint64_t site;
 	struct cm_counts start;
 };
 
 struct slot {
-	uint64_t spans;
+	uint64_t spans, site;
 	struct cm_counts longest;
 };
 
@@ -67,8 +68,10 @@ static void close_span(struct cm_sections *s, int kind, unsigned vcpu, const str
 	struct cm_counts d = *now;
 	cm_counts_sub(&d, &o->start);
 	slot->spans++;
-	if (d.v[CM_INSNS] > slot->longest.v[CM_INSNS])
+	if (d.v[CM_INSNS] > slot->longest.v[CM_INSNS]) {
 		slot->longest = d;
+		slot->site = o->site;
+	}
 }
 
 bool cm_sections_marker(struct cm_sections *s, uint32_t disp, unsigned vcpu,
@@ -88,8 +91,10 @@ bool cm_sections_marker(struct cm_sections *s, uint32_t disp, unsigned vcpu,
 		return true;
 	struct open_span *o = &s->open[kind][vcpu];
 	if (op == HAKO_REGION_BEGIN) {
-		if (o->depth++ == 0)
+		if (o->depth++ == 0) {
 			o->start = now[vcpu];
+			o->site = kind == 0 ? arg : 0;   /* a whole interrupt has no site */
+		}
 	} else if (op == HAKO_REGION_END)
 		close_span(s, kind, vcpu, &now[vcpu], arg & 0xffff);
 	return true;
@@ -108,7 +113,7 @@ void cm_sections_each(const struct cm_sections *s,
 					struct cm_section_row row = {
 						.region = k ? REGION_PREEMPT_IRQ : REGION_PREEMPT_SECTION,
 						.epoch = e, .ctx = c, .vcpu = v, .spans = slot->spans,
-						.longest = slot->longest,
+						.site = slot->site, .longest = slot->longest,
 					};
 					fn(&row, arg);
 				}

@@ -4,8 +4,9 @@
  *
  * With irqtrace=on the kernel marks every interrupts-off section with
  * REGION_PREEMPT_SECTION and every whole interrupt with REGION_PREEMPT_IRQ
- * (kernel/include/uapi/hako_region_ids.h); at the END marker %rax holds
- * the context the section is charged to (uapi/hako_perf.h).  The guest's
+ * (kernel/include/uapi/hako_region_ids.h); at a section's BEGIN marker
+ * %rax holds its site (where the outermost lock was taken), at the END
+ * marker the context the section is charged to (uapi/hako_perf.h).  The guest's
  * TSC cannot give this figure under single-threaded icount: a section
  * there also counts every other vCPU's turn that ran before it ended.
  * Here only the instructions of the section's own vCPU count.  Interrupts
@@ -30,6 +31,7 @@ struct cm_sections;
 struct cm_section_row {
 	uint32_t region, epoch, ctx, vcpu;
 	uint64_t spans;
+	uint64_t site;               /* where the longest began (0: a whole interrupt) */
 	struct cm_counts longest;    /* the counts of the span with most instructions */
 };
 

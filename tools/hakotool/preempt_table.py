@@ -30,6 +30,38 @@ MAX_CALLS = 64
 CTX_TRAP = 1 + MAX_CALLS
 REGION_PREEMPT_IRQ = 0xd01
 SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[2] / "kernel/include/uapi/syscalls.def"
+KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[2] / "build/hako.sym"   # nm -n of the kernel
+
+
+def load_symbols(path: pathlib.Path = KERNEL_SYMS) -> list[tuple[int, str]]:
+    """(address, name) of the kernel's code symbols, sorted; [] without the file."""
+    syms = []
+    try:
+        text = path.read_text()
+    except OSError:
+        return syms
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "TtWw":
+            syms.append((int(parts[0], 16), parts[2]))
+    return sorted(syms)
+
+
+def symbolize(address: int, syms: list[tuple[int, str]]) -> str:
+    """symbol+0xoffset like the kernel's ksym_lookup, or the address in hex."""
+    if not address:
+        return "-"
+    lo, hi = 0, len(syms)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if syms[mid][0] <= address:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return hex(address)
+    base, name = syms[lo - 1]
+    return f"{name}+{hex(address - base)}"
 
 
 def call_names() -> dict[int, str]:
@@ -52,7 +84,7 @@ def ctx_name(ctx: int, names: dict[int, str]) -> str:
     return f"interrupt vector {ctx - CTX_TRAP - 1 + 32}"
 
 
-def own_sections(records) -> dict[int, dict]:
+def own_sections(records, syms: list[tuple[int, str]] | None = None) -> dict[int, dict]:
     """The plugin's longest section per context, over the stress cases:
     {ctx: {"insns", "cycles", "case", "cpu", "profile"}}.  Epoch n is the
     n-th case (preemptstress resets the figures before each)."""
@@ -72,9 +104,11 @@ def own_sections(records) -> dict[int, dict]:
             continue                 # an interrupt with no vector: cannot happen
         w = best.get(ctx)
         if w is None or r["insns"] > w["insns"]:
+            site = int(str(r.get("site", "0")), 0)
             best[ctx] = {"insns": int(r["insns"]), "cycles": int(r.get("cycles", 0)),
                          "case": cases[epoch - 1], "cpu": int(r.get("vcpu", -1)),
-                         "profile": r.get("profile", "")}
+                         "profile": r.get("profile", ""),
+                         "site": symbolize(site, syms) if syms is not None else hex(site)}
     return best
 
 
@@ -100,15 +134,16 @@ def longest_per_ctx(records) -> dict[int, dict]:
     return worst
 
 
-def render_preempt(records, label: str = "") -> list[str]:
+def render_preempt(records, label: str = "", syms=None) -> list[str]:
     """One run's table: per context the TSC figure (with its lock wait and
-    site) and, with the plugin's records, the section's own length; the
-    bound is checked on the own length when there is one."""
+    site) and, with the plugin's records, the section's own length and
+    site; the bound is checked on the own length when there is one.
+    syms: the kernel's symbols (default build/hako.sym)."""
     worst = longest_per_ctx(records)
     if not worst:
         return []
     names = call_names()
-    own = own_sections(records)
+    own = own_sections(records, load_symbols() if syms is None else syms)
     profile = next((o["profile"] for o in own.values() if o.get("profile")), "")
     head = f"preempt{f' [{label}]' if label else ''}: longest preemption-off section per context over every stress case"
     out = [head,
@@ -121,7 +156,7 @@ def render_preempt(records, label: str = "") -> list[str]:
         out.append(f"  own: the section's own vCPU's instructions and cycles, cost model {profile}; "
                    + where)
         out.append(f"  {'context':<28} {'own':>8} {'cycles':>8} {'us':>7}  {'case':<6} {'cpu':>3}"
-                   f"  {'tsc':>9} {'wait':>8}  site of the tsc figure")
+                   f"  {'site':<30} {'tsc':>9} {'wait':>8}")
     else:
         out.append("  no cost-model figures (--model PROFILE): the bound (100 us = 100,000) "
                    "is checked on tsc, which counts other vCPUs' turns")
@@ -140,9 +175,10 @@ def render_preempt(records, label: str = "") -> list[str]:
             flag = " OVER" if o and own_over(o) else ""
             us = own_us(o) if o else None
             us_txt = f"{us:>7.1f}" if us is not None else f"{'-':>7}"
-            own_txt = (f"{o['insns']:>8} {o['cycles']:>8} {us_txt}  {o['case']:<6} {o['cpu']:>3}" if o
-                       else f"{'-':>8} {'-':>8} {'-':>7}  {'-':<6} {'-':>3}")
-            out.append(f"  {ctx_name(ctx, names):<28} {own_txt}  {r['max']:>9} {wait:>8}  {site}{flag}")
+            own_txt = (f"{o['insns']:>8} {o['cycles']:>8} {us_txt}  {o['case']:<6} {o['cpu']:>3}"
+                       f"  {o['site']:<30}" if o
+                       else f"{'-':>8} {'-':>8} {'-':>7}  {'-':<6} {'-':>3}  {'-':<30}")
+            out.append(f"  {ctx_name(ctx, names):<28} {own_txt} {r['max']:>9} {wait:>8}{flag}")
         else:
             flag = " OVER" if r["max"] > BOUND_TICKS else ""
             out.append(f"  {ctx_name(ctx, names):<28} {r['max']:>9} {wait:>8} {r['max'] / 1000:>7.1f}  "
@@ -157,8 +193,9 @@ def render_before_after(runs) -> list[str]:
     table, then the longest own section (tsc without the plugin) per
     context side by side."""
     out: list[str] = []
+    syms = load_symbols()
     for label, records in runs:
-        table = render_preempt(records, label)
+        table = render_preempt(records, label, syms)
         if table:
             out += table + [""]
     if len(runs) < 2:

@@ -8,10 +8,13 @@ def preempt(case, ctx, max_, wait=0, site="vm_unmap+0x23", cpu=0):
             "site": site, "wait": wait, "held": max_ - wait, "held_cpu": cpu, "held_site": site}
 
 
-def section(epoch, ctx, insns, vcpu=0, region=0xd00, profile="pentium166"):
+def section(epoch, ctx, insns, vcpu=0, region=0xd00, profile="pentium166", site="0x1010"):
     """cycles = 2 x insns; at 166 MHz the bound (100 us) is 16,600 cycles."""
     return {"kind": "section", "region": region, "epoch": epoch, "ctx": ctx, "vcpu": vcpu,
-            "spans": 3, "insns": insns, "cycles": insns * 2, "profile": profile}
+            "spans": 3, "site": site, "insns": insns, "cycles": insns * 2, "profile": profile}
+
+
+SYMS = [(0x1000, "vm_unmap"), (0x2000, "proc_stop")]
 
 
 BEFORE = [preempt("spawn", 6, 2000), preempt("runq", pt.CTX_TRAP, 2_281_472),
@@ -33,35 +36,35 @@ def test_context_names():
 
 
 def test_own_sections_map_epochs_to_cases_and_skip_boot():
-    own = pt.own_sections(BEFORE)
+    own = pt.own_sections(BEFORE, SYMS)
     assert own[pt.CTX_TRAP] == {"insns": 12_000, "cycles": 24_000, "case": "runq", "cpu": 2,
-                                "profile": "pentium166"}
+                                "profile": "pentium166", "site": "vm_unmap+0x10"}
     assert own[6]["case"] == "spawn"
 
 
 def test_tsc_only_table_checks_the_bound_on_tsc():
-    lines = pt.render_preempt([r for r in BEFORE if r["kind"] == "preempt"])
+    lines = pt.render_preempt([r for r in BEFORE if r["kind"] == "preempt"], syms=SYMS)
     assert "no cost-model figures" in lines[2]
     assert lines[4].startswith("  user exception") and lines[4].endswith("OVER")
     assert lines[-1] == "  1 context(s) over the bound (tsc)"
 
 
 def test_own_table_checks_the_bound_at_the_profiles_clock():
-    lines = pt.render_preempt(AFTER, "after")
+    lines = pt.render_preempt(AFTER, "after", SYMS)
     assert "pentium166's 166 MHz" in lines[2]
     assert lines[0].startswith("preempt [after]:")
     rows = [line for line in lines if line.startswith("  user exception")]
     assert rows and "OVER" not in rows[0] and "2265527" in rows[0]
     assert lines[-1] == "  0 context(s) over the bound (own)"
-    before = pt.render_preempt(BEFORE, "before")
+    before = pt.render_preempt(BEFORE, "before", SYMS)
     assert before[-1] == "  1 context(s) over the bound (own)"
     row = next(line for line in before if line.startswith("  user exception"))
-    assert "144.6" in row and row.endswith("OVER")
+    assert "144.6" in row and "vm_unmap+0x10" in row and row.endswith("OVER")
 
 
 def test_without_a_clock_the_bound_is_on_own_instructions():
     recs = [preempt("spawn", 6, 2000), section(1, 6, 150_000, profile="nameless")]
-    lines = pt.render_preempt(recs)
+    lines = pt.render_preempt(recs, syms=SYMS)
     assert "at 1 ns each" in lines[2] and lines[-1] == "  1 context(s) over the bound (own)"
 
 
@@ -73,3 +76,9 @@ def test_before_after_side_by_side():
     row = next(line for line in lines[head:] if line.startswith("  user exception"))
     assert "144.6 OVER" in row and row.rstrip().endswith("36.1")
     assert lines[-1] == "  over the bound: before: serialise=off 1, after: serialise=on 0"
+
+
+def test_symbolize_like_the_kernel():
+    assert pt.symbolize(0x2004, SYMS) == "proc_stop+0x4"
+    assert pt.symbolize(0x10, SYMS) == "0x10"
+    assert pt.symbolize(0, SYMS) == "-"

@@ -60,9 +60,10 @@
 
 /*
  * irqtrace=on (kernel/include/preempt_trace.h): every interrupts-off
- * section and every whole interrupt; the END marker carries the context
- * (uapi/hako_perf.h) in %rax, and the plugin keeps each context's longest
- * span in its own vCPU's instructions (tools/costmodel/sections.h).
+ * section and every whole interrupt; a section's BEGIN marker carries its
+ * site (the outermost lock's caller) in %rax, every END marker the context
+ * (uapi/hako_perf.h), and the plugin keeps each context's longest span in
+ * its own vCPU's instructions (tools/costmodel/sections.h).
  */
 #define REGION_PREEMPT_SECTION      0xd00
 #define REGION_PREEMPT_IRQ          0xd01

@@ -36,12 +36,12 @@ TEST(longest_span_per_context_counts_only_its_own_vcpu)
 	struct cm_sections *s = cm_sections_new(2);
 	CHECK(s);
 	at(0, 100);
-	CHECK(cm_sections_marker(s, SEC_BEGIN, 0, now, 0));
+	CHECK(cm_sections_marker(s, SEC_BEGIN, 0, now, 0xffffffff80101234ull));
 	at(1, 5000);                                  /* the other vCPU runs a long turn */
 	at(0, 130);
 	CHECK(cm_sections_marker(s, SEC_END, 0, now, 13));      /* 30 own instructions */
 	at(0, 200);
-	cm_sections_marker(s, SEC_BEGIN, 0, now, 0);
+	cm_sections_marker(s, SEC_BEGIN, 0, now, 0xffffffff80105678ull);
 	at(0, 210);
 	cm_sections_marker(s, SEC_END, 0, now, 13);              /* 10: shorter, kept 30 */
 	struct found f = { 0 };
@@ -50,6 +50,7 @@ TEST(longest_span_per_context_counts_only_its_own_vcpu)
 	CHECK_EQ(f.rows[0].ctx, 13);
 	CHECK_EQ(f.rows[0].spans, 2);
 	CHECK_EQ(f.rows[0].longest.v[CM_INSNS], 30);
+	CHECK_EQ(f.rows[0].site, 0xffffffff80101234ull);          /* the longest one's */
 	CHECK_EQ(f.rows[0].region, REGION_PREEMPT_SECTION);
 	cm_sections_free(s);
 }
@@ -78,6 +79,7 @@ TEST(nested_interrupts_fold_into_the_outermost_and_epochs_split)
 	CHECK_EQ(f.rows[0].ctx, 290);
 	CHECK_EQ(f.rows[0].region, REGION_PREEMPT_IRQ);
 	CHECK_EQ(f.rows[0].longest.v[CM_INSNS], 50);
+	CHECK_EQ(f.rows[0].site, 0);
 	CHECK_EQ(f.rows[1].epoch, 1);
 	CHECK_EQ(f.rows[1].ctx, 7);
 	CHECK_EQ(f.rows[1].vcpu, 1);
