@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from typing import Callable
 
 from . import model as costmodel
 from . import paths
-from .preempt_table import render_before_after
+from .preempt_table import check_bound, render_before_after
 from .qemu import Profile
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
@@ -38,6 +39,8 @@ class Bench:
     # The cost-model profile used when --model is not given, if the plugin
     # is built (its figures are the ones the table is judged on).
     default_model: str = ""
+    # With variants: the last one's records -> why it failed, or None.
+    check: Callable[[list], str | None] | None = None
 
 
 BENCHES: dict[str, Bench] = {
@@ -128,6 +131,7 @@ BENCHES: dict[str, Bench] = {
               "cost model pentium166 (paper 004's slowest PC) by default, ~6 min",
         variants=(("before", "serialise=off"), ("after", "serialise=on")),
         default_model="pentium166",
+        check=check_bound,
     ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
@@ -179,7 +183,8 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
 
 def run_variants(name: str, bench: Bench, model: str, *, out, err, **boot_kwargs) -> int:
     """One boot per variant (results/bench-NAME-LABEL.jsonl), then the
-    before/after table over them; the first failing boot's code ends it."""
+    before/after table over them; the first failing boot's code ends it,
+    and the bench's check of the last variant gives 1 when it fails."""
     runs = []
     for label, options in bench.variants:
         cmdline = f"{bench.profile.cmdline} {options}".strip()
@@ -192,4 +197,8 @@ def run_variants(name: str, bench: Bench, model: str, *, out, err, **boot_kwargs
         runs.append((f"{label}: {options}", records or []))
     out.write("\n".join(render_before_after(runs)) + "\n")
     out.flush()
+    why = bench.check(runs[-1][1]) if bench.check and runs else None
+    if why:
+        err.write(f"hako: bench {name}, {runs[-1][0]}: {why}\n")
+        return 1
     return 0

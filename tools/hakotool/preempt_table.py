@@ -230,3 +230,12 @@ def render_before_after(runs) -> list[str]:
     overs = [sum(fl.values()) for fl in flags]
     out.append("  over the bound: " + ", ".join(f"{label} {n}" for label, n in zip(labels, overs)))
     return out
+
+
+def check_bound(records) -> str | None:
+    """Why a run breaks the design rule (a context's own section over
+    100 us), or None; None too without the plugin's figures (the TSC
+    cannot tell, see the module text)."""
+    own = own_sections(records, [])
+    over = sorted(ctx_name(ctx, call_names()) for ctx, o in own.items() if own_over(o))
+    return f"over the 100 us bound: {', '.join(over)}" if over else None

@@ -82,3 +82,9 @@ def test_symbolize_like_the_kernel():
     assert pt.symbolize(0x2004, SYMS) == "proc_stop+0x4"
     assert pt.symbolize(0x10, SYMS) == "0x10"
     assert pt.symbolize(0, SYMS) == "-"
+
+
+def test_check_bound_names_the_contexts_over_it():
+    assert pt.check_bound(AFTER) is None
+    assert pt.check_bound(BEFORE) == "over the 100 us bound: user exception"
+    assert pt.check_bound([r for r in BEFORE if r["kind"] == "preempt"]) is None
