@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <mpio.h>
 #include <sched.h>
+#include <serialiser.h>
 #include <smp.h>
 #include <spinlock.h>
 #include <stats.h>
@@ -181,6 +182,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	console_input_init();                    /* COM1 receive interrupt */
 	initrd_init(boot_module(), boot_module_size());   /* the user programs */
 	proc_init();
+	serialiser_init();                       /* serialise=: paper 004's serialising thread */
 	sem_init();
 	ica_init();                              /* the ICA region (paper 002) */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))

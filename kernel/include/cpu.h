@@ -60,6 +60,8 @@ struct cpu {
 	uint64_t irq_off_site;      /* return address of its outermost push_off/spin_lock */
 	uint16_t irq_off_ctx;       /* context it is charged to (uapi/hako_perf.h) */
 	uint16_t irq_ctx;           /* the interrupt running here, or 0 */
+	uint64_t spin_wait_ticks;   /* TSC spent waiting for spinlocks here, ever (spin_wait) */
+	uint64_t irq_off_wait0;     /* spin_wait_ticks when the open section began */
 };
 /* The cost-model plugin (tools/costmodel/plugin.c) finds the running CPU
  * through GS base: it reads id at this offset.  Keep the two in step. */

@@ -7,4 +7,8 @@
 
 int tlbstep_main(int argc, char **argv);   /* the TLB-step check: tlbstep.c */
 
+/* perf_ctl HAKO_PERF_INTERNAL: one kernel-internal interface timed (kinternal.c). */
+struct hako_perf_internal;
+long kinternal_time(struct hako_perf_internal *io);
+
 #endif

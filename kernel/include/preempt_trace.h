@@ -10,12 +10,14 @@
 
 #include <stdint.h>
 #include <cpu.h>
+#include <region.h>
 #include <thread.h>
 #include <uapi/hako_perf.h>
 
 /* One context's longest section on one CPU. */
 struct preempt_slot {
-	uint64_t max, count, site;
+	uint64_t max, count, site, wait;     /* longest section, and its spinlock waits */
+	uint64_t held, held_site;            /* longest section minus its waits */
 };
 /* Indexed by CPU id, then context; written only by that CPU, interrupts off. */
 extern struct preempt_slot preempt_slots[MAX_CPUS][HAKO_PERF_NCTX];
@@ -29,18 +31,27 @@ extern struct preempt_slot preempt_slots[MAX_CPUS][HAKO_PERF_NCTX];
 static inline void preempt_trace_begin(struct cpu *c, uint64_t site)
 {
 	c->irq_off_since = arch_tsc();
+	c->irq_off_wait0 = c->spin_wait_ticks;
 	c->irq_off_site = site;
 	c->irq_off_ctx = c->irq_ctx ? c->irq_ctx : c->current ? c->current->perf_ctx : 0;
+	region_begin_arg(REGION_PREEMPT_SECTION, site);   /* --model: its own instructions */
 }
 
 static inline void preempt_trace_end(struct cpu *c)
 {
+	region_end_arg(REGION_PREEMPT_SECTION, c->irq_off_ctx);
 	uint64_t ticks = arch_tsc() - c->irq_off_since;
+	uint64_t wait = c->spin_wait_ticks - c->irq_off_wait0;
 	struct preempt_slot *s = &preempt_slots[c->id][c->irq_off_ctx];
 	s->count++;
 	if (ticks > s->max) {
 		s->max = ticks;
 		s->site = c->irq_off_site;
+		s->wait = wait;
+	}
+	if (ticks - wait > s->held) {
+		s->held = ticks - wait;
+		s->held_site = c->irq_off_site;
 	}
 	if (ticks > c->irq_off_max)
 		c->irq_off_max = ticks;
@@ -49,7 +60,7 @@ static inline void preempt_trace_end(struct cpu *c)
 /* An interrupt on vector v, from trap entry to its preemption point;
  * enter fills what exit needs (interrupts nest under irq_nest). */
 struct preempt_irq {
-	uint64_t t0;
+	uint64_t t0, wait0;
 	unsigned outer;          /* the context of the interrupt it nests in, or 0 */
 };
 void preempt_trace_irq_enter(struct preempt_irq *pi, int vector);

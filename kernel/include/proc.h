@@ -5,9 +5,10 @@
  * more user threads (kernel threads with the process's address space that
  * spend their life in ring 3), and ends when its last thread is gone: by
  * exit, by kill from an ancestor, or by a fault, which kills only it.
- * Its address space and kernel stacks are freed by the scheduler once the
- * last thread has switched away (proc_thread_reaped); the parent collects
- * the status with wait.  Nothing a program does reaches a kernel panic.
+ * Its address space and kernel stacks are freed once the last thread has
+ * switched away (proc_thread_reaped): by the serialising thread
+ * (serialiser.c), or with serialise=off by the scheduler at once; the
+ * parent collects the status with wait.  Nothing a program does reaches a kernel panic.
  */
 #ifndef HAKO_PROC_H
 #define HAKO_PROC_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <list.h>
 #include <sched.h>
+#include <serialiser.h>
 #include <spinlock.h>
 #include <uapi/hako.h>
 
@@ -41,6 +43,10 @@ struct uthread {
 	bool joining;                    /* a thread_join is under way */
 	uint64_t rip, rsp, a0, a1;       /* where it starts in ring 3, rdi, rsi */
 	struct proc *proc;
+	bool stack_pending;              /* its stack slot is queued for the serialiser
+					  * (set under join_wq.lock, cleared under it and
+					  * t->exit_wq.lock): not reusable, not joinable */
+	struct ser_work stack_work;
 };
 
 enum proc_state { P_ALIVE, P_ZOMBIE };
@@ -58,6 +64,7 @@ struct proc {
 	int live;                        /* threads not yet reaped */
 	int running;                     /* threads not yet exited */
 	int refs;                        /* under the tree lock: the parent's, kill's */
+	struct ser_work end_work;        /* proc_end on the serialising thread */
 	bool exiting;                    /* exit or kill under way: threads leave */
 	int status;                      /* what wait reports */
 	struct waitq join_wq;            /* thread_join sleepers */
@@ -84,6 +91,11 @@ int proc_kill(struct proc *killer, int pid);
 void proc_exit(int status) __attribute__((noreturn));       /* the whole process */
 void proc_thread_exit(int code) __attribute__((noreturn));  /* this thread only */
 int proc_thread_create(uint64_t rip, uint64_t arg);
+/* Process create without the start, for timing it (kinternal.c): a
+ * process with its memory and main thread, in the table, child of nobody;
+ * proc_discard_unstarted frees it all again. */
+struct proc *proc_create_unstarted(const char *path);
+void proc_discard_unstarted(struct proc *p);
 int proc_thread_join(int tid);
 struct proc *proc_current(void);     /* NULL in a kernel thread */
 /* Called by p's thread: is it p's only one (no other can run p's code)? */
@@ -99,7 +111,8 @@ int proc_count(void);
 #define FAULT_EXEC  2
 int proc_page_fault(uint64_t addr, unsigned access);         /* 0, -EFAULT or -ENOMEM */
 long proc_brk(struct proc *p, uint64_t end);
-void proc_free_stack_slot(struct proc *p, int slot);
+void proc_free_stack_slot(struct proc *p, int slot);         /* page by page (serialise=off) */
+void proc_free_stack_slot_chunked(struct proc *p, int slot); /* SER_UNMAP_CHUNK pages a lock hold */
 struct elf_image;
 int proc_load(struct proc *p, const struct elf_image *img, const uint8_t *file);
 int proc_setup_stack(struct proc *p, int argc, char *const argv[], uint64_t *rsp, uint64_t *uargv);
@@ -109,7 +122,7 @@ uint64_t thread_stack_top(int slot);
 void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));
 void proc_return_to_user(void);      /* leaves if the thread was killed */
 struct proc *proc_thread_reaped(struct uthread *u); /* after its last switch away: p if it was the last */
-void proc_end(struct proc *p);                     /* then this, with nothing held */
+void proc_end(struct proc *p);                     /* then this, with nothing held: queues or runs the end */
 
 /* The boot archive of programs (initrd.c). */
 void initrd_init(const void *data, uint64_t size);

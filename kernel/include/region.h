@@ -17,5 +17,7 @@
 #define region_end(id)          arch_region_mark(HAKO_REGION_END, id)
 #define region_global_begin(id) arch_region_mark(HAKO_REGION_GLOBAL_BEGIN, id)
 #define region_global_end(id)   arch_region_mark(HAKO_REGION_GLOBAL_END, id)
+#define region_begin_arg(id, arg) arch_region_mark_arg(HAKO_REGION_BEGIN, id, arg)
+#define region_end_arg(id, arg)   arch_region_mark_arg(HAKO_REGION_END, id, arg)
 
 #endif

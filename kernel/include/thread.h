@@ -56,6 +56,7 @@ struct thread {
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);
 void thread_start(struct thread *t);
 struct thread *thread_spawn(const char *name, void (*entry)(void *), void *arg, int prio);
+void thread_discard(struct thread *t);   /* a thread created and never started: freed */
 void thread_exit(int code) __attribute__((noreturn));
 int thread_join(struct thread *t);       /* waits, frees, returns the exit code */
 void thread_detach(struct thread *t);

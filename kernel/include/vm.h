@@ -43,6 +43,11 @@ void tlb_shootdown(struct addrspace *as, uint64_t va);
  * for the lot; the page tables stay for the next mapping there (ICAs
  * come back to the same addresses).  Returns how many were mapped. */
 uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages);
+/* Unmap npages (at most VM_UNMAP_PAGES_MAX) from va under one lock hold,
+ * freeing emptied page tables, with one ranged TLB shootdown; the frames
+ * that were mapped go to frames[] (the caller frees them); their count. */
+#define VM_UNMAP_PAGES_MAX 64
+uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames);
 /* One 2 MiB page (va, pa aligned); -EEXIST if a page or table is there. */
 #define VM_LARGE_SIZE (2ull << 20)
 int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);

@@ -27,6 +27,7 @@
 #include <panic.h>
 #include <pmm.h>
 #include <proc.h>
+#include <serialiser.h>
 #include <vm.h>
 #include <arch/arch.h>
 #include "ica_internal.h"
@@ -294,10 +295,16 @@ long ica_set_mode(int mode)
  * back.  Only those: a copy (ica_copy_of) is live with no owner, holder
  * or request while the thread that made or took it still uses it.
  */
+/*
+ * With serialise=on (on the serialising thread) ica_lock is dropped after
+ * every SER_ICA_CHUNK releases: each ICA is let go whole under the lock,
+ * and one allocated meanwhile is not p's, so resuming the scan is safe.
+ */
 void ica_proc_end(struct proc *p)
 {
+	int chunk = serialise_on ? SER_ICA_CHUNK : ICA_MAX;
 	spin_lock(&ica_lock);
-	for (int i = 0; i < ICA_MAX; i++) {
+	for (int i = 0, n = 0; i < ICA_MAX; i++) {
 		struct ica *a = &icas[i];
 		if (a->state != ICA_LIVE || (a->owner != p && a->holder != p))
 			continue;
@@ -305,8 +312,13 @@ void ica_proc_end(struct proc *p)
 			a->owner = NULL;
 		if (a->holder == p)
 			a->holder = NULL;        /* its address space goes with it */
-		if (!a->req && !a->holder && !a->owner)
+		if (!a->req && !a->holder && !a->owner) {
 			ica_release(a);
+			if (++n % chunk == 0) {
+				spin_unlock(&ica_lock);
+				spin_lock(&ica_lock);
+			}
+		}
 	}
 	ica_window_close(p);
 	spin_unlock(&ica_lock);

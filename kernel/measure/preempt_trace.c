@@ -21,6 +21,7 @@
 #include <kprintf.h>
 #include <panic.h>
 #include <preempt_trace.h>
+#include <region.h>
 #include <spinlock.h>
 #include <thread.h>
 #include <uapi/hako_perf.h>
@@ -33,18 +34,27 @@ void preempt_trace_irq_enter(struct preempt_irq *pi, int vector)
 	struct cpu *c = this_cpu();
 	pi->outer = c->irq_ctx;
 	c->irq_ctx = (uint16_t)HAKO_PERF_CTX_IRQ(vector);
+	pi->wait0 = c->spin_wait_ticks;
 	pi->t0 = arch_tsc();
+	region_begin(REGION_PREEMPT_IRQ);
 }
 
 void preempt_trace_irq_exit(struct preempt_irq *pi)
 {
 	struct cpu *c = this_cpu();
+	region_end_arg(REGION_PREEMPT_IRQ, c->irq_ctx);
 	uint64_t ticks = arch_tsc() - pi->t0;
+	uint64_t wait = c->spin_wait_ticks - pi->wait0;
 	struct preempt_slot *s = &preempt_slots[c->id][c->irq_ctx];
 	s->count++;
 	if (ticks > s->max) {
 		s->max = ticks;
 		s->site = 0;
+		s->wait = wait;
+	}
+	if (ticks - wait > s->held) {
+		s->held = ticks - wait;
+		s->held_site = 0;
 	}
 	if (ticks > cpu_max[c->id])
 		cpu_max[c->id] = ticks;
@@ -57,7 +67,7 @@ int preempt_trace_get(struct hako_perf_preempt *out)
 	out->enabled = irq_trace;
 	out->ncpus = (uint32_t)ncpus;
 	for (int k = 0; k < HAKO_PERF_NCTX; k++)
-		out->ctx[k].cpu = -1;
+		out->ctx[k].cpu = out->ctx[k].held_cpu = -1;
 	for (int i = 0; i < ncpus && i < HAKO_PERF_MAX_CPUS; i++) {
 		out->cpu_max[i] = cpus[i].irq_off_max > cpu_max[i] ? cpus[i].irq_off_max : cpu_max[i];
 		for (int k = 0; k < HAKO_PERF_NCTX; k++) {
@@ -67,7 +77,13 @@ int preempt_trace_get(struct hako_perf_preempt *out)
 			if (s->count && (o->cpu < 0 || s->max > o->max)) {
 				o->max = s->max;
 				o->site = s->site;
+				o->wait = s->wait;
 				o->cpu = i;
+			}
+			if (s->count && (o->held_cpu < 0 || s->held > o->held)) {
+				o->held = s->held;
+				o->held_site = s->held_site;
+				o->held_cpu = i;
 			}
 		}
 	}
@@ -77,12 +93,22 @@ int preempt_trace_get(struct hako_perf_preempt *out)
 		const char *name = o->site ? ksym_lookup(o->site, &off) : NULL;
 		if (name)
 			ksnprintf(o->sym, sizeof o->sym, "%s+0x%lx", name, off);
+		name = o->held_site ? ksym_lookup(o->held_site, &off) : NULL;
+		if (name)
+			ksnprintf(o->held_sym, sizeof o->held_sym, "%s+0x%lx", name, off);
 	}
 	return 0;
 }
 
+/* Each reset starts an epoch of the plugin's figures (--model), so they
+ * cover what the guest's do: preemptstress resets before each case. */
+static unsigned long resets;
+
 void preempt_trace_reset(void)
 {
+	push_off();
+	region_begin_arg(REGION_PREEMPT_RESET, ++resets);
+	pop_off();
 	for (int i = 0; i < ncpus; i++) {
 		memset(preempt_slots[i], 0, sizeof preempt_slots[i]);
 		cpu_max[i] = 0;

@@ -153,6 +153,12 @@ static void thread_unlink_free(struct thread *t)
 	kfree(t);
 }
 
+void thread_discard(struct thread *t)
+{
+	kstack_free(t->kstack);
+	thread_unlink_free(t);
+}
+
 /* After the last switch away from a dead thread: free its stack. */
 void thread_reap(struct thread *t)
 {

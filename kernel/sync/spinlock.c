@@ -121,14 +121,18 @@ static void held_pop(struct cpu *c, struct spinlock *l)
 	h->n--;
 }
 
-static void spin_wait(struct spinlock *l, uint32_t ticket)
+/* irqtrace=on: the wait is counted apart (cpu->spin_wait_ticks), so a
+ * section's own work can be told from its waiting (uapi/hako_perf.h). */
+static void spin_wait(struct cpu *c, struct spinlock *l, uint32_t ticket)
 {
-	uint64_t spins = 0;
+	uint64_t spins = 0, t0 = irq_trace ? arch_tsc() : 0;
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket) {
 		if (++spins == SPIN_LIMIT)
 			panic("spinlock %s: stuck, held by cpu %d", l->name, l->cpu);
 		arch_spin_hint();
 	}
+	if (irq_trace)
+		c->spin_wait_ticks += arch_tsc() - t0;
 }
 
 void spin_lock(struct spinlock *l)
@@ -140,7 +144,7 @@ void spin_lock(struct spinlock *l)
 		order_check_push(c, l, true);
 	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
-		spin_wait(l, ticket);
+		spin_wait(c, l, ticket);
 	l->cpu = c->id;
 }
 

@@ -2,12 +2,14 @@
  * sys_perf.c — kernel self-measurement (paper 004): perf_ctl.  It purges
  * the caches and the calling CPU's TLB, so user/kperf can time each
  * call's worst case, and reads or resets the longest preemption-off
- * section per context (preempt_trace.c).  The rules are in
+ * section per context (preempt_trace.c), and times the kernel-internal
+ * interfaces (kinternal.c).  The rules are in
  * uapi/hako_perf.h.
  */
 #include <stdint.h>
 #include <errno.h>
 #include <heap.h>
+#include <measure.h>
 #include <preempt_trace.h>
 #include <syscall.h>
 #include <uaccess.h>
@@ -27,6 +29,18 @@ static long preempt_get(uint64_t uout)
 	return r;
 }
 
+static long internal(uint64_t uio)
+{
+	struct hako_perf_internal io;
+	if (copy_from_user(&io, uio, sizeof io) < 0)
+		return -EFAULT;
+	long r = kinternal_time(&io);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	long c = copy_to_user(uio, &io, sizeof io);
+	return c < 0 ? c : r;
+}
+
 long sys_perf_ctl(uint64_t op, uint64_t arg)
 {
 	switch ((int)op) {
@@ -42,6 +56,8 @@ long sys_perf_ctl(uint64_t op, uint64_t arg)
 			return -EINVAL;
 		preempt_trace_reset();
 		return 0;
+	case HAKO_PERF_INTERNAL:
+		return internal(arg);
 	}
 	return -EINVAL;
 }

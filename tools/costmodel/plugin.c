@@ -46,6 +46,7 @@
 #include "decode.h"
 #include "model.h"
 #include "regions.h"
+#include "sections.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
 
 CM_EXPORT int qemu_plugin_version = CM_QEMU_PLUGIN_VERSION;
@@ -108,6 +109,7 @@ static unsigned nvcpus;
 static struct vcpu *vcpus;
 static struct cm_cache l3;
 static struct cm_regions *regions;
+static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections */
 static unsigned fetch_line_shift;
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
@@ -293,7 +295,9 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		cm_core_empty_caches(&v->core);
 		break;
 	case CM_INSN_MARKER:
-		cm_regions_marker(regions, s->insn.marker, current, sync_counts());
+		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
+					read_reg(gpr[0])))
+			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
 		break;
 	case CM_INSN_HLT:
 		v->halts++;
@@ -399,6 +403,15 @@ static void print_region(const struct cm_region_row *row, void *arg)
 		row->region, row->vcpu, row->spans, counts);
 }
 
+static void print_section(const struct cm_section_row *row, void *arg)
+{
+	char counts[1024];
+	cm_counts_json(&row->longest, &profile, counts, sizeof counts);
+	fprintf(out, "{\"kind\":\"section\",\"region\":%u,\"epoch\":%u,\"ctx\":%u,\"vcpu\":%u,"
+		"\"spans\":%" PRIu64 ",\"site\":\"0x%" PRIx64 "\",%s}\n", row->region, row->epoch, row->ctx,
+		row->vcpu, row->spans, row->site, counts);
+}
+
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
 	struct cm_counts *now = sync_counts();
@@ -417,6 +430,7 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 			",\"idle_entries\":%" PRIu64 "}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries);
 	}
 	cm_regions_each(regions, print_region, NULL);
+	cm_sections_each(sections, print_section, NULL);
 	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
 	if (out != stderr)
 		fclose(out);
@@ -484,7 +498,8 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	nvcpus = (unsigned)info->system.max_vcpus;
 	vcpus = calloc(nvcpus, sizeof *vcpus);
 	regions = cm_regions_new(nvcpus);
-	if (!vcpus || !regions || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
+	sections = cm_sections_new(nvcpus);
+	if (!vcpus || !regions || !sections || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
 		return -1;
 	for (unsigned i = 0; i < nvcpus; i++)
 		if (!cm_core_init(&vcpus[i].core, &profile, profile.l3.size ? &l3 : NULL,

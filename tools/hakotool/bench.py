@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from typing import Callable
 
 from . import drvproc_tables
 from . import faults_table
+from . import model as costmodel
+from . import paths
+from .preempt_table import check_bound, render_before_after
 from .qemu import Profile
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
@@ -31,9 +35,15 @@ class Bench:
     profile: Profile
     timeout: float = 300.0
     about: str = ""
-    # Several boots of one experiment: (name suffix, kernel options) each,
-    # results/bench-NAME-SUFFIX.jsonl; empty: one boot, results/bench-NAME.jsonl.
+    # Several boots of one experiment: one per (label, kernel options), the
+    # options added to the profile's command line, results/bench-NAME-LABEL.jsonl,
+    # then one table over them; empty: one boot, results/bench-NAME.jsonl.
     variants: tuple[tuple[str, str], ...] = ()
+    # The cost-model profile used when --model is not given, if the plugin
+    # is built (its figures are the ones the table is judged on).
+    default_model: str = ""
+    # With variants: the last one's records -> why it failed, or None.
+    check: Callable[[list], str | None] | None = None
 
 
 BENCHES: dict[str, Bench] = {
@@ -119,12 +129,21 @@ BENCHES: dict[str, Bench] = {
     ),
     # Paper 004's Table 2: preemption-off sections under stress
     # (user/preemptstress), attributed per call with irqtrace=on.
+    # Paper 004's Table 2 before and after the serialising thread
+    # (kernel/sched/serialiser.c): serialise=off keeps the old inline paths.
+    # The cost model counts each section in its own vCPU's instructions
+    # (tools/costmodel/sections.h), which the icount TSC cannot; the bound is
+    # checked in time at the profile's clock, 166 MHz for pentium166.
     "preempt": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("preemptstress",),
                         cmdline="irqtrace=on"),
-        timeout=600.0,
+        timeout=900.0,
         about="paper 004 Table 2: longest preemption-off section per call under stress "
-              "(preemptstress, irqtrace=on), pc, 4 CPUs, icount",
+              "(preemptstress, irqtrace=on), serialise=off then on, pc, 4 CPUs, icount, "
+              "cost model pentium166 (paper 004's slowest PC) by default, ~6 min",
+        variants=(("before", "serialise=off"), ("after", "serialise=on")),
+        default_model="pentium166",
+        check=check_bound,
     ),
     # Paper 003 (user/drvbench): the network drivers in the kernel, then as
     # processes; one CPU, as the paper's machine.
@@ -179,8 +198,15 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
         return EXIT_USAGE
+    if not model and bench.default_model:
+        root = boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env"))
+        if (root / costmodel.PLUGIN).is_file():
+            model = bench.default_model
+        else:
+            err.write(f"hako: {costmodel.PLUGIN} not built (make costmodel): "
+                      f"no {bench.default_model} figures, the table falls back to the TSC\n")
     if bench.variants:
-        return run_variants(name, bench, quiet=quiet, keep_log=keep_log, model=model, out=out,
+        return run_variants(name, bench, model, quiet=quiet, keep_log=keep_log, out=out,
                             err=err, **boot_kwargs)
     profile = dataclasses.replace(bench.profile, model=model)
     outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
@@ -198,21 +224,33 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     return outcome.exit_code
 
 
-def run_variants(name: str, bench: Bench, *, quiet: bool, keep_log: bool, model: str, out, err,
-                 **boot_kwargs) -> int:
-    """Each variant's boot and bench table, then the experiment's own tables."""
+def run_variants(name: str, bench: Bench, model: str, *, quiet: bool = False,
+                 keep_log: bool = False, out, err, **boot_kwargs) -> int:
+    """One boot per variant (results/bench-NAME-LABEL.jsonl), then the
+    experiment's table over them (drvproc: the placements side by side;
+    otherwise before/after); the first failing boot's code ends it, and the
+    bench's check of the last variant gives 1 when it fails."""
     runs = []
-    for suffix, cmdline in bench.variants:
+    for label, options in bench.variants:
+        cmdline = f"{bench.profile.cmdline} {options}".strip()
         profile = dataclasses.replace(bench.profile, model=model, cmdline=cmdline)
-        outcome = run_boot(profile, f"bench-{name}-{suffix}", bench.timeout, quiet=quiet,
+        outcome = run_boot(profile, f"bench-{name}-{label}", bench.timeout, quiet=quiet,
                            keep_log=keep_log, out=out, err=err, **boot_kwargs)
-        records = outcome.joined if outcome.joined is not None else outcome.records
         if outcome.exit_code != 0:
             out.flush()
             return outcome.exit_code
-        out.write(f"{name} ({suffix}):\n" + render_bench_only(records or []))
-        runs.append(records or [])
+        records = outcome.joined if outcome.joined is not None else outcome.records
+        runs.append((label, options, records or []))
     if name == "drvproc" and len(runs) == 2:
-        out.write("\n" + drvproc_tables.render(runs[0], runs[1], model or None))
+        for label, _, records in runs:
+            out.write(f"{name} ({label}):\n" + render_bench_only(records))
+        out.write("\n" + drvproc_tables.render(runs[0][2], runs[1][2], model or None))
+    else:
+        out.write("\n".join(render_before_after(
+            [(f"{label}: {options}", records) for label, options, records in runs])) + "\n")
     out.flush()
+    why = bench.check(runs[-1][2]) if bench.check and runs else None
+    if why:
+        err.write(f"hako: bench {name}, {runs[-1][0]}: {why}\n")
+        return 1
     return 0

@@ -5,7 +5,10 @@
 profile tools/costmodel/profiles/PROFILE.profile.  At exit the plugin
 writes results/NAME.model.jsonl: a "profile" line, a "vcpu" line per vCPU
 and a "region" line per (region, vCPU) that was active, with that region's
-instructions, cycles and TLB/cache misses on that vCPU.
+instructions, cycles and TLB/cache misses on that vCPU; with irqtrace=on
+also a "section" line per (kind, context, vCPU): the longest
+preemption-off section in that vCPU's own instructions
+(tools/costmodel/sections.h), which join_records appends to the records.
 
 The guest marks regions (kernel/include/uapi/hako_region.h) and names one
 in a result line with "region":ID and "iters":N, N being how many of the
@@ -24,6 +27,10 @@ import re
 from pathlib import Path
 
 PLUGIN = "build/costmodel/libcostmodel.so"
+# Each profile's clock in MHz (from its header; the profiles themselves
+# model cycles only): for figures in time at a stated clock.
+CLOCK_MHZ = {"pentium166": 166, "pentium200-fpm": 200, "pentium200-edo": 200,
+             "pentiumpro200": 200, "p4": 2800, "modern": 4000}
 PROFILES_DIR = "tools/costmodel/profiles"
 PROFILE_SUFFIX = ".profile"
 MODEL_SUFFIX = ".model.jsonl"
@@ -82,6 +89,7 @@ class ModelOutput:
         self.profile = ""
         self.vcpus: list[dict] = []
         self.regions: dict[int, list[dict]] = {}
+        self.sections: list[dict] = []    # irqtrace=on: longest section per context and vCPU
         for line in lines:
             kind = line.get("kind")
             if kind == "profile":
@@ -90,6 +98,8 @@ class ModelOutput:
                 self.vcpus.append(line)
             elif kind == "region" and isinstance(line.get("region"), int):
                 self.regions.setdefault(line["region"], []).append(line)
+            elif kind == "section":
+                self.sections.append(line)
 
     def region_totals(self, region: int) -> dict | None:
         """Counters of REGION summed over vCPUs, with spans and vCPU ids."""
@@ -142,6 +152,7 @@ def join_records(records: list[dict], model: ModelOutput) -> tuple[list[dict], l
         if extra.get("missing"):
             missing.append(record["region"])
         joined.append({**record, "model": extra})
+    joined.extend({**line, "profile": model.profile} for line in model.sections)
     return joined, missing
 
 

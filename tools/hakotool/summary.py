@@ -234,6 +234,40 @@ def render_kperf(records) -> list[str]:
     return [title] + render_table(header, rows, numeric) + untimed
 
 
+def render_kperf_internal(records) -> list[str]:
+    """The kernel-internal interfaces (kernel/measure/kinternal.c), timed
+    in the kernel the kperf way: the same columns as the call table."""
+    ifaces: dict[tuple[int, str], dict] = {}
+    for r in of_kind(records, "kperf-internal"):
+        ifaces.setdefault((r.get("index", -1), str(r.get("name", "?"))), {})[r.get("case")] = r
+    if not ifaces:
+        return []
+    profile = model_profile(records)
+    header = ("#", "interface", "best", "worst")
+    if profile is not None:
+        header += tuple(c[0] for c in KPERF_MODEL)
+    rows, notes = [], []
+    for (index, name), cases in sorted(ifaces.items()):
+        row = [str(index), name, kperf_case(cases.get("best")), kperf_case(cases.get("worst"))]
+        if profile is not None:
+            for _, case, counter in KPERF_MODEL:
+                per_iter = ((cases.get(case) or {}).get("model") or {}).get("per_iter") or {}
+                value = per_iter.get(counter)
+                row.append("-" if value is None else
+                           f"{value:.0f}" if counter == "cycles" else f"{value:.1f}")
+        rows.append(row)
+        note = (cases.get("best") or {}).get("note")
+        if note:
+            notes.append(f"  {name}: {note}")
+    title = ("kperf: kernel-internal interfaces, timed in the kernel with interrupts off, "
+             "mean (min-max) of the runs in TSC ticks; worst = caches and TLB purged first")
+    if profile is not None:
+        title += ("\n" + f"modelled by cost-model profile {profile}: cycles per call, "
+                  "b. best case, w. worst case (misses per call)")
+    numeric = set(header) - {"interface"}
+    return [title] + render_table(header, rows, numeric) + notes
+
+
 def render_isoch_hist(records) -> list[str]:
     """One cyclictest-style histogram per load: a row per non-empty bucket
     (its lower edge in us), a column per CPU, then the totals."""
@@ -266,7 +300,8 @@ def render_isoch_hist(records) -> list[str]:
 def render_summary(records) -> str:
     """The whole summary text (sections separated by blank lines)."""
     sections = [render_boot(records), render_ktests(records), render_bench(records),
-                render_tlbstep(records), render_kperf(records), render_isoch_hist(records)]
+                render_tlbstep(records), render_kperf(records), render_kperf_internal(records),
+                render_isoch_hist(records)]
     blocks = ["\n".join(section) for section in sections if section]
     if not blocks:
         return "no boot, ktest, bench or tlbstep records\n"
@@ -276,6 +311,7 @@ def render_summary(records) -> str:
 def render_bench_only(records) -> str:
     """Just the bench and tlbstep tables (used by `./hako bench`)."""
     blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records),
-                                      render_kperf(records), render_isoch_hist(records),
+                                      render_kperf(records), render_kperf_internal(records),
+                                      render_isoch_hist(records),
                                       render_preempt(records)) if b]
     return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"

@@ -119,3 +119,28 @@ def test_drvproc_option_goes_to_the_command_line():
         cli.drvproc_list("edu")
     args = cli.make_parser().parse_args(["boot", "--drvproc", "rtl8139", "--net", "hub"])
     assert cli.profile_from(args, []).cmdline == "drvproc=rtl8139"
+
+
+PREEMPT_OUT = ('@@ {"kind":"boot","cpus":4}\n'
+               '@@ {"kind":"preempt","case":"exit","ctx":2,"max":11569,"count":9,"cpu":0,'
+               '"site":"proc_stop+0x2f","wait":0,"held":11569,"held_cpu":0,'
+               '"held_site":"proc_stop+0x2f"}\n')
+
+
+def test_bench_preempt_boots_before_and_after(fake_env, tmp_path):
+    """Two boots, serialise=off then on, one results file each and the
+    side-by-side table; without the plugin the TSC is used, and said."""
+    fake_env["FAKE_QEMU_OUT"] = PREEMPT_OUT
+    fake_env["FAKE_QEMU_ARGV"] = str(tmp_path / "argv.json")
+    out, err = io.StringIO(), io.StringIO()
+    root = Path(fake_env["HAKO_ROOT"])
+    status = bench.run_bench("preempt", quiet=True, out=out, err=err, root=root, env=fake_env)
+    assert status == 0, err.getvalue()
+    for label in ("before", "after"):
+        assert (root / f"results/bench-preempt-{label}.jsonl").exists()
+    argv = " ".join(json.loads((tmp_path / "argv.json").read_text()))
+    assert "serialise=on" in argv                 # the last boot
+    text = out.getvalue()
+    assert "preempt [before: serialise=off]" in text and "preempt [after: serialise=on]" in text
+    assert "before: serialise=off -> after: serialise=on" in text
+    assert "not built" in err.getvalue()

@@ -86,3 +86,16 @@ def test_isoch_histogram_like_cyclictest():
     assert "000002 000001 000002" in text
     assert "000003" not in text.split("# Histogram")[1].split("# Total")[0]   # empty bucket left out
     assert "# Max Latencies:    002100 002100  (ns)" in text
+
+
+def test_kperf_internal_table_has_best_worst_and_notes():
+    from hakotool.summary import render_kperf_internal
+    recs = [{"kind": "kperf-internal", "name": "vm_map_16", "index": 3, "case": case,
+             "unit": "tsc", "n": 5, "min": lo, "mean": mean, "max": hi, "note": "16 pages",
+             "region": 0xd16 + (case == "worst"), "iters": 5}
+            for case, lo, mean, hi in (("best", 3602, 3602, 3602), ("worst", 3600, 3700, 3900))]
+    lines = render_kperf_internal(recs)
+    assert lines[0].startswith("kperf: kernel-internal interfaces")
+    row = next(line for line in lines if "vm_map_16" in line and line.startswith("3"))
+    assert row.split()[2] == "3602" and "3700 (3600-3900)" in row
+    assert lines[-1] == "  vm_map_16: 16 pages"

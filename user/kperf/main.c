@@ -6,16 +6,22 @@
  *
  *   kperf                  every call
  *   kperf NAME...          the calls named
+ *   kperf --internal       only the kernel-internal interfaces (perf_ctl
+ *                          HAKO_PERF_INTERNAL: process and thread create,
+ *                          address space create/destroy, map, unmap, ICA
+ *                          paste and peel), which plain kperf times last
  *   kperf --exit           end at once (a child for spawn, wait, kill)
  *   kperf --sleep          sleep until killed
  *   kperf --serve SEM      an ISPC server answering at once; posts SEM once listening
  *   kperf --client PID N SEM  send N asynchronous requests to PID, post SEM, take the results
  *
- * Result lines (kind "kperf"): one per call and case with min, mean and
+ * Result lines (kind "kperf", and "kperf-internal" for the kernel's
+ * own interfaces): one per call and case with min, mean and
  * max over the runs in TSC ticks (guest instructions under icount), the
  * region that covered the runs ("iters": runs) for --model, or
  * "timed":false and the reason.  Exit status 0, 1 if a driver failed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +80,49 @@ static int measure(const struct kperf_call *c, int worst)
 	return 0;
 }
 
+/* Kernel-internal interface INDEX (kernel/measure/kinternal.c), one case:
+ * KPERF_RUNS runs and the result line.  0, 1 if it failed, -1 past the last. */
+static int measure_internal(uint32_t index, int worst)
+{
+	uint64_t min = ~0ull, max = 0, sum = 0;
+	struct hako_perf_internal io;
+	char q[160];
+
+	for (int i = 0; i < KPERF_RUNS; i++) {
+		memset(&io, 0, sizeof io);
+		io.index = index;
+		io.worst = (uint32_t)worst;
+		long r = sys_perf_ctl(HAKO_PERF_INTERNAL, &io);
+		if (r == -ENOENT)
+			return -1;
+		if (r < 0) {
+			printf("kperf: internal %u (%s case): %s\n", index, case_name[worst],
+			       strerror((int)-r));
+			return 1;
+		}
+		min = io.ticks < min ? io.ticks : min;
+		max = io.ticks > max ? io.ticks : max;
+		sum += io.ticks;
+	}
+	result_line("{\"kind\":\"kperf-internal\",\"name\":\"%s\",\"index\":%u,\"case\":\"%s\","
+		    "\"unit\":\"tsc\",\"n\":%d,\"min\":%lu,\"mean\":%lu,\"max\":%lu,\"note\":%s,"
+		    "\"region\":%u,\"iters\":%d}", io.name, index, case_name[worst], KPERF_RUNS, min,
+		    (sum + KPERF_RUNS / 2) / KPERF_RUNS, max, json_quote(q, sizeof q, io.note),
+		    io.region, KPERF_RUNS);
+	return 0;
+}
+
+static int measure_internals(void)
+{
+	int failed = 0;
+	for (uint32_t i = 0;; i++) {
+		int r = measure_internal(i, 0);
+		if (r < 0)
+			return failed;
+		failed += r + measure_internal(i, 1);
+	}
+}
+
 static const struct kperf_call *find_call(const char *name)
 {
 	for (int i = 0; i < KPERF_NCALLS; i++)
@@ -100,10 +149,21 @@ static int helper_role(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int failed = 0;
+	int failed = 0, internal_only = 0;
 
-	if (argc >= 2 && argv[1][0] == '-')
+	if (argc >= 2 && strcmp(argv[1], "--internal") == 0)
+		internal_only = 1;
+	else if (argc >= 2 && argv[1][0] == '-')
 		return helper_role(argc, argv);
+	if (internal_only) {
+		argc = 1;
+		long r = sys_set_affinity(0, 1ull << KPERF_CPU);
+		if (r < 0)
+			return kperf_fail("set_affinity", r), 1;
+		failed = measure_internals();
+		printf("kperf: %s\n", failed ? "some interfaces FAILED" : "done");
+		return failed ? 1 : 0;
+	}
 	for (int i = 1; i < argc; i++)
 		if (!find_call(argv[i])) {
 			printf("kperf: no system call %s in syscalls.def\n", argv[i]);
@@ -124,6 +184,8 @@ int main(int argc, char **argv)
 			failed += measure(c, 0) + measure(c, 1);
 	}
 	kperf_ispc_done();
+	if (argc < 2)
+		failed += measure_internals();
 	printf("kperf: %s\n", failed ? "some calls FAILED" : "done");
 	return failed ? 1 : 0;
 }

@@ -133,14 +133,16 @@ static void report(const char *name)
 		printf("preemptstress: perf_ctl: %s\n", strerror((int)-r));
 		return;
 	}
-	char q[64];
+	char q[64], hq[64];
 	for (int k = 0; k < HAKO_PERF_NCTX; k++) {
 		const struct hako_perf_section *s = &table.ctx[k];
 		if (!s->count)
 			continue;
 		result_line("{\"kind\":\"preempt\",\"case\":\"%s\",\"ctx\":%d,\"max\":%lu,"
-			    "\"count\":%lu,\"cpu\":%d,\"site\":%s}", name, k, s->max, s->count,
-			    s->cpu, json_quote(q, sizeof q, s->sym));
+			    "\"count\":%lu,\"cpu\":%d,\"site\":%s,\"wait\":%lu,\"held\":%lu,"
+			    "\"held_cpu\":%d,\"held_site\":%s}", name, k, s->max, s->count,
+			    s->cpu, json_quote(q, sizeof q, s->sym), s->wait, s->held, s->held_cpu,
+			    json_quote(hq, sizeof hq, s->held_sym));
 	}
 }
 

@@ -335,3 +335,58 @@ UTEST(wakeup_of_higher_priority_switches_at_call_exit)
 	CHECK_EQ(seen, 1);
 	return 0;
 }
+
+/*
+ * thread_join returns only once the joined thread's stack slot is back
+ * (paper 004's serialising thread unmaps it after the thread is gone, so
+ * the join waits for that; serialise=off frees it before the thread
+ * leaves).  A slot is then reusable at once, by the same slot index.
+ */
+#define STACK_TOUCH_PAGES 48
+
+static void touch_stack(void *arg __attribute__((unused)))
+{
+	volatile char deep[STACK_TOUCH_PAGES * 4096];
+	for (int i = 0; i < STACK_TOUCH_PAGES; i++)
+		deep[i * 4096] = (char)i;
+	(void)deep[0];
+}
+
+UTEST(thread_join_returns_with_its_stack_freed)
+{
+	int tid = thread_start(touch_stack, NULL);      /* warm-up: heap, tables */
+	CHECK(tid > 0, "thread_start %d", tid);
+	CHECK_EQ(thread_join(tid), 0);
+	for (int round = 0; round < 5; round++) {
+		uint64_t before = free_frames();
+		tid = thread_start(touch_stack, NULL);
+		CHECK(tid > 0, "thread_start %d", tid);
+		CHECK_EQ(thread_join(tid), 0);
+		CHECK_EQ(free_frames(), before);
+	}
+	return 0;
+}
+
+/* A process whose 40 threads each used stack pages, and which holds ICAs,
+ * is gone with every frame back when its parent's wait returns. */
+UROLE(threads_touch_then_exit)
+{
+	for (int i = 0; i < 40; i++)
+		thread_start(touch_stack, NULL);
+	uint64_t va;
+	for (int i = 0; i < 3; i++)
+		if (sys_ica_alloc(64, &va) >= 0)
+			((volatile char *)va)[0] = 1;
+	sleep_ms(5);
+	return 3;
+}
+
+UTEST(exit_with_many_threads_frees_everything_before_wait_returns)
+{
+	uint64_t before = free_frames();
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(run_role("threads_touch_then_exit", NULL), 3);
+		CHECK_EQ(free_frames(), before);
+	}
+	return 0;
+}

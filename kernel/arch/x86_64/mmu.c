@@ -258,6 +258,39 @@ uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
 	return unmapped;
 }
 
+uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames)
+{
+	uint64_t freed[3 * (VM_UNMAP_PAGES_MAX / 512 + 2)];
+	int nfreed = 0;
+	uint64_t n = 0;
+	if (npages > VM_UNMAP_PAGES_MAX)
+		panic("vm_unmap_pages: %lu pages, at most %d", npages, VM_UNMAP_PAGES_MAX);
+	spin_lock(&as->lock);
+	for (uint64_t i = 0; i < npages; i++) {
+		uint64_t v = va + i * PAGE_SIZE;
+		uint64_t *pte = walk(as, v, false);
+		if (pte && (*pte & PTE_P)) {
+			frames[n++] = *pte & PTE_ADDR;
+			*pte = 0;
+		}
+		/* the last page of the range or of its page table: prune once */
+		if (n && (i == npages - 1 || ((v + PAGE_SIZE) & 0x1fffff) == 0) && walk(as, v, false))
+			nfreed += prune(as, v, freed + nfreed);
+	}
+	spin_unlock(&as->lock);
+	if (n) {
+		struct flush_range r = { va, npages };
+		flush_range_here(&r);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
+		uint64_t mask = as->cpus & ~(1ull << cpu_id());
+		if (mask)
+			smp_call_mask(mask, flush_range_ipi, &r, true);
+	}
+	for (int i = 0; i < nfreed; i++)
+		pmm_free(freed[i]);
+	return n;
+}
+
 int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
 	if ((va | pa) & (VM_LARGE_SIZE - 1))

@@ -20,6 +20,13 @@
  * the thread is in (or was last in: a user thread keeps its last call's
  * number until it enters the kernel again), else a kernel thread.
  * Recorded only with irqtrace=on (out->enabled says); 0 or -EFAULT.
+ *
+ * A section's ticks split into the time its CPU spun waiting for a
+ * spinlock (spin_wait) and the rest, its own work.  The split matters
+ * under QEMU's single-threaded icount: a waiting vCPU's `pause` ends its
+ * turn and the clock runs on through every other vCPU's turn (up to the
+ * next timer deadline each), so a wait there measures the other CPUs,
+ * not the lock holder.  held/held_site: the longest own work per context.
  */
 #ifndef HAKO_UAPI_PERF_H
 #define HAKO_UAPI_PERF_H
@@ -29,6 +36,26 @@
 #define HAKO_PERF_PURGE		1
 #define HAKO_PERF_PREEMPT_GET	2
 #define HAKO_PERF_PREEMPT_RESET	3
+#define HAKO_PERF_INTERNAL	4
+
+/*
+ * perf_ctl(HAKO_PERF_INTERNAL, struct hako_perf_internal *io): time one
+ * kernel-internal interface the kperf way (kernel/measure/kinternal.c),
+ * with interrupts off so no other thread's time counts.  in: index (0 ..
+ * count - 1) and worst (0: called twice back to back, the second timed;
+ * 1: caches and TLB purged first).  out: ticks of the timed call, name,
+ * count (how many interfaces there are, also for an index past them,
+ * which gives -ENOENT).  Under --model the timed call is region
+ * REGION_KINTERNAL + 2 * index + worst.  0, -EFAULT, -ENOENT or -ENOMEM.
+ */
+struct hako_perf_internal {
+	uint32_t index, worst;   /* in */
+	uint32_t count;          /* out: interfaces there are */
+	uint32_t region;         /* out: its region id */
+	uint64_t ticks;          /* out: the timed call, TSC ticks */
+	char name[32];           /* out */
+	char note[64];           /* out: what exactly was timed */
+};
 
 /* Contexts, the index of hako_perf_preempt.ctx. */
 #define HAKO_PERF_CTX_KTHREAD	0                  /* a kernel thread */
@@ -46,6 +73,11 @@ struct hako_perf_section {
 				  * caller; 0 for a whole interrupt */
 	int32_t cpu;             /* the CPU it ran on; -1 if none was seen */
 	char sym[36];            /* site as symbol+offset, or "" */
+	uint64_t wait;           /* of max: ticks spent waiting for spinlocks */
+	uint64_t held;           /* longest section minus its spinlock waits */
+	uint64_t held_site;      /* where that one began (0: a whole interrupt) */
+	int32_t held_cpu;
+	char held_sym[36];
 };
 
 struct hako_perf_preempt {

@@ -72,6 +72,24 @@
 #define REGION_KPERF                0xc00   /* after iotest's 0x800..0xa00 */
 
 /*
+ * irqtrace=on (kernel/include/preempt_trace.h): every interrupts-off
+ * section and every whole interrupt; a section's BEGIN marker carries its
+ * site (the outermost lock's caller) in %rax, every END marker the context
+ * (uapi/hako_perf.h), and the plugin keeps each context's longest span in
+ * its own vCPU's instructions (tools/costmodel/sections.h).
+ */
+#define REGION_PREEMPT_SECTION      0xd00
+#define REGION_PREEMPT_IRQ          0xd01
+#define REGION_PREEMPT_RESET        0xd02   /* BEGIN, %rax = resets so far: a new epoch */
+
+/*
+ * kperf's kernel-internal interfaces (kernel/measure/kinternal.c):
+ * REGION_KINTERNAL + 2 * (interface index) + (0 best, 1 worst).
+ */
+#define REGION_KINTERNAL            0xd10
+#define REGION_KINTERNAL_SLOTS      16
+
+/*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).
  * A switch over sixteen constant markers: a jump and the marker, so keep

@@ -17,6 +17,10 @@
 /* id must be a constant: the "i" constraint refuses anything else. */
 #define arch_region_mark(op, id) \
 	__asm__ volatile("nopl %c0(%%rax)" : : "i"(HAKO_REGION_DISP(op, id)) : "memory")
+/* The same with arg in %rax, which the plugin reads at the marker
+ * (tools/costmodel/sections.h: a section's context). */
+#define arch_region_mark_arg(op, id, arg) \
+	__asm__ volatile("nopl %c0(%%rax)" : : "i"(HAKO_REGION_DISP(op, id)), "a"((unsigned long)(arg)) : "memory")
 #endif
 
 #endif
