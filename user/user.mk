@@ -79,6 +79,11 @@ user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
 USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) \
 	$(patsubst %,$(BUILD)/user/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
+# The driver processes' objects are reached only through the drv-%.elf
+# pattern rule, which would make them intermediate: make would delete them
+# after every build (a stray `rm` line after make test's last line) and
+# rebuild them the next time.
+.SECONDARY: $(DRVHOST_OBJS) $(patsubst %,$(BUILD)/user/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
 
 .PHONY: user
 user: $(USER_ELFS) $(BUILD)/initrd.img
