@@ -10,6 +10,8 @@
 #include <kstack.h>
 #include <ktest.h>
 #include <pmm.h>
+#include <proc.h>
+#include <errno.h>
 #include <vm.h>
 #include <arch/arch.h>
 #include <arch/layout.h>
@@ -158,5 +160,27 @@ KTEST(kstack_has_guard_page)
 	kstack_free(a);
 	kstack_free(b);
 	KT_CHECK(!vm_lookup(&kernel_as, a, &pa, &flags), "freed stack still mapped");
+	return 0;
+}
+
+/* A spawn whose setup step refuses (a driver process's grants, paper 003)
+ * after the main thread was made: every frame comes back, the thread's
+ * kernel stack too (the error path once freed the address space and
+ * the process but not the thread). */
+static int refuse_setup(struct proc *p, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return -EIO;
+}
+
+KTEST(spawn_refused_by_its_setup_gives_every_frame_back)
+{
+	char *argv[] = { "hello", NULL };
+	uint64_t before = pmm_free_count();
+	for (int i = 0; i < 3; i++)
+		KT_CHECK(proc_spawn_with(NULL, "hello", 1, argv, refuse_setup, NULL) == -EIO,
+			 "spawn with a refusing setup did not fail with -EIO");
+	KT_CHECK(pmm_free_count() == before, "%ld frames lost", (long)(before - pmm_free_count()));
 	return 0;
 }

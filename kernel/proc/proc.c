@@ -549,14 +549,7 @@ int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const
 	if (!err && setup)
 		err = setup(p, arg);
 	if (err) {
-		if (p->as)
-			vm_destroy(p->as);
-		if (p->pid) {
-			spin_lock(&tree_lock);
-			table_remove(p);
-			spin_unlock(&tree_lock);
-		}
-		kfree(p);
+		proc_discard_unstarted(p);      /* also the main thread, when setup failed after it was made */
 		return err;
 	}
 	spin_lock(&tree_lock);
