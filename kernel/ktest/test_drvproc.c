@@ -53,7 +53,9 @@ static int check_core(struct core *c)
 	return 0;
 }
 
-KTEST(drvproc_cards_granted_to_processes_only)
+/* check(c) for every card whose driver runs as a process: 0, -1 at the
+ * first failure, 1 if there is none. */
+static int each_core(int (*check)(struct core *c))
 {
 	int found = 0;
 	for (int i = 0; i < nic_count(); i++) {
@@ -61,39 +63,45 @@ KTEST(drvproc_cards_granted_to_processes_only)
 		if (!c)
 			continue;
 		found++;
-		if (check_core(c))
+		if (check(c))
 			return -1;
 	}
-	if (!found)
+	return found ? 0 : 1;
+}
+
+KTEST(drvproc_cards_granted_to_processes_only)
+{
+	int r = each_core(check_core);
+	if (r > 0)
 		KTEST_SKIP(NO_CORE);
+	return r;
+}
+
+/* Every grant outside c's manifest is refused, and takes nothing. */
+static int check_refusals(struct core *c)
+{
+	const struct drv_manifest *m = c->dev->driver->manifest;
+	for (int bar = -1; bar <= DRV_BARS; bar++) {
+		struct hako_drv_grant g = { 0 };
+		bool mmio = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_MMIO;
+		if (!mmio)
+			KT_CHECK(core_grant_mmio(c, bar, &g) == -EPERM && !g.va,
+				 "%s: BAR%d mapped outside the manifest", c->dev->name, bar);
+		KT_CHECK(core_grant_ports(c, bar, &g) == -EPERM && !g.size,
+			 "%s: ports of BAR%d granted outside the manifest", c->dev->name, bar);
+	}
+	uint64_t free_frames = pmm_free_count();
+	struct hako_drv_dma d = { 0 };
+	KT_CHECK(core_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
+		 c->dev->name);
+	KT_CHECK(pmm_free_count() == free_frames, "%s: a refused DMA took memory", c->dev->name);
 	return 0;
 }
 
 KTEST(drvproc_grants_outside_manifest_refused)
 {
-	int found = 0;
-	for (int i = 0; i < nic_count(); i++) {
-		struct core *c = core_of_nic(i);
-		if (!c)
-			continue;
-		found++;
-		const struct drv_manifest *m = c->dev->driver->manifest;
-		for (int bar = -1; bar <= DRV_BARS; bar++) {
-			struct hako_drv_grant g = { 0 };
-			bool mmio = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_MMIO;
-			if (!mmio)
-				KT_CHECK(core_grant_mmio(c, bar, &g) == -EPERM && !g.va,
-					 "%s: BAR%d mapped outside the manifest", c->dev->name, bar);
-			KT_CHECK(core_grant_ports(c, bar, &g) == -EPERM && !g.size,
-				 "%s: ports of BAR%d granted outside the manifest", c->dev->name, bar);
-		}
-		uint64_t free_frames = pmm_free_count();
-		struct hako_drv_dma d = { 0 };
-		KT_CHECK(core_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
-			 c->dev->name);
-		KT_CHECK(pmm_free_count() == free_frames, "%s: a refused DMA took memory", c->dev->name);
-	}
-	if (!found)
+	int r = each_core(check_refusals);
+	if (r > 0)
 		KTEST_SKIP(NO_CORE);
-	return 0;
+	return r;
 }

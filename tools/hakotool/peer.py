@@ -52,11 +52,11 @@ KERNEL = "build/peer/vmlinuz"
 KERNEL_PACKAGE = "build/peer/vmlinuz.package"
 # Where linuxbench's cpu_number offset was seen (the cost model needs it, below).
 CPU_NUMBER = "build/peer/vmlinuz.cpu_number"
-BENCH_SOURCE = "tools/peer/linuxbench.c"
+BENCH_SOURCES = ("tools/peer/linuxbench.c", "tools/peer/sysinfo.c")
 # Hako's region marker (<hako/region.h> and the uapi ids) without Hako's libc:
 # user/include goes after the system's headers.
 BENCH_INCLUDES = ("-Ikernel/include/uapi", "-idirafter", "user/include")
-BENCH_DEPENDS = (BENCH_SOURCE, "user/include/hako/region.h",
+BENCH_DEPENDS = (*BENCH_SOURCES, "tools/peer/sysinfo.h", "user/include/hako/region.h",
                  "user/include/hako/arch/x86_64/region.h", "kernel/include/uapi/hako_region.h",
                  "kernel/include/uapi/hako_region_ids.h")
 BENCH_BINARY = "build/peer/linuxbench"
@@ -178,7 +178,7 @@ def build_initramfs(root: Path, env: dict) -> str | None:
     newest = max((root / dep).stat().st_mtime for dep in BENCH_DEPENDS)
     if not binary.is_file() or binary.stat().st_mtime < newest:
         argv = [env.get("CC", "gcc"), "-static", "-O2", "-Wall", "-Werror",
-                f"-ffile-prefix-map={root}=.", *BENCH_INCLUDES, "-o", BENCH_BINARY, BENCH_SOURCE]
+                f"-ffile-prefix-map={root}=.", *BENCH_INCLUDES, "-o", BENCH_BINARY, *BENCH_SOURCES]
         proc = subprocess.run(argv, cwd=root, capture_output=True, text=True)
         if proc.returncode != 0:
             return ("cannot build the Linux benchmark (needs glibc's static libc.a, "

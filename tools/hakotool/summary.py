@@ -202,6 +202,22 @@ def kperf_case(record: dict | None) -> str:
     return f"{record['mean']} ({lo}-{hi})" if lo != hi else str(record["mean"])
 
 
+def kperf_model_cells(cases: dict) -> list[str]:
+    """The modelled columns of one kperf row (KPERF_MODEL), from its best and worst records."""
+    cells = []
+    for _, case, counter in KPERF_MODEL:
+        per_iter = ((cases.get(case) or {}).get("model") or {}).get("per_iter") or {}
+        value = per_iter.get(counter)
+        cells.append("-" if value is None else
+                     f"{value:.0f}" if counter == "cycles" else f"{value:.1f}")
+    return cells
+
+
+def kperf_model_title(profile: str) -> str:
+    return (f"modelled by cost-model profile {profile}: cycles per call, "
+            "b. best case, w. worst case (misses per call)")
+
+
 def render_kperf(records) -> list[str]:
     """Paper 004's table: every call, best and worst case."""
     calls = kperf_calls(records)
@@ -219,17 +235,12 @@ def render_kperf(records) -> list[str]:
             continue
         row = [str(nr), name, kperf_case(best), kperf_case(cases.get("worst"))]
         if profile is not None:
-            for _, case, counter in KPERF_MODEL:
-                per_iter = ((cases.get(case) or {}).get("model") or {}).get("per_iter") or {}
-                value = per_iter.get(counter)
-                row.append("-" if value is None else
-                           f"{value:.0f}" if counter == "cycles" else f"{value:.1f}")
+            row += kperf_model_cells(cases)
         rows.append(row)
     title = ("kperf: per call, mean (min-max) of the runs in TSC ticks = guest instructions "
              "under icount; worst = caches and TLB purged first")
     if profile is not None:
-        title += ("\n" + f"modelled by cost-model profile {profile}: cycles per call, "
-                  "b. best case, w. worst case (misses per call)")
+        title += "\n" + kperf_model_title(profile)
     numeric = set(header) - {"call"}
     return [title] + render_table(header, rows, numeric) + untimed
 
@@ -250,11 +261,7 @@ def render_kperf_internal(records) -> list[str]:
     for (index, name), cases in sorted(ifaces.items()):
         row = [str(index), name, kperf_case(cases.get("best")), kperf_case(cases.get("worst"))]
         if profile is not None:
-            for _, case, counter in KPERF_MODEL:
-                per_iter = ((cases.get(case) or {}).get("model") or {}).get("per_iter") or {}
-                value = per_iter.get(counter)
-                row.append("-" if value is None else
-                           f"{value:.0f}" if counter == "cycles" else f"{value:.1f}")
+            row += kperf_model_cells(cases)
         rows.append(row)
         note = (cases.get("best") or {}).get("note")
         if note:
@@ -262,8 +269,7 @@ def render_kperf_internal(records) -> list[str]:
     title = ("kperf: kernel-internal interfaces, timed in the kernel with interrupts off, "
              "mean (min-max) of the runs in TSC ticks; worst = caches and TLB purged first")
     if profile is not None:
-        title += ("\n" + f"modelled by cost-model profile {profile}: cycles per call, "
-                  "b. best case, w. worst case (misses per call)")
+        title += "\n" + kperf_model_title(profile)
     numeric = set(header) - {"interface"}
     return [title] + render_table(header, rows, numeric) + notes
 
