@@ -12,12 +12,17 @@
 
 struct frame_map {
 	uint64_t *bits;
+	uint64_t *summary;      /* bit w set: word w of bits has a free frame */
 	uint64_t nframes;       /* frames covered, from frame 0 */
 	uint64_t nfree;
 	uint64_t hint;          /* word index where the next search starts */
 };
 
-/* All frames start in use; frame_map_release marks usable ones free. */
+/* The 64-bit words a map over n frames needs: the bitmap, then its summary. */
+#define FRAME_MAP_WORDS(n) ((((n) + 63) / 64) + ((((n) + 63) / 64 + 63) / 64))
+
+/* All frames start in use; frame_map_release marks usable ones free.
+ * bits holds FRAME_MAP_WORDS(nframes) words. */
 void frame_map_init(struct frame_map *m, uint64_t *bits, uint64_t nframes);
 void frame_map_release(struct frame_map *m, uint64_t first, uint64_t count);
 void frame_map_reserve(struct frame_map *m, uint64_t first, uint64_t count);

@@ -42,7 +42,7 @@ int ica_mode = HAKO_ISPC_BASELINE;
 uint64_t ica_region_pa;
 uint32_t ica_region_pages;
 static struct frame_map region_map;
-static uint64_t region_bits[REGION_MAX_PAGES / 64];
+static uint64_t region_bits[FRAME_MAP_WORDS(REGION_MAX_PAGES)];
 int16_t page_slot[REGION_MAX_PAGES];             /* the ICA on each page, or -1 */
 struct ica icas[ICA_MAX];
 static uint32_t gens[ICA_MAX];

@@ -73,7 +73,7 @@ void pmm_init(const struct bootinfo *bi)
 {
 	max_phys = find_max_phys(bi);
 	uint64_t nframes = max_phys / PAGE_SIZE;
-	uint64_t bytes = align_up((nframes + 63) / 64 * 8, PAGE_SIZE);
+	uint64_t bytes = align_up(FRAME_MAP_WORDS(nframes) * 8, PAGE_SIZE);
 	uint64_t bitmap_pa = place_bitmap(bi, bytes);
 	frame_map_init(&map, phys_to_virt(bitmap_pa), nframes);
 

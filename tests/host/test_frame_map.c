@@ -5,7 +5,9 @@
  * it needs; release and reserve count each frame once however often they
  * are repeated or overlapped, and stop at nframes; is_free is false out of
  * range; single takes return the lowest free frame from the hint, wrap
- * around, and never return a frame past nframes in a partial last word;
+ * around (also across a summary of more than one word), and never return
+ * a frame past nframes in a partial last word; the summary bit of every
+ * word says whether it has a free frame after every operation;
  * contiguous takes are first fit, aligned, may cross a word boundary and
  * end exactly at nframes; takes return -1 on exhaustion, on count 0, or
  * when free frames are too fragmented, without changing anything.  A long
@@ -19,7 +21,7 @@
 /* A map over nframes in a bitmap of exactly the size init may write. */
 static uint64_t *new_map(struct frame_map *m, uint64_t nframes)
 {
-	uint64_t *bits = check_alloc(WORDS(nframes) * 8);
+	uint64_t *bits = check_alloc(FRAME_MAP_WORDS(nframes) * 8);
 	frame_map_init(m, bits, nframes);
 	return bits;
 }
@@ -154,6 +156,33 @@ TEST(take_single_wraps_around_hint)
 	CHECK_EQ(frame_map_take(&m, 1, 1), 141);        /* same word first */
 	CHECK_EQ(frame_map_take(&m, 1, 1), 1);          /* then wraps to word 0 */
 	CHECK_EQ(frame_map_take(&m, 1, 1), -1);
+}
+
+/* The summary agrees with the map: bit w set exactly when word w has a free frame. */
+static bool summary_agrees(const struct frame_map *m)
+{
+	for (uint64_t w = 0; w < WORDS(m->nframes); w++)
+		if (!!(m->summary[w / 64] & (1ull << (w % 64))) != (m->bits[w] != ~0ull))
+			return false;
+	return true;
+}
+
+TEST(take_single_across_a_long_summary)
+{
+	enum { N = 64 * 64 * 3 + 100 };                 /* a summary of four words */
+	struct frame_map m;
+	new_map(&m, N);
+	CHECK(summary_agrees(&m));
+	frame_map_release(&m, 5, 1);
+	frame_map_release(&m, N - 1, 1);
+	CHECK(summary_agrees(&m));
+	CHECK_EQ(frame_map_take(&m, 1, 1), 5);          /* hint now word 0 */
+	CHECK_EQ(frame_map_take(&m, 1, 1), N - 1);      /* past three summary words */
+	CHECK(summary_agrees(&m));
+	frame_map_release(&m, 70, 1);                   /* behind the hint */
+	CHECK_EQ(frame_map_take(&m, 1, 1), 70);         /* wraps to the start */
+	CHECK_EQ(frame_map_take(&m, 1, 1), -1);
+	CHECK(summary_agrees(&m));
 }
 
 TEST(take_rejects_zero_and_too_many)
@@ -325,5 +354,6 @@ TEST(random_operations_match_model)
 			}
 		}
 		CHECK_EQ(m.nfree, nfree);
+		CHECK(summary_agrees(&m));
 	}
 }
