@@ -338,6 +338,11 @@ def section002(results: Path, figs: dict) -> list[str]:
             "load drops the non-global translations; the x86 remedy is PCID, which QEMU "
             "10.0.2's TCG does not offer, so it can be neither tested nor measured here.", ""]
     out += ["### Fig. 8 — basic operations, server side apart", ""] + ispc_tables.fig8(f) + [""]
+    panels = ispc_tables.fig8_panels(f)
+    if panels:
+        figs["ispc-fig8.svg"] = draw("basic_operations", panels)
+        out += ["![Paper 002 Fig. 8: basic operations, baseline against fast, per unit and "
+                "data size](ispc-fig8.svg)", ""]
     out += ["The paper saw requests 48–55 % and result returns 24–53 % faster. Hako's fast "
             "mode saves about 41 % (no data) and 55 % (4 KiB) of a round trip's instructions "
             "but less of its modelled cycles: what it removes is instructions, while the "
@@ -345,6 +350,11 @@ def section002(results: Path, figs: dict) -> list[str]:
             "The asynchronous request alone gains nothing, by design (docs/results.md).", ""]
     out += ["### Fig. 5 — where a round trip goes before the optimisation (baseline)", ""]
     out += ispc_tables.fig5(f, "baseline") + [""]
+    bars = ispc_tables.fig5_bars(f, "baseline")
+    if bars:
+        figs["ispc-fig5.svg"] = draw("round_trip_shares", bars)
+        out += ["![Paper 002 Fig. 5: a baseline round trip's partial operations, share "
+                "of the measured round trip](ispc-fig5.svg)", ""]
     out += ["The paper found about 90 % of a request in paste, peel, first access and switch; "
             "the \"paste, peel, first access, switch\" row is Hako's share (with 4 KiB of data "
             "it is almost the whole round trip). In cycles the switch's share grows, being TLB "
@@ -427,7 +437,7 @@ def section004(results: Path, figs: dict) -> list[str]:
             "per-call best/worst figures, so no row compares directly.", ""]
     out += section004_preempt(results)
     out += section004_isoch(results)
-    out += section004_machines(results)
+    out += section004_machines(results, figs)
     return out
 
 
@@ -480,7 +490,7 @@ def kperf_machines_module():
     return module
 
 
-def section004_machines(results: Path) -> list[str]:
+def section004_machines(results: Path, figs: dict) -> list[str]:
     """Fig. 1 and 2: kperf's best and worst case across the paper's four PCs."""
     title = "Fig. 1 and Fig. 2 (relative best/worst times across machines)"
     km = kperf_machines_module()
@@ -491,6 +501,8 @@ def section004_machines(results: Path) -> list[str]:
             return not_yet(title, f"no results/kperf-machine-{p}.joined.jsonl: run "
                            "`python3 tools/kperf_machines.py --run`.")
         times[p] = km.times_us(km.cycles_per_call(recs), km.CLOCK_MHZ[p])
+    figs["kperf-machines.svg"] = draw("machine_comparison", km.REFERENCE, list(times),
+                                      *km.fig1_figures(times, km.REFERENCE))
     return [f"### {title}", "",
             "Mode: QEMU **icount**, kperf booted once per cost-model profile of the paper's four "
             "PCs; each call's **modelled cycles** turned into time at the machine's clock, "
@@ -499,7 +511,11 @@ def section004_machines(results: Path) -> list[str]:
             "claim — the Pentium Pro fastest warm and slowest purged — is checked at the end. "
             "The model shares the paper's reason (the longest memory latency in cycles on the "
             "Pentium Pro) but not its second half: the purge here leaves the L2 cache enabled.",
-            "", "```"] + km.render(times, km.REFERENCE).rstrip("\n").splitlines() + ["```", ""]
+            "", "```"] + km.render(times, km.REFERENCE).rstrip("\n").splitlines() + ["```", "",
+            "![Paper 004 Fig. 1: best and worst case per machine; left in the paper's form "
+            "(mean time per call relative to the Pentium 166's best-case mean), right the "
+            "per-call ratios to the Pentium 166 in the same case and their geometric mean]"
+            "(kperf-machines.svg)", ""]
 
 
 def section004_isoch(results: Path) -> list[str]:
