@@ -202,3 +202,18 @@ def test_paper004_machines_plot_beside_the_text_block(canned):
     md = "\n".join(report.section004_machines(canned / "results", figs))
     assert set(figs) == {"kperf-machines.svg"} and "(kperf-machines.svg)" in md
     assert "machines-mean-worst-3" in figs["kperf-machines.svg"]
+
+
+def test_paper003_fault_injection_table_and_its_step(canned):
+    assert "not yet.** no results/bench-faults.jsonl" in "\n".join(
+        report.section003_faults(canned / "results"))
+    write(canned, "bench-faults.jsonl", [
+        {"kind": "boot", "cpus": 4},
+        {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3273, "crashes": 19, "kills": 4,
+         "watchdog": 4, "restarts": 23, "gave_up": 0, "flowing": 1, "ok_all": 1}])
+    md = "\n".join(report.section003_faults(canned / "results"))
+    assert "### Restart after a crash and fault injection (not in the paper)" in md
+    assert "fault injection: 2000 faults in 3273 ms of guest time (seed 1)" in md
+    assert "restarts      23 (given up: 0)" in md and "all checks held" in md
+    step = next(s for s in report.STEPS if s.name == "faults")
+    assert step.paper == "003" and step.args == ("faults",)
