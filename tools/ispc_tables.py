@@ -87,6 +87,12 @@ class Figures:
         return (per.get("itlb_miss") or 0) + (per.get("dtlb_miss") or 0)
 
 
+def sources(f: Figures) -> list[tuple[str, object]]:
+    """(label, getter) of every figure source: instructions, then each profile's cycles."""
+    return [("insns", f.insns)] + [(f"{p} cycles", lambda n, p=p: f.modelled(p, n))
+                                   for p in f.profiles()]
+
+
 # ---- formatting --------------------------------------------------------
 
 def num(value, digits: int = 0) -> str:
@@ -175,6 +181,33 @@ def fig8(f: Figures) -> list[str]:
     return table(header, rows)
 
 
+# The operations' names in the plot, with the side they are measured on.
+F8_SHORT = {"sync_request": "sync request (both sides)",
+            "sync_return": "sync return (both sides)",
+            "sync_roundtrip": "sync round trip (application)",
+            "async_request": "async request, the call (application)",
+            "server_receive": "receive of a queued request (server)",
+            "async_return": "reply without waiting (server)",
+            "async_roundtrip": "async request + result (application)"}
+
+
+def fig8_panels(f: Figures) -> list[tuple[str, str, list[tuple[str, float, float]]]]:
+    """Fig. 8's numbers for the plot: per source and data size the
+    operations that have a figure in both modes, as the table prints them:
+    [(source label, data label, [(operation, baseline, fast)])]."""
+    panels = []
+    for label, get in sources(f):
+        for data in ("nodata", "4k"):
+            rows = []
+            for _, base, _ in F8_ROWS:
+                pair = [get(f"{base}_{data}_{m}") for m in MODES]
+                if None not in pair:
+                    rows.append((F8_SHORT[base], pair[0], pair[1]))
+            if rows:
+                panels.append((label, "4 KiB data" if data == "4k" else "no data", rows))
+    return panels
+
+
 def server_share(f: Figures) -> list[str]:
     """What one more ICA (the 4 KiB data ICA) costs in the server's path."""
     header = ["in the server's path", "insns base", "insns fast"]
@@ -235,40 +268,75 @@ FIG5_PARTS = (("system calls", "syscall"), ("ICA paste, application", "paste"),
               ("first access, server", "first_access_server"), ("process switch", "switch"))
 
 
+def breakdown(get, data: bool, mode: str) -> dict[str, float] | None:
+    """One synchronous round trip by partial operation (count x unit
+    cost, keys of FIG5_PARTS), with "rest" (the measured round trip less
+    the parts; negative when the parts' figures, measured alone, add up
+    to more) and "total" (the measured round trip); None without figures."""
+    units = unit_costs(get, mode)
+    total = get(f"sync_roundtrip_{'4k' if data else 'nodata'}_{mode}")
+    if units is None or not total:
+        return None
+    counts = breakdown_counts(data, mode)
+    parts = {key: counts[key] * units[key] for _, key in FIG5_PARTS}
+    parts["rest"] = total - sum(parts.values())
+    parts["total"] = total
+    return parts
+
+
 def fig5(f: Figures, mode: str = "baseline") -> list[str]:
-    sources = [("insns", f.insns)] + [(f"{p} cycles", lambda n, p=p: f.modelled(p, n))
-                                      for p in f.profiles()]
     header = ["part", "count"]
-    for label, _ in sources:
+    for label, _ in sources(f):
         header += [label, "share"]
     rows = []
     for data in (False, True):
-        total_name = f"sync_roundtrip_{'4k' if data else 'nodata'}_{mode}"
         counts = breakdown_counts(data, mode)
-        per_source = [(unit_costs(get, mode), get(total_name)) for _, get in sources]
+        per_source = [breakdown(get, data, mode) for _, get in sources(f)]
         tag = "4 KiB data" if data else "no data"
         for label, key in FIG5_PARTS:
-            row = [f"{label} ({tag})", str(counts[key])]
-            for units, total in per_source:
-                if units is None or not total:
-                    row += ["-", "-"]
-                    continue
-                part = counts[key] * units[key]
-                row += [num(part), f"{100 * part / total:.0f} %"]
-            rows.append(row)
-        for label, kind in (("rest", "rest"), ("paste, peel, first access, switch", "four"),
-                            ("round trip (measured)", "total")):
-            row = [f"{label} ({tag})", ""]
-            for units, total in per_source:
-                if units is None or not total:
-                    row += ["-", "-"]
-                    continue
-                parts = sum(counts[k] * units[k] for _, k in FIG5_PARTS)
-                four = parts - counts["syscall"] * units["syscall"]
-                value = {"rest": total - parts, "four": four, "total": total}[kind]
-                row += [num(value), f"{100 * value / total:.0f} %"]
-            rows.append(row)
+            rows.append([f"{label} ({tag})", str(counts[key])] + share_cells(per_source, key))
+        for label, key in (("rest", "rest"), ("paste, peel, first access, switch", "four"),
+                           ("round trip (measured)", "total")):
+            rows.append([f"{label} ({tag})", ""] + share_cells(per_source, key))
     return table(header, rows)
+
+
+def share_cells(per_source, key: str) -> list[str]:
+    """A part's figure and its share of the round trip, per source;
+    "four" is everything but the system calls and the rest."""
+    cells = []
+    for parts in per_source:
+        if parts is None:
+            cells += ["-", "-"]
+            continue
+        value = (parts["total"] - parts["rest"] - parts["syscall"] if key == "four"
+                 else parts[key])
+        cells += [num(value), f"{100 * value / parts['total']:.0f} %"]
+    return cells
+
+
+# The paper's five partial operations, for the plot: application and server
+# side summed (in baseline mode the two are the same code).
+FIG5_GROUPS = (("ICA paste", ("paste", "paste_server")), ("ICA peel", ("peel", "peel_server")),
+               ("first access", ("first_access", "first_access_server")),
+               ("process switch", ("switch",)), ("system calls", ("syscall",)),
+               ("rest", ("rest",)))
+
+
+def fig5_bars(f: Figures, mode: str = "baseline") -> list[tuple[str, list[tuple[str, float]], float]]:
+    """Fig. 5's numbers for the plot: per (data, source) the round trip's
+    parts grouped as the paper's partial operations, and the measured
+    round trip: [(bar label, [(part, value)], total)]."""
+    bars = []
+    for data in (False, True):
+        for label, get in sources(f):
+            parts = breakdown(get, data, mode)
+            if parts is None:
+                continue
+            groups = [(name, sum(parts[k] for k in keys)) for name, keys in FIG5_GROUPS]
+            bars.append((f"{'4 KiB data' if data else 'no data'}, {label}", groups,
+                         parts["total"]))
+    return bars
 
 
 # ---- Fig. 9 ------------------------------------------------------------
@@ -301,13 +369,11 @@ def model_saving(m: dict[str, float], n: int) -> float:
 
 
 def fig9(f: Figures) -> list[str]:
-    sources = [("insns", f.insns)] + [(f"{p} cycles", lambda n, p=p: f.modelled(p, n))
-                                      for p in f.profiles()]
     lines = []
     for mode in MODES:
         header = ["stages"]
         series = []
-        for label, get in sources:
+        for label, get in sources(f):
             step, direct = relay_series(get, mode, "stepwise"), relay_series(get, mode, "direct")
             if len(step) < 2 or len(direct) != len(step):
                 continue

@@ -101,6 +101,22 @@ def compare(times: dict[str, dict[str, dict[str, float]]], reference: str):
     return calls, ratio, summary
 
 
+def fig1_figures(times, reference: str):
+    """The plot's numbers (plots.machine_comparison), from compare():
+    per machine and case the mean time per call relative to the
+    reference's best-case mean (the paper's Fig. 1 form), the geometric
+    mean of the per-call ratios, and the per-call ratios themselves."""
+    calls, ratio, summary = compare(times, reference)
+    ref_best = summary[reference]["best"]["mean_us"]
+    paper_form = {m: {case: summary[m][case]["mean_us"] / ref_best for case in ("best", "worst")}
+                  for m in times}
+    geomeans = {m: {case: summary[m][case]["geomean"] for case in ("best", "worst")}
+                for m in times}
+    per_call = {m: {case: [ratio[m][c][case] for c in calls] for case in ("best", "worst")}
+                for m in times}
+    return paper_form, geomeans, per_call
+
+
 def claim(summary, machines) -> list[str]:
     """The paper's claim, checked on both averages."""
     out = []

@@ -8,7 +8,8 @@ and a "region" line per (region, vCPU) that was active, with that region's
 instructions, cycles and TLB/cache misses on that vCPU; with irqtrace=on
 also a "section" line per (kind, context, vCPU): the longest
 preemption-off section in that vCPU's own instructions
-(tools/costmodel/sections.h), which join_records appends to the records.
+(tools/costmodel/sections.h), which join_records appends to the records,
+each site also named with the symbols of the kernel that ran.
 
 The guest marks regions (kernel/include/uapi/hako_region.h) and names one
 in a result line with "region":ID and "iters":N, N being how many of the
@@ -25,6 +26,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
+from . import ksyms
 
 PLUGIN = "build/costmodel/libcostmodel.so"
 # Each profile's clock in MHz (from its header; the profiles themselves
@@ -140,9 +143,13 @@ def model_of(record: dict, model: ModelOutput) -> dict | None:
             "per_iter": per_iter}
 
 
-def join_records(records: list[dict], model: ModelOutput) -> tuple[list[dict], list[int]]:
+def join_records(records: list[dict], model: ModelOutput,
+                 syms: list[tuple[int, str]] | None = None) -> tuple[list[dict], list[int]]:
     """Records with "model" added where they name a region; and the region
-    ids named by a record but absent from the plugin's output."""
+    ids named by a record but absent from the plugin's output.  The
+    plugin's section lines follow, each with its "site" (an address) also
+    named as "site_name" when SYMS, the symbols of the kernel that ran,
+    are given: so the result file names its sites after the build changes."""
     joined, missing = [], []
     for record in records:
         extra = model_of(record, model)
@@ -152,7 +159,11 @@ def join_records(records: list[dict], model: ModelOutput) -> tuple[list[dict], l
         if extra.get("missing"):
             missing.append(record["region"])
         joined.append({**record, "model": extra})
-    joined.extend({**line, "profile": model.profile} for line in model.sections)
+    for line in model.sections:
+        section = {**line, "profile": model.profile}
+        if syms:
+            section["site_name"] = ksyms.symbolize(int(str(line.get("site", "0")), 0), syms)
+        joined.append(section)
     return joined, missing
 
 

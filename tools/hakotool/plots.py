@@ -34,7 +34,22 @@ STYLE = {
     "path.simplify": False,
 }
 COLOURS = {"sequential": "#c0392b", "packed": "#2471a3", "stepwise": "#c0392b",
-           "direct": "#2471a3", "paper": "#777777"}
+           "direct": "#2471a3", "paper": "#777777", "baseline": "#c0392b", "fast": "#2471a3",
+           "best": "#2471a3", "worst": "#c0392b"}
+# Paper 002 Fig. 5's partial operations, in stacking order.
+PARTS = {"ICA paste": "#1f77b4", "ICA peel": "#ff7f0e", "first access": "#2ca02c",
+         "process switch": "#d62728", "system calls": "#9467bd", "rest": "#c7c7c7"}
+
+
+def slug(text: str) -> str:
+    """An SVG id part from a label: lower case, words joined by '-'."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def name_bars(bars, prefix: str) -> None:
+    """Give each bar of a BarContainer the id PREFIX-i (ids must be unique)."""
+    for i, bar in enumerate(bars):
+        bar.set_gid(f"{prefix}-{i}")
 
 
 def to_svg(fig) -> str:
@@ -149,4 +164,125 @@ def release_latency(loads: list[tuple[str, dict[int, list[int]]]], bucket_ns: in
         fig.suptitle("Paper 004, periodic threads (1 ms period): release latency under load, "
                      "Hako under QEMU icount (1 instruction = 1 ns)")
         fig.subplots_adjust(left=0.07, right=0.99, bottom=0.17, top=0.82, wspace=0.25)
+        return to_svg(fig)
+
+
+def round_trip_shares(bars: list[tuple[str, list[tuple[str, float]], float]],
+                      paper_share: float = 90.0) -> str:
+    """Paper 002's Fig. 5: where one synchronous round trip goes before the
+    optimisation, a stacked bar per (data size, unit) of the partial
+    operations' shares of the measured round trip, in %.  BARS: (label,
+    [(part, value)], measured total); the first four parts are the ones
+    the paper found about 90 % in, stacked from 0 so the dotted line
+    compares with their end.  A negative rest (the parts, measured alone,
+    add up to more than the round trip) is not drawn; its share is written."""
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(9, 4.2))
+        ys = list(range(len(bars)))[::-1]
+        for y, (label, parts, total) in zip(ys, bars):
+            left = 0.0
+            for part, value in parts:
+                share = 100.0 * value / total
+                if share <= 0:
+                    continue
+                drawn = ax.barh([y], [share], left=left, height=0.6, color=PARTS.get(part),
+                                label=part if y == ys[0] else None)
+                name_bars(drawn, f"fig5-{slug(label)}-{slug(part)}")
+                left += share
+            four = 100.0 * sum(v for _, v in parts[:4]) / total
+            rest = 100.0 * parts[-1][1] / total
+            note = f"{four:.0f} %" + (f" (rest {rest:.0f} %)" if rest < 0 else "")
+            ax.text(103, y, note, va="center", fontsize=8)
+        ax.axvline(paper_share, color=COLOURS["paper"], ls=":", lw=1.5,
+                   label=f"paper: about {paper_share:.0f} % in the first four")
+        ax.set_yticks(ys)
+        ax.set_yticklabels([f"{label} ({total:,.0f})" for label, _, total in bars])
+        ax.set_xlim(0, 118)
+        ax.set_xticks(range(0, 101, 20))
+        ax.set_xlabel("share of the measured round trip, % (right: paste + peel + "
+                      "first access + switch)")
+        ax.legend(fontsize=7, ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        fig.suptitle("Paper 002 Fig. 5, a synchronous round trip before the optimisation "
+                     "(baseline mode):\nHako under QEMU icount, in guest instructions and "
+                     "modelled cycles (the round trip in brackets)")
+        fig.subplots_adjust(left=0.27, right=0.98, bottom=0.12, top=0.76)
+        return to_svg(fig)
+
+
+def basic_operations(panels: list[tuple[str, str, list[tuple[str, float, float]]]]) -> str:
+    """Paper 002's Fig. 8: each basic operation before and after the
+    optimisation (baseline and fast mode), the side it is measured on in
+    its name; a panel per (unit, data size), the saving written beside
+    the fast bar.  PANELS: (unit, data, [(operation, baseline, fast)])."""
+    units = list(dict.fromkeys(unit for unit, _, _ in panels))
+    datas = list(dict.fromkeys(data for _, data, _ in panels))
+    rows = {u: max(len(r) for v, _, r in panels if v == u) for u in units}
+    tops = {u: max(max(b, f) for v, _, r in panels if v == u for _, b, f in r) for u in units}
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(len(units), len(datas), squeeze=False,
+                                 figsize=(10, 0.42 * sum(rows.values()) + 1.0 * len(units)),
+                                 gridspec_kw={"height_ratios": [rows[u] for u in units]})
+        for unit, data, ops in panels:
+            ax = axes[units.index(unit)][datas.index(data)]
+            ys = list(range(len(ops)))[::-1]
+            for mode, offset, column in (("baseline", 0.2, 1), ("fast", -0.2, 2)):
+                drawn = ax.barh([y + offset for y in ys], [op[column] for op in ops], height=0.4,
+                                color=COLOURS[mode], label=mode)
+                name_bars(drawn, f"fig8-{slug(unit)}-{slug(data)}-{mode}")
+            top = tops[unit]                   # one scale per unit: the sizes compare
+            for y, (_, base, fast) in zip(ys, ops):
+                ax.text(max(base, fast) + 0.02 * top, y, f"{100.0 * (base - fast) / base:.0f} %",
+                        va="center", fontsize=7)
+            ax.set_xlim(0, 1.15 * top)
+            ax.set_yticks(ys)
+            ax.set_yticklabels([op for op, _, _ in ops] if datas.index(data) == 0 else [],
+                               fontsize=7)
+            ax.set_title(f"{data}, {unit}", fontsize=8)
+            ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+        fig.legend(*axes[0][0].get_legend_handles_labels(), fontsize=7, ncol=2,
+                   loc="upper right")
+        fig.suptitle("Paper 002 Fig. 8, basic operations before (baseline) and after (fast):\n"
+                     "Hako under QEMU icount; beside each pair the saving, %", x=0.45)
+        fig.subplots_adjust(left=0.25, right=0.98, bottom=0.05, top=0.90, wspace=0.08,
+                            hspace=0.45)
+        return to_svg(fig)
+
+
+def machine_comparison(reference: str, machines: list[str], paper_form: dict[str, dict[str, float]],
+                       geomeans: dict[str, dict[str, float]],
+                       per_call: dict[str, dict[str, list[float]]]) -> str:
+    """Paper 004's Fig. 1: each machine's best and worst case side by side.
+    Left, the paper's form: the mean time per call relative to the
+    REFERENCE machine's best-case mean (= 1).  Right: per case, the
+    geometric mean of the per-call ratios to the reference's same case,
+    each call's ratio a dash.  PAPER_FORM and GEOMEANS: machine -> {"best", "worst"};
+    PER_CALL: machine -> {"best": [...], "worst": [...]}."""
+    xs = list(range(len(machines)))
+    with plt.rc_context(STYLE):
+        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+        for case, offset in (("best", -0.2), ("worst", 0.2)):
+            drawn = left.bar([x + offset for x in xs], [paper_form[m][case] for m in machines],
+                             width=0.4, color=COLOURS[case], label=case)
+            name_bars(drawn, f"machines-mean-{case}")
+            left.bar_label(drawn, fmt="%.2f", fontsize=7)
+            drawn = right.bar([x + offset for x in xs], [geomeans[m][case] for m in machines],
+                              width=0.4, color=COLOURS[case], alpha=0.6, label=f"{case}, geometric mean")
+            name_bars(drawn, f"machines-geomean-{case}")
+            right.bar_label(drawn, fmt="%.2f", fontsize=7, label_type="center")
+            for x, m in zip(xs, machines):
+                dots = per_call[m][case]
+                right.plot([x + offset] * len(dots), dots, ls="none", marker="_", ms=6,
+                           color="#333333", gid=f"machines-calls-{case}-{slug(m)}")
+        for ax in (left, right):
+            ax.axhline(1.0, color="#555555", lw=0.8)
+            ax.set_xticks(xs)
+            ax.set_xticklabels(machines, fontsize=8)
+            ax.legend(fontsize=7, loc="upper left")
+        left.set_title(f"mean time per call / {reference}'s best-case mean "
+                       "(paper's form)", fontsize=8)
+        right.set_title(f"per call, time / {reference}'s time in the same case "
+                        "(dashes: calls)", fontsize=8)
+        fig.suptitle("Paper 004 Fig. 1, machines compared: kperf's calls under QEMU icount, "
+                     "modelled cycles at each machine's clock")
+        fig.subplots_adjust(left=0.06, right=0.99, bottom=0.10, top=0.84, wspace=0.15)
         return to_svg(fig)

@@ -17,12 +17,19 @@ checked on those cycles at the profile's clock (model.CLOCK_MHZ: the
 stated clock; pentium166, the slowest of paper 004's PCs, by default),
 or on the own instructions at 1 ns each for a profile without a clock.
 Without the plugin the table falls back to the TSC, and says so.
+
+A section's site is an address; the bench names it with the symbols of
+the kernel that ran and stores the name ("site_name", model.join_records),
+so the table stays right after the kernel changes.  Result files from
+before the names were stored are named with the current build/hako.sym,
+and the table says so.
 """
 from __future__ import annotations
 
 import pathlib
 import re
 
+from . import ksyms
 from .model import CLOCK_MHZ
 
 BOUND_TICKS = 100_000       # 100 us at 1 instruction = 1 ns (icount, shift 0)
@@ -30,38 +37,13 @@ MAX_CALLS = 64
 CTX_TRAP = 1 + MAX_CALLS
 REGION_PREEMPT_IRQ = 0xd01
 SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[2] / "kernel/include/uapi/syscalls.def"
-KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[2] / "build/hako.sym"   # nm -n of the kernel
+KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[2] / ksyms.KERNEL_SYMS   # nm -n of the kernel
 
 
 def load_symbols(path: pathlib.Path = KERNEL_SYMS) -> list[tuple[int, str]]:
-    """(address, name) of the kernel's code symbols, sorted; [] without the file."""
-    syms = []
-    try:
-        text = path.read_text()
-    except OSError:
-        return syms
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "TtWw":
-            syms.append((int(parts[0], 16), parts[2]))
-    return sorted(syms)
-
-
-def symbolize(address: int, syms: list[tuple[int, str]]) -> str:
-    """symbol+0xoffset like the kernel's ksym_lookup, or the address in hex."""
-    if not address:
-        return "-"
-    lo, hi = 0, len(syms)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if syms[mid][0] <= address:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo == 0:
-        return hex(address)
-    base, name = syms[lo - 1]
-    return f"{name}+{hex(address - base)}"
+    """(address, name) of the kernel's code symbols (default: the current
+    build's), sorted; [] without the file."""
+    return ksyms.load_symbols(path)
 
 
 def call_names() -> dict[int, str]:
@@ -104,12 +86,35 @@ def own_sections(records, syms: list[tuple[int, str]] | None = None) -> dict[int
             continue                 # an interrupt with no vector: cannot happen
         w = best.get(ctx)
         if w is None or r["insns"] > w["insns"]:
-            site = int(str(r.get("site", "0")), 0)
             best[ctx] = {"insns": int(r["insns"]), "cycles": int(r.get("cycles", 0)),
                          "case": cases[epoch - 1], "cpu": int(r.get("vcpu", -1)),
-                         "profile": r.get("profile", ""),
-                         "site": symbolize(site, syms) if syms is not None else hex(site)}
+                         "profile": r.get("profile", ""), "site": site_of(r, syms)}
     return best
+
+
+def site_of(section: dict, syms) -> str:
+    """A section's site: the name stored at bench time, else the address
+    named with SYMS (the current build's symbols: right only if the
+    kernel has not changed since the run), else the address."""
+    if section.get("site_name"):
+        return section["site_name"]
+    site = int(str(section.get("site", "0")), 0)
+    return ksyms.symbolize(site, syms) if syms is not None else hex(site)
+
+
+def sites_stored(records) -> bool:
+    """Whether every section record carries the name made at bench time."""
+    return all(r.get("site_name") for r in records or () if r.get("kind") == "section")
+
+
+def site_note(records, syms) -> list[str]:
+    """A line saying where the sites' names come from, when not from the run."""
+    if sites_stored(records):
+        return []
+    if syms:
+        return ["  site: these results carry no names (a run from before they were stored): "
+                "named with the current build/hako.sym, wrong if the kernel changed since"]
+    return ["  site: these results carry no names and there are no kernel symbols: addresses"]
 
 
 def own_us(o: dict) -> float | None:
@@ -143,7 +148,8 @@ def render_preempt(records, label: str = "", syms=None) -> list[str]:
     if not worst:
         return []
     names = call_names()
-    own = own_sections(records, load_symbols() if syms is None else syms)
+    syms = load_symbols() if syms is None else syms
+    own = own_sections(records, syms)
     profile = next((o["profile"] for o in own.values() if o.get("profile")), "")
     head = f"preempt{f' [{label}]' if label else ''}: longest preemption-off section per context over every stress case"
     out = [head,
@@ -155,6 +161,7 @@ def render_preempt(records, label: str = "", syms=None) -> list[str]:
                  if mhz else "the bound (100 us) is checked on own at 1 ns each")
         out.append(f"  own: the section's own vCPU's instructions and cycles, cost model {profile}; "
                    + where)
+        out += site_note(records, syms)
         out.append(f"  {'context':<28} {'own':>8} {'cycles':>8} {'us':>7}  {'case':<6} {'cpu':>3}"
                    f"  {'site':<30} {'tsc':>9} {'wait':>8}")
     else:

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from . import disks as guestdisks
+from . import ksyms
 from . import model as costmodel
 from . import paths
 from . import qemuver
@@ -384,7 +385,15 @@ def join_model(outcome: BootOutcome, profile: Profile, root: Path, err) -> None:
         err.write(f"hako: warning: the cost-model plugin wrote no {profile.model_out}; "
                   "no modelled figures\n")
         return
-    joined, missing = costmodel.join_records(outcome.records, costmodel.load_model(path))
+    output = costmodel.load_model(path)
+    syms = []
+    if output.sections:         # irqtrace=on: name the sections' sites with this build's symbols
+        sym_path = ksyms.symbols_path(root, profile.debug_kernel)
+        syms = ksyms.load_symbols(sym_path)
+        if not syms:
+            err.write(f"hako: warning: no {paths.relative(root, sym_path)}: the sections' "
+                      "sites stay addresses\n")
+    joined, missing = costmodel.join_records(outcome.records, output, syms)
     outcome.joined = joined
     target = costmodel.joined_path(root, outcome.name)
     costmodel.write_joined(target, joined)

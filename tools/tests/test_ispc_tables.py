@@ -135,3 +135,28 @@ def test_data_table_has_a_row_per_size_measured():
     rows = ispc_tables.data_table(figures())
     assert len(rows) == 3
     assert rows[2].startswith("| 4 KiB | 5,000 | 6,000 | 2,500 | 4,000 | 10,000 |")
+
+
+def test_fig5_bars_group_the_papers_partial_operations_and_add_up():
+    bars = ispc_tables.fig5_bars(figures(), "baseline")
+    assert [label for label, _, _ in bars] == [
+        "no data, insns", "no data, modern cycles", "no data, p4 cycles",
+        "4 KiB data, insns", "4 KiB data, modern cycles", "4 KiB data, p4 cycles"]
+    label, parts, total = bars[0]
+    # the same figures as the table (test above): application and server summed
+    assert parts == [("ICA paste", 400), ("ICA peel", 600), ("first access", 1000),
+                     ("process switch", 1200), ("system calls", 200), ("rest", 600)]
+    assert total == 4000 and sum(v for _, v in parts) == total
+    assert ispc_tables.fig5_bars(ispc_tables.Figures([], []), "baseline") == []
+
+
+def test_fig8_panels_hold_the_operations_measured_in_both_modes():
+    panels = ispc_tables.fig8_panels(figures())
+    assert [(unit, data) for unit, data, _ in panels][:2] == [("insns", "no data"),
+                                                              ("insns", "4 KiB data")]
+    ops = dict((op, (b, f)) for op, b, f in panels[0][2])
+    assert ops["sync round trip (application)"] == (4000, 2400)
+    assert ops["reply without waiting (server)"] == (800, 600)
+    # no sync_request figures in the canned run: no bar for it
+    assert "sync request (both sides)" not in ops
+    assert any(unit == "p4 cycles" for unit, _, _ in panels)

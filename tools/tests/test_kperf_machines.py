@@ -41,3 +41,16 @@ def test_claim_fails_when_another_machine_is_slowest_purged():
              "pentiumpro200": km.times_us(km.cycles_per_call(machine(90, 4000, 38000, 150000)), 200)}
     text = km.render(times, "pentium166")
     assert "slowest purged pentium166" in text and "does not hold" in text
+
+
+def test_fig1_figures_are_relative_to_the_references_best_case_mean():
+    times = {"pentium166": km.times_us(km.cycles_per_call(machine(100, 3000, 40000, 90000)), 166),
+             "pentiumpro200": km.times_us(km.cycles_per_call(machine(90, 4000, 38000, 150000)), 200)}
+    paper_form, geomeans, per_call = km.fig1_figures(times, "pentium166")
+    assert paper_form["pentium166"]["best"] == 1.0
+    # the paper's form: the worst case too is over the reference's best-case mean
+    assert abs(paper_form["pentium166"]["worst"] - 93000 / 40100) < 1e-9
+    assert abs(paper_form["pentiumpro200"]["worst"] - (154000 / 200) / (40100 / 166)) < 1e-9
+    assert geomeans["pentium166"] == {"best": 1.0, "worst": 1.0}
+    assert len(per_call["pentiumpro200"]["best"]) == 2
+    assert abs(per_call["pentiumpro200"]["best"][0] - (90 / 200) / (100 / 166)) < 1e-9

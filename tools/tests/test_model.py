@@ -269,3 +269,33 @@ def test_a_model_run_rebuilds_the_plugin_first(tmp_path, monkeypatch):
     made.clear()
     runner.prepare(profile, tmp_path, {"HAKO_NO_BUILD": "1"}, build=True)
     assert made == []
+
+
+SECTION = {"kind": "section", "region": 0xd00, "epoch": 1, "ctx": 13, "vcpu": 0, "spans": 2,
+           "site": "0xffffffff80130c56", "insns": 831, "cycles": 4089}
+
+
+def test_sections_are_named_with_the_symbols_of_the_kernel_that_ran():
+    out = model.ModelOutput(PLUGIN_LINES + [SECTION])
+    named, _ = model.join_records(RECORDS, out, [(0xffffffff80130c20, "vm_map")])
+    assert named[-1] == {**SECTION, "profile": "modern", "site_name": "vm_map+0x36"}
+    bare, _ = model.join_records(RECORDS, out)
+    assert bare[-1] == {**SECTION, "profile": "modern"}       # no symbols: the address only
+
+
+def test_a_run_with_sections_stores_their_names_from_build_hako_sym(fake_env):
+    root = Path(fake_env["HAKO_ROOT"])
+    install_fake_plugin(root)
+    (root / "build/hako.sym").write_text("ffffffff80130c20 T vm_map\n")
+    fake_env["FAKE_QEMU_OUT"] = guest_output(RECORDS)
+    fake_env["FAKE_QEMU_MODEL"] = PLUGIN_TEXT + json.dumps(SECTION) + "\n"
+    outcome = runner.run_boot(Profile(model="modern"), "m", 5, quiet=True, env=fake_env,
+                              err=io.StringIO())
+    assert outcome.ok
+    lines = (root / "results/m.joined.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["site_name"] == "vm_map+0x36"
+    (root / "build/hako.sym").unlink()
+    err = io.StringIO()
+    runner.run_boot(Profile(model="modern"), "m", 5, quiet=True, env=fake_env, err=err)
+    assert "no build/hako.sym: the sections' sites stay addresses" in err.getvalue()
+    assert "site_name" not in (root / "results/m.joined.jsonl").read_text()

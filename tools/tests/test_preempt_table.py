@@ -1,5 +1,6 @@
 """Paper 004's Table 2 (tools/hakotool/preempt_table.py): the TSC table, the
 cost model's own-instruction figures per stress case, and before/after."""
+from hakotool import ksyms
 from hakotool import preempt_table as pt
 
 
@@ -79,12 +80,31 @@ def test_before_after_side_by_side():
 
 
 def test_symbolize_like_the_kernel():
-    assert pt.symbolize(0x2004, SYMS) == "proc_stop+0x4"
-    assert pt.symbolize(0x10, SYMS) == "0x10"
-    assert pt.symbolize(0, SYMS) == "-"
+    assert ksyms.symbolize(0x2004, SYMS) == "proc_stop+0x4"
+    assert ksyms.symbolize(0x10, SYMS) == "0x10"
+    assert ksyms.symbolize(0, SYMS) == "-"
 
 
 def test_check_bound_names_the_contexts_over_it():
     assert pt.check_bound(AFTER) is None
     assert pt.check_bound(BEFORE) == "over the 100 us bound: user exception"
     assert pt.check_bound([r for r in BEFORE if r["kind"] == "preempt"]) is None
+
+
+def test_stored_site_names_win_over_the_current_symbols():
+    named = [dict(r, site_name="vm_map+0x36") if r["kind"] == "section" else r for r in AFTER]
+    own = pt.own_sections(named, SYMS)
+    assert {o["site"] for o in own.values()} == {"vm_map+0x36"}
+    lines = pt.render_preempt(named, "after", SYMS)
+    assert not any(line.startswith("  site:") for line in lines)
+    assert "vm_map+0x36" in "\n".join(lines) and "vm_unmap+0x10" not in "\n".join(lines)
+
+
+def test_results_without_names_say_where_their_names_come_from():
+    lines = pt.render_preempt(AFTER, "after", SYMS)
+    note = next(line for line in lines if line.startswith("  site:"))
+    assert "named with the current build/hako.sym" in note
+    assert "vm_unmap+0x10" in "\n".join(lines)
+    lines = pt.render_preempt(AFTER, "after", [])
+    assert any(line.startswith("  site:") and "addresses" in line for line in lines)
+    assert "0x1010" in "\n".join(lines)

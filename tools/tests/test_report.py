@@ -168,3 +168,52 @@ def test_paper003_side_by_side_from_the_p4_runs(canned):
     assert "cost model p4" in md
     line = next(l for l in md.splitlines() if l.startswith("interrupt entry -> requester running"))
     assert "2,332" in line and "4,583" in line and "13,644" in line and "14,021" in line
+
+
+# One baseline/fast pair per figure Fig. 5 and Fig. 8 read (guest instructions).
+PARTIALS = {"syscall": 100, "ica_paste": 300, "ica_paste_server": 300, "ica_peel": 400,
+            "ica_peel_server": 400, "first_access": 500, "first_access_server": 500,
+            "process_switch": 800, "sync_roundtrip_nodata": 4000, "sync_roundtrip_4k": 5600,
+            "async_return_nodata": 800}
+
+
+def test_paper002_fig5_and_fig8_plots_under_their_tables(canned):
+    write(canned, "bench-ispc.jsonl", ISPC + [
+        {"kind": "bench", "name": f"{name}_{mode}", "median": v if mode == "baseline" else v // 2}
+        for name, v in PARTIALS.items() for mode in ("baseline", "fast")
+        if name != "syscall"])
+    md, plots = report.markdown(canned / "results")
+    assert {"ispc-fig5.svg", "ispc-fig8.svg", "ispc-fig9.svg"} <= set(plots)
+    lines = md.splitlines()
+    fig8 = lines.index("### Fig. 8 — basic operations, server side apart")
+    fig5 = lines.index("### Fig. 5 — where a round trip goes before the optimisation (baseline)")
+    assert fig8 < next(i for i, l in enumerate(lines) if l.endswith("(ispc-fig8.svg)")) < fig5
+    assert fig5 < next(i for i, l in enumerate(lines) if l.endswith("(ispc-fig5.svg)"))
+
+
+def test_paper004_machines_plot_beside_the_text_block(canned):
+    def kperf(cycles):
+        return [{"kind": "kperf", "name": "null", "case": case,
+                 "model": {"per_iter": {"cycles": c}}} for case, c in zip(("best", "worst"), cycles)]
+    for profile, cycles in (("pentium166", (100, 3000)), ("pentium200-fpm", (110, 3300)),
+                            ("pentium200-edo", (100, 2900)), ("pentiumpro200", (90, 4000))):
+        write(canned, f"kperf-machine-{profile}.joined.jsonl", kperf(cycles))
+    figs = {}
+    md = "\n".join(report.section004_machines(canned / "results", figs))
+    assert set(figs) == {"kperf-machines.svg"} and "(kperf-machines.svg)" in md
+    assert "machines-mean-worst-3" in figs["kperf-machines.svg"]
+
+
+def test_paper003_fault_injection_table_and_its_step(canned):
+    assert "not yet.** no results/bench-faults.jsonl" in "\n".join(
+        report.section003_faults(canned / "results"))
+    write(canned, "bench-faults.jsonl", [
+        {"kind": "boot", "cpus": 4},
+        {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3273, "crashes": 19, "kills": 4,
+         "watchdog": 4, "restarts": 23, "gave_up": 0, "flowing": 1, "ok_all": 1}])
+    md = "\n".join(report.section003_faults(canned / "results"))
+    assert "### Restart after a crash and fault injection (not in the paper)" in md
+    assert "fault injection: 2000 faults in 3273 ms of guest time (seed 1)" in md
+    assert "restarts      23 (given up: 0)" in md and "all checks held" in md
+    step = next(s for s in report.STEPS if s.name == "faults")
+    assert step.paper == "003" and step.args == ("faults",)
