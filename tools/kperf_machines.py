@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Paper 004's Fig. 2: kperf's best and worst case across machines.
+"""Paper 004's Fig. 1: kperf's best and worst case across machines.
 
     tools/kperf_machines.py [--run] [--profiles P,P,...] [--reference P]
 
@@ -155,7 +155,7 @@ def render(times, reference: str) -> str:
         for m in machines))
     paper = [m for m in machines if m in PAPER_PROFILES]
     if CLAIMED in paper and len(paper) > 1:
-        lines.append(f"paper 004 (Fig. 2): the Pentium Pro fastest warm, slowest purged; "
+        lines.append(f"paper 004 (Fig. 1): the Pentium Pro fastest warm, slowest purged; "
                      f"over {', '.join(paper)}:")
         lines += claim(summary, paper)
     return "\n".join(lines) + "\n"

@@ -65,7 +65,7 @@ STEPS = (
     Step("faults", "003", ("faults",), "2,000 faults injected into the driver processes while "
          "frames flow, faultinject 2000 1 (~10 s)"),
     *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
-           f"kperf on the cost model's {p} (Fig. 2)",
+           f"kperf on the cost model's {p} (Fig. 1)",
            (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),))
       for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
     Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),

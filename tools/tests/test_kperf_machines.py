@@ -1,4 +1,4 @@
-"""Paper 004's Fig. 2 tool (tools/kperf_machines.py) on canned kperf lines."""
+"""Paper 004's Fig. 1 tool (tools/kperf_machines.py) on canned kperf lines."""
 import importlib.util
 from pathlib import Path
 
