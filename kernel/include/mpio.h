@@ -17,7 +17,10 @@
  * when a request completes.  Broadcast is emulated: the CPU the line
  * reaches relays the interrupt to every other online CPU by IPI, and all
  * of them race for the device's lock; the winner runs the driver's
- * handler, the others count a lost race.
+ * handler, the others count a lost race.  Under the policies that move the
+ * interrupt at each submit, an MSI that arrives where it no longer points,
+ * with nothing in flight from before the move, is a leftover: it is
+ * counted and left to the target (delivery.c).
  *
  * The I/O processor (iop.c, kernel option iop=N, paper 001's HDC PU):
  * CPU N runs no thread but a loop that takes commands from a mailbox per
@@ -67,13 +70,15 @@ struct mpio {
 	 * trylock of it.  Taken before the driver's own lock.
 	 */
 	struct spinlock lock;
-	struct spinlock route_lock;  /* target, seq, the load view; retargets under it */
+	struct spinlock route_lock;  /* target, aimed, before, the load view; retargets under it */
 	volatile int inside;         /* symmetric submits running the driver now */
 	bool has_irq;                /* the bound device has an interrupt attached */
 	int relay_vector;            /* broadcast's IPI vector, or -1 */
 	volatile int target;         /* the CPU the interrupt goes to now, -1: none */
 	volatile uint64_t seq;       /* submits and policy changes, counted */
 	volatile int inflight;       /* requests submitted and not completed */
+	volatile uint64_t aimed;     /* the seq of the first request issued after the last move */
+	volatile int before;         /* requests in flight issued before it (delivery.c: point) */
 	volatile uint64_t raised;    /* broadcast: interrupts relayed ... */
 	volatile uint64_t served;    /* ... and the last one a winner has handled */
 	uint64_t load_when;          /* load: start of the current window (ns) */
@@ -83,6 +88,8 @@ struct mpio {
 	volatile uint64_t retargets, solo, solo_on_issuer;
 	volatile uint64_t interrupts[MPIO_CPUS];
 	volatile uint64_t lost[MPIO_CPUS];
+	volatile uint64_t left[MPIO_CPUS];   /* leftover MSIs not run here: the target's work (delivery.c) */
+	volatile uint64_t empty[MPIO_CPUS];  /* handler runs here that completed no request */
 	/* The I/O processor (iop.c): */
 	volatile int iop;            /* 1: new requests go to the IOP */
 	volatile uint64_t iop_cmds;  /* commands the IOP submitted (counter) */

@@ -18,12 +18,16 @@
  *
  * Every device interrupt enters on_interrupt (the kernel's hook on the
  * device, driver.h), which counts it for this CPU and runs the driver's
- * handler under the device's lock.  Broadcast has one line to work with,
- * so it is emulated: the CPU the line reaches counts the interrupt as
- * raised and sends the device's relay IPI to every other online CPU; each
- * CPU, that one included, tries the device's lock, and the winner, if it
- * finds a raised interrupt not yet served, runs the driver's handler.  A
- * CPU that ends without running it counts a lost race.  The CPU the line
+ * handler under the device's lock, unless it is a leftover: an MSI that
+ * arrived where the interrupt no longer points, announcing completions
+ * made before it moved, when nothing issued before the move is still in
+ * flight (leftover(); what has finished since is the target's).
+ * Broadcast has one line to work with, so it is emulated: the CPU the
+ * line reaches counts the interrupt as raised and sends the device's
+ * relay IPI to every other online CPU; each CPU, that one included, tries
+ * the device's lock, and the winner, if it finds a raised interrupt not
+ * yet served, runs the driver's handler.  A CPU that ends without running
+ * it counts a lost race.  The CPU the line
  * reached returns only when its interrupt has been served, so a level
  * line has dropped before its EOI.
  */
@@ -128,28 +132,41 @@ static int pick_load(struct mpio *m, int me)
 	return best;
 }
 
-/* Send the device's interrupt to cpu.  Caller holds m->route_lock. */
-static void point(struct blkdev *d, int cpu)
+/*
+ * Send the device's interrupt to cpu.  Caller holds m->route_lock; r is
+ * the request being issued (counted in flight, its seq taken), or NULL.
+ * What is in flight now, r excepted, was issued before the move: such a
+ * request may have completed with the interrupt aimed at the CPU before,
+ * so m->before counts them until they complete (mpio_complete).  The
+ * count can only be too high (a completion racing the move), never too
+ * low: note_issue counts a request in flight before it takes its seq.
+ */
+static void point(struct blkdev *d, int cpu, const struct blk_req *r)
 {
 	struct mpio *m = &d->mp;
 	if (cpu == m->target)
 		return;
-	if (drv_irq_retarget(d->dev, cpu) == 0) {
-		m->target = cpu;
-		m->retargets++;
-	}
+	if (drv_irq_retarget(d->dev, cpu) != 0)
+		return;
+	uint64_t aimed = r ? r->seq : __atomic_load_n(&m->seq, __ATOMIC_SEQ_CST) + 1;
+	__atomic_store_n(&m->aimed, aimed, __ATOMIC_SEQ_CST);
+	int others = __atomic_load_n(&m->inflight, __ATOMIC_SEQ_CST) - (r ? 1 : 0);
+	__atomic_store_n(&m->before, others, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&m->target, cpu, __ATOMIC_SEQ_CST);
+	m->retargets++;
 }
 
 /* ---- issuing ------------------------------------------------------------------ */
 
-/* r is issued on this CPU: count it, note what else is in flight. */
+/* r is issued on this CPU: count it, note what else is in flight.  In
+ * flight first, then its seq (point relies on that order). */
 static void note_issue(struct blkdev *d, struct blk_req *r)
 {
 	struct mpio *m = &d->mp;
 	r->issuer = cpu_id();
 	__atomic_fetch_add(&d->issued[r->issuer], 1, __ATOMIC_RELAXED);
-	r->seq = __atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);
 	r->alone = __atomic_fetch_add(&m->inflight, 1, __ATOMIC_SEQ_CST) == 0;
+	r->seq = __atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);
 }
 
 void mpio_route(struct blkdev *d, struct blk_req *r)
@@ -170,7 +187,7 @@ void mpio_route(struct blkdev *d, struct blk_req *r)
 	else if (policy == MPIO_POL_LOAD)
 		cpu = pick_load(m, me);
 	if (!m->iop)                             /* else it stays on the IOP */
-		point(d, cpu);
+		point(d, cpu, r);
 	spin_unlock(&m->route_lock);
 }
 
@@ -178,6 +195,8 @@ void mpio_complete(struct blk_req *r, int cpu)
 {
 	struct mpio *m = &r->dev->mp;
 	bool solo = r->alone && __atomic_load_n(&m->seq, __ATOMIC_SEQ_CST) == r->seq;
+	if (r->seq < __atomic_load_n(&m->aimed, __ATOMIC_SEQ_CST))
+		__atomic_fetch_sub(&m->before, 1, __ATOMIC_SEQ_CST);   /* before the in-flight count */
 	__atomic_fetch_sub(&m->inflight, 1, __ATOMIC_SEQ_CST);
 	if (solo) {
 		__atomic_fetch_add(&m->solo, 1, __ATOMIC_RELAXED);
@@ -232,6 +251,37 @@ static void broadcast(struct blkdev *d, int me)
 		__atomic_fetch_add(&m->lost[me], 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * A leftover: an MSI taken on a CPU the device's interrupt no longer goes
+ * to, while every request in flight was issued after it moved.  It was
+ * sent before the move, for completions another CPU has since handled;
+ * the requests in flight complete after the move, so their MSIs go to
+ * the target.  QEMU's AHCI sends one MSI per completed command, to where
+ * the interrupt points at that moment (and one more when a handler's
+ * write of IS finds another command finished meanwhile); the first
+ * handler completes every finished slot, and the other MSIs wait on
+ * their CPUs.  If its handler ran, a leftover would complete whatever
+ * finished since: a request issued alone on another CPU, whose own MSI
+ * is on its way there (under icount the vCPUs take turns, so the
+ * leftover often runs first).  Only for the policies that move the
+ * interrupt at each submit, and not for INTx: a level line still
+ * asserted is delivered again where it points now.  Read under
+ * route_lock, so a move is seen whole (the address written, then target
+ * and before); a completion racing the check only lowers before, for a
+ * request that is done.
+ */
+static bool leftover(struct blkdev *d, int me)
+{
+	struct mpio *m = &d->mp;
+	if (d->dev->irq != DRV_IRQ_MSI || m->iop || !at_submit(mpio_effective(d)) ||
+	    __atomic_load_n(&m->target, __ATOMIC_SEQ_CST) == me)
+		return false;
+	spin_lock(&m->route_lock);
+	bool left = m->target != me && __atomic_load_n(&m->before, __ATOMIC_SEQ_CST) == 0;
+	spin_unlock(&m->route_lock);
+	return left;
+}
+
 /* Every interrupt of the device (drv_irq_set_hook), interrupts off. */
 static void on_interrupt(struct drv_dev *dev, void *ctx)
 {
@@ -243,7 +293,14 @@ static void on_interrupt(struct drv_dev *dev, void *ctx)
 		return;
 	}
 	spin_lock(&d->mp.lock);
-	drv_irq_run(dev);
+	if (leftover(d, me)) {
+		__atomic_fetch_add(&d->mp.left[me], 1, __ATOMIC_RELAXED);
+	} else {
+		uint64_t done = d->completed[me];
+		drv_irq_run(dev);
+		if (!d->mp.iop && d->completed[me] == done)      /* the IOP's finish elsewhere */
+			__atomic_fetch_add(&d->mp.empty[me], 1, __ATOMIC_RELAXED);
+	}
 	spin_unlock(&d->mp.lock);
 }
 
@@ -274,7 +331,7 @@ void mpio_attach(struct blkdev *d)
 		m->relay_vector = v;
 	else
 		kprintf("mpio: %s: no vector for broadcast\n", d->name);
-	point(d, MPIO_MASTER);               /* the default policy; no request yet */
+	point(d, MPIO_MASTER, NULL);         /* the default policy; no request yet */
 	drv_irq_set_hook(d->dev, on_interrupt, d);
 }
 
@@ -305,9 +362,9 @@ void mpio_set(struct blkdev *d, int mode, int policy, int fixed_cpu)
 	__atomic_add_fetch(&m->seq, 1, __ATOMIC_SEQ_CST);   /* what is in flight is not solo */
 	int now = mpio_effective(d);
 	if (m->has_irq && m->iop)
-		point(d, iop_cpu());
+		point(d, iop_cpu(), NULL);
 	else if (m->has_irq && !at_submit(now))
-		point(d, now == MPIO_POL_FIXED ? m->fixed_cpu : MPIO_MASTER);
+		point(d, now == MPIO_POL_FIXED ? m->fixed_cpu : MPIO_MASTER, NULL);
 	spin_unlock(&m->route_lock);
 }
 
@@ -371,5 +428,6 @@ void mpio_reset(struct blkdev *d)
 		m->iop_ipis[c] = 0;
 		d->issued[c] = d->completed[c] = 0;
 		m->interrupts[c] = m->lost[c] = 0;
+		m->left[c] = m->empty[c] = 0;
 	}
 }

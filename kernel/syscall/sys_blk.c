@@ -60,6 +60,8 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 		out->interrupts[c] = m->interrupts[c];
 		out->lost[c] = m->lost[c];
 		out->iop_ipis[c] = m->iop_ipis[c];
+		out->left[c] = m->left[c];
+		out->empty[c] = m->empty[c];
 	}
 	out->iop = m->iop;
 	out->iop_cpu = iop_cpu();

@@ -13,9 +13,11 @@
  *
  * DEV is a device number or name ("testdev0").  The counters per CPU are
  * requests issued and completed there, interrupts taken there (broadcast:
- * relayed ones too) and broadcast races lost there; with an I/O
- * processor, also the completion IPIs it sent to each.  Exit status 0,
- * 1 on an error.
+ * relayed ones too), broadcast races lost there, leftover interrupts
+ * left to the target there (issuer, idle, busiest, load: an MSI that
+ * arrives after its requests were completed elsewhere) and handler runs
+ * that completed nothing there; with an I/O processor, also the
+ * completion IPIs it sent to each.  Exit status 0, 1 on an error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -84,6 +86,8 @@ static void show(int id, const struct hako_blk_info *in)
 	if (in->has_irq) {
 		row("interrupts", in->interrupts, n);
 		row("lost", in->lost, n);
+		row("left", in->left, n);
+		row("empty", in->empty, n);
 	}
 	if (in->iop_cpu >= 0)
 		row("iop ipis", in->iop_ipis, n);

@@ -108,6 +108,15 @@ struct hako_blk_info {
 	int32_t iop_cpu;                 /* the IOP's CPU (the same for every device); -1: none */
 	uint64_t iop_cmds;               /* commands the IOP executed for the device */
 	uint64_t iop_ipis[HAKO_BLK_CPUS];   /* completion IPIs it sent to each CPU */
+	/* Interrupts on each CPU that did no work there (in interrupts too).
+	 * left: issuer, idle, busiest and load move an MSI at each submit; one
+	 * taken where it no longer goes, while every request in flight was
+	 * issued after the move, is a leftover sent for requests another CPU
+	 * has completed: the handler is not run, and the target completes
+	 * what has finished since.  empty: the handler ran and completed no
+	 * request (not counted under broadcast or with the IOP on). */
+	uint64_t left[HAKO_BLK_CPUS];
+	uint64_t empty[HAKO_BLK_CPUS];
 };
 
 #endif
