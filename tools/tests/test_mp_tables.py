@@ -1,6 +1,8 @@
 """Tests for tools/mp_tables.py: paper 001's tables from canned iotest lines."""
 import json
 
+import pytest
+
 import mp_tables
 
 
@@ -255,3 +257,21 @@ def test_main_reads_the_given_boots_with_their_models(tmp_path, capsys):
     # One boot had the model: the bound's chain, 10 x 50,000 + a share of
     # the rest, 900,000 against 450,000 -> 100 %, no spread.
     assert "| 10 · makespan bound (cost model, per-CPU work) | " in text
+
+
+def test_the_disks_work_figure_adds_every_cpus_instructions_and_leaves_idle_out():
+    # elapsed 10 M (a long idle gap while the disk was late), work 1 M.
+    records = [run("t1", "ahci0", "funnel", 2, 10, 10_000_000, 0x800),
+               run("t1", "ahci0", "symmetric", 2, 10, 1_000_000, 0x801),
+               run("t1", "testdev0", "funnel", 2, 10, 900_000, 0x802, delay_us=42)]
+    model = {0x800: {0: 700_000, 1: 400_000}, 0x801: {0: 500_000, 1: 500_000},
+             0x802: {0: 1, 1: 2}}
+    cells = mp_tables.cell_values(records, model, "work")
+    assert cells == {("t1", "ahci0", 10, 2, "funnel"): [1_100_000],
+                     ("t1", "ahci0", 10, 2, "symmetric"): [1_000_000]}
+    sources = mp_tables.sources_of([(records, model)], [])
+    rows = dict(mp_tables.table1_rows("ahci0", sources, [2], [10]))
+    assert rows[f"10 · {mp_tables.WORK}"][0] == pytest.approx(10.0)
+    assert rows["10 · icount elapsed (Σ of all CPUs' work)"] == [900.0]
+    rows = dict(mp_tables.table1_rows("testdev0", sources, [2], [10]))
+    assert f"10 · {mp_tables.WORK}" not in rows
