@@ -343,11 +343,18 @@ def boots_with(boots: list[tuple[list[dict], dict]], dev: str, table: str) -> in
                if any(r["dev"] == dev and r["table"] == table for r in runs(records)))
 
 
+def boots_title(n: int) -> str:
+    """What a disk table's title adds: its figures do not repeat."""
+    return f" — not repeatable: median (min…max) of {n} boot{'s' if n != 1 else ''}"
+
+
 def not_repeatable(n: int) -> str:
     return (f"*Not repeatable:* the disk completes when QEMU's host threads do, so each boot "
             f"gives other figures. Each cell is the median over {n} boot{'s' if n != 1 else ''} "
             "of that boot's improvement, with the smallest and largest in brackets: "
-            "median (min…max).")
+            "median (min…max). The icount elapsed rows (the sum of all CPUs' work plus the "
+            "time every CPU sat idle) hold the gaps in which all CPUs waited for the disk; "
+            "the Σ-instructions rows leave them out.")
 
 
 def t1_title(dev: str) -> str:
@@ -438,22 +445,26 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> str:
                    f"{calib['testdev_delay_us']} µs (17/20 of it, the paper's ratio).")
     devs, waits, ks = grid([icount, tcg], "t1")
     for dev in devs:
-        out.append(t1_title(dev))
+        n = boots_with(boots, dev, "t1")
+        out.append(t1_title(dev) + (boots_title(n) if dev in DISKS else ""))
         if dev in DISKS:
-            out.append(not_repeatable(boots_with(boots, dev, "t1")))
+            out.append(not_repeatable(n))
         out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
     devs2, waits2, ks2 = grid([icount, tcg], "t2")
     for dev in devs2:
         for wait in waits2:
+            n = boots_with(boots, dev, "t2")
             out.append(f"### Table 2 — {dev}, wait {wait}: each policy against master "
-                       "(2a-1), %, symmetric (paper: scsihd)")
+                       "(2a-1), %, symmetric (paper: scsihd)" +
+                       (boots_title(n) if dev in DISKS else ""))
             if dev in DISKS:
-                out.append(not_repeatable(boots_with(boots, dev, "t2")))
+                out.append(not_repeatable(n))
             out.append(markdown("policy · figure", ks2, table2_rows(dev, sources, ks2, wait)))
     if "nvme0" in devs and "ahci0" in devs:
+        n = boots_with(boots, "nvme0", "t1")
         out.append("### NVMe (per-CPU queues, MSI-X per queue) against AHCI funnel / symmetric: "
-                   "improvement over AHCI funnelled (1a), %, Table 1's grid")
-        out.append(not_repeatable(boots_with(boots, "nvme0", "t1")) +
+                   "improvement over AHCI funnelled (1a), %, Table 1's grid" + boots_title(n))
+        out.append(not_repeatable(n) +
                    " Each boot's NVMe runs are set against its own AHCI funnelled runs. "
                    "AHCI symmetric (1b, interrupts to the master) is Table 1's ahci0 row; "
                    "NVMe symmetric: every CPU submits on its own queue pair and takes its "

@@ -186,6 +186,10 @@ def test_render_says_the_disk_rows_do_not_repeat():
     assert "### NVMe (per-CPU queues, MSI-X per queue) against AHCI funnel / symmetric" in text
     assert text.count("*Not repeatable:*") == 4           # ahci0 T1, nvme0 T1, ahci0 T2, NVMe
     assert "median over 3 boots" in text
+    assert ("### Table 2 — ahci0, wait 100: each policy against master (2a-1), %, symmetric "
+            "(paper: scsihd) — not repeatable: median (min…max) of 3 boots") in text
+    assert "### Table 1 — testdev0 (paper: testdev): improvement of symmetric over funnel, %, " \
+           "interrupts to the master\n" in text
     # testdev and the ramdisk come from one boot: a plain figure, no bracket.
     assert "| 2b-4 broadcast · icount elapsed (Σ of all CPUs' work) | -9.1 |" in text
     # Without both disks there is no NVMe table.
