@@ -374,7 +374,8 @@ def counted(records: list[dict]) -> list[dict]:
 def count_rows(records_list: list[list[dict]]):
     """One row per (device, table, setting) over every counted run of every
     boot: (label, {runs, failed, expected, done, interrupts[], completed[],
-    lost, on_issuer_runs, solo, solo_on_issuer})."""
+    lost, left, empty, on_issuer_runs, solo, solo_on_issuer}); left and empty
+    stay None if no line had them (iotest before the kernel counted them)."""
     rows: dict[tuple, dict] = {}
     for records in records_list:
         for r in counted(records):
@@ -382,6 +383,7 @@ def count_rows(records_list: list[list[dict]]):
             key = (r["dev"], r["table"], setting)
             row = rows.setdefault(key, {"runs": 0, "failed": 0, "expected": 0, "done": 0,
                                         "interrupts": [], "completed": [], "lost": 0,
+                                        "left": None, "empty": None,
                                         "on_issuer_runs": 0, "solo": 0, "solo_on_issuer": 0})
             row["runs"] += 1
             row["failed"] += int(r.get("failed") or 0)
@@ -393,6 +395,9 @@ def count_rows(records_list: list[list[dict]]):
                 for c, v in enumerate(r[name]):
                     acc[c] += v
             row["lost"] += sum(r.get("lost", ()))
+            for name in ("left", "empty"):
+                if name in r:
+                    row[name] = (row[name] or 0) + sum(r[name])
             row["on_issuer_runs"] += r["completed"] == r.get("issued")
             row["solo"] += r.get("solo", 0)
             row["solo_on_issuer"] += r.get("solo_on_issuer", 0)
@@ -418,18 +423,22 @@ def counts_table(records_list: list[list[dict]]) -> str:
     cpus = f"CPU 0…{ncpus - 1}"
     head = ("| device · table · setting | runs | reads done / expected | failed workers "
             f"| completions per CPU, % ({cpus}) | interrupts per CPU, % ({cpus}) "
-            "| interrupts per read | lost races | runs completing every read on its issuing CPU "
+            "| interrupts per read | lost races | leftover / empty interrupts "
+            "| runs completing every read on its issuing CPU "
             "| solo reads completed on their issuer |")
-    lines = [head, "|---|" + "---|" * 9]
+    lines = [head, "|---|" + "---|" * 10]
     for (dev, table, setting), row in rows:
         label = f"{dev} · {'Table 1' if table == 't1' else 'Table 2'} · {setting}"
         irqs = sum(row["interrupts"])
         per_read = f"{irqs / row['done']:.2f}" if irqs and row["done"] else "—"
         solo = f"{row['solo_on_issuer']} of {row['solo']}" if row["solo"] else "—"
+        spare = ("—" if row["left"] is None and row["empty"] is None
+                 else f"{row['left'] or 0:,} / {row['empty'] or 0:,}")
         lines.append(f"| {label} | {row['runs']} | {row['done']:,} / {row['expected']:,} "
                      f"| {row['failed']} | {shares(row['completed'])} "
                      f"| {shares(row['interrupts'])} "
-                     f"| {per_read} | {row['lost']:,} | {row['on_issuer_runs']} of {row['runs']} "
+                     f"| {per_read} | {row['lost']:,} | {spare} "
+                     f"| {row['on_issuer_runs']} of {row['runs']} "
                      f"| {solo} |")
     return "\n".join(lines)
 
@@ -479,7 +488,10 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> str:
         out.append("Counters of the device over each run (blk_ctl INFO before and after). "
                    "nvme0's queue vectors do not pass mpio's interrupt hook, so it counts no "
                    "interrupts; its completions per CPU say where they ran. Broadcast counts "
-                   "an interrupt on every CPU it was relayed to; all but one lose the race.")
+                   "an interrupt on every CPU it was relayed to; all but one lose the race. "
+                   "Leftover: an MSI that arrived where the interrupt no longer points, for "
+                   "completions already handled (its handler is not run); empty: a handler "
+                   "that ran and completed nothing.")
         out.append(table)
     return "\n\n".join(out) + "\n"
 

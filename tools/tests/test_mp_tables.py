@@ -105,12 +105,16 @@ def test_main_without_results_says_what_to_do(tmp_path, capsys):
 # ---- the disks: several boots, the NVMe table, the counters -----------------
 
 def counted_run(table, dev, setting, k, wait, elapsed, region, completed, issued=None,
-                interrupts=None, lost=None, solo=0, solo_on_issuer=0, failed=0):
+                interrupts=None, lost=None, solo=0, solo_on_issuer=0, failed=0, left=None,
+                empty=None):
     r = run(table, dev, setting, k, wait, elapsed, region)
     ncpus = len(completed)
     r.update(issued=issued or completed, completed=completed,
              interrupts=interrupts or [0] * ncpus, lost=lost or [0] * ncpus,
              solo=solo, solo_on_issuer=solo_on_issuer, retargets=0, failed=failed)
+    for name, value in (("left", left), ("empty", empty)):
+        if value is not None:
+            r[name] = value
     return r
 
 
@@ -198,7 +202,8 @@ def test_render_says_the_disk_rows_do_not_repeat():
 
 def test_count_rows_sum_every_run_and_check_the_issuer():
     boot = [counted_run("t2", "ahci0", "master", 2, 100, 1, 0x800, [20, 0, 0],
-                        issued=[0, 10, 10], interrupts=[18, 0, 0], solo=4),
+                        issued=[0, 10, 10], interrupts=[18, 0, 0], solo=4,
+                        left=[0, 0, 0], empty=[2, 0, 0]),
             counted_run("t2", "ahci0", "master", 1, 100, 1, 0x801, [10, 0, 0],
                         issued=[0, 10, 0], interrupts=[10, 0, 0], solo=10),
             counted_run("t2", "ahci0", "broadcast", 2, 100, 1, 0x802, [0, 12, 8],
@@ -213,14 +218,18 @@ def test_count_rows_sum_every_run_and_check_the_issuer():
     assert (master["runs"], master["done"], master["expected"]) == (3, 50, 50)
     assert master["interrupts"] == [46, 0, 0] and master["solo"] == 18
     assert master["on_issuer_runs"] == 0
+    # One of the two boots' master lines had left and empty, the other not.
+    assert (master["left"], master["empty"]) == (0, 4)
+    assert rows[("ahci0", "t2", "broadcast")]["left"] is None
     nvme = rows[("nvme0", "t1", "symmetric")]
     assert (nvme["done"], nvme["expected"], nvme["failed"]) == (19, 20, 1)
     table = mp_tables.counts_table([boot])
     assert ("| ahci0 · Table 2 · broadcast | 1 | 20 / 20 | 0 | 0/60/40 | 33/33/33 | 3.00 | 40 "
-            "| 0 of 1 | — |") in table
+            "| — | 0 of 1 | — |") in table
     assert ("| nvme0 · Table 1 · symmetric | 1 | 19 / 20 | 1 | 0/53/47 "
-            "| — | — | 0 | 0 of 1 |") in table
-    assert "| ahci0 · Table 2 · master | 2 | 30 / 30 | 0 | 100/0/0 | 100/0/0 | 0.93 |" in table
+            "| — | — | 0 | — | 0 of 1 |") in table
+    assert ("| ahci0 · Table 2 · master | 2 | 30 / 30 | 0 | 100/0/0 | 100/0/0 | 0.93 | 0 "
+            "| 0 / 2 | 0 of 2 | 0 of 14 |") in table
     assert mp_tables.counts_table([[run("t1", "ramdisk0", "funnel", 2, 0, 1, 0x804)]]) == ""
 
 
@@ -230,7 +239,7 @@ def test_render_adds_the_counts_table_when_the_lines_have_counters():
     text = mp_tables.render([(boot, {})], [])
     assert "### Where the reads completed and the interrupts went" in text
     assert ("| nvme0 · Table 1 · symmetric | 1 | 20 / 20 | 0 | 0/50/50 "
-            "| — | — | 0 | 1 of 1 |") in text
+            "| — | — | 0 | — | 1 of 1 |") in text
 
 
 def test_disk_files_are_the_boots_in_order_else_the_old_single_file(tmp_path):

@@ -24,9 +24,10 @@
  * it.  With --counts on the line also has what the device's blk_ctl
  * counters gained during the run, read before the workers are made and
  * after the last is reaped (outside the timed region): per CPU "issued",
- * "completed", "interrupts" and "lost" (arrays, one entry per CPU), and
- * "solo", "solo_on_issuer", "retargets" — where the requests ran and where
- * the interrupts went, to check a policy against what it promises.
+ * "completed", "interrupts", "lost", "left" and "empty" (arrays, one entry
+ * per CPU), and "solo", "solo_on_issuer", "retargets" — where the requests
+ * ran and where the interrupts went, to check a policy against what it
+ * promises.
  * First a calibration line: what wait count 10 costs on one CPU.
  * testdev's delay is set to 17/20 of that (the paper's 17 ms against
  * its wait count 10 of about 20 ms).  The grids set each device's mode
@@ -204,6 +205,8 @@ static void count_fields(char *buf, size_t size, const struct hako_blk_info *b,
 	add_array(buf, size, &len, ",\"completed\":[", b->completed, a->completed, n);
 	add_array(buf, size, &len, ",\"interrupts\":[", b->interrupts, a->interrupts, n);
 	add_array(buf, size, &len, ",\"lost\":[", b->lost, a->lost, n);
+	add_array(buf, size, &len, ",\"left\":[", b->left, a->left, n);
+	add_array(buf, size, &len, ",\"empty\":[", b->empty, a->empty, n);
 	if (len < size)
 		len += (size_t)snprintf(buf + len, size - len, ",\"solo\":%lu,\"solo_on_issuer\":%lu,"
 			 "\"retargets\":%lu", (unsigned long)(a->solo - b->solo),
