@@ -4,7 +4,10 @@ Each entry of BENCHES describes one experiment: the boot Profile (machine,
 CPUs, memory, mode, extra QEMU args, guest command words) and its timeout.
 Running a bench boots it once, stores results/bench-<NAME>.jsonl and
 prints the bench table from the guest's `"kind":"bench"` records (and the
-tlbstep table from `"kind":"tlbstep"` ones).  With model=PROFILE the
+tlbstep table from `"kind":"tlbstep"` ones).  A bench whose figures do not
+repeat (a disk under icount) boots N times instead (Bench.boots, or
+`--boots N`), results/bench-<NAME>-1.jsonl ... -N.jsonl, and its table
+tool takes the median over the boots.  With model=PROFILE the
 cost-model plugin rides along and the table gets the modelled columns
 from results/bench-<NAME>.joined.jsonl.
 """
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import time
+from pathlib import Path
 from typing import Callable
 
 from . import drvproc_tables
@@ -44,6 +49,9 @@ class Bench:
     default_model: str = ""
     # With variants: the last one's records -> why it failed, or None.
     check: Callable[[list], str | None] | None = None
+    # Boots of the same profile, for figures that differ from boot to boot:
+    # results/bench-NAME-1.jsonl ... -N.jsonl (1: one boot, bench-NAME.jsonl).
+    boots: int = 1
 
 
 BENCHES: dict[str, Bench] = {
@@ -73,11 +81,17 @@ BENCHES: dict[str, Bench] = {
     # Paper 001 (user/iotest).  "mp": Table 1's grid on testdev and the
     # ramdisk, then Table 2's seven policies on testdev (whose timing is the
     # guest's own); no disk in this boot, so it prints the same every run.
-    # "mp-disk": Table 1 on the AHCI disk (the paper's scsihd), a boot of its
-    # own because a disk's completions land when QEMU's host threads finish
-    # and would shift everything after them.  8 CPUs: the paper had 9 OS
-    # CPUs, and K runs past 8 to show the gains vanish; the loop counts are
-    # kept small to keep the boots short (docs/results.md).
+    # "mp-disk": the disks, in boots of their own because a disk's
+    # completions land when QEMU's host threads finish and would shift
+    # everything after them: Table 1 on the AHCI disk (the paper's scsihd)
+    # and on the NVMe disk (a queue pair and an MSI-X vector per CPU; its
+    # funnel sends every read to CPU 0's queue), then Table 2's seven
+    # policies on the AHCI disk at wait 100.  Nothing in it repeats, so
+    # three boots, and mp_tables.py prints the median and the spread; every
+    # run's line carries the device's counters (--counts on), to check where
+    # the interrupts went.  8 CPUs: the paper had 9 OS CPUs, and K runs past
+    # 8 to show the gains vanish; the loop counts are kept small to keep the
+    # boots short (docs/results.md).
     "mp": Bench(
         profile=Profile(machine="pc", smp=8, mode="icount",
                         words=("iotest", "all", "--devs", "testdev0,ramdisk0", "--pin", "on",
@@ -87,11 +101,15 @@ BENCHES: dict[str, Bench] = {
               "ramdisk, Table 2 on testdev, pc, 8 CPUs, icount (--model modern: per-CPU work)",
     ),
     "mp-disk": Bench(
-        profile=Profile(machine="pc", smp=8, mode="icount", disk="ahci",
-                        words=("iotest", "table1", "--devs", "ahci0", "--loops", "10", "--pin", "on")),
+        profile=Profile(machine="pc", smp=8, mode="icount", disk="both",
+                        words=("iotest", "all", "--devs", "ahci0,nvme0", "--t2dev", "ahci0",
+                               "--loops", "10", "--t2loops", "5", "--pin", "on",
+                               "--counts", "on")),
         timeout=1200.0,
-        about="paper 001's Table 1 on the AHCI disk (iotest), pc, 8 CPUs, icount; "
-              "not repeatable: disks complete on QEMU host threads",
+        boots=3,
+        about="paper 001 on the disks (iotest): Table 1 on AHCI and NVMe, Table 2 on AHCI, "
+              "pc, 8 CPUs, icount, 3 boots (not repeatable: disks complete on QEMU host "
+              "threads), ~1 min a boot with --model modern",
     ),
     # The whole grid in multi-threaded TCG, real time: one vCPU per host core
     # of this machine (2), three runs of every cell for a median.
@@ -186,8 +204,9 @@ def describe() -> str:
 
 
 def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: str = "",
-              out=None, err=None, **boot_kwargs) -> int:
-    """Boot the named bench, then print its table; returns the exit code."""
+              boots: int = 0, out=None, err=None, **boot_kwargs) -> int:
+    """Boot the named bench, then print its table; returns the exit code.
+    BOOTS: how many boots of a repeated bench (0: the bench's own count)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if name == "peer":
@@ -208,6 +227,10 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     if bench.variants:
         return run_variants(name, bench, model, quiet=quiet, keep_log=keep_log, out=out,
                             err=err, **boot_kwargs)
+    boots = boots or bench.boots
+    if boots > 1:
+        return run_repeated(name, bench, model, boots, quiet=quiet, keep_log=keep_log,
+                            out=out, err=err, **boot_kwargs)
     profile = dataclasses.replace(bench.profile, model=model)
     outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
                        keep_log=keep_log, out=out, err=err, **boot_kwargs)
@@ -222,6 +245,46 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         out.write(render_bench_only(records))
     out.flush()
     return outcome.exit_code
+
+
+def repeat_files(results: Path, name: str) -> dict[int, list[Path]]:
+    """A repeated bench's files in RESULTS by boot number: bench-NAME-I.jsonl
+    and what goes with it (.model.jsonl, .joined.jsonl)."""
+    stem = f"bench-{name}-"
+    found: dict[int, list[Path]] = {}
+    for path in results.glob(f"{stem}*.jsonl"):
+        number = path.name[len(stem):].split(".", 1)[0]
+        if number.isdigit():
+            found.setdefault(int(number), []).append(path)
+    return found
+
+
+def run_repeated(name: str, bench: Bench, model: str, boots: int, *, quiet: bool = False,
+                 keep_log: bool = False, out, err, **boot_kwargs) -> int:
+    """BOOTS boots of one profile, results/bench-NAME-1.jsonl ... -BOOTS.jsonl.
+    An earlier sitting's files are removed first (its plugin files too, and
+    the boots beyond BOOTS), so what is on disk is one sitting's, the
+    whole of it unless a boot failed: the first failing boot's code ends it."""
+    root = boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env"))
+    for files in repeat_files(Path(root) / "results", name).values():
+        for path in files:
+            path.unlink()
+    profile = dataclasses.replace(bench.profile, model=model)
+    runs = 0
+    started = time.monotonic()
+    for number in range(1, boots + 1):
+        outcome = run_boot(profile, f"bench-{name}-{number}", bench.timeout, quiet=quiet,
+                           keep_log=keep_log, out=out, err=err, **boot_kwargs)
+        if outcome.exit_code != 0:
+            out.flush()
+            return outcome.exit_code
+        records = outcome.joined if outcome.joined is not None else outcome.records
+        runs += sum(1 for r in records or () if r.get("kind") == "iotest")
+    out.write(f"{boots} boots in {time.monotonic() - started:.0f} s -> "
+              f"results/bench-{name}-1..{boots}.jsonl")
+    out.write(f"; {runs} iotest runs, tables: python3 tools/mp_tables.py\n" if runs else "\n")
+    out.flush()
+    return 0
 
 
 def run_variants(name: str, bench: Bench, model: str, *, quiet: bool = False,

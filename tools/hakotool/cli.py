@@ -142,6 +142,8 @@ def make_parser() -> argparse.ArgumentParser:
     bench.add_argument("name")
     bench.add_argument("--quiet", action="store_true", help="do not echo the console")
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
+    bench.add_argument("--boots", type=positive_int, default=0, metavar="N",
+                       help="boots of a bench that repeats them (mp-disk: 3 unless given)")
     add_model_option(bench)
     report = subparsers.add_parser("report", help="run the papers' experiments (icount) and "
                                    "write docs/report/ (README.md, index.html, SVG plots)")
@@ -193,7 +195,8 @@ def cmd_test_all(args, words) -> int:
 
 def cmd_bench(args, words) -> int:
     from .bench import run_bench
-    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model)
+    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model,
+                     boots=args.boots)
 
 
 def cmd_report(args, words) -> int:

@@ -144,3 +144,80 @@ def test_bench_preempt_boots_before_and_after(fake_env, tmp_path):
     assert "preempt [before: serialise=off]" in text and "preempt [after: serialise=on]" in text
     assert "before: serialise=off -> after: serialise=on" in text
     assert "not built" in err.getvalue()
+
+
+def option_after(words, option):
+    return words[words.index(option) + 1]
+
+
+def test_mp_disk_runs_both_tables_on_the_disks_in_three_boots():
+    """Table 1 on both disks and Table 2 on ahci0 with mp's Table 2 loops,
+    the counters on, one boot with both disks, three times."""
+    disk, mp = bench.BENCHES["mp-disk"], bench.BENCHES["mp"]
+    words = disk.profile.words
+    assert (disk.profile.disk, disk.profile.smp, disk.profile.mode) == ("both", 8, "icount")
+    assert words[:2] == ("iotest", "all")
+    assert option_after(words, "--devs") == "ahci0,nvme0"
+    assert option_after(words, "--t2dev") == "ahci0"
+    assert option_after(words, "--counts") == "on"
+    for option in ("--loops", "--t2loops", "--pin"):
+        assert option_after(words, option) == option_after(mp.profile.words, option)
+    assert disk.boots == 3 and mp.boots == 1
+    assert "--counts" not in mp.profile.words
+
+
+IOTEST_OUT = ('@@ {"kind":"boot","cpus":2}\n'
+              '@@ {"kind":"iotest","table":"t1","dev":"ahci0","mode":"funnel","k":1,'
+              '"loops":1,"wait":0,"elapsed_ns":5,"failed":0,"region":2048,"iters":1}\n')
+
+
+def test_a_repeated_bench_boots_n_times_and_drops_an_older_sittings_files(
+        fake_env, tmp_path):
+    fake_env["FAKE_QEMU_OUT"] = IOTEST_OUT
+    fake_env["FAKE_QEMU_ARGV"] = str(tmp_path / "argv.json")
+    root = Path(fake_env["HAKO_ROOT"])
+    results = root / "results"
+    results.mkdir()
+    # Boot 3 of a longer sitting, and boot 1's plugin lines of one with --model.
+    stale = [results / name for name in ("bench-rep-3.jsonl", "bench-rep-3.model.jsonl",
+                                         "bench-rep-3.joined.jsonl", "bench-rep-1.model.jsonl")]
+    kept = [results / "bench-rep.jsonl", results / "bench-rep-x.jsonl"]
+    for path in stale + kept:
+        path.write_text("{}\n")
+    rep = bench.Bench(profile=bench.Profile(machine="pc", smp=2, mode="icount",
+                                            words=("iotest", "all")), boots=2)
+    out, err = io.StringIO(), io.StringIO()
+    status = bench.run_repeated("rep", rep, "", 2, quiet=True, out=out, err=err, root=root,
+                                env=fake_env)
+    assert status == 0, err.getvalue()
+    for number in (1, 2):
+        assert (results / f"bench-rep-{number}.jsonl").read_text().count("\n") == 2
+    assert not any(path.exists() for path in stale)
+    assert all(path.exists() for path in kept)
+    assert sorted(bench.repeat_files(results, "rep")) == [1, 2]
+    text = out.getvalue()
+    assert "2 boots in " in text and "results/bench-rep-1..2.jsonl" in text
+    assert "2 iotest runs, tables: python3 tools/mp_tables.py" in text
+
+
+def test_a_failing_boot_ends_the_repeats(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = IOTEST_OUT
+    fake_env["FAKE_QEMU_EXIT"] = "3"                      # the guest reported failure
+    root = Path(fake_env["HAKO_ROOT"])
+    out, err = io.StringIO(), io.StringIO()
+    status = bench.run_bench("core", boots=3, quiet=True, out=out, err=err, root=root,
+                             env=fake_env)
+    assert status == 1
+    assert (root / "results/bench-core-1.jsonl").exists()
+    assert not (root / "results/bench-core-2.jsonl").exists()
+    assert "boots in" not in out.getvalue()
+
+
+def test_boots_option_reaches_run_bench(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(bench, "run_bench", lambda name, **kw: seen.update(kw, name=name) or 0)
+    args = cli.make_parser().parse_args(["bench", "mp-disk", "--boots", "5"])
+    assert cli.cmd_bench(args, []) == 0
+    assert seen["name"] == "mp-disk" and seen["boots"] == 5
+    args = cli.make_parser().parse_args(["bench", "mp-disk"])
+    assert args.boots == 0

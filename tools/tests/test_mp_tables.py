@@ -1,6 +1,8 @@
 """Tests for tools/mp_tables.py: paper 001's tables from canned iotest lines."""
 import json
 
+import pytest
+
 import mp_tables
 
 
@@ -98,3 +100,191 @@ def test_main_without_results_says_what_to_do(tmp_path, capsys):
     code = mp_tables.main(["--icount", str(tmp_path / "a"), "--tcg", str(tmp_path / "b")])
     assert code == 1
     assert "--run" in capsys.readouterr().err
+
+
+# ---- the disks: several boots, the NVMe table, the counters -----------------
+
+def counted_run(table, dev, setting, k, wait, elapsed, region, completed, issued=None,
+                interrupts=None, lost=None, solo=0, solo_on_issuer=0, failed=0, left=None,
+                empty=None):
+    r = run(table, dev, setting, k, wait, elapsed, region)
+    ncpus = len(completed)
+    r.update(issued=issued or completed, completed=completed,
+             interrupts=interrupts or [0] * ncpus, lost=lost or [0] * ncpus,
+             solo=solo, solo_on_issuer=solo_on_issuer, retargets=0, failed=failed)
+    for name, value in (("left", left), ("empty", empty)):
+        if value is not None:
+            r[name] = value
+    return r
+
+
+def disk_boot(ahci_funnel, ahci_sym, nvme_funnel, nvme_sym, master, fixed):
+    """One mp-disk boot's lines: Table 1 at wait 10, k = 2, on both disks,
+    Table 2 at wait 100, k = 2, master and fixed on ahci0."""
+    return [run("t1", "ahci0", "funnel", 2, 10, ahci_funnel, 0x800),
+            run("t1", "ahci0", "symmetric", 2, 10, ahci_sym, 0x801),
+            run("t1", "nvme0", "funnel", 2, 10, nvme_funnel, 0x802),
+            run("t1", "nvme0", "symmetric", 2, 10, nvme_sym, 0x803),
+            run("t2", "ahci0", "master", 2, 100, master, 0x804),
+            run("t2", "ahci0", "fixed", 2, 100, fixed, 0x805)]
+
+
+def three_disk_boots():
+    return [(disk_boot(200, 100, 150, 50, 1000, 1000), {}),     # 100 %; nvme 33, 300; fixed 0
+            (disk_boot(110, 100, 110, 100, 1000, 800), {}),     # 10 %; nvme 0, 10; fixed 25
+            (disk_boot(150, 100, 300, 75, 1000, 1250), {})]     # 50 %; nvme -50, 100; fixed -20
+
+
+def test_spread_is_the_median_and_keeps_the_ends():
+    s = mp_tables.Spread([3.0, 1.0, 2.0, 10.0])
+    assert s == 2.5 and (s.lo, s.hi, s.n) == (1.0, 10.0, 4)
+    assert mp_tables.over_boots([None, None]) is None
+    assert mp_tables.fmt(mp_tables.over_boots([None, 4.0])) == "4.0"
+    assert mp_tables.fmt(mp_tables.Spread([-1.25, 150.0, 2.0])) == "2.0 (-1.2…150)"
+    assert mp_tables.fmt(None) == "—" and mp_tables.fmt(0.04) == "0.0"
+
+
+def test_each_boot_is_compared_with_itself_before_the_median():
+    boots = [{"slow": [300], "fast": [100]},        # 200 %
+             {"slow": [100], "fast": [100]},        # 0 %
+             {"slow": [150], "fast": [100]},        # 50 %
+             {"slow": [150]}]                       # no figure
+    got = mp_tables.boot_improvement(boots, "slow", "fast")
+    assert got == 50.0 and (got.lo, got.hi, got.n) == (0.0, 200.0, 3)
+    # The median of the ratios, not the ratio of the medians (150 / 100).
+    assert mp_tables.boot_improvement(boots[:2], "slow", "fast") == 100.0
+
+
+def test_disk_tables_print_median_and_spread_over_the_boots():
+    sources = mp_tables.sources_of(three_disk_boots(), [])
+    label = "icount elapsed (Σ of all CPUs' work)"
+    rows = dict(mp_tables.table1_rows("ahci0", sources, [2], [10]))
+    assert rows["10 · paper (scsihd)"] == [25.8]
+    cell = rows[f"10 · {label}"][0]
+    assert cell == 50.0 and mp_tables.fmt(cell) == "50.0 (10.0…100)"
+    rows = dict(mp_tables.table2_rows("ahci0", sources, [2], 100))
+    assert mp_tables.fmt(rows[f"2a-2 fixed · {label}"][0]) == "0.0 (-20.0…25.0)"
+    assert mp_tables.fmt(rows[f"2a-1 master · {label}"][0]) == "0.0 (0.0…0.0)"
+    # No model in these boots: no makespan rows.
+    assert not any("makespan" in name for name in rows)
+
+
+def test_nvme_rows_are_each_against_ahci_funnelled_in_the_same_boot():
+    sources = mp_tables.sources_of(three_disk_boots(), [])
+    label = "icount elapsed (Σ of all CPUs' work)"
+    rows = dict(mp_tables.nvme_rows(sources, [2], [10]))
+    assert [name.split(" · ")[1] for name in rows] == ["AHCI symmetric", "NVMe funnel",
+                                                       "NVMe symmetric"]
+    assert mp_tables.fmt(rows[f"10 · AHCI symmetric · {label}"][0]) == "50.0 (10.0…100)"
+    # 200/150, 110/110, 150/300: 33.3, 0, -50.
+    assert mp_tables.fmt(rows[f"10 · NVMe funnel · {label}"][0]) == "0.0 (-50.0…33.3)"
+    # 200/50, 110/100, 150/75: 300, 10, 100.
+    assert mp_tables.fmt(rows[f"10 · NVMe symmetric · {label}"][0]) == "100 (10.0…300)"
+
+
+def test_render_says_the_disk_rows_do_not_repeat():
+    icount, model, _ = canned()
+    text = mp_tables.render([(icount, model)] + three_disk_boots(), [])
+    assert "### Table 2 — ahci0, wait 100" in text
+    assert "### Table 1 — nvme0 (paper: scsihd)" in text and "own vector" in text
+    assert "### NVMe (per-CPU queues, MSI-X per queue) against AHCI funnel / symmetric" in text
+    assert text.count("*Not repeatable:*") == 4           # ahci0 T1, nvme0 T1, ahci0 T2, NVMe
+    assert "median over 3 boots" in text
+    assert ("### Table 2 — ahci0, wait 100: each policy against master (2a-1), %, symmetric "
+            "(paper: scsihd) — not repeatable: median (min…max) of 3 boots") in text
+    assert "### Table 1 — testdev0 (paper: testdev): improvement of symmetric over funnel, %, " \
+           "interrupts to the master\n" in text
+    # testdev and the ramdisk come from one boot: a plain figure, no bracket.
+    assert "| 2b-4 broadcast · icount elapsed (Σ of all CPUs' work) | -9.1 |" in text
+    # Without both disks there is no NVMe table.
+    assert "### NVMe" not in mp_tables.render([(icount, model)], [])
+
+
+def test_count_rows_sum_every_run_and_check_the_issuer():
+    boot = [counted_run("t2", "ahci0", "master", 2, 100, 1, 0x800, [20, 0, 0],
+                        issued=[0, 10, 10], interrupts=[18, 0, 0], solo=4,
+                        left=[0, 0, 0], empty=[2, 0, 0]),
+            counted_run("t2", "ahci0", "master", 1, 100, 1, 0x801, [10, 0, 0],
+                        issued=[0, 10, 0], interrupts=[10, 0, 0], solo=10),
+            counted_run("t2", "ahci0", "broadcast", 2, 100, 1, 0x802, [0, 12, 8],
+                        issued=[0, 10, 10], interrupts=[20, 20, 20], lost=[20, 10, 10]),
+            counted_run("t1", "nvme0", "symmetric", 2, 10, 1, 0x803, [0, 10, 9],
+                        issued=[0, 10, 10], failed=1),
+            run("t1", "ramdisk0", "funnel", 2, 0, 1, 0x804)]       # not counted
+    rows = dict(mp_tables.count_rows([boot, boot[:1]]))
+    assert list(rows) == [("nvme0", "t1", "symmetric"), ("ahci0", "t2", "master"),
+                          ("ahci0", "t2", "broadcast")]
+    master = rows[("ahci0", "t2", "master")]
+    assert (master["runs"], master["done"], master["expected"]) == (3, 50, 50)
+    assert master["interrupts"] == [46, 0, 0] and master["solo"] == 18
+    assert master["on_issuer_runs"] == 0
+    # One of the two boots' master lines had left and empty, the other not.
+    assert (master["left"], master["empty"]) == (0, 4)
+    assert rows[("ahci0", "t2", "broadcast")]["left"] is None
+    nvme = rows[("nvme0", "t1", "symmetric")]
+    assert (nvme["done"], nvme["expected"], nvme["failed"]) == (19, 20, 1)
+    table = mp_tables.counts_table([boot])
+    assert ("| ahci0 · Table 2 · broadcast | 1 | 20 / 20 | 0 | 0/60/40 | 33/33/33 | 3.00 | 40 "
+            "| — | 0 of 1 | — |") in table
+    assert ("| nvme0 · Table 1 · symmetric | 1 | 19 / 20 | 1 | 0/53/47 "
+            "| — | — | 0 | — | 0 of 1 |") in table
+    assert ("| ahci0 · Table 2 · master | 2 | 30 / 30 | 0 | 100/0/0 | 100/0/0 | 0.93 | 0 "
+            "| 0 / 2 | 0 of 2 | 0 of 14 |") in table
+    assert mp_tables.counts_table([[run("t1", "ramdisk0", "funnel", 2, 0, 1, 0x804)]]) == ""
+
+
+def test_render_adds_the_counts_table_when_the_lines_have_counters():
+    boot = [counted_run("t1", "nvme0", "symmetric", 2, 10, 100, 0x800, [0, 10, 10],
+                        issued=[0, 10, 10])]
+    text = mp_tables.render([(boot, {})], [])
+    assert "### Where the reads completed and the interrupts went" in text
+    assert ("| nvme0 · Table 1 · symmetric | 1 | 20 / 20 | 0 | 0/50/50 "
+            "| — | — | 0 | — | 1 of 1 |") in text
+
+
+def test_disk_files_are_the_boots_in_order_else_the_old_single_file(tmp_path):
+    assert mp_tables.disk_files(tmp_path) == []
+    (tmp_path / "bench-mp-disk.jsonl").write_text("")
+    assert mp_tables.disk_files(tmp_path) == [tmp_path / "bench-mp-disk.jsonl"]
+    for name in ("bench-mp-disk-10.jsonl", "bench-mp-disk-2.jsonl", "bench-mp-disk-1.jsonl",
+                 "bench-mp-disk-1.model.jsonl", "bench-mp-disk-1.joined.jsonl",
+                 "bench-mp-disk-x.jsonl"):
+        (tmp_path / name).write_text("")
+    assert [p.name for p in mp_tables.disk_files(tmp_path)] == [
+        "bench-mp-disk-1.jsonl", "bench-mp-disk-2.jsonl", "bench-mp-disk-10.jsonl"]
+
+
+def test_main_reads_the_given_boots_with_their_models(tmp_path, capsys):
+    paths = []
+    for i, (records, _) in enumerate(three_disk_boots(), 1):
+        path = tmp_path / f"bench-mp-disk-{i}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        paths.append(str(path))
+    # The first boot's model: ahci0 funnel and symmetric at k = 2, wait 10.
+    (tmp_path / "bench-mp-disk-1.model.jsonl").write_text("\n".join(json.dumps(
+        {"kind": "region", "region": region, "vcpu": 0, "insns": insns})
+        for region, insns in ((0x800, 900_000), (0x801, 450_000))) + "\n")
+    assert mp_tables.main(["--icount", *paths, "--tcg", str(tmp_path / "none")]) == 0
+    text = capsys.readouterr().out
+    assert "| 10 · icount elapsed (Σ of all CPUs' work) | 50.0 (10.0…100) |" in text
+    # One boot had the model: the bound's chain, 10 x 50,000 + a share of
+    # the rest, 900,000 against 450,000 -> 100 %, no spread.
+    assert "| 10 · makespan bound (cost model, per-CPU work) | " in text
+
+
+def test_the_disks_work_figure_adds_every_cpus_instructions_and_leaves_idle_out():
+    # elapsed 10 M (a long idle gap while the disk was late), work 1 M.
+    records = [run("t1", "ahci0", "funnel", 2, 10, 10_000_000, 0x800),
+               run("t1", "ahci0", "symmetric", 2, 10, 1_000_000, 0x801),
+               run("t1", "testdev0", "funnel", 2, 10, 900_000, 0x802, delay_us=42)]
+    model = {0x800: {0: 700_000, 1: 400_000}, 0x801: {0: 500_000, 1: 500_000},
+             0x802: {0: 1, 1: 2}}
+    cells = mp_tables.cell_values(records, model, "work")
+    assert cells == {("t1", "ahci0", 10, 2, "funnel"): [1_100_000],
+                     ("t1", "ahci0", 10, 2, "symmetric"): [1_000_000]}
+    sources = mp_tables.sources_of([(records, model)], [])
+    rows = dict(mp_tables.table1_rows("ahci0", sources, [2], [10]))
+    assert rows[f"10 · {mp_tables.WORK}"][0] == pytest.approx(10.0)
+    assert rows["10 · icount elapsed (Σ of all CPUs' work)"] == [900.0]
+    rows = dict(mp_tables.table1_rows("testdev0", sources, [2], [10]))
+    assert f"10 · {mp_tables.WORK}" not in rows

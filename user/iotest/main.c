@@ -15,12 +15,20 @@
  * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
  * ahci0,testdev0,ramdisk0, those present), --t2dev NAME (testdev0),
  * --t2wait N (100), --t2loops N (the --loops value), --pin on|off (off:
- * on pins worker i to CPU (i + 1) mod ncpus, run.c).
+ * on pins worker i to CPU (i + 1) mod ncpus, run.c), --counts on|off
+ * (off: on adds the device's counters over the run to its line).
  *
  * Every run prints a result line: {"kind":"iotest", table, dev, mode,
  * policy, k, loops, wait, rep, pinned, elapsed_ns, delay_us, failed,
  * region, iters}; its region is global, so `--model` gives every CPU's work in
- * it.  First a calibration line: what wait count 10 costs on one CPU.
+ * it.  With --counts on the line also has what the device's blk_ctl
+ * counters gained during the run, read before the workers are made and
+ * after the last is reaped (outside the timed region): per CPU "issued",
+ * "completed", "interrupts", "lost", "left" and "empty" (arrays, one entry
+ * per CPU), and "solo", "solo_on_issuer", "retargets" — where the requests
+ * ran and where the interrupts went, to check a policy against what it
+ * promises.
+ * First a calibration line: what wait count 10 costs on one CPU.
  * testdev's delay is set to 17/20 of that (the paper's 17 ms against
  * its wait count 10 of about 20 ms).  The grids set each device's mode
  * and policy with blk_ctl HAKO_BLK_SET and restore them, and testdev's
@@ -43,7 +51,7 @@ static const char *const policy_names[HAKO_BLK_POLICIES] = {
 
 struct options {
 	int loops, reps, t2loops, t2wait;
-	int pin;
+	int pin, counts;
 	int ks[MAX_LIST], nks;
 	int waits[MAX_LIST], nwaits;
 	char devs[MAX_DEVS][16];
@@ -53,6 +61,7 @@ struct options {
 
 static int next_slot;          /* the next run's region slot */
 static int pin_workers;        /* --pin on */
+static int count_runs;         /* --counts on */
 static uint64_t testdev_delay_us;
 
 static int find_dev(const char *s, struct hako_blk_info *info)
@@ -107,6 +116,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			devs = v;
 		else if (strcmp(a, "--pin") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
 			o->pin = strcmp(v, "on") == 0;
+		else if (strcmp(a, "--counts") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
+			o->counts = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2dev") == 0)
 			snprintf(o->t2dev, sizeof o->t2dev, "%s", v);
 		else
@@ -168,6 +179,43 @@ static int set_mode(int dev, const struct hako_blk_info *info, int mode, int pol
 	return (int)r;
 }
 
+/* Append ",\"NAME\":[a1-b1,...]" for the first N CPUs to BUF at *LEN. */
+static void add_array(char *buf, size_t size, size_t *len, const char *name,
+		      const uint64_t *before, const uint64_t *after, int n)
+{
+	for (int c = 0; c < n && *len < size; c++)
+		*len += (size_t)snprintf(buf + *len, size - *len, "%s%lu",
+					 c ? "," : name, (unsigned long)(after[c] - before[c]));
+	if (*len < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "]");
+}
+
+/* The --counts fields of a run's line: what the counters gained between
+ * B (before) and A (after); "" if they could not be read. */
+static void count_fields(char *buf, size_t size, const struct hako_blk_info *b,
+			 const struct hako_blk_info *a)
+{
+	struct hako_sysinfo si;
+	int n = sys_sysinfo(&si) == 0 ? si.ncpus : 1;
+	size_t len = 0;
+
+	if (n > HAKO_BLK_CPUS)
+		n = HAKO_BLK_CPUS;
+	add_array(buf, size, &len, ",\"issued\":[", b->issued, a->issued, n);
+	add_array(buf, size, &len, ",\"completed\":[", b->completed, a->completed, n);
+	add_array(buf, size, &len, ",\"interrupts\":[", b->interrupts, a->interrupts, n);
+	add_array(buf, size, &len, ",\"lost\":[", b->lost, a->lost, n);
+	add_array(buf, size, &len, ",\"left\":[", b->left, a->left, n);
+	add_array(buf, size, &len, ",\"empty\":[", b->empty, a->empty, n);
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, ",\"solo\":%lu,\"solo_on_issuer\":%lu,"
+			 "\"retargets\":%lu", (unsigned long)(a->solo - b->solo),
+			 (unsigned long)(a->solo_on_issuer - b->solo_on_issuer),
+			 (unsigned long)(a->retargets - b->retargets));
+	if (len >= size)
+		buf[0] = 0;                  /* cut short: leave the fields out */
+}
+
 /* Run one cell REPS times with its own region each; 1 if a run failed. */
 static int cell(const char *table, int dev, const struct hako_blk_info *info, int mode,
 		int policy, int k, int loops, int wait, int reps)
@@ -179,21 +227,27 @@ static int cell(const char *table, int dev, const struct hako_blk_info *info, in
 				 .slot = next_slot < REGION_IOTEST_SLOTS ? next_slot : -1,
 				 .pin = pin_workers };
 		struct run_result res = { 0 };
+		struct hako_blk_info before, after;
+		char counts[1536] = "";
+		int counted = count_runs && sys_blk_ctl(dev, HAKO_BLK_INFO, &before) == 0;
 		next_slot++;
 		int err = run_once(&r, &res);
 		if (err < 0) {
 			printf("iotest: %s k=%d: %s\n", info->name, k, strerror(-err));
 			return 1;
 		}
+		if (counted && sys_blk_ctl(dev, HAKO_BLK_INFO, &after) == 0)
+			count_fields(counts, sizeof counts, &before, &after);
 		char name[24];
 		result_line("{\"kind\":\"iotest\",\"table\":\"%s\",\"dev\":%s,\"mode\":\"%s\","
 			    "\"policy\":\"%s\",\"k\":%d,\"loops\":%d,\"wait\":%d,\"rep\":%d,"
-			    "\"pinned\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d,"
+			    "\"pinned\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d%s,"
 			    "\"iters\":1}",
 			    table, json_quote(name, sizeof name, info->name), mode_names[mode],
 			    info->has_irq ? policy_names[policy] : "none", k, loops, wait, rep,
 			    pin_workers ? "true" : "false", (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
-			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot);
+			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot,
+			    counts);
 		bad |= res.failed != 0;
 	}
 	return bad;
@@ -285,7 +339,7 @@ static int usage(void)
 {
 	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--reps R]\n"
 	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAME] [--t2wait N]"
-	       " [--t2loops N] [--pin on|off]\n");
+	       " [--t2loops N] [--pin on|off] [--counts on|off]\n");
 	return 2;
 }
 
@@ -316,6 +370,7 @@ int main(int argc, char **argv)
 	if (!t1 && !t2)
 		return usage();
 	pin_workers = o.pin;
+	count_runs = o.counts;
 	calibrate();
 	int bad = 0;
 	if (t1)
