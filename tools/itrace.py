@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+from hakotool import ksyms  # noqa: E402
 from hakotool.gdbcheck import free_port  # noqa: E402
 from hakotool.qemu import KERNEL_IMAGE, Profile, build_argv  # noqa: E402
 
@@ -57,12 +58,7 @@ gdb.execute("kill")
 def symbols(elf: str) -> list[tuple[int, str]]:
     """(address, name) of every function symbol, sorted."""
     text = subprocess.run(["nm", "-n", elf], capture_output=True, text=True, check=True).stdout
-    table = []
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "TtWw":
-            table.append((int(parts[0], 16), parts[2]))
-    return table
+    return ksyms.parse_symbols(text)
 
 
 def name_of(table: list[tuple[int, str]], pc: int) -> str:

@@ -179,24 +179,25 @@ long sys_core_reply(uint64_t call, uint64_t result)
 	return refused(c, core_reply(c, (int)call, (long)result));
 }
 
-long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
+/* copyin (IN: the caller's data into the driver's UBUF) or copyout. */
+static long copy_call(uint64_t call, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
 {
 	struct core *c = my_core();
 	if (!c)
 		return -EPERM;
-	if (!user_range_ok(udst, len))
+	if (!user_range_ok(ubuf, len))
 		return refused(c, -EFAULT);
-	return refused(c, core_copy(c, (int)call, off, udst, len, true));
+	return refused(c, core_copy(c, (int)call, off, ubuf, len, in));
+}
+
+long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
+{
+	return copy_call(call, off, udst, len, true);
 }
 
 long sys_core_copyout(uint64_t call, uint64_t off, uint64_t usrc, uint64_t len)
 {
-	struct core *c = my_core();
-	if (!c)
-		return -EPERM;
-	if (!user_range_ok(usrc, len))
-		return refused(c, -EFAULT);
-	return refused(c, core_copy(c, (int)call, off, usrc, len, false));
+	return copy_call(call, off, usrc, len, false);
 }
 
 long sys_core_rx(uint64_t uframe, uint64_t len)

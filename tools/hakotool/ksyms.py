@@ -20,18 +20,22 @@ def symbols_path(root: Path, debug_kernel: bool = False) -> Path:
     return root / (DEBUG_KERNEL_SYMS if debug_kernel else KERNEL_SYMS)
 
 
-def load_symbols(path: Path) -> list[tuple[int, str]]:
-    """(address, name) of the kernel's code symbols, sorted; [] without the file."""
+def parse_symbols(text: str) -> list[tuple[int, str]]:
+    """(address, name) of the code symbols in `nm -n` output, sorted."""
     syms = []
-    try:
-        text = Path(path).read_text()
-    except OSError:
-        return syms
     for line in text.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[1] in "TtWw":
             syms.append((int(parts[0], 16), parts[2]))
     return sorted(syms)
+
+
+def load_symbols(path: Path) -> list[tuple[int, str]]:
+    """(address, name) of the kernel's code symbols, sorted; [] without the file."""
+    try:
+        return parse_symbols(Path(path).read_text())
+    except OSError:
+        return []
 
 
 def symbolize(address: int, syms: list[tuple[int, str]]) -> str:

@@ -124,13 +124,19 @@ static struct {
 	struct samples s;
 } sw;
 
+/* Onto the bench CPU: periodic with BUDGET, or a normal thread at PRIO. */
+static long join_bench_cpu(uint64_t budget_ns, int prio)
+{
+	if (sw.periodic)
+		return make_periodic(0, BENCH_CPU, SWITCH_PERIOD_NS, budget_ns);
+	long r = sys_set_affinity(0, 1ull << BENCH_CPU);
+	return r == 0 ? sys_setprio(0, prio) : r;
+}
+
 static void switch_a(void *arg)
 {
 	(void)arg;
-	long r = sw.periodic ? make_periodic(0, BENCH_CPU, SWITCH_PERIOD_NS, SWITCH_A_BUDGET_NS)
-			     : sys_set_affinity(0, 1ull << BENCH_CPU);
-	if (r == 0 && !sw.periodic)
-		r = sys_setprio(0, 10);
+	long r = join_bench_cpu(SWITCH_A_BUDGET_NS, 10);
 	sw.a_ready = r == 0 ? 1 : -1;
 	if (r < 0)
 		return;
@@ -148,10 +154,7 @@ static void switch_a(void *arg)
 static void switch_b(void *arg)
 {
 	(void)arg;
-	long r = sw.periodic ? make_periodic(0, BENCH_CPU, SWITCH_PERIOD_NS, SWITCH_B_BUDGET_NS)
-			     : sys_set_affinity(0, 1ull << BENCH_CPU);
-	if (r == 0 && !sw.periodic)
-		r = sys_setprio(0, 8);
+	long r = join_bench_cpu(SWITCH_B_BUDGET_NS, 8);
 	sw.b_ready = r == 0 ? 1 : -1;
 	int last = sw.seq;
 	while (r == 0 && !sw.stop && sw.s.n < SWITCH_ROUNDS) {

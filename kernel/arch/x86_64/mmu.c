@@ -235,6 +235,18 @@ static void flush_range_ipi(void *r)
 	flush_range_here(r);
 }
 
+/* The range's PTEs are cleared: flush it here and on every other CPU
+ * that has the address space loaded, and wait for them. */
+static void shootdown_range(struct addrspace *as, uint64_t va, uint64_t npages)
+{
+	struct flush_range r = { va, npages };
+	flush_range_here(&r);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
+	uint64_t mask = as->cpus & ~(1ull << cpu_id());
+	if (mask)
+		smp_call_mask(mask, flush_range_ipi, &r, true);
+}
+
 uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
 	uint64_t unmapped = 0;
@@ -247,14 +259,8 @@ uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
 		}
 	}
 	spin_unlock(&as->lock);
-	if (!unmapped)
-		return 0;
-	struct flush_range r = { va, npages };
-	flush_range_here(&r);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
-	uint64_t mask = as->cpus & ~(1ull << cpu_id());
-	if (mask)
-		smp_call_mask(mask, flush_range_ipi, &r, true);
+	if (unmapped)
+		shootdown_range(as, va, npages);
 	return unmapped;
 }
 
@@ -278,14 +284,8 @@ uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint
 			nfreed += prune(as, v, freed + nfreed);
 	}
 	spin_unlock(&as->lock);
-	if (n) {
-		struct flush_range r = { va, npages };
-		flush_range_here(&r);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
-		uint64_t mask = as->cpus & ~(1ull << cpu_id());
-		if (mask)
-			smp_call_mask(mask, flush_range_ipi, &r, true);
-	}
+	if (n)
+		shootdown_range(as, va, npages);
 	for (int i = 0; i < nfreed; i++)
 		pmm_free(freed[i]);
 	return n;
