@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Paper 001's tables, printed from iotest's result lines beside the paper's.
 
-    tools/mp_tables.py [--run] [--icount FILE...] [--tcg FILE]
+    tools/mp_tables.py [--run] [--icount FILE...] [--tcg FILE...]
 
 Reads the files the benches write:
 
@@ -22,8 +22,12 @@ Reads the files the benches write:
     the same boots run with `--model modern`: per run (one global region)
     every vCPU's instructions, i.e. each CPU's busy work.  From them a
     makespan bound (below).
-  * results/bench-mp-tcg.jsonl — `./hako bench mp-tcg`: multi-threaded
-    TCG, host time, one vCPU per host core; the median of the repeats.
+  * results/bench-mp-tcg-1.jsonl ... -N.jsonl — `./hako bench mp-tcg`:
+    multi-threaded TCG, host time, one vCPU per host core, N sittings
+    (boots) of the same grid; within a sitting a cell's figure is the
+    median of its repeats, and the tables print the median over the
+    sittings with the smallest and largest, as for the disks.  (An older
+    single bench-mp-tcg.jsonl is read when there are none.)
 
 The makespan bound, in instructions (= ns at icount shift 0, the unit of
 testdev's delay): the largest of the busiest CPU's work, the device's
@@ -110,11 +114,11 @@ PAPER_POLICY = {"master": "2a-1", "fixed": "2a-2", "issuer": "2b-1", "idle": "2b
 PAPER_DEV = {"ahci0": "scsihd", "nvme0": "scsihd", "testdev0": "testdev", "ramdisk0": "ramdisk"}
 DEV_ORDER = ("ahci0", "nvme0", "testdev0", "ramdisk0")
 DISKS = ("ahci0", "nvme0")          # completions on QEMU's host threads: not repeatable
-DISK_FILE = re.compile(r"bench-mp-disk-(\d+)\.jsonl$")
 # The disks' third figure: icount elapsed time holds the gaps in which every
 # CPU sat idle waiting for QEMU's host threads; the plugin's instructions
 # per CPU, added up, are the same time without them.
 WORK = "Σ of all CPUs' instructions, idle gaps left out (cost model; disks only)"
+TCG = "TCG real time, median"
 
 
 # ---- reading -----------------------------------------------------------
@@ -139,15 +143,26 @@ def model_path(icount: Path) -> Path:
     return icount.with_name(icount.name.removesuffix(".jsonl") + ".model.jsonl")
 
 
-def disk_files(results: Path) -> list[Path]:
-    """mp-disk's result files, one per boot, in boot order; the older single
-    file if there are none."""
-    found = sorted(((int(m.group(1)), p) for p in results.glob("bench-mp-disk-*.jsonl")
-                    if (m := DISK_FILE.fullmatch(p.name))), key=lambda pair: pair[0])
+def boot_files(results: Path, name: str) -> list[Path]:
+    """A repeated bench's result files (bench-NAME-I.jsonl), one per boot, in
+    boot order; the older single bench-NAME.jsonl if there are none."""
+    numbered = re.compile(rf"bench-{re.escape(name)}-(\d+)\.jsonl")
+    found = sorted(((int(m.group(1)), p) for p in results.glob(f"bench-{name}-*.jsonl")
+                    if (m := numbered.fullmatch(p.name))), key=lambda pair: pair[0])
     if found:
         return [p for _, p in found]
-    single = results / "bench-mp-disk.jsonl"
+    single = results / f"bench-{name}.jsonl"
     return [single] if single.exists() else []
+
+
+def disk_files(results: Path) -> list[Path]:
+    """mp-disk's boots (see boot_files)."""
+    return boot_files(results, "mp-disk")
+
+
+def tcg_files(results: Path) -> list[Path]:
+    """mp-tcg's sittings (see boot_files)."""
+    return boot_files(results, "mp-tcg")
 
 
 def runs(records: list[dict]) -> list[dict]:
@@ -319,15 +334,17 @@ def grid(records_list: list[list[dict]], table: str):
     return order, sorted(waits), sorted(ks)
 
 
-def sources_of(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> dict[str, list[dict]]:
+def sources_of(boots: list[tuple[list[dict], dict]],
+               tcg: list[list[dict]]) -> dict[str, list[dict]]:
     """Figure sources in table order, each a list of per-boot {cell: [values]};
     empty ones dropped.  BOOTS: each icount boot's records with its own
-    model (region ids repeat from boot to boot)."""
+    model (region ids repeat from boot to boot); TCG: each TCG sitting's
+    records."""
     sources = {
         "icount elapsed (Σ of all CPUs' work)": [cell_values(r) for r, _ in boots],
         WORK: [cell_values(r, m, "work") for r, m in boots if m],
         "makespan bound (cost model, per-CPU work)": [cell_values(r, m) for r, m in boots if m],
-        "TCG real time, median": [cell_values(tcg)],
+        TCG: [cell_values(records) for records in tcg],
     }
     return {label: [cells for cells in per_boot if cells]
             for label, per_boot in sources.items() if any(per_boot)}
@@ -443,7 +460,25 @@ def counts_table(records_list: list[list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def render(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> str:
+def tcg_note(tcg: list[list[dict]]) -> str | None:
+    """What the TCG rows are: host time, how many vCPUs, reps and sittings."""
+    timed = [r for records in tcg for r in runs(records)]
+    if not timed:
+        return None
+    cpus = sorted({r["cpus"] for records in tcg for r in records
+                   if r.get("kind") == "boot" and "cpus" in r})
+    reps = max(r.get("rep", 0) for r in timed) + 1
+    loops = sorted({r["loops"] for r in timed})
+    n = sum(1 for records in tcg if runs(records))
+    return (f"*TCG rows:* real (host) time in multi-threaded TCG, "
+            f"{'/'.join(map(str, cpus)) or '?'} vCPUs, {'/'.join(map(str, loops))} loops a "
+            f"process; in each of {n} sitting{'s' if n != 1 else ''} a cell is the median of "
+            f"{reps} run{'s' if reps != 1 else ''}, and the table gives the median over the "
+            "sittings with the smallest and largest: median (min…max). Host time moves with "
+            "whatever else the host runs.")
+
+
+def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]]) -> str:
     sources = sources_of(boots, tcg)
     icount = [r for records, _ in boots for r in records]
     out = []
@@ -452,14 +487,17 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[dict]) -> str:
         out.append(f"Wait count 10 = {calib['turns']:,} turns = {calib['ns']:,} guest "
                    f"instructions on one CPU (icount); testdev's delay "
                    f"{calib['testdev_delay_us']} µs (17/20 of it, the paper's ratio).")
-    devs, waits, ks = grid([icount, tcg], "t1")
+    note = tcg_note(tcg)
+    if note:
+        out.append(note)
+    devs, waits, ks = grid([icount, *tcg], "t1")
     for dev in devs:
         n = boots_with(boots, dev, "t1")
         out.append(t1_title(dev) + (boots_title(n) if dev in DISKS else ""))
         if dev in DISKS:
             out.append(not_repeatable(n))
         out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
-    devs2, waits2, ks2 = grid([icount, tcg], "t2")
+    devs2, waits2, ks2 = grid([icount, *tcg], "t2")
     for dev in devs2:
         for wait in waits2:
             n = boots_with(boots, dev, "t2")
@@ -514,17 +552,19 @@ def main(argv=None) -> int:
     ap.add_argument("--icount", type=Path, nargs="*", default=None,
                     help="icount result files (default: results/bench-mp.jsonl and "
                     "mp-disk's, one per boot)")
-    ap.add_argument("--tcg", type=Path, default=ROOT / "results/bench-mp-tcg.jsonl")
+    ap.add_argument("--tcg", type=Path, nargs="*", default=None,
+                    help="TCG result files, one per sitting (default: mp-tcg's)")
     args = ap.parse_args(argv)
     if args.run and run_benches() != 0:
         return 1
     icount = args.icount
     if icount is None:
         icount = [ROOT / "results/bench-mp.jsonl", *disk_files(ROOT / "results")]
+    tcg_paths = args.tcg if args.tcg is not None else tcg_files(ROOT / "results")
     boots = [(load_records(p), load_model_vcpus(model_path(p))) for p in icount if p.exists()]
-    tcg = load_records(args.tcg) if args.tcg.exists() else []
+    tcg = [load_records(p) for p in tcg_paths if p.exists()]
     if not boots and not tcg:
-        print(f"mp_tables: no results ({', '.join(map(str, icount))}, {args.tcg}); "
+        print(f"mp_tables: no results ({', '.join(map(str, [*icount, *tcg_paths]))}); "
               "run with --run", file=sys.stderr)
         return 1
     sys.stdout.write(render(boots, tcg))

@@ -159,13 +159,34 @@ def qemu_available(command: list[str]) -> bool:
     return shutil.which(command[0]) is not None
 
 
-def kvm_usable(device: str = KVM_DEVICE) -> tuple[bool, str]:
-    """Check that the KVM device can be opened read-write."""
+def cpu_flags(cpuinfo: str = "/proc/cpuinfo") -> set[str]:
+    """The first CPU's feature flags in CPUINFO (empty if it cannot be read)."""
+    try:
+        with open(cpuinfo, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def kvm_usable(device: str = KVM_DEVICE, cpuinfo: str = "/proc/cpuinfo") -> tuple[bool, str]:
+    """Check that the KVM device can be opened read-write and that the host
+    CPU has hardware virtualisation (vmx or svm).  A /dev/kvm without either
+    is a paravirtual KVM (e.g. kvm-pvm, inside some cloud sandboxes), which
+    runs only guest kernels built for it: Hako's first system call there
+    arrives at LSTAR still in ring 3 and is killed by a page fault."""
     try:
         fd = os.open(device, os.O_RDWR | os.O_CLOEXEC)
     except OSError as exc:
         return False, f"cannot open {device} read-write: {exc.strerror}"
     os.close(fd)
+    flags = cpu_flags(cpuinfo)
+    if flags and not flags & {"vmx", "svm"}:
+        return False, (f"{device} opens, but {cpuinfo} has no vmx or svm flag: this KVM is "
+                       "not hardware virtualisation (a paravirtual one, such as kvm-pvm, runs "
+                       "only guests built for it)")
     return True, ""
 
 

@@ -71,7 +71,7 @@ def test_load_model_vcpus_reads_region_lines(tmp_path):
 
 def test_table1_rows_put_each_figure_beside_the_paper():
     icount, model, tcg = canned()
-    sources = mp_tables.sources_of([(icount, model)], tcg)
+    sources = mp_tables.sources_of([(icount, model)], [tcg])
     rows = dict(mp_tables.table1_rows("ramdisk0", sources, [2], [0]))
     assert rows["0 · paper (ramdisk)"] == [107]
     assert rows["0 · icount elapsed (Σ of all CPUs' work)"] == [100.0]
@@ -84,7 +84,7 @@ def test_table1_rows_put_each_figure_beside_the_paper():
 
 def test_render_prints_both_tables_with_the_calibration():
     icount, model, tcg = canned()
-    text = mp_tables.render([(icount, model)], tcg)
+    text = mp_tables.render([(icount, model)], [tcg])
     assert "50,000 guest instructions" in text
     assert "### Table 1 — ramdisk0 (paper: ramdisk)" in text
     assert "### Table 1 — testdev0 (paper: testdev)" in text
@@ -240,6 +240,33 @@ def test_render_adds_the_counts_table_when_the_lines_have_counters():
     assert "### Where the reads completed and the interrupts went" in text
     assert ("| nvme0 · Table 1 · symmetric | 1 | 20 / 20 | 0 | 0/50/50 "
             "| — | — | 0 | — | 1 of 1 |") in text
+
+
+def test_tcg_sittings_give_a_median_with_the_spread_and_say_what_they_are():
+    icount, model, tcg = canned()
+    # A second sitting of the same cell: funnel 60 against symmetric 30.
+    second = [{"kind": "boot", "cpus": 2},
+              run("t1", "ramdisk0", "funnel", 2, 0, 60, -1),
+              run("t1", "ramdisk0", "symmetric", 2, 0, 30, -1)]
+    rows = dict(mp_tables.table1_rows("ramdisk0", mp_tables.sources_of([], [tcg, second]),
+                                      [2], [0]))
+    # Sitting 1: medians 50 and 20 -> 150 %; sitting 2: 100 %.
+    [cell] = rows["0 · TCG real time, median"]
+    assert (cell, cell.lo, cell.hi, cell.n) == (125.0, 100.0, 150.0, 2)
+    text = mp_tables.render([], [tcg, second])
+    assert "| 0 · TCG real time, median | 125 (100…150) |" in text
+    assert "*TCG rows:* real (host) time in multi-threaded TCG, 2 vCPUs" in text
+    assert "in each of 2 sittings a cell is the median of 3 runs" in text
+
+
+def test_tcg_files_are_the_sittings_in_order(tmp_path):
+    assert mp_tables.tcg_files(tmp_path) == []
+    (tmp_path / "bench-mp-tcg.jsonl").write_text("")
+    assert mp_tables.tcg_files(tmp_path) == [tmp_path / "bench-mp-tcg.jsonl"]
+    for name in ("bench-mp-tcg-10.jsonl", "bench-mp-tcg-2.jsonl", "bench-mp-tcg-2.model.jsonl"):
+        (tmp_path / name).write_text("")
+    assert [p.name for p in mp_tables.tcg_files(tmp_path)] == [
+        "bench-mp-tcg-2.jsonl", "bench-mp-tcg-10.jsonl"]
 
 
 def test_disk_files_are_the_boots_in_order_else_the_old_single_file(tmp_path):

@@ -116,6 +116,20 @@ def test_kvm_usable_reports_unopenable_device(tmp_path):
     assert not usable and "read-write" in why
 
 
+def test_kvm_usable_wants_hardware_virtualisation(tmp_path):
+    device = tmp_path / "kvm"
+    device.write_text("")
+    cpuinfo = tmp_path / "cpuinfo"
+    # A kvm-pvm host: /dev/kvm opens, the CPU shows no vmx.
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu pge nx pcid smep smap\n")
+    usable, why = qemu.kvm_usable(str(device), str(cpuinfo))
+    assert not usable and "no vmx or svm" in why and "kvm-pvm" in why
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu vmx nx\n")
+    assert qemu.kvm_usable(str(device), str(cpuinfo)) == (True, "")
+    # No cpuinfo to read: only the device is checked.
+    assert qemu.kvm_usable(str(device), str(tmp_path / "none")) == (True, "")
+
+
 HUB_ARGS = ["-netdev", "hubport,id=hako-n0,hubid=0",
             "-device", "rtl8139,netdev=hako-n0,mac=52:54:00:48:4b:01,romfile=",
             "-netdev", "hubport,id=hako-n1,hubid=0",

@@ -13,7 +13,7 @@
  *
  * OPTIONS: --loops N (10), --reps R (1: runs per cell), --ks 1,2,...
  * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
- * ahci0,testdev0,ramdisk0, those present), --t2dev NAME (testdev0),
+ * ahci0,testdev0,ramdisk0, those present), --t2dev NAME,... (testdev0),
  * --t2wait N (100), --t2loops N (the --loops value), --pin on|off (off:
  * on pins worker i to CPU (i + 1) mod ncpus, run.c), --counts on|off
  * (off: on adds the device's counters over the run to its line).
@@ -56,7 +56,8 @@ struct options {
 	int waits[MAX_LIST], nwaits;
 	char devs[MAX_DEVS][16];
 	int ndevs;
-	char t2dev[16];
+	char t2devs[MAX_DEVS][16];
+	int nt2devs;
 };
 
 static int next_slot;          /* the next run's region slot */
@@ -89,13 +90,29 @@ static int parse_list(const char *s, int *v, int max)
 	return n;
 }
 
+/* NAMES, comma-separated, into names[]; their count, or -1 for an empty
+ * or too long name or more than MAX_DEVS of them. */
+static int parse_names(const char *s, char names[MAX_DEVS][16])
+{
+	for (int n = 0;; n++) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		if (len == 0 || len >= sizeof names[0] || n == MAX_DEVS)
+			return -1;
+		memcpy(names[n], s, len);
+		names[n][len] = 0;
+		if (!comma)
+			return n + 1;
+		s = comma + 1;
+	}
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .loops = 10, .reps = 1, .t2loops = 0, .t2wait = 100 };
 	o->nks = parse_list("1,2,3,4,5,6,7,8,9,10,12,15,20", o->ks, MAX_LIST);
 	o->nwaits = parse_list("0,10,20", o->waits, MAX_LIST);
-	strcpy(o->t2dev, "testdev0");
-	const char *devs = "ahci0,testdev0,ramdisk0";
+	const char *devs = "ahci0,testdev0,ramdisk0", *t2devs = "testdev0";
 	for (int i = 0; i < argc; i += 2) {
 		if (i + 1 >= argc)
 			return -1;
@@ -119,21 +136,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		else if (strcmp(a, "--counts") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
 			o->counts = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2dev") == 0)
-			snprintf(o->t2dev, sizeof o->t2dev, "%s", v);
+			t2devs = v;
 		else
 			return -1;
 	}
 	if (o->t2loops == 0)
 		o->t2loops = o->loops;
-	for (const char *s = devs; *s && o->ndevs < MAX_DEVS;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		if (len >= sizeof o->devs[0])
-			return -1;
-		memcpy(o->devs[o->ndevs], s, len);
-		o->devs[o->ndevs++][len] = 0;
-		s += len + (comma != NULL);
-	}
+	o->ndevs = parse_names(devs, o->devs);
+	o->nt2devs = parse_names(t2devs, o->t2devs);
+	if (o->ndevs < 1 || o->nt2devs < 1)
+		return -1;
 	if (o->loops < 1 || o->reps < 1 || o->nks < 1 || o->nwaits < 1)
 		return -1;
 	for (int i = 0; i < o->nks; i++)
@@ -310,17 +322,17 @@ static int table1(const struct options *o)
 	return bad;
 }
 
-static int table2(const struct options *o)
+static int table2_on(const struct options *o, const char *name)
 {
 	struct saved s;
 	struct hako_blk_info before;
 	int bad = 0;
 
-	if (find_dev(o->t2dev, &before) < 0 || !before.has_irq) {
-		printf("iotest: table2: %s is not a device with an interrupt\n", o->t2dev);
+	if (find_dev(name, &before) < 0 || !before.has_irq) {
+		printf("iotest: table2: %s is not a device with an interrupt\n", name);
 		return 1;
 	}
-	open_dev(o->t2dev, &s);
+	open_dev(name, &s);
 	for (int i = 0; i < o->nks; i++)
 		for (int p = 0; p < HAKO_BLK_POLICIES; p++) {
 			if (set_mode(s.dev, &s.info, HAKO_BLK_SYMMETRIC, p) < 0)
@@ -335,10 +347,18 @@ static int table2(const struct options *o)
 	return bad;
 }
 
+static int table2(const struct options *o)
+{
+	int bad = 0;
+	for (int d = 0; d < o->nt2devs; d++)
+		bad |= table2_on(o, o->t2devs[d]);
+	return bad;
+}
+
 static int usage(void)
 {
 	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--reps R]\n"
-	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAME] [--t2wait N]"
+	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAMES] [--t2wait N]"
 	       " [--t2loops N] [--pin on|off] [--counts on|off]\n");
 	return 2;
 }

@@ -39,6 +39,22 @@ UTEST(iotest_runs_its_workers_in_both_modes)
 	return 0;
 }
 
+/* iotest table2 --t2dev NAMES runs Table 2 on each device in turn: with
+ * a second device that has no interrupt it gets that far and fails (1);
+ * an empty name is a bad word (2). */
+UTEST(iotest_table2_walks_every_device_it_is_given)
+{
+	char *one[] = { "iotest", "table2", "--ks", "1", "--t2loops", "1", "--t2wait", "0",
+			"--t2dev", "testdev0,testdev0", NULL };
+	CHECK_EQ(spawn_wait("iotest", one), 0);
+	char *second_bad[] = { "iotest", "table2", "--ks", "1", "--t2loops", "1", "--t2wait",
+			       "0", "--t2dev", "testdev0,ramdisk0", NULL };
+	CHECK_EQ(spawn_wait("iotest", second_bad), 1);
+	char *empty[] = { "iotest", "table2", "--t2dev", "testdev0,", NULL };
+	CHECK_EQ(spawn_wait("iotest", empty), 2);
+	return 0;
+}
+
 /* A worker given a device it cannot open still answers READY and, after
  * GO, DONE, then exits 1: the parent's count of DONE never falls short. */
 UTEST(iotest_worker_that_fails_still_posts_done)
