@@ -5,7 +5,7 @@
  * flushes, keeps the region markers (regions.h), and writes JSON lines at
  * exit.
  *
- *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on]
+ *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -47,7 +47,9 @@
 #include "model.h"
 #include "regions.h"
 #include "sections.h"
+#include "pcprof.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
+#include "../../kernel/include/uapi/hako_region.h"
 
 CM_EXPORT int qemu_plugin_version = CM_QEMU_PLUGIN_VERSION;
 
@@ -64,6 +66,7 @@ struct vcpu {
 	uint64_t idle_entries;
 	uint64_t halts;              /* hlt executed: times it went idle (under icount too) */
 	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
+	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
 };
 
 /* Hako's struct cpu (kernel/include/cpu.h): the int id after three 64-bit words. */
@@ -111,6 +114,8 @@ static struct cm_cache l3;
 static struct cm_regions *regions;
 static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections */
 static unsigned fetch_line_shift;
+static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in global regions */
+static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -239,7 +244,10 @@ static struct cm_counts *sync_counts(void)
 
 static void on_insn(unsigned int vcpu_ignored, void *ud)
 {
-	vcpus[current].core.n.v[CM_INSNS]++;
+	struct vcpu *v = &vcpus[current];
+	v->core.n.v[CM_INSNS]++;
+	if (v->pc_count)
+		(*v->pc_count)++;
 }
 
 /* The first instruction in a new L1i line. */
@@ -248,6 +256,8 @@ static void on_fetch(unsigned int vcpu_ignored, void *ud)
 	const struct fetch *f = ud;
 	struct vcpu *v = &vcpus[current];
 	v->core.n.v[CM_INSNS]++;
+	if (v->pc_count)
+		(*v->pc_count)++;
 	v->io = false;
 	cm_core_fetch(&v->core, f->va, f->pa);
 }
@@ -256,6 +266,11 @@ static void on_fetch(unsigned int vcpu_ignored, void *ud)
 static void on_block(unsigned int vcpu_ignored, void *ud)
 {
 	current = identify();
+	if (pcprof) {
+		const struct fetch *f = ud;
+		vcpus[current].pc_count = pcprof_region < 0 ? NULL :
+			cm_pcprof_counter(pcprof, (uint32_t)pcprof_region, current, f->va);
+	}
 	on_fetch(vcpu_ignored, ud);
 }
 
@@ -265,6 +280,20 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, va);
 	v->io = hw && qemu_plugin_hwaddr_is_io(hw);
 	cm_core_data(&v->core, va, hw ? qemu_plugin_hwaddr_phys_addr(hw) : va, v->io);
+}
+
+/* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
+static void pcprof_marker(uint32_t disp)
+{
+	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
+	if (op == HAKO_REGION_GLOBAL_BEGIN)
+		pcprof_region = (int32_t)(disp & HAKO_REGION_ID_MASK);
+	else if (op == HAKO_REGION_GLOBAL_END)
+		pcprof_region = -1;
+	else
+		return;
+	for (unsigned i = 0; i < nvcpus; i++)
+		vcpus[i].pc_count = NULL;    /* the next block looks its counter up again */
 }
 
 /* Runs before the recognised instruction; the source registers hold the new values. */
@@ -295,6 +324,8 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		cm_core_empty_caches(&v->core);
 		break;
 	case CM_INSN_MARKER:
+		if (pcprof)
+			pcprof_marker(s->insn.marker);
 		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
 					read_reg(gpr[0])))
 			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
@@ -412,6 +443,12 @@ static void print_section(const struct cm_section_row *row, void *arg)
 		row->vcpu, row->spans, row->site, counts);
 }
 
+static void print_pcprof(const struct cm_pcprof_row *row, void *arg)
+{
+	fprintf(out, "{\"kind\":\"pcprof\",\"region\":%u,\"vcpu\":%u,\"pc\":\"0x%" PRIx64
+		"\",\"insns\":%" PRIu64 "}\n", row->region, row->vcpu, row->pc, row->insns);
+}
+
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
 	struct cm_counts *now = sync_counts();
@@ -431,6 +468,8 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	}
 	cm_regions_each(regions, print_region, NULL);
 	cm_sections_each(sections, print_section, NULL);
+	if (pcprof)
+		cm_pcprof_each(pcprof, print_pcprof, NULL);
 	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
 	if (out != stderr)
 		fclose(out);
@@ -465,12 +504,14 @@ static int parse_args(int argc, char **argv)
 			out_path = argv[i] + 4;
 		else if (strcmp(argv[i], "regs=on") == 0)
 			show_regs = true;
+		else if (strcmp(argv[i], "pcprof=on") == 0 && (pcprof || (pcprof = cm_pcprof_new())))
+			continue;
 		else if (strncmp(argv[i], "cpu_id_offset=", 14) == 0)
 			cpu_id_offset = strtoull(argv[i] + 14, NULL, 0);
 		else if (strncmp(argv[i], "large=", 6) == 0 && parse_large(argv[i] + 6) == 0)
 			continue;
 		else {
-			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, "
+			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
 				"cpu_id_offset=N, large=BASE:SIZE)\n", argv[i]);
 			return -1;
 		}
