@@ -18,7 +18,7 @@ struct run {
 	int pin;                  /* 1: worker i runs on CPU (i + 1) mod ncpus only */
 };
 
-/* What a run measured: guest time from the start signal to the last exit. */
+/* What a run measured: guest time from the start signal to the last DONE. */
 struct run_result {
 	uint64_t elapsed_ns;
 	int failed;               /* workers that did not exit 0 */
@@ -34,8 +34,8 @@ void busy_wait(unsigned long n);
 /* Spawn the workers, time them, and print nothing; 0 or a negative errno. */
 int run_once(const struct run *r, struct run_result *out);
 
-/* The worker's own entry: iotest --worker DEV INDEX LOOPS WAIT READY GO CPU
- * (CPU -1: not pinned). */
+/* The worker's own entry: iotest --worker DEV INDEX LOOPS WAIT READY GO DONE
+ * LEAVE CPU (CPU -1: not pinned); it exits only after LEAVE is posted. */
 int worker_main(int argc, char **argv);
 
 /*

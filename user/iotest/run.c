@@ -8,13 +8,19 @@
  * processes as in the paper.  Each posts READY once loaded and waits on
  * GO, so process creation stays out of the time: the parent waits for K
  * READY, opens the run's global region, reads the clock, posts GO K
- * times, waits for K DONE, reads the clock, closes the region and only
- * then reaps the K workers.  Process exit stays out of the time as
- * creation does: the paper timed its programs to their end, but its loop
- * counts made an exit negligible; at ours (10 loops) a worker's end (its
- * address space freed by the serialising thread, sched/serialiser.c) is
- * a third of its work at wait 0, done on whichever CPU that thread runs,
- * and the per-CPU makespan bound followed that one thread around.
+ * times, waits for K DONE, reads the clock, closes the region, posts
+ * LEAVE K times and only then reaps the K workers.  Process exit stays
+ * out of the time as creation does: the paper timed its programs to
+ * their end, but its loop counts made an exit negligible; at ours (10
+ * loops) a worker's end (its address space freed by the serialising
+ * thread, sched/serialiser.c) is about 35,000 instructions, a third of
+ * its work at wait 0.  So a worker that has posted DONE sleeps on LEAVE
+ * and exits only once the region is closed.  (It used to exit right
+ * after DONE: an early finisher's end then fell inside the region, and
+ * the last one's end did or did not, depending on whether its CPU ran
+ * the serialising thread before the parent's CPU got its turn under
+ * icount; reruns of one cell moved by one teardown on one CPU, and any
+ * layout change moved the makespan bound by tens of percent.)
  * Unpinned (the default), the scheduler places the workers as it would
  * any process, and where they land changes from one K to the next.
  * Pinned (`--pin on`), worker i runs on CPU (i + 1) mod ncpus only: the
@@ -67,15 +73,16 @@ static int worker_loops(int dev, int index, int loops, unsigned long turns)
 
 int worker_main(int argc, char **argv)
 {
-	if (argc != 8)
+	if (argc != 9)
 		return 2;
 	int dev = atoi(argv[0]), index = atoi(argv[1]), loops = atoi(argv[2]);
 	unsigned long turns = strtoul(argv[3], NULL, 10) * IOTEST_WAIT_UNIT;
 	int ready = atoi(argv[4]), go = atoi(argv[5]), done = atoi(argv[6]);
-	int cpu = atoi(argv[7]);
+	int leave = atoi(argv[7]), cpu = atoi(argv[8]);
 
 	/* Every path posts READY once and, after GO, DONE once: the parent
-	 * counts both, so a worker that fails must still say so. */
+	 * counts both, so a worker that fails must still say so.  After DONE
+	 * it waits for LEAVE: its exit stays out of the timed region. */
 	struct hako_blk_info info;
 	bool set = (cpu < 0 || sys_set_affinity(0, 1ull << cpu) >= 0) &&
 		   sys_blk_ctl(dev, HAKO_BLK_INFO, &info) >= 0 && sys_blk_open(info.name) == dev;
@@ -84,6 +91,8 @@ int worker_main(int argc, char **argv)
 		return 1;
 	int rc = set ? worker_loops(dev, index, loops, turns) : 1;
 	sys_sem_post(done);
+	if (sys_sem_wait(leave) < 0)
+		return 1;
 	return rc;
 }
 
@@ -97,14 +106,15 @@ static int worker_cpu(const struct run *r, int index)
 	return (index + 1) % si.ncpus;
 }
 
-/* The three semaphores a run's workers and parent share. */
+/* The four semaphores a run's workers and parent share. */
 struct run_sems {
-	int ready, go, done;
+	int ready, go, done, leave;
 };
 
 static int spawn_worker(const struct run *r, int index, const struct run_sems *s)
 {
-	char sdev[12], sidx[12], sloops[12], swait[12], sready[12], sgo[12], sdone[12], scpu[12];
+	char sdev[12], sidx[12], sloops[12], swait[12], sready[12], sgo[12], sdone[12];
+	char sleave[12], scpu[12];
 	snprintf(sdev, sizeof sdev, "%d", r->dev);
 	snprintf(sidx, sizeof sidx, "%d", index);
 	snprintf(sloops, sizeof sloops, "%d", r->loops);
@@ -112,9 +122,10 @@ static int spawn_worker(const struct run *r, int index, const struct run_sems *s
 	snprintf(sready, sizeof sready, "%d", s->ready);
 	snprintf(sgo, sizeof sgo, "%d", s->go);
 	snprintf(sdone, sizeof sdone, "%d", s->done);
+	snprintf(sleave, sizeof sleave, "%d", s->leave);
 	snprintf(scpu, sizeof scpu, "%d", worker_cpu(r, index));
 	char *argv[] = { "iotest", "--worker", sdev, sidx, sloops, swait, sready, sgo, sdone,
-			 scpu, NULL };
+			 sleave, scpu, NULL };
 	return spawnv("iotest", argv);
 }
 
@@ -140,6 +151,8 @@ static void sems_destroy(const struct run_sems *s)
 		sys_sem_destroy(s->go);
 	if (s->done >= 0)
 		sys_sem_destroy(s->done);
+	if (s->leave >= 0)
+		sys_sem_destroy(s->leave);
 }
 
 /* Post SEM N times, or wait on it N times. */
@@ -163,9 +176,9 @@ int run_once(const struct run *r, struct run_result *out)
 	if (r->k < 1 || r->k > IOTEST_MAX_K || r->loops < 1 || r->wait < 0)
 		return -22;
 	struct run_sems s = { (int)sys_sem_create(0), (int)sys_sem_create(0),
-			      (int)sys_sem_create(0) };
-	if (s.ready < 0 || s.go < 0 || s.done < 0) {
-		err = s.ready < 0 ? s.ready : s.go < 0 ? s.go : s.done;
+			      (int)sys_sem_create(0), (int)sys_sem_create(0) };
+	if (s.ready < 0 || s.go < 0 || s.done < 0 || s.leave < 0) {
+		err = s.ready < 0 ? s.ready : s.go < 0 ? s.go : s.done < 0 ? s.done : s.leave;
 		goto out;
 	}
 	for (; started < r->k; started++) {
@@ -178,6 +191,7 @@ int run_once(const struct run *r, struct run_result *out)
 	sem_wait_n(s.ready, started);
 	if (err < 0) {
 		sem_post_n(s.go, started);
+		sem_post_n(s.leave, started);
 		reap(pids, started);
 		goto out;
 	}
@@ -188,6 +202,7 @@ int run_once(const struct run *r, struct run_result *out)
 	sem_wait_n(s.done, r->k);
 	uint64_t t1 = clock_ns();
 	iotest_region_global_end(r->slot);
+	sem_post_n(s.leave, r->k);      /* only now may the workers end */
 
 	out->elapsed_ns = t1 - t0;
 	out->failed = reap(pids, r->k);
