@@ -470,12 +470,17 @@ def tcg_note(tcg: list[list[dict]]) -> str | None:
     reps = max(r.get("rep", 0) for r in timed) + 1
     loops = sorted({r["loops"] for r in timed})
     n = sum(1 for records in tcg if runs(records))
+    calibs = [c for records in tcg if (c := calibration(records))]
+    waits = ", ".join(f"{c['ns'] / 1000:.1f}" for c in calibs)
+    delays = ", ".join(str(c["testdev_delay_us"]) for c in calibs)
+    calib = (f" Wait count 10 took {waits} µs of host time and testdev's delay was {delays} µs "
+             "in the sittings." if calibs else "")
     return (f"*TCG rows:* real (host) time in multi-threaded TCG, "
             f"{'/'.join(map(str, cpus)) or '?'} vCPUs, {'/'.join(map(str, loops))} loops a "
             f"process; in each of {n} sitting{'s' if n != 1 else ''} a cell is the median of "
             f"{reps} run{'s' if reps != 1 else ''}, and the table gives the median over the "
             "sittings with the smallest and largest: median (min…max). Host time moves with "
-            "whatever else the host runs.")
+            "whatever else the host runs." + calib)
 
 
 def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]]) -> str:

@@ -246,6 +246,8 @@ def test_tcg_sittings_give_a_median_with_the_spread_and_say_what_they_are():
     icount, model, tcg = canned()
     # A second sitting of the same cell: funnel 60 against symmetric 30.
     second = [{"kind": "boot", "cpus": 2},
+              {"kind": "iotest_calib", "wait": 10, "turns": 10_000, "ns": 13_441,
+               "testdev_delay_us": 11},
               run("t1", "ramdisk0", "funnel", 2, 0, 60, -1),
               run("t1", "ramdisk0", "symmetric", 2, 0, 30, -1)]
     rows = dict(mp_tables.table1_rows("ramdisk0", mp_tables.sources_of([], [tcg, second]),
@@ -257,6 +259,8 @@ def test_tcg_sittings_give_a_median_with_the_spread_and_say_what_they_are():
     assert "| 0 · TCG real time, median | 125 (100…150) |" in text
     assert "*TCG rows:* real (host) time in multi-threaded TCG, 2 vCPUs" in text
     assert "in each of 2 sittings a cell is the median of 3 runs" in text
+    # Each sitting's calibration, where it has one: testdev's delay follows it.
+    assert "Wait count 10 took 13.4 µs of host time and testdev's delay was 11 µs" in text
 
 
 def test_tcg_files_are_the_sittings_in_order(tmp_path):

@@ -217,3 +217,30 @@ def test_paper003_fault_injection_table_and_its_step(canned):
     assert "restarts      23 (given up: 0)" in md and "all checks held" in md
     step = next(s for s in report.STEPS if s.name == "faults")
     assert step.paper == "003" and step.args == ("faults",)
+
+
+def iotest_line(table, dev, setting, k, wait, elapsed, region):
+    key, other = ("mode", "policy") if table == "t1" else ("policy", "mode")
+    return {"kind": "iotest", "table": table, "dev": dev, key: setting,
+            other: "master" if table == "t1" else "symmetric", "k": k, "loops": 10,
+            "wait": wait, "rep": 0, "elapsed_ns": elapsed, "delay_us": 0, "failed": 0,
+            "region": region, "iters": 1}
+
+
+def test_paper001_takes_the_disks_from_the_committed_sitting(canned):
+    write(canned, "bench-mp.jsonl", [
+        iotest_line("t1", "ramdisk0", "funnel", 2, 0, 300_000, 1),
+        iotest_line("t1", "ramdisk0", "symmetric", 2, 0, 150_000, 2)])
+    md, _ = report.markdown(canned / "results")
+    assert "### Table 1 — ramdisk0" in md
+    assert "The disks: the committed sitting" not in md
+    # Two boots of mp-disk: each boot's improvement, then their median with the spread.
+    for boot, fast in ((1, 500_000), (2, 250_000)):
+        write(canned, f"bench-mp-disk-{boot}.jsonl", [
+            iotest_line("t1", "ahci0", "funnel", 2, 10, 1_000_000, 1),
+            iotest_line("t1", "ahci0", "symmetric", 2, 10, fast, 2)])
+    md, _ = report.markdown(canned / "results")
+    assert "### The disks: the committed sitting of `./hako bench mp-disk`" in md
+    assert "results/bench-mp-disk-1..2.jsonl" in md
+    assert "#### Table 1 — ahci0 (paper: scsihd)" in md
+    assert "| 10 · icount elapsed (Σ of all CPUs' work) | 200 (100…300) |" in md

@@ -156,25 +156,38 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* What wait count 10 costs on one CPU, once, pinned; sets testdev's delay
  * for the grids to 17/20 of it (at least 1 µs). */
+/* Times of wait count 10 taken at boot; the smallest is the calibration. */
+#define CALIB_TIMES 5
+
+/*
+ * What wait count 10 costs on one CPU, the smallest of CALIB_TIMES
+ * timings (under TCG one timing is host time, and a host hiccup made one
+ * sitting's testdev delay twice the others'); testdev's delay is 17/20
+ * of it, the paper's 17 ms against its wait count 10 of about 20 ms.
+ */
 static void calibrate(void)
 {
-	uint64_t mask = 1ull << sys_getcpu();
+	uint64_t mask = 1ull << sys_getcpu(), best = ~0ull;
 	sys_set_affinity(0, mask);
 	region_begin(REGION_IOTEST_CALIB);
-	uint64_t t0 = clock_ns();
-	busy_wait(10 * IOTEST_WAIT_UNIT);
-	uint64_t t1 = clock_ns();
+	for (int i = 0; i < CALIB_TIMES; i++) {
+		uint64_t t0 = clock_ns();
+		busy_wait(10 * IOTEST_WAIT_UNIT);
+		uint64_t ns = clock_ns() - t0;
+		if (ns < best)
+			best = ns;
+	}
 	region_end(REGION_IOTEST_CALIB);
 	sys_set_affinity(0, ~0ull);
-	testdev_delay_us = (t1 - t0) * 17 / 20 / 1000;
+	testdev_delay_us = best * 17 / 20 / 1000;
 	if (testdev_delay_us < 1)
 		testdev_delay_us = 1;
 	result_line("{\"kind\":\"iotest_calib\",\"wait\":10,\"turns\":%d,\"ns\":%lu,"
-		    "\"testdev_delay_us\":%lu,\"region\":%d,\"iters\":1}",
-		    10 * IOTEST_WAIT_UNIT, (unsigned long)(t1 - t0),
-		    (unsigned long)testdev_delay_us, REGION_IOTEST_CALIB);
-	printf("iotest: wait count 10 = %lu ns on one CPU; testdev delay %lu us\n",
-	       (unsigned long)(t1 - t0), (unsigned long)testdev_delay_us);
+		    "\"testdev_delay_us\":%lu,\"region\":%d,\"iters\":%d}",
+		    10 * IOTEST_WAIT_UNIT, (unsigned long)best,
+		    (unsigned long)testdev_delay_us, REGION_IOTEST_CALIB, CALIB_TIMES);
+	printf("iotest: wait count 10 = %lu ns on one CPU (least of %d); testdev delay %lu us\n",
+	       (unsigned long)best, CALIB_TIMES, (unsigned long)testdev_delay_us);
 }
 
 static int set_mode(int dev, const struct hako_blk_info *info, int mode, int policy)
