@@ -14,6 +14,7 @@ from results/bench-<NAME>.joined.jsonl.
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from . import model as costmodel
 from . import paths
 from .preempt_table import check_bound, render_before_after
 from .qemu import Profile
+from .results import load_records
 from .runner import EXIT_USAGE, run_boot
 from .summary import render_bench_only
 
@@ -53,6 +55,10 @@ class Bench:
     # results/bench-NAME-1.jsonl ... -N.jsonl (1: one boot, bench-NAME.jsonl).
     boots: int = 1
 
+
+# mp-tcg's vCPUs: one per host core, at least 2 (a funnel needs a master
+# and another CPU) and at most 8 (mp's machine).
+TCG_CPUS = max(2, min(8, os.cpu_count() or 2))
 
 BENCHES: dict[str, Bench] = {
     "core": Bench(
@@ -112,18 +118,19 @@ BENCHES: dict[str, Bench] = {
               "threads), ~1 min a boot with --model modern",
     ),
     # The whole grid in multi-threaded TCG, real time: one vCPU per host core
-    # of this machine (2).  Host time is noise at icount's 10 loops (runs of
+    # (TCG_CPUS).  Host time is noise at icount's 10 loops (runs of
     # 2-20 ms), so 100 loops a process (50 for Table 2, on the disk and on
     # testdev, beside both icount tables), five runs of every cell for a
     # median, and three sittings for the spread (mp_tables.py).
     "mp-tcg": Bench(
-        profile=Profile(machine="pc", smp=2, mode="tcg", disk="ahci",
+        profile=Profile(machine="pc", smp=TCG_CPUS, mode="tcg", disk="ahci",
                         words=("iotest", "all", "--loops", "100", "--t2loops", "50",
                                "--t2dev", "ahci0,testdev0", "--pin", "on", "--reps", "5")),
         timeout=1200.0,
         boots=3,
         about="paper 001's iotest grid in multi-threaded TCG (host time: run it on a quiet "
-              "host), pc, 2 CPUs, AHCI disk, 5 runs a cell, 3 sittings, ~7 min",
+              f"host), pc, {TCG_CPUS} CPUs (one per host core, 2 to 8), AHCI disk, 5 runs a "
+              "cell, 3 sittings, ~6 min on 2 cores",
     ),
     "kperf": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", net="hub", words=("kperf",)),
@@ -241,14 +248,31 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     records = outcome.joined if outcome.joined is not None else outcome.records
     iotest = [r for r in records or () if r.get("kind") == "iotest"]
     if iotest:
+        out.write(iotest_tables(root_of(boot_kwargs) / "results", name, bench))
         out.write(f"{len(iotest)} iotest runs in results/bench-{name}.jsonl; "
-                  "tables: python3 tools/mp_tables.py\n")
+                  "all of paper 001's tables: python3 tools/mp_tables.py\n")
     elif name == "faults":
         out.write(faults_table.render(records or []))
     elif records:
         out.write(render_bench_only(records))
     out.flush()
     return outcome.exit_code
+
+
+def root_of(boot_kwargs: dict) -> Path:
+    return Path(boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env")))
+
+
+def iotest_tables(results: Path, name: str, bench: Bench) -> str:
+    """Paper 001's tables (tools/mp_tables.py) from this bench's own files
+    in RESULTS: the icount ones (with the cost model's file beside each)
+    or, for a TCG bench, its sittings."""
+    import mp_tables
+    files = mp_tables.boot_files(results, name)
+    if bench.profile.mode == "tcg":
+        return mp_tables.render([], [load_records(p) for p in files])
+    return mp_tables.render([(load_records(p), mp_tables.load_model_vcpus(
+        mp_tables.model_path(p))) for p in files], [])
 
 
 def repeat_files(results: Path, name: str) -> dict[int, list[Path]]:
@@ -284,6 +308,8 @@ def run_repeated(name: str, bench: Bench, model: str, boots: int, *, quiet: bool
             return outcome.exit_code
         records = outcome.joined if outcome.joined is not None else outcome.records
         runs += sum(1 for r in records or () if r.get("kind") == "iotest")
+    if runs:
+        out.write(iotest_tables(Path(root) / "results", name, bench))
     out.write(f"{boots} boots in {time.monotonic() - started:.0f} s -> "
               f"results/bench-{name}-1..{boots}.jsonl")
     out.write(f"; {runs} iotest runs, tables: python3 tools/mp_tables.py\n" if runs else "\n")

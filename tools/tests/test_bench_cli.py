@@ -1,5 +1,6 @@
 """Tests for the bench registry and the summary/CLI plumbing."""
 import io
+import os
 import json
 import subprocess
 import sys
@@ -166,6 +167,15 @@ def test_mp_disk_runs_both_tables_on_the_disks_in_three_boots():
     assert "--counts" not in mp.profile.words
 
 
+def test_mp_tcg_runs_the_grid_on_one_vcpu_per_host_core_in_three_sittings():
+    tcg = bench.BENCHES["mp-tcg"]
+    words = tcg.profile.words
+    assert tcg.profile.mode == "tcg" and tcg.boots == 3
+    assert tcg.profile.smp == max(2, min(8, os.cpu_count() or 2)) == bench.TCG_CPUS
+    assert option_after(words, "--t2dev") == "ahci0,testdev0"
+    assert (option_after(words, "--loops"), option_after(words, "--reps")) == ("100", "5")
+
+
 IOTEST_OUT = ('@@ {"kind":"boot","cpus":2}\n'
               '@@ {"kind":"iotest","table":"t1","dev":"ahci0","mode":"funnel","k":1,'
               '"loops":1,"wait":0,"elapsed_ns":5,"failed":0,"region":2048,"iters":1}\n')
@@ -198,6 +208,9 @@ def test_a_repeated_bench_boots_n_times_and_drops_an_older_sittings_files(
     text = out.getvalue()
     assert "2 boots in " in text and "results/bench-rep-1..2.jsonl" in text
     assert "2 iotest runs, tables: python3 tools/mp_tables.py" in text
+    # The sitting's own tables come first, over both boots.
+    assert "### Table 1 — ahci0 (paper: scsihd)" in text
+    assert "median (min…max) of 2 boots" in text
 
 
 def test_a_failing_boot_ends_the_repeats(fake_env):
