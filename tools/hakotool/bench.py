@@ -229,8 +229,7 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")
         return EXIT_USAGE
     if not model and bench.default_model:
-        root = boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env"))
-        if (root / costmodel.PLUGIN).is_file():
+        if (root_of(boot_kwargs) / costmodel.PLUGIN).is_file():
             model = bench.default_model
         else:
             err.write(f"hako: {costmodel.PLUGIN} not built (make costmodel): "
@@ -293,8 +292,8 @@ def run_repeated(name: str, bench: Bench, model: str, boots: int, *, quiet: bool
     An earlier sitting's files are removed first (its plugin files too, and
     the boots beyond BOOTS), so what is on disk is one sitting's, the
     whole of it unless a boot failed: the first failing boot's code ends it."""
-    root = boot_kwargs.get("root") or paths.repo_root(boot_kwargs.get("env"))
-    for files in repeat_files(Path(root) / "results", name).values():
+    results = root_of(boot_kwargs) / "results"
+    for files in repeat_files(results, name).values():
         for path in files:
             path.unlink()
     profile = dataclasses.replace(bench.profile, model=model)
@@ -309,7 +308,7 @@ def run_repeated(name: str, bench: Bench, model: str, boots: int, *, quiet: bool
         records = outcome.joined if outcome.joined is not None else outcome.records
         runs += sum(1 for r in records or () if r.get("kind") == "iotest")
     if runs:
-        out.write(iotest_tables(Path(root) / "results", name, bench))
+        out.write(iotest_tables(results, name, bench))
     out.write(f"{boots} boots in {time.monotonic() - started:.0f} s -> "
               f"results/bench-{name}-1..{boots}.jsonl")
     out.write(f"; {runs} iotest runs, tables: python3 tools/mp_tables.py\n" if runs else "\n")

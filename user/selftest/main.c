@@ -61,6 +61,11 @@ int online_cpus(void)
 	return sys_sysinfo(&si) < 0 ? 1 : si.ncpus;
 }
 
+const char *needs_two_cpus(void)
+{
+	return online_cpus() < 2 ? "needs 2 CPUs" : NULL;
+}
+
 static int vspawn_role(const char *role, va_list ap)
 {
 	char *argv[HAKO_ARGV_MAX + 1];

@@ -146,13 +146,7 @@ static void waiter(void *arg)
 	woke_on = (int)sys_getcpu();
 }
 
-/* What a test of two CPUs needs (UTEST_NEEDS). */
-static const char *two_cpus(void)
-{
-	return online_cpus() < 2 ? "needs 2 CPUs" : NULL;
-}
-
-UTEST_NEEDS(cross_cpu_wakeup, two_cpus)
+UTEST_NEEDS(cross_cpu_wakeup, needs_two_cpus)
 {
 	sem_a = (int)sys_sem_create(0);
 	sem_b = (int)sys_sem_create(0);

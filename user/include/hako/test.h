@@ -66,5 +66,7 @@ int kill_after(int pid, uint64_t ms);
 /* Free frames now (sys_sysinfo). */
 uint64_t free_frames(void);
 int online_cpus(void);
+/* For UTEST_NEEDS: NULL with two CPUs or more, else why the test is skipped. */
+const char *needs_two_cpus(void);
 
 #endif
