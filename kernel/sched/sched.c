@@ -12,6 +12,14 @@
  * For that, a thread marks itself T_SLEEPING only under its own run-queue
  * lock, held from there to the end of the switch.
  *
+ * A thread's `cpu` names the run queue that owns it: the queue it is on,
+ * the CPU it runs on, or the CPU it last ran on while it sleeps.  It
+ * changes only under the run-queue lock of the CPU it names, so whoever
+ * locks cpus[t->cpu] and then finds t->cpu unchanged (lock_rq_of) holds
+ * the thread still: its queue, state and priority cannot move under it.
+ * A thread moving elsewhere gets its new `cpu` under the old lock and is
+ * queued there under the new one; between the two it is on no queue.
+ *
  * A CPU can be withdrawn from scheduling at boot, before any thread
  * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
  * sched_cpu_mask, so no pick, affinity, migration or steal puts a thread
@@ -92,20 +100,38 @@ static void kick(int cpu, int prio)
 		smp_send_resched(cpu);
 }
 
-static void enqueue_on(int cpu, struct thread *t)
+/* Lock the run queue that owns t (see the top of the file): read its
+ * CPU, lock that queue, and try again if t moved before the lock was had. */
+static struct cpu *lock_rq_of(struct thread *t)
 {
-	struct cpu *c = &cpus[cpu];
-	spin_lock(&c->rq.lock);
-	t->cpu = cpu;
+	for (;;) {
+		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
+		struct cpu *c = &cpus[cpu];
+		spin_lock(&c->rq.lock);
+		if (t->cpu == cpu)
+			return c;
+		spin_unlock(&c->rq.lock);
+	}
+}
+
+/* Queue t on the CPU its `cpu` names already; t is on no queue. */
+static void enqueue_owned(struct thread *t)
+{
+	struct cpu *c = lock_rq_of(t);
 	t->state = T_RUNNABLE;
 	rq_push(c, t);
+	int prio = t->prio;
 	spin_unlock(&c->rq.lock);
-	kick(cpu, t->prio);
+	kick(c->id, prio);
 }
 
 void sched_enqueue_new(struct thread *t)
 {
-	enqueue_on(pick_cpu(t), t);
+	int cpu = pick_cpu(t);
+	struct cpu *old = lock_rq_of(t);
+	__atomic_store_n(&t->cpu, cpu, __ATOMIC_RELEASE);
+	spin_unlock(&old->rq.lock);
+	enqueue_owned(t);
 }
 
 /* Where a thread that stops running here must go instead, or -1. */
@@ -142,8 +168,7 @@ static void switch_away(struct cpu *c)
 	else
 		next = c->idle_thread;
 	uint64_t now = arch_tsc();
-	next->state = T_RUNNING;
-	next->cpu = c->id;
+	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
 	next->no_steal = false;
 	next->slice_left = sched_slice_ticks;
 	if (next == prev) {
@@ -180,13 +205,15 @@ void sched_finish_switch(void)
 	 * and reading T_DEAD here afterwards would reap it a second time. */
 	bool dead = prev && prev->state == T_DEAD;
 	bool move = prev && prev->state == T_RUNNABLE && target >= 0;
+	if (move) {
+		prev->no_steal = true;
+		__atomic_store_n(&prev->cpu, target, __ATOMIC_RELEASE);
+	}
 	spin_unlock(&c->rq.lock);
 	if (dead)
 		thread_reap(prev);
-	else if (move) {
-		prev->no_steal = true;
-		enqueue_on(target, prev);
-	}
+	else if (move)
+		enqueue_owned(prev);
 }
 
 static struct cpu *lock_own_rq(void)
@@ -291,16 +318,16 @@ void sched_preempt_if_needed(void)
 
 void sched_wakeup(struct thread *t)
 {
-	struct cpu *c = &cpus[t->cpu];
-	spin_lock(&c->rq.lock);
+	struct cpu *c = lock_rq_of(t);
 	bool woke = t->state == T_SLEEPING;
+	int prio = t->prio;
 	if (woke) {
 		t->state = T_RUNNABLE;
 		rq_push(c, t);
 	}
 	spin_unlock(&c->rq.lock);
 	if (woke)
-		kick(t->cpu, t->prio);
+		kick(c->id, prio);
 }
 
 /* With serialise=on (paper 004's bound) an idle CPU looks at this many
@@ -336,11 +363,13 @@ static bool steal(struct cpu *me)
 			if (--budget == 0)
 				break;
 		}
-	if (found)
+	if (found) {
 		rq_remove(v, found);
+		__atomic_store_n(&found->cpu, me->id, __ATOMIC_RELEASE);
+	}
 	spin_unlock(&v->rq.lock);
 	if (found)
-		enqueue_on(me->id, found);
+		enqueue_owned(found);
 	return found != NULL;
 }
 
@@ -410,9 +439,8 @@ void sched_set_priority(struct thread *t, int prio)
 		prio = 0;
 	if (prio >= NPRIO)
 		prio = NPRIO - 1;
-	struct cpu *c = &cpus[t->cpu];
-	spin_lock(&c->rq.lock);
-	/* Runnable but in no queue (being stolen or migrated) is possible: ask on_rq. */
+	struct cpu *c = lock_rq_of(t);
+	/* Runnable but in no queue (between two CPUs) is possible: ask on_rq. */
 	bool queued = t->on_rq;
 	if (queued)
 		rq_remove(c, t);
