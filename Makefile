@@ -128,12 +128,14 @@ test: deps kernel kernel-debug costmodel
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in
 # the background (its console goes to build/gdb-console.log), gdb attaches
-# with the symbols and a hardware breakpoint on kmain; quitting gdb stops it.
+# with the symbols and a hardware breakpoint on kmain; quitting gdb stops it
+# (the harness that started it is stopped by its PID, and it stops its QEMU).
 gdb: kernel
 	@./hako boot --gdb --gdb-port $(GDB_PORT) --name gdb -- $(CMD) >$(BUILD)/gdb-console.log 2>&1 & \
+	harness=$$!; \
 	echo "hako: guest console in $(BUILD)/gdb-console.log"; \
 	gdb -q -x tools/gdbinit -ex 'target remote 127.0.0.1:$(GDB_PORT)' -ex 'hbreak kmain' $(BUILD)/hako.elf; \
-	pkill -KILL -f '^[^ ]*qemu-system[^ ]* .*tcp:127.0.0.1:$(GDB_PORT)' || true
+	kill -TERM $$harness 2>/dev/null; wait $$harness 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

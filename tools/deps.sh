@@ -38,6 +38,9 @@ PEER_META=linux-image-amd64
 BACKPORTS_LIST=/etc/apt/sources.list.d/hako-backports.sources
 
 SUDO=()
+# Another apt or dpkg at work (a second checkout's `make deps`, the
+# system's own updates) holds dpkg's lock: wait for it instead of failing.
+APT=(apt-get -o DPkg::Lock::Timeout=600)
 
 say() { printf 'deps: %s\n' "$*"; }
 die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
@@ -146,7 +149,7 @@ enable_backports() {
         echo "Components: main"
         [ -z "$key" ] || echo "Signed-By: $key"
     } | "${SUDO[@]}" tee "$BACKPORTS_LIST" >/dev/null
-    "${SUDO[@]}" apt-get update
+    "${SUDO[@]}" "${APT[@]}" update
 }
 
 install_qemu() {
@@ -158,14 +161,14 @@ install_qemu() {
     fi
     enable_backports
     say "installing qemu-system-x86 from $code-backports"
-    "${SUDO[@]}" apt-get install -y --no-install-recommends -t "$code-backports" qemu-system-x86 ||
+    "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends -t "$code-backports" qemu-system-x86 ||
         die "could not install QEMU $QEMU_MAJOR_MIN from $code-backports"
     [ "$(qemu_major)" -ge "$QEMU_MAJOR_MIN" ] ||
         die "QEMU is still $(qemu-system-x86_64 --version | head -1); Hako needs $QEMU_MAJOR_MIN or newer"
 }
 
 apt_install() {
-    "${SUDO[@]}" apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+    "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends "${PACKAGES[@]}"
 }
 
 install_packages() {
@@ -173,7 +176,7 @@ install_packages() {
     say "installing: ${PACKAGES[*]}"
     if ! apt_install; then
         say "install failed; refreshing the package index and retrying"
-        "${SUDO[@]}" apt-get update
+        "${SUDO[@]}" "${APT[@]}" update
         apt_install
     fi
 }
@@ -205,7 +208,7 @@ peer_kernel() {
     pkg="$(peer_package)"
     if [ -z "$pkg" ]; then
         choose_privilege
-        "${SUDO[@]}" apt-get update
+        "${SUDO[@]}" "${APT[@]}" update
         pkg="$(peer_package)"
     fi
     [ -n "$pkg" ] || die "apt knows no package $PEER_META depends on"

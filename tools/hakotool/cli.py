@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from .disks import DISKS
-from .qemu import MACHINES, MODES, NETS, Profile
+from .qemu import MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
 from .results import load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
 from .soak import DEFAULT_FRAMES, DEFAULT_RATE
@@ -43,6 +43,33 @@ def positive_float(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
+
+
+def cpu_count(text: str) -> int:
+    """--smp: 1 to MAX_CPUS, what the kernel brings up."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1 <= value <= MAX_CPUS:
+        raise argparse.ArgumentTypeError(f"{value}: Hako runs on 1 to {MAX_CPUS} CPUs")
+    return value
+
+
+def mem_size(text: str) -> str:
+    """--mem: a size QEMU takes and Hako boots in; kept as given."""
+    try:
+        mem_mib(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors in one line, before anything starts."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
 
 
 def positive_int(text: str) -> int:
@@ -77,8 +104,10 @@ def with_drvproc(cmdline: str, drvproc: str) -> str:
 
 def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> None:
     """Options shared by boot and shell."""
-    parser.add_argument("--smp", type=positive_int, default=4, help="CPU count (default 4)")
-    parser.add_argument("--mem", default="128M", help="guest RAM (default 128M)")
+    parser.add_argument("--smp", type=cpu_count, default=4,
+                        help=f"CPU count, 1 to {MAX_CPUS} (default 4)")
+    parser.add_argument("--mem", type=mem_size, default="128M",
+                        help=f"guest RAM, at least {MIN_MEM_MIB}M (default 128M)")
     parser.add_argument("--machine", choices=MACHINES, default="pc")
     parser.add_argument("--mode", choices=MODES, default=default_mode,
                         help=f"execution mode (default {default_mode})")
@@ -128,7 +157,7 @@ def add_shell_parser(subparsers) -> None:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="hako", description="Host harness for the Hako microkernel.",
         epilog="Guest command words go after a bare `--`.")
     subparsers = parser.add_subparsers(dest="command", required=True)

@@ -7,6 +7,7 @@ against a scratch directory).
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 RESULTS_DIR = "results"
@@ -30,6 +31,26 @@ def results_path(root: Path, name: str) -> Path:
 def log_path(root: Path, name: str) -> Path:
     """Path of the serial console log for a run called `name`."""
     return root / LOGS_DIR / f"{name}.log"
+
+
+def set_aside(log: Path) -> Path | None:
+    """Move a log kept from an earlier run out of the way of a new one.
+
+    It keeps its name with the time it was last written added
+    (NAME.20261126T210455.log, then -2, -3 ... on a clash), so no failure
+    log is ever overwritten by the next run of the same name.  Returns
+    where it went, or None when there was nothing to move."""
+    if not log.exists():
+        return None
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(log.stat().st_mtime))
+    base = log.with_suffix("")
+    target = base.with_name(f"{base.name}.{stamp}.log")
+    n = 2
+    while target.exists():
+        target = base.with_name(f"{base.name}.{stamp}-{n}.log")
+        n += 1
+    log.rename(target)
+    return target
 
 
 def relative(root: Path, path: Path) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shlex
 import shutil
 
@@ -61,6 +62,24 @@ ACCEL_ARGS = {
 }
 
 
+# What the kernel supports: MAX_CPUS in kernel/include/cpu.h (a test checks
+# the two agree), and the least memory it boots in (one CPU boots in 7 MiB).
+MAX_CPUS = 16
+MIN_MEM_MIB = 8
+_MEM_UNITS = {"": 1, "M": 1, "G": 1024, "T": 1024 * 1024}
+
+
+def mem_mib(text: str) -> int:
+    """QEMU's -m size in MiB ("128", "128M", "1G"); ValueError if malformed or too small."""
+    match = re.fullmatch(r"([0-9]{1,7})([MGT]?)", text.strip().upper())
+    if not match:
+        raise ValueError(f"{text!r} is not a size (use e.g. 128M or 1G)")
+    mib = int(match.group(1)) * _MEM_UNITS[match.group(2)]
+    if mib < MIN_MEM_MIB:
+        raise ValueError(f"{text}: Hako needs at least {MIN_MEM_MIB}M")
+    return mib
+
+
 @dataclasses.dataclass(frozen=True)
 class Profile:
     """Everything that determines one QEMU invocation."""
@@ -100,10 +119,12 @@ class Profile:
             raise ValueError(f"unknown net {self.net!r} (use {'|'.join(NETS)})")
         if self.disk not in guestdisks.DISKS:
             raise ValueError(f"unknown disk {self.disk!r} (use {'|'.join(guestdisks.DISKS)})")
-        if self.smp < 1:
-            raise ValueError("--smp must be at least 1")
-        if not self.mem:
-            raise ValueError("--mem must not be empty")
+        if not 1 <= self.smp <= MAX_CPUS:
+            raise ValueError(f"--smp {self.smp}: Hako runs on 1 to {MAX_CPUS} CPUs")
+        try:
+            mem_mib(self.mem)
+        except ValueError as exc:
+            raise ValueError(f"--mem {exc}") from None
         if self.iso and self.debug_kernel:
             raise ValueError("--debug-kernel boots build/debug/hako.elf directly; "
                              "there is no ISO of it")

@@ -172,10 +172,16 @@ class _Console:
         self.collector = ResultCollector()
         self.lines = 0
         self.watch = watch
+        self.last_line_at = time.monotonic()
+
+    def silence(self) -> float:
+        """Seconds since the guest last printed a line (or since the start)."""
+        return time.monotonic() - self.last_line_at
 
     def feed(self, raw: bytes) -> None:
         line = decode_line(raw)
         self.lines += 1
+        self.last_line_at = time.monotonic()
         self.log_file.write(line + "\n")
         self.collector.feed(line)
         self._echo(line)
@@ -252,15 +258,18 @@ def request_dump(proc: subprocess.Popen) -> None:
         pass
 
 
-def supervise(proc: subprocess.Popen, timeout: float | None) -> tuple[int, str | None]:
+def supervise(proc: subprocess.Popen, timeout: float | None,
+              at_timeout=None) -> tuple[int, str | None]:
     """Wait for QEMU; returns (status, None) or (status, 'timeout'|'interrupt').
 
-    On a timeout the guest is first sent the dump key, so the kept log
-    ends with where every CPU and thread was."""
+    On a timeout `at_timeout` is called first, then the guest is sent the
+    dump key, so the kept log ends with where every CPU and thread was."""
     try:
         with termination_as_interrupt():
             return proc.wait(timeout=timeout), None
     except subprocess.TimeoutExpired:
+        if at_timeout is not None:
+            at_timeout()
         request_dump(proc)
         kill_group(proc)
         return proc.wait(), "timeout"
@@ -269,17 +278,27 @@ def supervise(proc: subprocess.Popen, timeout: float | None) -> tuple[int, str |
         return proc.wait(), "interrupt"
 
 
+SILENT_REPORTED = 10.0   # seconds without a console line that a timeout names
+
+
 def classify(status: int, event: str | None, timeout: float | None,
-             console_lines: int = 1) -> tuple[int, str]:
+             console_lines: int = 1, silent: float = 0.0) -> tuple[int, str]:
     """Harness exit code and reason for a finished QEMU.
 
     QEMU also exits with status 1 when it fails to start (bad option,
     unloadable kernel), which is indistinguishable from "guest wrote 0";
     a status 1 with no console output at all is therefore a QEMU error.
+    A timeout says when the guest went quiet: `silent` is how long it had
+    printed nothing when the time ran out.
     """
     if event == "interrupt":
         return EXIT_INTERRUPTED, "interrupted"
     if event == "timeout":
+        if console_lines == 0:
+            return EXIT_TIMEOUT, f"timeout after {timeout:g} s; the guest printed nothing"
+        if silent >= SILENT_REPORTED:
+            return EXIT_TIMEOUT, (f"timeout after {timeout:g} s; the guest printed "
+                                  f"nothing for the last {silent:.0f} s")
         return EXIT_TIMEOUT, f"timeout after {timeout:g} s"
     if status == 1 and console_lines == 0:
         return EXIT_QEMU, "QEMU exited with status 1 before any console output"
@@ -300,6 +319,7 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
     watch, if given, sees every console line as it arrives."""
     log = paths.log_path(root, name)
     log.parent.mkdir(parents=True, exist_ok=True)
+    paths.set_aside(log)
     start = time.monotonic()
     with open(log, "w", encoding="utf-8", newline="\n", buffering=1) as log_file:
         console = _Console(log_file, out, quiet, watch)
@@ -310,10 +330,18 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
         err_chunks: list[bytes] = []
         readers = [_start_thread(_pump_lines, proc.stdout, console.feed),
                    _start_thread(_pump_bytes, proc.stderr, err_chunks)]
-        status, event = supervise(proc, timeout)
+        quiet_at_timeout = {}
+
+        def note_silence():
+            quiet_at_timeout["lines"] = console.lines
+            quiet_at_timeout["silent"] = console.silence()
+
+        status, event = supervise(proc, timeout, note_silence)
         for reader in readers:
             reader.join(timeout=5)
-    code, reason = classify(status, event, timeout, console.lines)
+    code, reason = classify(status, event, timeout,
+                            quiet_at_timeout.get("lines", console.lines),
+                            quiet_at_timeout.get("silent", 0.0))
     found = console.collector
     return BootOutcome(name, code, reason, qemu_status=status, texts=found.texts,
                        records=found.records, malformed=found.malformed,

@@ -25,6 +25,10 @@ SCRIPT = (
     ("hello 3 x", "(status 3)"),
     ("nosuchprogram", "sh: nosuchprogram: not found"),
     ("mem", "frames: "),
+    ("devctl -h", "usage: devctl"),
+    ("devctl testdev0 policy fixed 99", "devctl: policy fixed 99: give a CPU from 0 to 1"),
+    ("devctl nosuch", "devctl: nosuch: no such block device (devices: ramdisk0 testdev0)"),
+    ("intrctl 0 packed", "intrctl: 0: no such device (devices:)"),
 )
 
 

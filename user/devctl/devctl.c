@@ -17,12 +17,13 @@
  * left to the target there (issuer, idle, busiest, load: an MSI that
  * arrives after its requests were completed elsewhere) and handler runs
  * that completed nothing there; with an I/O processor, also the
- * completion IPIs it sent to each.  Exit status 0, 1 on an error.
+ * completion IPIs it sent to each.  Exit status 0, 1 on an error, 2 on a usage error.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hako/args.h>
 #include <hako/sys.h>
 #include <hako_blk.h>
 
@@ -31,9 +32,31 @@ static const char *const policies[HAKO_BLK_POLICIES] = {
 	"master", "fixed", "issuer", "idle", "busiest", "broadcast", "load",
 };
 
+static const char usage_text[] =
+	"usage: devctl                              every device: mode, policy, counters per CPU\n"
+	"       devctl DEV                          one device (a number or a name)\n"
+	"       devctl DEV mode funnel|symmetric\n"
+	"       devctl DEV policy master|fixed N|issuer|idle|busiest|broadcast|load\n"
+	"       devctl DEV iop on|off\n"
+	"       devctl DEV delay US\n"
+	"       devctl DEV reset\n";
+
+static int usage(void)
+{
+	printf("%s", usage_text);
+	return 1;
+}
+
 static int fail(const char *what, long err)
 {
-	printf("devctl: %s: %s\n", what, err < 0 ? strerror((int)-err) : "bad argument");
+	printf("devctl: %s: %s\n", what, strerror((int)-err));
+	return 1;
+}
+
+/* A word that is not one of the allowed ones: say which and what is allowed. */
+static int bad_word(const char *what, const char *word, const char *allowed)
+{
+	printf("devctl: %s %s: not one of %s\n", what, word, allowed);
 	return 1;
 }
 
@@ -126,23 +149,28 @@ static int lookup(const char *const *names, int n, const char *s)
 	return -1;
 }
 
-/* "policy fixed N" and the others into set; -1 if the words say nothing valid. */
+#define POLICY_WORDS "master, fixed N, issuer, idle, busiest, broadcast, load"
+
+/* "policy fixed N" and the others into set; 0, or 1 after saying what is wrong. */
 static int parse_policy(struct hako_blk_set *set, int argc, char **argv)
 {
 	if (argc < 1)
-		return -1;
+		return bad_word("policy", "(none)", POLICY_WORDS);
 	set->policy = lookup(policies, HAKO_BLK_POLICIES, argv[0]);
 	if (set->policy < 0)
-		return -1;
-	if (set->policy == HAKO_BLK_FIXED && argc == 2) {
-		char *end;
-		long cpu = strtol(argv[1], &end, 10);
-		if (end == argv[1] || *end || cpu < 0)
-			return -1;
-		set->fixed_cpu = (int32_t)cpu;
-		return 0;
+		return bad_word("policy", argv[0], POLICY_WORDS);
+	if (set->policy != HAKO_BLK_FIXED)
+		return argc == 1 ? 0 : bad_word("policy", argv[1], "(nothing after the policy)");
+	int n = ncpus();
+	char *end = argv[1];
+	long cpu = argc == 2 ? strtol(argv[1], &end, 10) : -1;
+	if (argc != 2 || end == argv[1] || *end || cpu < 0 || cpu >= n) {
+		printf("devctl: policy fixed %s: give a CPU from 0 to %d\n",
+		       argc == 2 ? argv[1] : "(none)", n - 1);
+		return 1;
 	}
-	return argc == 1 ? 0 : -1;
+	set->fixed_cpu = (int32_t)cpu;
+	return 0;
 }
 
 static int change(int id, int argc, char **argv)
@@ -157,12 +185,12 @@ static int change(int id, int argc, char **argv)
 		char *end;
 		unsigned long us = strtoul(argv[1], &end, 10);
 		if (end == argv[1] || *end)
-			return fail(argv[1], 0);
+			return bad_word("delay", argv[1], "a number of microseconds");
 		r = sys_blk_ctl(id, HAKO_BLK_DELAY, (void *)us);
 	} else if (strcmp(what, "mode") == 0 && argc == 2) {
 		set.mode = lookup(modes, 2, argv[1]);
 		if (set.mode < 0)
-			return fail(argv[1], 0);
+			return bad_word("mode", argv[1], "funnel, symmetric");
 		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
 	} else if (strcmp(what, "iop") == 0 && argc == 2) {
 		if (strcmp(argv[1], "on") == 0)
@@ -170,15 +198,15 @@ static int change(int id, int argc, char **argv)
 		else if (strcmp(argv[1], "off") == 0)
 			set.iop = HAKO_BLK_IOP_OFF;
 		else
-			return fail(argv[1], 0);
+			return bad_word("iop", argv[1], "on, off");
 		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
 		if (r == -EINVAL && set.iop == HAKO_BLK_IOP_ON) {
 			printf("devctl: no I/O processor (boot with iop=N)\n");
 			return 1;
 		}
 	} else if (strcmp(what, "policy") == 0) {
-		if (parse_policy(&set, argc - 1, argv + 1) < 0)
-			return fail("policy", 0);
+		if (parse_policy(&set, argc - 1, argv + 1))
+			return 1;
 		sys_blk_ctl(id, HAKO_BLK_INFO, &in);
 		if (!in.has_irq) {
 			printf("devctl: %s has no interrupt: delivery policies do not apply\n", in.name);
@@ -186,7 +214,8 @@ static int change(int id, int argc, char **argv)
 		}
 		r = sys_blk_ctl(id, HAKO_BLK_SET, &set);
 	} else {
-		return fail(what, 0);
+		printf("devctl: %s: not a change devctl makes\n", what);
+		return usage();
 	}
 	if (r < 0)
 		return fail(what, r);
@@ -199,11 +228,16 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return list_all();
+	arg_help(argc, argv, usage_text);
 	int id = find_dev(argv[1]);
 	struct hako_blk_info in;
-	long r = id < 0 ? -ENODEV : sys_blk_ctl(id, HAKO_BLK_INFO, &in);
-	if (r < 0)
-		return fail(argv[1], r);
+	if (id < 0 || sys_blk_ctl(id, HAKO_BLK_INFO, &in) < 0) {
+		printf("devctl: %s: no such block device (devices:", argv[1]);
+		for (int d = 0; sys_blk_ctl(d, HAKO_BLK_INFO, &in) == 0; d++)
+			printf(" %s", in.name);
+		printf(")\n");
+		return 1;
+	}
 	if (argc == 2) {
 		show(id, &in);
 		return 0;

@@ -11,19 +11,35 @@
  *
  * DEV is a device number or name ("rtl8139.0"); TIME is a number with
  * ns, us, ms or s ("2ms"; T 0 turns the T trigger off).  Settings not
- * named stay as they were.  Exit status 0, 1 on an error.
+ * named stay as they were.  Exit status 0, 1 on an error, 2 on a usage error.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hako/args.h>
 #include <hako/sys.h>
 
 static const char *const modes[] = { "sequential", "packed", "adaptive" };
 
+static const char usage_text[] =
+	"usage: intrctl                             every device: mode, N, T, counters\n"
+	"       intrctl DEV                         one device in full (a number or a name)\n"
+	"       intrctl DEV sequential\n"
+	"       intrctl DEV packed [n N] [t TIME] [tick on|off]\n"
+	"       intrctl DEV adaptive [bound TIME] [tick on|off]\n"
+	"       intrctl DEV reset\n"
+	"TIME is a number with ns, us, ms or s (\"2ms\"); N is 1 to 32; TIME at most 1s.\n";
+
+static int usage(void)
+{
+	printf("%s", usage_text);
+	return 1;
+}
+
 static int fail(const char *what, long err)
 {
-	printf("intrctl: %s: %s\n", what, err < 0 ? strerror((int)-err) : "bad argument");
+	printf("intrctl: %s: %s\n", what, strerror((int)-err));
 	return 1;
 }
 
@@ -115,25 +131,40 @@ static int find_dev(const char *s)
 	return -1;
 }
 
-/* Words after the mode: n N, t TIME, bound TIME, tick on|off. */
+/* A setting the kernel would refuse: say which and what is allowed; 1. */
+static int bad_value(const char *key, const char *value, const char *allowed)
+{
+	printf("intrctl: %s %s: %s\n", key, value, allowed);
+	return 1;
+}
+
+/* Words after the mode: n N, t TIME, bound TIME, tick on|off; 0, or 1
+ * after saying which word is wrong. */
 static int parse_options(struct hako_intr_set *set, int argc, char **argv)
 {
-	for (int i = 0; i + 1 < argc; i += 2) {
-		const char *k = argv[i], *v = argv[i + 1];
+	for (int i = 0; i < argc; i += 2) {
+		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : "(none)";
 		int64_t t = parse_time(v);
-		if (strcmp(k, "n") == 0)
-			set->n = (uint32_t)atoi(v);
-		else if (strcmp(k, "t") == 0 && t >= 0)
-			set->t_ns = (uint64_t)t;
-		else if (strcmp(k, "bound") == 0 && t >= 0)
-			set->bound_ns = (uint64_t)t;
-		else if (strcmp(k, "tick") == 0 && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (strcmp(k, "n") == 0) {
+			if (end == v || *end || n < 1 || n > HAKO_INTR_N_MAX)
+				return bad_value(k, v, "give N from 1 to 32");
+			set->n = (uint32_t)n;
+		} else if (strcmp(k, "t") == 0 || strcmp(k, "bound") == 0) {
+			if (t < 0 || (uint64_t)t > HAKO_INTR_T_MAX_NS)
+				return bad_value(k, v, "give a time up to 1s, e.g. 250us or 2ms");
+			*(strcmp(k, "t") == 0 ? &set->t_ns : &set->bound_ns) = (uint64_t)t;
+		} else if (strcmp(k, "tick") == 0) {
+			if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+				return bad_value(k, v, "on or off");
 			set->flags = strcmp(v, "on") == 0 ? set->flags | HAKO_INTR_TICK
 							  : set->flags & ~(uint32_t)HAKO_INTR_TICK;
-		else
-			return -1;
+		} else {
+			return bad_value(k, v, "not a setting (n, t, bound, tick)");
+		}
 	}
-	return argc % 2 == 0 ? 0 : -1;
+	return 0;
 }
 
 static int change(int id, int argc, char **argv)
@@ -151,8 +182,12 @@ static int change(int id, int argc, char **argv)
 	for (int m = 0; m < 3; m++)
 		if (strcmp(argv[0], modes[m]) == 0)
 			set.mode = m;
-	if (set.mode < 0 || parse_options(&set, argc - 1, argv + 1) < 0)
-		return fail(argv[0], 0);
+	if (set.mode < 0) {
+		printf("intrctl: %s: not a mode (sequential, packed, adaptive) or reset\n", argv[0]);
+		return usage();
+	}
+	if (parse_options(&set, argc - 1, argv + 1))
+		return 1;
 	if (set.mode == HAKO_INTR_ADAPTIVE && set.bound_ns == 0)
 		set.bound_ns = 1000000;            /* 1 ms unless told */
 	r = sys_intr_ctl(id, HAKO_INTR_SET, &set);
@@ -167,11 +202,16 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return list_all();
+	arg_help(argc, argv, usage_text);
 	int id = find_dev(argv[1]);
 	struct hako_intr_dev d;
-	long r = id < 0 ? -ENODEV : sys_intr_ctl(id, HAKO_INTR_GET, &d);
-	if (r < 0)
-		return fail(argv[1], r);
+	if (id < 0 || sys_intr_ctl(id, HAKO_INTR_GET, &d) < 0) {
+		printf("intrctl: %s: no such device (devices:", argv[1]);
+		for (int i = 0; sys_intr_ctl(i, HAKO_INTR_GET, &d) == 0; i++)
+			printf(" %s", d.name);
+		printf(")\n");
+		return 1;
+	}
 	if (argc == 2) {
 		show_full(id, &d);
 		return 0;

@@ -86,3 +86,18 @@ int arg_flag(int argc, char **argv, const char *name)
 
 	return find(argc, argv, name, &value);
 }
+
+void arg_help(int argc, char **argv, const char *usage)
+{
+	if (argc < 2)
+		return;
+	const char *w = argv[1];
+	if (strcmp(w, "-h") == 0 || strcmp(w, "--help") == 0 || strcmp(w, "help") == 0) {
+		printf("%s", usage);
+		exit(0);
+	}
+	if (w[0] == '-') {
+		printf("%s: %s: no such option\n%s", prog_name(), w, usage);
+		exit(2);
+	}
+}
