@@ -213,7 +213,11 @@ def cmd_summary(args, words) -> int:
     if not path.is_file():
         sys.stderr.write(f"hako: no such results file: {path}\n")
         return EXIT_USAGE
-    sys.stdout.write(render_summary(load_records(path)))
+    records = [r for r in load_records(path) if isinstance(r.get("kind"), str)]
+    if not records:
+        sys.stderr.write(f"hako: {path} is not a result file (no JSON lines with a \"kind\")\n")
+        return EXIT_USAGE
+    sys.stdout.write(render_summary(records))
     return 0
 
 

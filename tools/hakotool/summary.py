@@ -15,7 +15,9 @@ Understood record kinds:
                    cycles and misses per call; or why a call is not timed
   isoch_hist     - user/isochbench (paper 004): release latency per CPU
                    under one load, printed like cyclictest's histogram
-Records of any other kind are ignored.
+  preempt, section - paper 004's preemption-off table (preempt_table.py)
+Records of any other kind get a generic table each: their scalar fields as
+columns (the first OTHER_COLUMNS), the first OTHER_ROWS records as rows.
 """
 from __future__ import annotations
 
@@ -303,14 +305,49 @@ def render_isoch_hist(records) -> list[str]:
     return out[:-1] if out else out
 
 
+# The kinds the renderers above know; every other kind gets render_other.
+RENDERED_KINDS = frozenset(("boot", "ktest", "ktest-summary", "utest", "utest-summary", "bench",
+                            "tlbstep", "kperf", "kperf-internal", "isoch_hist", "preempt",
+                            "section"))
+OTHER_COLUMNS = 10
+OTHER_ROWS = 20
+
+
+def render_other(records) -> list[str]:
+    """A table per kind no renderer knows (iotest, faults, ...), in order of appearance."""
+    kinds: dict[str, list[dict]] = {}
+    for r in records:
+        kind = r.get("kind")
+        if isinstance(kind, str) and kind not in RENDERED_KINDS:
+            kinds.setdefault(kind, []).append(r)
+    out: list[str] = []
+    for kind, rows in kinds.items():
+        columns: list[str] = []
+        for r in rows:
+            columns += [k for k, v in r.items() if k != "kind" and k not in columns
+                        and not isinstance(v, (list, dict))]
+        shown = columns[:OTHER_COLUMNS]
+        more = f", {len(columns) - len(shown)} more fields" if len(columns) > len(shown) else ""
+        out.append(f"{kind}: {len(rows)} record{'s' if len(rows) != 1 else ''}{more}")
+        numeric = frozenset(c for c in shown if all(isinstance(r.get(c), (int, float))
+                                                     and not isinstance(r.get(c), bool)
+                                                     for r in rows if c in r))
+        out += render_table(shown, [[format_value(r.get(c)) for c in shown]
+                                    for r in rows[:OTHER_ROWS]], numeric)
+        if len(rows) > OTHER_ROWS:
+            out.append(f"... {len(rows) - OTHER_ROWS} more")
+        out.append("")
+    return out[:-1]
+
+
 def render_summary(records) -> str:
     """The whole summary text (sections separated by blank lines)."""
     sections = [render_boot(records), render_ktests(records), render_bench(records),
                 render_tlbstep(records), render_kperf(records), render_kperf_internal(records),
-                render_isoch_hist(records)]
+                render_isoch_hist(records), render_preempt(records), render_other(records)]
     blocks = ["\n".join(section) for section in sections if section]
     if not blocks:
-        return "no boot, ktest, bench or tlbstep records\n"
+        return "no result records\n"
     return "\n\n".join(blocks) + "\n"
 
 

@@ -98,6 +98,11 @@ def test_summary_command(tmp_path):
     missing = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "summary",
                               str(tmp_path / "none.jsonl")], capture_output=True, text=True)
     assert missing.returncode == 2
+    other = tmp_path / "notes.txt"
+    other.write_text("just some text\n{\"a\": 1}\n")
+    wrong = subprocess.run([sys.executable, str(REPO_ROOT / "hako"), "summary", str(other)],
+                           capture_output=True, text=True)
+    assert wrong.returncode == 2 and "is not a result file" in wrong.stderr
 
 
 def test_boot_net_option_reaches_the_profile():
