@@ -45,22 +45,25 @@ struct mb2_tag {
 	uint32_t type, size;
 };
 
-static void copy_string(char *dst, size_t size, const char *src)
+/* Copy src (NULL: nothing); true if it did not fit and was cut. */
+static bool copy_string(char *dst, size_t size, const char *src)
 {
 	if (src)
-		strlcpy(dst, src, size);
-	else
-		dst[0] = 0;
+		return strlcpy(dst, src, size) >= size;
+	dst[0] = 0;
+	return false;
 }
 
 /* A multiboot2 string lies inside its tag: read at most avail bytes. */
-static void copy_bounded(char *dst, size_t size, const char *src, size_t avail)
+static bool copy_bounded(char *dst, size_t size, const char *src, size_t avail)
 {
 	size_t n = strnlen(src, avail);
-	if (n >= size)
+	bool cut = n >= size;
+	if (cut)
 		n = size - 1;
 	memcpy(dst, src, n);
 	dst[n] = 0;
+	return cut;
 }
 
 static void add_region(struct bootinfo *bi, uint64_t base, uint64_t len, uint32_t type)
@@ -88,7 +91,7 @@ static int parse_mb1(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 	bi->loader = "multiboot1";
 	bi->info_size = sizeof *mi;
 	if (mi->flags & MB1_FLAG_CMDLINE)
-		copy_string(bi->cmdline, sizeof bi->cmdline, p2v(mi->cmdline));
+		bi->cmdline_cut = copy_string(bi->cmdline, sizeof bi->cmdline, p2v(mi->cmdline));
 	if (mi->flags & MB1_FLAG_MMAP) {
 		uint64_t p = mi->mmap_addr, end = p + mi->mmap_length;
 		while (p + sizeof(struct mb1_mmap_entry) <= end) {
@@ -145,7 +148,8 @@ static int parse_mb2(uint64_t info_phys, p2v_fn p2v, struct bootinfo *bi)
 		const uint8_t *body = (const uint8_t *)t + 8;
 		switch (t->type) {
 		case MB2_TAG_CMDLINE:
-			copy_bounded(bi->cmdline, sizeof bi->cmdline, (const char *)body, t->size - 8);
+			bi->cmdline_cut = copy_bounded(bi->cmdline, sizeof bi->cmdline, (const char *)body,
+						       t->size - 8);
 			break;
 		case MB2_TAG_MODULE:
 			if (t->size >= 16)

@@ -2,8 +2,11 @@
  * cmdline.c — parsing the kernel command line (pure; host-tested).
  *
  * Loaders put the image path in front (QEMU: "build/hako.elf k=v -- cmd"),
- * so words before `--` that have no '=' are ignored.
+ * so words before `--` that have no '=' are ignored.  Text past the
+ * buffer and words past CMD_MAX_WORDS are not kept but marked (cut,
+ * dropped): options.c refuses such a line.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <cmdline.h>
@@ -27,23 +30,46 @@ int split_words(char *s, char **words, int max)
 	return n;
 }
 
+/* Whether [from + 1, end) holds a word: the text split_words did not reach. */
+static bool more_words(const char *from, const char *end)
+{
+	for (const char *p = from + 1; p < end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n')
+			return true;
+	return false;
+}
+
 void cmdline_parse(struct cmdline *cl, const char *text)
 {
-	char *words[CMD_MAX_WORDS * 2];
+	char *words[CMD_MAX_WORDS * 2 + 2];
+	int max = CMD_MAX_WORDS * 2 + 2;
 	memset(cl, 0, sizeof *cl);
-	strlcpy(cl->buf, text ? text : "", sizeof cl->buf);
-	int n = split_words(cl->buf, words, CMD_MAX_WORDS * 2);
+	size_t len = strlcpy(cl->buf, text ? text : "", sizeof cl->buf);
+	cl->cut = len >= sizeof cl->buf;
+	len = strlen(cl->buf);
+	int n = split_words(cl->buf, words, max);
+	if (n == max)                        /* a word left after the last kept? */
+		cl->dropped = more_words(words[n - 1] + strlen(words[n - 1]), cl->buf + len);
 	int i = 0;
 	for (; i < n && strcmp(words[i], "--") != 0; i++) {
 		char *eq = strchr(words[i], '=');
-		if (!eq || cl->nopts >= CMD_MAX_WORDS)
+		if (!eq)
 			continue;
+		if (cl->nopts >= CMD_MAX_WORDS) {
+			cl->dropped = true;
+			continue;
+		}
 		*eq = 0;
 		cl->opt_key[cl->nopts] = words[i];
 		cl->opt_val[cl->nopts++] = eq + 1;
 	}
-	for (i++; i < n && cl->argc < CMD_MAX_WORDS; i++)
+	for (i++; i < n; i++) {
+		if (cl->argc == CMD_MAX_WORDS) {
+			cl->dropped = true;
+			break;
+		}
 		cl->argv[cl->argc++] = words[i];
+	}
 }
 
 const char *cmdline_get(const struct cmdline *cl, const char *key)

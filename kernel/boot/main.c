@@ -1,6 +1,8 @@
 /*
  * main.c — Hako's boot order, one step per line, and the first thread.
  */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <acpi.h>
@@ -20,6 +22,7 @@
 #include <sem.h>
 #include <errno.h>
 #include <mpio.h>
+#include <options.h>
 #include <sched.h>
 #include <serialiser.h>
 #include <smp.h>
@@ -48,20 +51,41 @@ static uint64_t boot_module_size(void)
 	return bootinfo.nmods ? bootinfo.mods[0].end - bootinfo.mods[0].start : 0;
 }
 
+void options_refuse(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kprintf("hako: ");
+	kvprintf(fmt, ap);
+	kprintf("\n");
+	va_end(ap);
+	arch_power_off(POWER_FAIL);
+}
+
+/* The command line, every option checked (a wrong one stops the boot), and
+ * the options read here; the others are read where they are used. */
 static void read_cmdline(void)
 {
 	static char fw[BOOT_CMDLINE_MAX];
 	const char *text = bootinfo.cmdline;
-	if (fwcfg_read_file("opt/hako/cmdline", fw, sizeof fw) >= 0)
+	bool cut = bootinfo.cmdline_cut;
+	int n = fwcfg_read_file("opt/hako/cmdline", fw, sizeof fw);
+	if (n >= 0) {
 		text = fw;                       /* the harness overrides GRUB's line */
+		cut = n >= (int)sizeof fw;
+	}
 	cmdline_parse(&kcmdline, text);
-	int64_t tick = parse_duration_ns(cmdline_get(&kcmdline, "tick"));
-	if (tick >= 100000)
-		tick_ns = (uint64_t)tick;
+	kcmdline.cut |= cut;
+	char why[OPTIONS_WHY_MAX];
+	if (options_check(&kcmdline, why, sizeof why) < 0)
+		options_refuse("%s", why);
+	const char *tick = cmdline_get(&kcmdline, "tick");
+	if (tick)
+		tick_ns = (uint64_t)parse_duration_ns(tick);
 	const char *trace = cmdline_get(&kcmdline, "irqtrace");
 	irq_trace = trace && strcmp(trace, "on") == 0;
 	const char *slice = cmdline_get(&kcmdline, "slice");
-	if (slice && slice[0] >= '1' && slice[0] <= '9')
+	if (slice)
 		sched_slice_ticks = (uint64_t)(slice[0] - '0');
 }
 

@@ -21,6 +21,7 @@
 #include <driver.h>
 #include <errno.h>
 #include <kprintf.h>
+#include <options.h>
 #include <pci.h>
 
 extern const struct driver __drivers_start[], __drivers_end[];
@@ -136,6 +137,14 @@ void drivers_probe(void)
 {
 	for (const struct driver *drv = __drivers_start; drv < __drivers_end; drv++)
 		bind_driver(drv);
+}
+
+const char *options_net_driver(int i)
+{
+	for (const struct driver *drv = __drivers_start; drv < __drivers_end; drv++)
+		if (drv->class == DRV_CLASS_NET && i-- == 0)
+			return drv->name;
+	return NULL;
 }
 
 int drv_dev_count(void) { return ndevs; }

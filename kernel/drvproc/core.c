@@ -84,10 +84,12 @@ static void core_free(struct core *c)
 	kfree(c);
 }
 
-/* proc_spawn_with's setup: the process is c's before its thread runs. */
+/* proc_spawn_with's setup: the process is c's before its thread runs.  A
+ * driver needs no control call (its own calls are checked by p->core). */
 static int attach_proc(struct proc *p, void *arg)
 {
 	struct core *c = arg;
+	p->priv = HAKO_PRIV_NONE;
 	p->core = c;
 	c->proc = p;
 	c->pid = p->pid;

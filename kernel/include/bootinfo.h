@@ -7,6 +7,7 @@
 #ifndef HAKO_BOOTINFO_H
 #define HAKO_BOOTINFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define MB1_BOOT_MAGIC 0x2BADB002
@@ -35,6 +36,7 @@ struct boot_module {
 struct bootinfo {
 	const char *loader;          /* "multiboot1" or "multiboot2" */
 	char cmdline[BOOT_CMDLINE_MAX];
+	bool cmdline_cut;            /* the loader's line was longer: options_check refuses it */
 	int nregions;
 	struct mem_region regions[BOOT_MAX_REGIONS];
 	int nmods;

@@ -16,10 +16,14 @@ struct cmdline {
 	char *opt_key[CMD_MAX_WORDS], *opt_val[CMD_MAX_WORDS];
 	int argc;
 	char *argv[CMD_MAX_WORDS];
+	bool cut;                    /* the text did not fit buf: the rest is lost */
+	bool dropped;                /* more options or arguments than CMD_MAX_WORDS */
 };
 
 extern struct cmdline kcmdline;
 
+/* Split text into options and the command; what does not fit is marked
+ * (cut, dropped) for options_check to refuse. */
 void cmdline_parse(struct cmdline *cl, const char *text);
 const char *cmdline_get(const struct cmdline *cl, const char *key);   /* NULL if absent */
 /* "10ms", "500us", "2s", "1000000" (ns) -> ns; -1 on a bad value. */

@@ -74,6 +74,7 @@ struct proc {
 	bool ica_window;                 /* the whole ICA region is mapped (ica_fast.c) */
 	uint32_t blk_open;               /* block devices opened, a bit per number (sys_blk.c) */
 	struct core *core;               /* set if it is a driver process (paper 003, core.h) */
+	uint32_t priv;                   /* HAKO_PRIV_* it holds: priv.c (atomic, only shrinks) */
 };
 
 void proc_init(void);                /* after the archive is found */

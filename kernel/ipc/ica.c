@@ -53,11 +53,9 @@ uint64_t ica_va(const struct ica *a) { return page_va(a->first); }
 
 static void read_options(void)
 {
-	const char *mode = cmdline_get(&kcmdline, "ispc");
+	const char *mode = cmdline_get(&kcmdline, "ispc");     /* baseline or fast: options.c */
 	if (mode && strcmp(mode, "fast") == 0)
 		ica_mode = HAKO_ISPC_FAST;
-	else if (mode && strcmp(mode, "baseline") != 0)
-		kprintf("ica: unknown ispc=%s, using baseline\n", mode);
 }
 
 void ica_init(void)

@@ -27,18 +27,32 @@
 #include <cmdline.h>
 #include <errno.h>
 #include <ica.h>
+#include <options.h>
 #include <proc.h>
 #include <vm.h>
 #include "ica_internal.h"
 
-static char servers[128] = "nameserver,echo,ramdisk";   /* who gets the window */
+static char servers[OPTIONS_SERVERS_MAX] = "nameserver,echo,ramdisk";   /* who gets the window */
 static int nwindows;                 /* processes with the window; guard: ica_lock */
 
 const char *ica_fast_options(void)
 {
 	const char *list = cmdline_get(&kcmdline, "servers");
-	if (list)
-		strlcpy(servers, list, sizeof servers);
+	if (!list)
+		return servers;
+	strlcpy(servers, list, sizeof servers);      /* options.c checked the length */
+	for (const char *p = servers; *p;) {
+		char name[HAKO_PATH_MAX];
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		const void *file;
+		uint64_t size;
+		strlcpy(name, p, n + 1 < sizeof name ? n + 1 : sizeof name);
+		if (initrd_find(name, &file, &size) < 0)
+			options_refuse("kernel option servers=%s refused (%s is no program of the boot "
+				       "archive)", list, name);
+		p += n + (comma ? 1 : 0);
+	}
 	return servers;
 }
 

@@ -41,6 +41,7 @@
 #include <intr.h>
 #include <kprintf.h>
 #include <mpio.h>
+#include <options.h>
 #include <sched.h>
 #include <smp.h>
 #include <spinlock.h>
@@ -189,6 +190,8 @@ static void serve(void)
 
 /* ---- boot -------------------------------------------------------------------------- */
 
+_Static_assert(OPTIONS_CPUS_MAX == MAX_CPUS, "options.c checks iop= against MAX_CPUS");
+
 /* iop=N: N, or -EINVAL if it is not a number naming an online CPU other than the master. */
 static int parse(const char *s)
 {
@@ -211,11 +214,8 @@ void iop_init(void)
 	if (!s)
 		return;
 	int n = parse(s);
-	if (n < 0) {
-		kprintf("iop: iop=%s refused (a CPU 1..%d), running without an I/O processor\n", s,
-			cpus_online() - 1);
-		return;
-	}
+	if (n < 0)
+		options_refuse("kernel option iop=%s refused (allowed: a CPU 1..%d)", s, cpus_online() - 1);
 	vector = intr_alloc_vector();
 	if (vector < 0 || intr_register(vector, on_ipi, NULL, "iop-done") < 0) {
 		kprintf("iop: no vector for the completion IPI, running without an I/O processor\n");

@@ -25,6 +25,7 @@
 #include <ispc.h>
 #include <nic_user.h>
 #include <proc.h>
+#include <priv.h>
 #include <sem.h>
 #include <thread.h>
 #include <vm.h>
@@ -472,6 +473,7 @@ static struct proc *proc_alloc(const char *path, struct proc *parent)
 	spin_init(&p->lock, "proc", LOCK_PROC);
 	p->refs = 1;
 	p->parent = parent ? parent : &kernel_anchor;
+	priv_inherit(p, parent);
 	return p;
 }
 

@@ -7,7 +7,8 @@
  * A buffer outside the caller's memory is refused before the device is
  * touched; one that faults part way (an unmapped page) stops the call
  * there with -EFAULT, the blocks before it done.  blk_ctl also shows and
- * sets paper 001's switches of a device (mpio.h).  blk_open/blk_close
+ * sets paper 001's switches of a device (mpio.h); setting them needs
+ * HAKO_PRIV_DEVCTL (priv.h), INFO is open.  blk_open/blk_close
  * keep the caller's open devices as a bit per device number in its
  * struct proc (no allocation: nothing to free when it ends); reading or
  * writing a device not opened is -EBADF.
@@ -20,6 +21,7 @@
 #include <syscall.h>
 #include <mpio.h>
 #include <pmm.h>
+#include <priv.h>
 #include <proc.h>
 #include <uaccess.h>
 #include <uapi/hako_blk.h>
@@ -90,6 +92,8 @@ static long set(struct blkdev *d, uint64_t uarg)
 
 long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 {
+	if ((int)op != HAKO_BLK_INFO && priv_check(HAKO_PRIV_DEVCTL) < 0)
+		return -EPERM;
 	struct blkdev *d = blk_get((int)dev);
 	if (!d)
 		return -ENODEV;

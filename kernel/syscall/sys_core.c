@@ -9,7 +9,8 @@
  * process; a bad pointer is -EFAULT, a core (card) that does not exist
  * -ENODEV, a call id that is not the one received -EINVAL.  Every such
  * refusal of a driver process's request is counted (stat.refused): the
- * fault-injection run's wild requests end there.
+ * fault-injection run's wild requests end there.  core_ctl's STAT is
+ * open; RESET, INJECT and RESTART need HAKO_PRIV_DRVPROC (priv.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <pci.h>
 #include <string.h>
 #include <nic.h>
+#include <priv.h>
 #include <proc.h>
 #include <region.h>
 #include <arch/arch.h>
@@ -217,6 +219,8 @@ long sys_core_rx(uint64_t uframe, uint64_t len)
 
 long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)
 {
+	if ((int)op != HAKO_CORE_STAT && priv_check(HAKO_PRIV_DRVPROC) < 0)
+		return -EPERM;
 	if (core >= (uint64_t)nic_count())
 		return -ENODEV;
 	struct hako_core_stat st;

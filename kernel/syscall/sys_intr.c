@@ -2,18 +2,23 @@
  * sys_intr.c — the intr_ctl system call (interrupt packaging, paper 000):
  * the settings, counters and phase-probe records of a source copied
  * between user memory and the kernel; intr_pack.c and intr_pack_ctl.c do
- * the work.
+ * the work.  GET and reading the probe are open; SET and RESET need
+ * HAKO_PRIV_INTR, the probe's other ops HAKO_PRIV_MEASURE (priv.h).
  */
 #include <stdint.h>
 #include <errno.h>
 #include <syscall.h>
 #include <intr_pack.h>
+#include <priv.h>
 #include <thread.h>
 #include <uaccess.h>
 
-/* The probe is global: s (NULL if dev names no source) matters only to CALIBRATE. */
+/* The probe is global: s (NULL if dev names no source) matters only to
+ * CALIBRATE.  Reading the records is open; the rest is measurement control. */
 static long probe(struct intr_src *s, const struct hako_intr_probe *p)
 {
+	if (p->op != HAKO_PROBE_READ && priv_check(HAKO_PRIV_MEASURE) < 0)
+		return -EPERM;
 	switch (p->op) {
 	case HAKO_PROBE_START:
 		intr_pack_probe_start();
@@ -48,6 +53,8 @@ long sys_intr_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 			return -EFAULT;
 		return probe(s, &p);
 	}
+	if (((int)op == HAKO_INTR_SET || (int)op == HAKO_INTR_RESET) && priv_check(HAKO_PRIV_INTR) < 0)
+		return -EPERM;
 	if (!s)
 		return -ENODEV;
 	switch ((int)op) {

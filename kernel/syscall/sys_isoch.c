@@ -1,10 +1,13 @@
 /*
  * sys_isoch.c — the system calls of periodic threads (paper 004):
  * isoch_ctl and isoch_wait.  Checks and copies; the work is isoch.c's.
+ * CREATE reserves CPU time above every normal thread: HAKO_PRIV_SCHED
+ * (priv.h); the ops on a thread already periodic are open.
  */
 #include <stdint.h>
 #include <errno.h>
 #include <isoch.h>
+#include <priv.h>
 #include <syscall.h>
 #include <thread.h>
 #include <uaccess.h>
@@ -21,6 +24,8 @@ long sys_isoch_ctl(uint64_t uop, uint64_t utid, uint64_t uarg)
 	if (tid < 0)
 		return -ESRCH;
 	if (op == HAKO_ISOCH_CREATE) {
+		if (priv_check(HAKO_PRIV_SCHED) < 0)
+			return -EPERM;
 		if (copy_from_user(&st, uarg, sizeof st) < 0)
 			return -EFAULT;
 		long r = on_own_thread((uint64_t)tid, create, (uint64_t)&st);

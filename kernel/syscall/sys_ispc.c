@@ -1,12 +1,14 @@
 /*
  * sys_ispc.c — the ICA and server-communication system calls (paper 002):
- * argument checks and copies; ica.c and ispc.c do the work.
+ * argument checks and copies; ica.c and ispc.c do the work.  Switching
+ * the mode for everyone (ispc_mode) needs HAKO_PRIV_IPC (priv.h).
  */
 #include <stdint.h>
 #include <errno.h>
 #include <syscall.h>
 #include <ica.h>
 #include <ispc.h>
+#include <priv.h>
 #include <proc.h>
 #include <uaccess.h>
 
@@ -36,7 +38,10 @@ long sys_ica_stat(uint64_t uout)
 }
 
 long sys_ispc_listen(uint64_t flags) { return ispc_listen(proc_current(), (int)flags); }
-long sys_ispc_mode(uint64_t mode) { return ica_set_mode((int)mode); }
+long sys_ispc_mode(uint64_t mode)
+{
+	return priv_check(HAKO_PRIV_IPC) < 0 ? -EPERM : ica_set_mode((int)mode);
+}
 
 /* Read the message, and make sure it can be written back: a result or a
  * request taken must not be lost to a bad buffer. */

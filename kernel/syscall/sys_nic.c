@@ -2,7 +2,8 @@
  * sys_nic.c — the network-card system calls (nic_ctl, nic_recv, nic_send,
  * nic_traffic): the card index, flags and lengths checked, the structures
  * and frames copied between user memory and the kernel stack; nic_user.c,
- * nic_traffic.c and the driver's nic_send do the work.
+ * nic_traffic.c and the driver's nic_send do the work.  The kernel's
+ * sender (nic_traffic) needs HAKO_PRIV_DEVCTL (priv.h).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <core.h>
 #include <nic.h>
 #include <nic_user.h>
+#include <priv.h>
 #include <proc.h>
 #include <uaccess.h>
 
@@ -74,6 +76,8 @@ long sys_nic_send(uint64_t nic, uint64_t uframe, uint64_t len)
 /* spec NULL: stop the card's sender. */
 long sys_nic_traffic(uint64_t nic, uint64_t uspec)
 {
+	if (priv_check(HAKO_PRIV_DEVCTL) < 0)
+		return -EPERM;
 	if (!card_ok(nic))
 		return -ENODEV;
 	int pid = proc_current()->pid;

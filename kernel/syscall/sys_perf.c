@@ -3,7 +3,8 @@
  * the caches and the calling CPU's TLB, so user/kperf can time each
  * call's worst case, and reads or resets the longest preemption-off
  * section per context (preempt_trace.c), and times the kernel-internal
- * interfaces (kinternal.c).  The rules are in
+ * interfaces (kinternal.c).  Reading the sections is open, every other
+ * op needs HAKO_PRIV_MEASURE (priv.h).  The rules are in
  * uapi/hako_perf.h.
  */
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <heap.h>
 #include <measure.h>
 #include <preempt_trace.h>
+#include <priv.h>
 #include <syscall.h>
 #include <uaccess.h>
 #include <arch/arch.h>
@@ -43,6 +45,8 @@ static long internal(uint64_t uio)
 
 long sys_perf_ctl(uint64_t op, uint64_t arg)
 {
+	if ((int)op != HAKO_PERF_PREEMPT_GET && priv_check(HAKO_PRIV_MEASURE) < 0)
+		return -EPERM;
 	switch ((int)op) {
 	case HAKO_PERF_PURGE:
 		if (arg)

@@ -10,11 +10,14 @@
 #include <errno.h>
 #include <syscall.h>
 #include <heap.h>
+#include <priv.h>
 #include <proc.h>
 #include <sched.h>
 #include <smp.h>
 #include <thread.h>
 #include <uaccess.h>
+
+_Static_assert(PROC_PRIO == HAKO_PRIO_DEFAULT, "programs start at the default priority");
 
 /* argv from user space: at most HAKO_ARGV_MAX strings, HAKO_ARG_BYTES in all. */
 struct uargs {
@@ -45,7 +48,14 @@ static long copy_argv(struct uargs *a, uint64_t uargv)
 	return 0;
 }
 
-long sys_spawn(uint64_t upath, uint64_t uargv)
+/* proc_spawn_with's setup for spawn_priv: the child keeps only these bits. */
+static int keep_privs(struct proc *p, void *keep)
+{
+	p->priv &= *(uint32_t *)keep;
+	return 0;
+}
+
+static long spawn(uint64_t upath, uint64_t uargv, uint32_t keep)
 {
 	char path[HAKO_PATH_MAX];
 	long err = copy_str_from_user(path, upath, sizeof path);
@@ -65,9 +75,32 @@ long sys_spawn(uint64_t upath, uint64_t uargv)
 		a->argv[1] = NULL;
 	}
 	if (!err)
-		err = proc_spawn(proc_current(), path, a->argc, a->argv);
+		err = proc_spawn_with(proc_current(), path, a->argc, a->argv, keep_privs, &keep);
 	kfree(a);
 	return err;
+}
+
+long sys_spawn(uint64_t upath, uint64_t uargv)
+{
+	return spawn(upath, uargv, HAKO_PRIV_ALL);
+}
+
+/* The child holds the caller's privileges ANDed with keep: never more. */
+long sys_spawn_priv(uint64_t upath, uint64_t uargv, uint64_t keep)
+{
+	if (keep & ~(uint64_t)HAKO_PRIV_ALL)
+		return -EINVAL;
+	return spawn(upath, uargv, (uint32_t)keep);
+}
+
+long sys_priv_get(void)
+{
+	return priv_of(proc_current());
+}
+
+long sys_priv_drop(uint64_t mask)
+{
+	return priv_drop(proc_current(), mask);
 }
 
 long sys_wait(uint64_t upid, uint64_t ustatus)
@@ -184,6 +217,8 @@ long sys_setprio(uint64_t tid, uint64_t prio)
 {
 	if ((int)prio < 1 || (int)prio > PROC_PRIO_MAX)
 		return -EINVAL;
+	if ((int)prio > PROC_PRIO && priv_check(HAKO_PRIV_SCHED) < 0)
+		return -EPERM;                   /* above the default: ahead of other programs */
 	return on_own_thread(tid, set_prio, (uint64_t)(int)prio);
 }
 

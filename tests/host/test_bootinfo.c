@@ -12,7 +12,8 @@
  * flags select the fields read (cmdline, mmap, or mem_lower/mem_upper when
  * there is no mmap, modules); mmap entries advance by their own size field;
  * region types outside 1..5 become reserved and empty regions are dropped;
- * cmdline, module names, regions and modules are cut to their limits;
+ * cmdline, module names, regions and modules are cut to their limits (a
+ * cut cmdline marked cmdline_cut, for the boot to refuse);
  * multiboot 2 tags (cmdline 1, module 3, mmap 6 with entry_size, RSDP 14
  * and 15, unknown ones skipped, 8-byte alignment, end tag 0) are all read,
  * RSDP v2 wins over v1 in either order; a total under 16 is -EINVAL; a tag
@@ -151,6 +152,7 @@ TEST(mb1_full_block)
 	CHECK_EQ(bi.info_phys, INFO1);
 	CHECK_EQ(bi.info_size, MB1_INFO_SIZE);
 	CHECK_STR(bi.cmdline, "build/hako.elf tick=5ms -- ktest");
+	CHECK(!bi.cmdline_cut);
 	CHECK_EQ(bi.nregions, 6);
 	CHECK_REGION(0, 0, 0x9fc00, MEM_USABLE);
 	CHECK_REGION(1, 0x9fc00, 0x400, MEM_RESERVED);
@@ -228,6 +230,7 @@ TEST(mb1_long_cmdline_cut)
 	CHECK_EQ(parse(MB1_BOOT_MAGIC, INFO1), 0);
 	CHECK_EQ(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
 	CHECK_EQ(bi.cmdline[BOOT_CMDLINE_MAX - 2], 'x');
+	CHECK(bi.cmdline_cut);                   /* marked, so the boot refuses it */
 }
 
 TEST(mb1_regions_capped)
@@ -349,6 +352,7 @@ TEST(mb2_full_block)
 	CHECK_EQ(bi.info_phys, BASE2);
 	CHECK_EQ(bi.info_size, total);
 	CHECK_STR(bi.cmdline, "tick=5ms -- ktest sched");
+	CHECK(!bi.cmdline_cut);
 	CHECK_EQ(bi.nmods, 2);
 	CHECK_EQ(bi.mods[0].start, 0x300000);
 	CHECK_EQ(bi.mods[0].end, 0x340000);
@@ -660,4 +664,17 @@ TEST(mb1_module_loop_stops_when_full)
 		mb1_module(i, 0x1000, 0x2000, 0);
 	CHECK_EQ(parse(MB1_BOOT_MAGIC, INFO1), 0);
 	CHECK_EQ(bi.nmods, BOOT_MAX_MODULES);
+}
+
+TEST(mb2_long_cmdline_marked_cut)
+{
+	static char text[BOOT_CMDLINE_MAX + 50];
+	memset(text, 'y', sizeof text - 1);
+	mb2_new();
+	mb2_tag(1, text, sizeof text);                     /* with its NUL */
+	mb2_finish(false);
+	CHECK_EQ(parse(MB2_BOOT_MAGIC, BASE2), 0);
+	CHECK_EQ(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+	CHECK(bi.cmdline_cut);
+	check_free_all();
 }

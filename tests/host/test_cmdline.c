@@ -7,7 +7,8 @@
  * keys resolve to the last; values may be empty or contain '='; words after
  * "--" are never options; spaces, tabs and newlines all separate words;
  * options and arguments are capped at CMD_MAX_WORDS and an over-long line
- * is cut at the buffer; parsing again starts from scratch and the input is
+ * is cut at the buffer, each marked (dropped, cut) and a line that fits
+ * exactly is not; parsing again starts from scratch and the input is
  * never written.  parse_duration_ns accepts s/ms/us/ns or no unit, rejects
  * everything else, and refuses values that overflow 64 bits.
  */
@@ -142,6 +143,26 @@ TEST(arguments_capped)
 	CHECK_EQ(cl.argc, CMD_MAX_WORDS);
 	CHECK_STR(cl.argv[0], "w0");
 	CHECK_STR(cl.argv[CMD_MAX_WORDS - 1], "w31");
+	CHECK(cl.dropped);
+	CHECK(!cl.cut);
+}
+
+TEST(words_that_fit_are_not_dropped)
+{
+	static struct cmdline cl;
+	char text[1024] = "build/hako.elf";
+	for (int i = 0; i < CMD_MAX_WORDS; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), " k%d=%d", i, i);
+	strcat(text, " --");
+	for (int i = 0; i < CMD_MAX_WORDS; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), " w%d", i);
+	cmdline_parse(&cl, text);
+	CHECK_EQ(cl.nopts, CMD_MAX_WORDS);
+	CHECK_EQ(cl.argc, CMD_MAX_WORDS);
+	CHECK(!cl.dropped);
+	strcat(text, " one-more");
+	cmdline_parse(&cl, text);
+	CHECK(cl.dropped);
 }
 
 TEST(options_capped)
@@ -153,6 +174,7 @@ TEST(options_capped)
 	strcat(text, "-- run");
 	cmdline_parse(&cl, text);
 	CHECK_EQ(cl.nopts, CMD_MAX_WORDS);
+	CHECK(cl.dropped);
 	CHECK_STR(cmdline_get(&cl, "k0"), "0");
 	CHECK_STR(cmdline_get(&cl, "k31"), "31");
 	CHECK_PTR(cmdline_get(&cl, "k32"), NULL);
@@ -171,6 +193,11 @@ TEST(long_line_cut_at_buffer)
 	CHECK_EQ(cl.nopts, 1);
 	CHECK_EQ(strlen(cmdline_get(&cl, "key")), sizeof cl.buf - 1 - 4);
 	CHECK_EQ(cl.buf[sizeof cl.buf - 1], 0);
+	CHECK(cl.cut);
+	text[sizeof cl.buf - 1] = 0;      /* exactly the buffer's room: whole */
+	cmdline_parse(&cl, text);
+	CHECK(!cl.cut);
+	CHECK(!cl.dropped);
 }
 
 TEST(input_untouched_and_reparse_resets)

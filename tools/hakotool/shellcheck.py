@@ -3,7 +3,8 @@
 Runs `./hako shell` on a pseudo-terminal as a user would, waits for the
 prompt of the user-space shell (user/sh, pid 1), types a few commands one
 key at a time and checks the answers (builtins, a program run with
-arguments and its exit status, an unknown name), then powers the guest
+arguments and its exit status, an unknown name, a program started with
+fewer privileges), then powers the guest
 off from the prompt.  Every key reaches
 the kernel through the UART's receive interrupt, so this also shows the
 console input path working end to end.
@@ -24,6 +25,7 @@ SCRIPT = (
     ("ls", "selftest"),
     ("hello 3 x", "(status 3)"),
     ("nosuchprogram", "sh: nosuchprogram: not found"),
+    ("priv measure selftest --role priv_report", "(status 8)"),   # HAKO_PRIV_MEASURE alone
     ("mem", "frames: "),
     ("devctl -h", "usage: devctl"),
     ("devctl testdev0 policy fixed 99", "devctl: policy fixed 99: give a CPU from 0 to 1"),

@@ -2,7 +2,8 @@
 
 The test plan is the table at the top of this module: which steps run
 (host unit tests, pytest, the guest boot matrix, the determinism check,
-a kernel fault and a panic reported as such, the `make gdb` path, an
+a kernel fault and a panic reported as such, wrong kernel options refused
+at boot, the `make gdb` path, an
 interactive `./hako shell` session, the coverage check, one boot of
 Debian's Linux with the peer benchmark, peer.py)
 and which guest boots are made.  Each boot case names the guest command
@@ -39,6 +40,7 @@ from pathlib import Path
 from . import paths
 from .crashcheck import EXPECTED as CRASH_KINDS, crash_profile, judge_crash
 from .gdbcheck import check_gdb
+from .optioncheck import EXPECTED as OPTION_CASES, judge_option, option_profile
 from .shellcheck import check_shell
 from .qemu import DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile
 from .results import skip_reason, verdict
@@ -135,8 +137,8 @@ class Plan:
     determinism: BootCase = BootCase("pc", 4, net="hub")
 
 
-ALL_STEPS = ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash", "gdb",
-             "shell", "peer")
+ALL_STEPS = ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash", "options",
+             "gdb", "shell", "peer")
 
 PLANS = {
     "full": Plan(steps=ALL_STEPS, boots=(
@@ -511,19 +513,33 @@ class TestAll:
                     for o in outcomes]
         self.reporter.add([determinism_item(outcomes, contents)])
 
+    def _failing_boot(self, profile: Profile, name: str) -> tuple[BootOutcome, str]:
+        """A boot meant to fail: its outcome and console (the log is not kept)."""
+        outcome = run_boot(profile, name, BOOT_TIMEOUT, quiet=True, announce=False, build=False,
+                           root=self.root, env=self.env, err=self.err)
+        console = ""
+        if outcome.log is not None and outcome.log.exists():
+            console = outcome.log.read_text(encoding="utf-8", errors="replace")
+            outcome.log.unlink()
+        return outcome, console
+
     def step_crash(self) -> None:
         if not self.built("kernel", KERNEL_IMAGE, counted=True):
             return
         for kind in CRASH_KINDS:
-            outcome = run_boot(crash_profile(kind), f"crash-{kind}", BOOT_TIMEOUT,
-                               quiet=True, announce=False, build=False, root=self.root,
-                               env=self.env, err=self.err)
-            console = ""
-            if outcome.log is not None and outcome.log.exists():
-                console = outcome.log.read_text(encoding="utf-8", errors="replace")
-                outcome.log.unlink()          # an expected crash: no log to keep
+            outcome, console = self._failing_boot(crash_profile(kind), f"crash-{kind}")
             why = judge_crash(kind, outcome.exit_code, console)
             self.reporter.add([TestItem(f"crash-{kind}", why is None, why or "")])
+
+    def step_options(self) -> None:
+        """Each wrong kernel option stops the boot with its one line (optioncheck.py)."""
+        if not self.built("kernel", KERNEL_IMAGE, counted=True):
+            return
+        for name in OPTION_CASES:
+            outcome, console = self._failing_boot(option_profile(name),
+                                                  f"option-{name.replace('=', '-')}")
+            why = judge_option(name, outcome.exit_code, console)
+            self.reporter.add([TestItem(f"option-{name}", why is None, why or "")])
 
     def step_gdb(self) -> None:
         if not self.built("kernel", KERNEL_IMAGE, counted=True):

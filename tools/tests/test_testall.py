@@ -16,7 +16,7 @@ def names(items, ok):
 def test_plan_table():
     full = testall.PLANS["full"]
     assert full.steps == ("layout", "host", "pytest", "boots", "coverage", "determinism", "crash",
-                          "gdb", "shell", "peer")
+                          "options", "gdb", "shell", "peer")
     assert [c.label for c in full.boots] == [
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",

@@ -46,16 +46,44 @@ int kperf_drv_getpid(struct kperf_run *run)
 static char *exit_argv[] = { "kperf", "--exit", NULL };
 static char *sleep_argv[] = { "kperf", "--sleep", NULL };
 
-int kperf_drv_spawn(struct kperf_run *run)
+/* The two children A and B of a spawn driver collected; 0, or why not if one failed. */
+static int reap_two(const char *call, long a, long b)
 {
-	long a = -1;
-	long b = KPERF_TIME(run, a = sys_spawn("kperf", exit_argv), sys_spawn("kperf", exit_argv));
 	if (a > 0)
 		waitpid((int)a, NULL);
 	if (b > 0)
 		waitpid((int)b, NULL);
+	return a < 0 || b < 0 ? kperf_fail(call, a < 0 ? a : b) : 0;
+}
+
+int kperf_drv_spawn(struct kperf_run *run)
+{
+	long a = -1;
+	long b = KPERF_TIME(run, a = sys_spawn("kperf", exit_argv), sys_spawn("kperf", exit_argv));
 	run->note = "`kperf --exit` from the boot archive (the child's run not included)";
-	return a < 0 || b < 0 ? kperf_fail("spawn", a < 0 ? a : b) : 0;
+	return reap_two("spawn", a, b);
+}
+
+int kperf_drv_spawn_priv(struct kperf_run *run)
+{
+	long a = -1;
+	long b = KPERF_TIME(run, a = sys_spawn_priv("kperf", exit_argv, HAKO_PRIV_NONE),
+			    sys_spawn_priv("kperf", exit_argv, HAKO_PRIV_NONE));
+	run->note = "`kperf --exit` holding no privilege (the child's run not included)";
+	return reap_two("spawn_priv", a, b);
+}
+
+int kperf_drv_priv_get(struct kperf_run *run)
+{
+	long r = KPERF_TIME(run, sys_priv_get(), sys_priv_get());
+	return r < 0 ? kperf_fail("priv_get", r) : 0;
+}
+
+int kperf_drv_priv_drop(struct kperf_run *run)
+{
+	long r = KPERF_TIME(run, sys_priv_drop(HAKO_PRIV_NONE), sys_priv_drop(HAKO_PRIV_NONE));
+	run->note = "no bit (the set stays as it is)";
+	return r < 0 ? kperf_fail("priv_drop", r) : 0;
 }
 
 /* Two children of ARGV, given time to get going. */

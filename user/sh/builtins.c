@@ -197,6 +197,7 @@ static const struct builtin builtins[] = {
 	{ "jobs", "", "list background children", do_jobs },
 	{ "wait", "[PID]", "wait for background children", do_wait },
 	{ "kill", "PID", "kill a process", do_kill },
+	{ "priv", "[LIST CMD]", "privileges; run CMD holding LIST", sh_priv_show },
 	{ "cpus", "", "per-CPU counters", do_cpus },
 	{ "mem", "", "free and total memory", do_mem },
 	{ "exit", "[N]", "leave the shell with status N", do_exit },
@@ -216,7 +217,9 @@ static int do_help(int argc, char **argv)
 		printf("  %-18s %s\n", left, b->help);
 	}
 	printf("any other word runs the program of that name (see ls) with the\n"
-	       "words after it as arguments; a trailing & runs it in the background\n");
+	       "words after it as arguments; a trailing & runs it in the background;\n"
+	       "priv LIST CMD runs it holding only LIST (none, all, or some of\n"
+	       "devctl,intr,drvproc,measure,sched,ipc), never more than the shell\n");
 	return 0;
 }
 

@@ -6,7 +6,8 @@
  *
  * A command is a builtin (see `help`) or the name of a program in the
  * boot archive, started with the words as its argv and waited for; a
- * trailing `&` runs it in the background (reaped by the `wait` builtin).
+ * trailing `&` runs it in the background (reaped by the `wait` builtin);
+ * `priv LIST` in front starts it holding fewer privileges (priv.c).
  * Words are separated by spaces; there is no quoting.
  */
 #include <stdio.h>
@@ -61,7 +62,8 @@ static void report(int status)
 		printf("(status %d)\n", status);
 }
 
-static int run_program(char **argv, int background)
+/* Start ARGV holding the shell's privileges ANDed with KEEP; wait unless BACKGROUND. */
+static int run_program(char **argv, int background, uint64_t keep)
 {
 	int pid, status = 0;
 
@@ -69,7 +71,7 @@ static int run_program(char **argv, int background)
 		printf("sh: too many background jobs (use wait)\n");
 		return 1;
 	}
-	pid = spawnv(argv[0], argv);
+	pid = (int)sys_spawn_priv(argv[0], argv, keep);
 	if (pid == -ENOENT) {
 		printf("sh: %s: not found\n", argv[0]);
 		return STATUS_NOT_FOUND;
@@ -107,8 +109,14 @@ int sh_run_line(char *line)
 	background = take_background(&argc, argv);
 	if (argc == 0)
 		return sh_last_status;
-	if (!sh_builtin(argc, argv, &status))
-		status = run_program(argv, background);
+	uint64_t keep;
+	int skip = sh_priv_prefix(argc, argv, &keep);
+	if (skip < 0)
+		return sh_last_status = 1;
+	if (skip > 0)
+		status = run_program(argv + skip, background, keep);
+	else if (!sh_builtin(argc, argv, &status))
+		status = run_program(argv, background, keep);
 	sh_last_status = status;
 	return status;
 }

@@ -5,6 +5,7 @@
 #define HAKO_SH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <hako.h>
 
 #define SH_LINE_MAX  (HAKO_ARG_BYTES + 64)	/* one command line */
@@ -27,6 +28,12 @@ int sh_builtin(int argc, char **argv, int *status);
 
 /* builtins.c: parse a decimal int; 0 and a message if it is not one. */
 int sh_parse_int(const char *what, const char *s, int *out);
+
+/* priv.c: "priv LIST CMD ...": 2 (the words to skip) with LIST's mask in
+ * *KEEP, -1 (said why) if LIST is wrong, 0 (KEEP all) for any other
+ * command; sh_priv_show is the builtin `priv` alone. */
+int sh_priv_prefix(int argc, char **argv, uint64_t *keep);
+int sh_priv_show(int argc, char **argv);
 
 /* jobs.c: background children. */
 int jobs_full(void);

@@ -41,13 +41,11 @@ int fwcfg_read_file(const char *name, char *buf, uint32_t size)
 		read_bytes(&f, sizeof f);
 		if (strncmp(f.name, name, sizeof f.name) != 0)
 			continue;
-		uint32_t len = be32(f.size);
-		if (len >= size)
-			len = size - 1;
+		uint32_t full = be32(f.size), len = full < size ? full : size - 1;
 		outw(FW_CFG_SEL, be16(f.select));
 		read_bytes(buf, len);
 		buf[len] = 0;
-		return (int)len;
+		return (int)full;
 	}
 	return -1;
 }

@@ -14,6 +14,7 @@
 #include "hako_perf.h"
 #include "hako_isoch.h"
 #include "hako_core.h"
+#include "hako_priv.h"
 
 /* User address-space layout (fixed; see docs/design.md "User space"). */
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */

@@ -109,7 +109,8 @@ static inline uint64_t virt_to_phys(const void *va)
 	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
 }
 
-/* QEMU fw_cfg: a named file into buf; -1 if absent. */
+/* QEMU fw_cfg: a named file into buf (at most size - 1 bytes and a NUL);
+ * its whole length, which is size or more if it was cut, or -1 if absent. */
 int fwcfg_read_file(const char *name, char *buf, uint32_t size);
 
 /*
