@@ -276,6 +276,7 @@ void core_stat(int nic, struct hako_core_stat *out)
 	struct nic *n = nic_get(nic);
 	if (c) {
 		*out = c->stat;
+		out->gave_up = c->gave_up;       /* the restart state, reported with the counters */
 	} else {
 		*out = kernel_stat[nic];
 		out->placement = 0;
@@ -289,6 +290,8 @@ void core_stat(int nic, struct hako_core_stat *out)
 		out->as_loads += cpus[i].as_loads;
 }
 
+/* The counters only: what the kernel acts on (the restart state, the
+ * generation, the process) is kept. */
 void core_stat_reset(int nic)
 {
 	struct core *c = core_of_nic(nic);

@@ -87,6 +87,8 @@ struct core {
 	bool restart;                /* ended: to be started again (set by core_proc_end) */
 	int ended_pid;               /* the ended process, a zombie of the kernel to collect */
 	int failed_starts;           /* ended this many times in a row before registering */
+	bool gave_up;                /* not started again until core_ctl RESTART (apart from the
+	                              * counters: core_ctl RESET leaves it) */
 	int fail_inits;              /* fault injection: the next starts are told to fail */
 	uint64_t start_ns;           /* when the current process was spawned */
 	uint64_t restart_ns;         /* not started again before this (the back-off) */

@@ -311,3 +311,27 @@ UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_p
 	CHECK_EQ(s2.gave_up, 0);
 	return 0;
 }
+
+/* Resetting the counters of a card whose driver was given up leaves it restartable:
+ * RESTART is accepted and frames go again. */
+UTEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_core_stat s0, s1;
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
+	struct hako_core_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &five), 0);
+	CHECK_EQ(sys_kill(s0.pid), 0);
+	CHECK(wait_gave_up(c.tx, &s1) == 0, "not given up after five failed starts");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESET, NULL), 0);
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	long r = sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL);
+	CHECK(r == 0, "RESTART after a counter reset refused (%ld)", r);
+	CHECK(s1.gave_up == 1, "the reset cleared the given-up state (gave_up %lu)", s1.gave_up);
+	CHECK_EQ(s1.exits, 0);                       /* the counters did go */
+	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(s1.gave_up, 0);
+	return 0;
+}

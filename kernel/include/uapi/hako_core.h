@@ -113,7 +113,7 @@ struct hako_core_msg {
 
 /* core_ctl(core, op, arg) */
 #define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
-#define HAKO_CORE_RESET      1   /* zero the counters */
+#define HAKO_CORE_RESET      1   /* zero the counters (not gave_up, generation, pid) */
 #define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in/out; a driver process only */
 #define HAKO_CORE_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
 
@@ -176,7 +176,8 @@ struct hako_core_stat {
 	uint64_t kills;              /* ended by a kill (a program or the watchdog) */
 	uint64_t exits;              /* ended by exiting */
 	uint64_t watchdog_kills;     /* killed by the kernel: work pending, no progress */
-	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering */
+	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering and
+	                              * not started again yet (a state: RESET leaves it) */
 	uint64_t send_calls;         /* NET_SEND calls from programs and the kernel */
 	uint64_t send_ok;            /* answered 0 by the driver: in the device's ring */
 	uint64_t send_err;           /* answered an error by the driver (-EAGAIN, -EINVAL...) */
