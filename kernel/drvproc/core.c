@@ -92,6 +92,7 @@ static int attach_proc(struct proc *p, void *arg)
 	c->proc = p;
 	c->pid = p->pid;
 	c->stat.pid = p->pid;
+	c->flipped = c->wild_window = false;
 	struct thread *t = p->threads[0].t;
 	t->core = c;
 	t->io = &c->grant.io;

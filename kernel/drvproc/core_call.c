@@ -123,6 +123,7 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 	if (!c->dead)
 		core_nic_take_stats(c, &m->st);
 	c->progress++;
+	c->wild_window = false;              /* the requests of a WILD event end here */
 	long r = 0;
 	for (;;) {
 		if (c->active) {
@@ -137,6 +138,18 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 			m->entry = call->entry;
 			m->len = call->len;
 			waitq_wake_all(&c->reply_wq);    /* a caller may wait for queue room */
+			break;
+		}
+		if (c->events & HAKO_CORE_EV_WILD) {    /* alone: what follows are its wild requests */
+			c->events &= ~HAKO_CORE_EV_WILD;
+			m->kind = HAKO_CORE_MSG_EVENTS;
+			m->events = HAKO_CORE_EV_WILD;
+			m->len = 0;
+			c->stat.wild_events++;
+			if (!c->flipped) {
+				c->wild_window = true;
+				c->stat.wild_checked++;
+			}
 			break;
 		}
 		if (c->events) {

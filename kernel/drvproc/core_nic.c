@@ -94,7 +94,6 @@ void core_nic_dead(struct core *c)
 	c->base.tx_errors += c->last.tx_errors;
 	c->base.rx_errors += c->last.rx_errors;
 	c->base.rx_dropped += c->last.rx_dropped;
-	c->base.wild_accepted += c->last.wild_accepted;
 	c->last = (struct hako_core_nicstat){ 0 };
 	spin_unlock(&c->wq.lock);
 	intr_pack_release(&n->src);        /* held masked for a forwarded interrupt nobody finishes */
@@ -119,7 +118,6 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 	n->stats.tx_errors = c->base.tx_errors + st->tx_errors;
 	n->stats.rx_errors = c->base.rx_errors + st->rx_errors;
 	n->stats.rx_dropped = c->base.rx_dropped + st->rx_dropped + c->kdrops;
-	c->stat.wild_accepted = c->base.wild_accepted + st->wild_accepted;
 	n->link_up = st->link_up != 0;
 }
 

@@ -231,6 +231,7 @@ static int flip(struct core *c, struct hako_core_inject *spec)
 		uint8_t *byte = (uint8_t *)phys_to_virt(pa) + off;
 		*byte ^= (uint8_t)(1u << ((r >> 12) % 8));
 		spec->va = va + off;
+		c->flipped = true;               /* its wild requests are no longer checked */
 		err = 0;
 	}
 	spin_unlock(&c->wq.lock);

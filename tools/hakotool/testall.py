@@ -124,6 +124,7 @@ DRVPROC_TESTS = (
     "driver_failing_its_start_is_given_up_then_restarted_on_request",
     "counter_reset_keeps_a_given_up_driver_restartable",
     "core_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
+    "fault_counters_are_the_kernels_and_stay_bounded",
 )
 
 
