@@ -111,7 +111,8 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 		uint64_t credit = more < room ? more : room;
 		c->done_gen += credit;
 		c->stat.tx_done += credit;
-		c->stat.tx_overreported += more - credit;
+		if (more > credit)
+			c->stat.tx_overreported++;   /* a report, not its (driver-made) size */
 	}
 	c->last = *st;
 	n->stats.tx = c->base.tx + st->tx;

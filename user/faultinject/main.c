@@ -131,7 +131,7 @@ static bool account(struct card *c, bool quiet_device)
 	int64_t in_device = (int64_t)(ok + taken) - (int64_t)(done + unconf);
 	printf("faultinject: %s: sends %lu = ok %lu + refused %lu + epipe %lu (%lu taken by a driver "
 	       "that ended); queued %lu = taken %lu + dropped %lu; accepted %lu = reported done %lu + "
-	       "unconfirmed at an end %lu + in the device now %ld (over-reported %lu, not believed); "
+	       "unconfirmed at an end %lu + in the device now %ld (%lu over-reports, not believed); "
 	       "received %lu, kernel drops %lu\n",
 	       c->info.name, calls, ok, err, epipe, D(c, send_epipe_active), D(c, txq),
 	       taken, D(c, txq_dropped), ok + taken, done, unconf, in_device, D(c, tx_overreported),

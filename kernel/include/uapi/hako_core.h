@@ -204,8 +204,9 @@ struct hako_core_stat {
 	uint64_t wild_accepted;      /* wild requests of an unflipped driver the kernel accepted
 	                              * (must stay 0) */
 	uint64_t injected[HAKO_INJECT_KINDS];   /* faults injected, by kind */
-	uint64_t tx_overreported;    /* transmissions a driver reported done beyond what it was
-	                              * given (a corrupted driver): not believed, not in tx_done */
+	uint64_t tx_overreported;    /* reports of a driver claiming more transmissions done than it
+	                              * was given (a corrupted driver): not believed, not in tx_done;
+	                              * counted per report, as the claimed number is the driver's */
 	uint64_t requests;           /* driver requests the kernel checked */
 	uint64_t wild_events;        /* WILD events a driver received */
 	uint64_t wild_checked;       /* of those, by a driver no bit flip had touched */
