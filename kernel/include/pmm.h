@@ -10,8 +10,10 @@
  * cannot be handed out again meanwhile; the owner's pmm_free of a held
  * frame is deferred to the last pmm_put.  The caller of pmm_get makes sure
  * the frame is allocated at that moment (vm_lookup_get takes it under the
- * address space's lock, so an unmap cannot free it in between).  A frame
- * above RAM (MMIO) is never freed: get and put do nothing for it.
+ * address space's lock, so an unmap cannot free it in between); a
+ * reference to a frame that is free anyway only keeps the next owner's
+ * free waiting for the put.  A frame above RAM (MMIO) is never freed: get
+ * and put do nothing for it.
  */
 #ifndef HAKO_PMM_H
 #define HAKO_PMM_H

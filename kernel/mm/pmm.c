@@ -156,8 +156,8 @@ void pmm_get(uint64_t pa)
 	if (f >= map.nframes)
 		return;                      /* not RAM (MMIO): never freed, nothing to hold */
 	spin_lock(&pmm_lock);
-	if (frame_map_is_free(&map, f) || (refs[f] & REF_FREED) || (refs[f] & REF_COUNT) == REF_COUNT)
-		panic("pmm: reference to frame %lx that is free or held too often", pa);
+	if ((refs[f] & REF_COUNT) == REF_COUNT)      /* one per thread at most: cannot happen */
+		panic("pmm: frame %lx held too often", pa);
 	if (!refs[f])
 		held++;
 	refs[f]++;

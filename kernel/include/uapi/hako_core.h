@@ -191,8 +191,8 @@ struct hako_core_stat {
 	uint64_t rx_kernel_dropped;  /* received frames the receiver had no room for */
 	/*
 	 * The kernel's own account of the requests a driver makes (its
-	 * driver-only system calls; core_recv only when refused); nothing here comes from the driver's
-	 * memory, which fault injection corrupts.  A WILD event goes to the
+	 * driver-only system calls; core_recv only when refused); nothing
+	 * here comes from the driver's memory, which fault injection corrupts.  A WILD event goes to the
 	 * driver alone in its core_recv; the requests it makes until its next
 	 * core_recv are its wild requests.  They are checked only when no bit
 	 * was flipped in that driver process (its code is the initrd's, so
