@@ -94,6 +94,7 @@ static int attach_proc(struct proc *p, void *arg)
 	c->proc = p;
 	c->pid = p->pid;
 	c->stat.pid = p->pid;
+	c->flipped = c->wild_window = false;
 	struct thread *t = p->threads[0].t;
 	t->core = c;
 	t->io = &c->grant.io;
@@ -278,6 +279,7 @@ void core_stat(int nic, struct hako_core_stat *out)
 	struct nic *n = nic_get(nic);
 	if (c) {
 		*out = c->stat;
+		out->gave_up = c->gave_up;       /* the restart state, reported with the counters */
 	} else {
 		*out = kernel_stat[nic];
 		out->placement = 0;
@@ -291,6 +293,8 @@ void core_stat(int nic, struct hako_core_stat *out)
 		out->as_loads += cpus[i].as_loads;
 }
 
+/* The counters only: what the kernel acts on (the restart state, the
+ * generation, the process) is kept. */
 void core_stat_reset(int nic)
 {
 	struct core *c = core_of_nic(nic);

@@ -32,6 +32,7 @@
 #include <arch/arch.h>
 #include <core.h>
 #include <errno.h>
+#include <pmm.h>
 #include <proc.h>
 #include <region.h>
 #include <thread.h>
@@ -122,6 +123,7 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 	if (!c->dead)
 		core_nic_take_stats(c, &m->st);
 	c->progress++;
+	c->wild_window = false;              /* the requests of a WILD event end here */
 	long r = 0;
 	for (;;) {
 		if (c->active) {
@@ -136,6 +138,18 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 			m->entry = call->entry;
 			m->len = call->len;
 			waitq_wake_all(&c->reply_wq);    /* a caller may wait for queue room */
+			break;
+		}
+		if (c->events & HAKO_CORE_EV_WILD) {    /* alone: what follows are its wild requests */
+			c->events &= ~HAKO_CORE_EV_WILD;
+			m->kind = HAKO_CORE_MSG_EVENTS;
+			m->events = HAKO_CORE_EV_WILD;
+			m->len = 0;
+			c->stat.wild_events++;
+			if (!c->flipped) {
+				c->wild_window = true;
+				c->stat.wild_checked++;
+			}
 			break;
 		}
 		if (c->events) {
@@ -186,7 +200,10 @@ int core_reply(struct core *c, int id, long result)
  * Copy between the active call's buffer (offset off, in the caller's
  * address space) and ubuf (the driver's): page by page through the
  * caller's page tables and the direct map; a page the caller cannot
- * reach (or, copying out, write) is -EFAULT.
+ * reach (or, copying out, write) is -EFAULT.  Each page's frame is held
+ * (vm_lookup_get) for its copy: another thread of the caller may shrink
+ * its heap or unmap that page meanwhile, and the frame must not go to
+ * anyone else while the driver still reads or writes it.
  */
 long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
 {
@@ -212,11 +229,14 @@ long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len
 			chunk = len - done;
 		uint64_t pa;
 		unsigned flags;
-		if (!vm_lookup(as, va & ~(PAGE_SIZE - 1), &pa, &flags) || !(flags & VM_USER) ||
-		    (!in && !(flags & VM_WRITE)))
+		if (!vm_lookup_get(as, va & ~(PAGE_SIZE - 1), &pa, &flags))
 			break;
-		void *k = (uint8_t *)phys_to_virt(pa) + (va & (PAGE_SIZE - 1));
-		long r = in ? copy_to_user(ubuf + done, k, chunk) : copy_from_user(k, ubuf + done, chunk);
+		long r = -EFAULT;
+		if ((flags & VM_USER) && (in || (flags & VM_WRITE))) {
+			void *k = (uint8_t *)phys_to_virt(pa) + (va & (PAGE_SIZE - 1));
+			r = in ? copy_to_user(ubuf + done, k, chunk) : copy_from_user(k, ubuf + done, chunk);
+		}
+		pmm_put(pa);                 /* held for the copy: the caller's other threads may unmap it */
 		if (r < 0)
 			break;
 		done += chunk;

@@ -94,7 +94,6 @@ void core_nic_dead(struct core *c)
 	c->base.tx_errors += c->last.tx_errors;
 	c->base.rx_errors += c->last.rx_errors;
 	c->base.rx_dropped += c->last.rx_dropped;
-	c->base.wild_accepted += c->last.wild_accepted;
 	c->last = (struct hako_core_nicstat){ 0 };
 	spin_unlock(&c->wq.lock);
 	intr_pack_release(&n->src);        /* held masked for a forwarded interrupt nobody finishes */
@@ -112,14 +111,14 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 		uint64_t credit = more < room ? more : room;
 		c->done_gen += credit;
 		c->stat.tx_done += credit;
-		c->stat.tx_overreported += more - credit;
+		if (more > credit)
+			c->stat.tx_overreported++;   /* a report, not its (driver-made) size */
 	}
 	c->last = *st;
 	n->stats.tx = c->base.tx + st->tx;
 	n->stats.tx_errors = c->base.tx_errors + st->tx_errors;
 	n->stats.rx_errors = c->base.rx_errors + st->rx_errors;
 	n->stats.rx_dropped = c->base.rx_dropped + st->rx_dropped + c->kdrops;
-	c->stat.wild_accepted = c->base.wild_accepted + st->wild_accepted;
 	n->link_up = st->link_up != 0;
 }
 

@@ -100,7 +100,7 @@ static void reincarnate(struct core *c, uint64_t now)
 	if (c->failed_starts >= CORE_GIVE_UP) {
 		kprintf("core: %s: ended %d times in a row before registering; not started again\n",
 			name_of(c), c->failed_starts);
-		c->stat.gave_up = 1;
+		c->gave_up = true;
 		__atomic_store_n(&c->restart, false, __ATOMIC_RELEASE);
 		return;
 	}
@@ -231,6 +231,7 @@ static int flip(struct core *c, struct hako_core_inject *spec)
 		uint8_t *byte = (uint8_t *)phys_to_virt(pa) + off;
 		*byte ^= (uint8_t)(1u << ((r >> 12) % 8));
 		spec->va = va + off;
+		c->flipped = true;               /* its wild requests are no longer checked */
 		err = 0;
 	}
 	spin_unlock(&c->wq.lock);
@@ -267,9 +268,9 @@ int core_restart_given_up(int nic)
 	struct core *c = core_of_nic(nic);
 	if (!c)
 		return -ENODEV;
-	if (!c->stat.gave_up || c->proc)
+	if (!c->gave_up || c->proc)
 		return -EBUSY;
-	c->stat.gave_up = 0;
+	c->gave_up = false;
 	c->failed_starts = 0;
 	c->restart_ns = 0;
 	kprintf("core: %s: started again on request\n", name_of(c));

@@ -87,11 +87,16 @@ struct core {
 	bool restart;                /* ended: to be started again (set by core_proc_end) */
 	int ended_pid;               /* the ended process, a zombie of the kernel to collect */
 	int failed_starts;           /* ended this many times in a row before registering */
+	bool gave_up;                /* not started again until core_ctl RESTART (apart from the
+	                              * counters: core_ctl RESET leaves it) */
 	int fail_inits;              /* fault injection: the next starts are told to fail */
 	uint64_t start_ns;           /* when the current process was spawned */
 	uint64_t restart_ns;         /* not started again before this (the back-off) */
 	uint64_t progress;           /* core_recv, core_reply, IRQ_DONE so far (the watchdog's) */
 	uint64_t wd_progress, wd_ns; /* the watchdog's last look: progress then, and since when */
+	bool flipped;                /* this process: a TEXT or DATA fault hit its memory */
+	bool wild_window;            /* this process, unflipped, handles a WILD event (its requests
+	                              * until its next core_recv are checked as wild) */
 	uint64_t accepted_gen;       /* this process: frames it accepted (send_ok + txq_taken) */
 	uint64_t done_gen;           /* of those, reported done (never more than accepted_gen) */
 	struct hako_core_nicstat base;   /* the ended processes' counters, summed */

@@ -4,6 +4,16 @@
  * Frames are 4 KiB.  pmm_alloc() returns a physical address (0 on
  * exhaustion: frame 0 is never handed out).  pmm_free_count() is the
  * counter the leak checks compare before and after a test.
+ *
+ * References: pmm_get holds a frame that is not the caller's (a page of
+ * another address space the kernel copies through the direct map) so it
+ * cannot be handed out again meanwhile; the owner's pmm_free of a held
+ * frame is deferred to the last pmm_put.  The caller of pmm_get makes sure
+ * the frame is allocated at that moment (vm_lookup_get takes it under the
+ * address space's lock, so an unmap cannot free it in between); a
+ * reference to a frame that is free anyway only keeps the next owner's
+ * free waiting for the put.  A frame above RAM (MMIO) is never freed: get
+ * and put do nothing for it.
  */
 #ifndef HAKO_PMM_H
 #define HAKO_PMM_H
@@ -16,6 +26,8 @@ uint64_t pmm_alloc(void);                       /* one zeroed frame */
 uint64_t pmm_alloc_contig(uint64_t n, uint64_t align_frames);  /* n zeroed frames */
 void pmm_free(uint64_t pa);
 void pmm_free_contig(uint64_t pa, uint64_t n);
+void pmm_get(uint64_t pa);                      /* hold the allocated frame at pa */
+void pmm_put(uint64_t pa);                      /* let it go; freed if its owner freed it */
 uint64_t pmm_free_count(void);
 uint64_t pmm_total_count(void);                 /* usable frames at boot */
 uint64_t pmm_max_phys(void);                    /* highest usable RAM address + 1 */

@@ -34,6 +34,11 @@ void vm_init_cpu(void);                      /* per-CPU: load kernel tables, NX/
 int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 uint64_t vm_unmap(struct addrspace *as, uint64_t va);   /* returns the frame, 0 if none */
 bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags);
+/* vm_lookup that also holds the frame found (pmm_get, taken before the
+ * lock is dropped): an unmap meanwhile cannot give it to anyone else until
+ * the caller's pmm_put of *pa.  For copies through the direct map into or
+ * out of another address space. */
+bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags);
 struct addrspace *vm_create(void);
 void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM_OWNED frames */
 void vm_switch(struct addrspace *as);

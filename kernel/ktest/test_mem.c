@@ -1,8 +1,9 @@
 /*
  * test_mem.c — self-tests of the frame allocator, the heap and the page
  * tables: distinct zeroed frames, contiguous aligned runs, exhaustion
- * with the count returning to baseline, map/unmap/lookup, address spaces,
- * kernel stacks on guard pages.
+ * with the count returning to baseline, map/unmap/lookup, a frame held
+ * across its unmap and free (vm_lookup_get), address spaces, kernel stacks
+ * on guard pages.
  */
 #include <stdint.h>
 #include <string.h>
@@ -124,6 +125,28 @@ KTEST(vm_map_lookup_unmap)
 	KT_CHECK(!vm_lookup(as, va, NULL, NULL), "still mapped after unmap");
 	KT_CHECK(vm_unmap(as, va) == 0, "second unmap found a frame");
 	pmm_free(frame);
+	vm_destroy(as);
+	return 0;
+}
+
+/* A frame held by vm_lookup_get is not free again until its last pmm_put. */
+KTEST(frame_held_across_unmap_is_freed_at_the_last_put)
+{
+	struct addrspace *as = vm_create();
+	KT_CHECK(as, "vm_create failed");
+	uint64_t frame = pmm_alloc(), va = 0x400000, pa;
+	KT_CHECK(vm_map(as, va, frame, VM_WRITE | VM_USER) == 0, "map failed");
+	KT_CHECK(vm_lookup_get(as, va, &pa, NULL) && pa == frame, "lookup_get");
+	KT_CHECK(vm_lookup_get(as, va, &pa, NULL) && pa == frame, "second lookup_get");
+	KT_CHECK(vm_unmap(as, va) == frame, "unmap");
+	uint64_t before = pmm_free_count();      /* the emptied page tables went already */
+	pmm_free(frame);
+	KT_CHECK(pmm_free_count() == before, "a held frame went back at its free");
+	pmm_put(frame);
+	KT_CHECK(pmm_free_count() == before, "a frame still held went back");
+	pmm_put(frame);
+	KT_CHECK(pmm_free_count() == before + 1, "the last put did not free it");
+	KT_CHECK(!vm_lookup_get(as, va, &pa, NULL), "lookup_get found an unmapped page");
 	vm_destroy(as);
 	return 0;
 }

@@ -5,6 +5,10 @@
  * already in use: the first MiB (BIOS data, the AP trampoline page), the
  * kernel image, boot modules, the multiboot information, and the bitmap
  * itself.  ACPI tables live in non-usable regions and are never touched.
+ *
+ * Beside the bitmap, a 16-bit word per frame counts the references
+ * pmm_get holds (pmm.h); a frame freed while held is marked and goes back
+ * to the bitmap at its last pmm_put.  pmm_lock guards both.
  */
 #include <stdint.h>
 #include <string.h>
@@ -20,7 +24,12 @@
 
 extern char _kernel_start[], _end[];
 
+#define REF_FREED 0x8000u       /* its owner freed it while it was held */
+#define REF_COUNT 0x7fffu       /* pmm_get's references */
+
 static struct frame_map map;
+static uint16_t *refs;          /* a word per frame */
+static uint64_t held;           /* frames with references (0: pmm_free needs no look) */
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm", LOCK_PMM);
 static uint64_t total_frames, max_phys;
 
@@ -73,9 +82,12 @@ void pmm_init(const struct bootinfo *bi)
 {
 	max_phys = find_max_phys(bi);
 	uint64_t nframes = max_phys / PAGE_SIZE;
-	uint64_t bytes = align_up(FRAME_MAP_WORDS(nframes) * 8, PAGE_SIZE);
+	uint64_t map_bytes = FRAME_MAP_WORDS(nframes) * 8;
+	uint64_t bytes = align_up(map_bytes + nframes * sizeof *refs, PAGE_SIZE);
 	uint64_t bitmap_pa = place_bitmap(bi, bytes);
 	frame_map_init(&map, phys_to_virt(bitmap_pa), nframes);
+	refs = (uint16_t *)((uint8_t *)phys_to_virt(bitmap_pa) + map_bytes);
+	memset(refs, 0, nframes * sizeof *refs);
 
 	for (int i = 0; i < bi->nregions; i++) {
 		const struct mem_region *r = &bi->regions[i];
@@ -112,14 +124,61 @@ uint64_t pmm_alloc(void)
 	return pmm_alloc_contig(1, 1);
 }
 
+/* Caller holds pmm_lock.  A frame in use that is not freed already. */
+static void check_free(uint64_t f)
+{
+	if (frame_map_is_free(&map, f) || f < LOW_MEMORY / PAGE_SIZE || (refs[f] & REF_FREED))
+		panic("pmm: double or bad free of frame %lx", f * PAGE_SIZE);
+}
+
 void pmm_free_contig(uint64_t pa, uint64_t n)
 {
 	uint64_t f = pa / PAGE_SIZE;
 	spin_lock(&pmm_lock);
 	for (uint64_t i = 0; i < n; i++)
-		if (frame_map_is_free(&map, f + i) || f + i < LOW_MEMORY / PAGE_SIZE)
-			panic("pmm: double or bad free of frame %lx", (f + i) * PAGE_SIZE);
-	frame_map_release(&map, f, n);
+		check_free(f + i);
+	if (!held) {
+		frame_map_release(&map, f, n);
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			if (refs[f + i])
+				refs[f + i] |= REF_FREED;     /* the last pmm_put frees it */
+			else
+				frame_map_release(&map, f + i, 1);
+		}
+	}
+	spin_unlock(&pmm_lock);
+}
+
+void pmm_get(uint64_t pa)
+{
+	uint64_t f = pa / PAGE_SIZE;
+	if (f >= map.nframes)
+		return;                      /* not RAM (MMIO): never freed, nothing to hold */
+	spin_lock(&pmm_lock);
+	if ((refs[f] & REF_COUNT) == REF_COUNT)      /* one per thread at most: cannot happen */
+		panic("pmm: frame %lx held too often", pa);
+	if (!refs[f])
+		held++;
+	refs[f]++;
+	spin_unlock(&pmm_lock);
+}
+
+void pmm_put(uint64_t pa)
+{
+	uint64_t f = pa / PAGE_SIZE;
+	if (f >= map.nframes)
+		return;
+	spin_lock(&pmm_lock);
+	if (!(refs[f] & REF_COUNT))
+		panic("pmm: put of frame %lx without a reference", pa);
+	refs[f]--;
+	if (!(refs[f] & REF_COUNT)) {
+		if (refs[f] & REF_FREED)
+			frame_map_release(&map, f, 1);
+		refs[f] = 0;
+		held--;
+	}
 	spin_unlock(&pmm_lock);
 }
 

@@ -7,10 +7,15 @@
  * The driver-only calls (drv_ctl, core_register, core_recv, core_reply,
  * core_copy*, core_rx) give -EPERM to a process that is not a driver
  * process; a bad pointer is -EFAULT, a core (card) that does not exist
- * -ENODEV, a call id that is not the one received -EINVAL.  Every such
- * refusal of a driver process's request is counted (stat.refused): the
- * fault-injection run's wild requests end there.  core_ctl's STAT is
- * open; RESET, INJECT and RESTART need HAKO_PRIV_DRVPROC (priv.h).
+ * -ENODEV, a call id that is not the one received -EINVAL.  Every
+ * request of a driver process is counted here (stat.requests; core_recv,
+ * the driver's loop, only when it is refused)
+ * and so is every refusal (stat.refused); while the driver handles a WILD
+ * event (c->wild_window, core_call.c) its requests are counted as wild
+ * and each one the kernel accepts is wild_accepted.  These counts live in
+ * the kernel: the driver's memory, which fault injection flips, holds none.
+ * core_ctl's STAT is open; RESET, INJECT and RESTART need
+ * HAKO_PRIV_DRVPROC (priv.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,11 +40,18 @@ static struct core *my_core(void)
 	return core_of_proc(proc_current());
 }
 
-/* A driver's request refused: counted. */
-static long refused(struct core *c, long r)
+/* A driver's request and its outcome R (a refusal: -EPERM, -EFAULT, -EINVAL): counted. */
+static long checked(struct core *c, long r)
 {
-	if (r == -EPERM || r == -EFAULT || r == -EINVAL)
+	bool refused = r == -EPERM || r == -EFAULT || r == -EINVAL;
+	__atomic_fetch_add(&c->stat.requests, 1, __ATOMIC_RELAXED);
+	if (refused)
 		__atomic_fetch_add(&c->stat.refused, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&c->wild_window, __ATOMIC_RELAXED)) {
+		__atomic_fetch_add(&c->stat.wild_requests, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(refused ? &c->stat.wild_refused : &c->stat.wild_accepted, 1,
+				   __ATOMIC_RELAXED);
+	}
 	return r;
 }
 
@@ -50,7 +62,7 @@ long sys_drv_ctl(uint64_t op, uint64_t uarg)
 	struct core *c = my_core();
 	if (!c)
 		return -EPERM;
-	return refused(c, drv_ctl(c, op, uarg));
+	return checked(c, drv_ctl(c, op, uarg));
 }
 
 static long drv_info(struct core *c, uint64_t uarg)
@@ -107,8 +119,8 @@ long sys_core_register(uint64_t ureg)
 		return -EPERM;
 	struct hako_core_reg reg;
 	if (copy_from_user(&reg, ureg, sizeof reg) < 0)
-		return refused(c, -EFAULT);
-	return refused(c, core_register(c, &reg));
+		return checked(c, -EFAULT);
+	return checked(c, core_register(c, &reg));
 }
 
 /*
@@ -160,7 +172,7 @@ long sys_core_recv(uint64_t umsg)
 		return -EPERM;
 	struct hako_core_msg m;
 	if (copy_from_user(&m.st, umsg + offsetof(struct hako_core_msg, st), sizeof m.st) < 0)
-		return refused(c, -EFAULT);
+		return checked(c, -EFAULT);
 	long r = core_recv(c, &m);
 	if (r < 0)
 		return r;
@@ -178,7 +190,7 @@ long sys_core_reply(uint64_t call, uint64_t result)
 	struct core *c = my_core();
 	if (!c)
 		return -EPERM;
-	return refused(c, core_reply(c, (int)call, (long)result));
+	return checked(c, core_reply(c, (int)call, (long)result));
 }
 
 /* copyin (IN: the caller's data into the driver's UBUF) or copyout. */
@@ -188,8 +200,8 @@ static long copy_call(uint64_t call, uint64_t off, uint64_t ubuf, uint64_t len, 
 	if (!c)
 		return -EPERM;
 	if (!user_range_ok(ubuf, len))
-		return refused(c, -EFAULT);
-	return refused(c, core_copy(c, (int)call, off, ubuf, len, in));
+		return checked(c, -EFAULT);
+	return checked(c, core_copy(c, (int)call, off, ubuf, len, in));
 }
 
 long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
@@ -208,13 +220,13 @@ long sys_core_rx(uint64_t uframe, uint64_t len)
 	if (!c)
 		return -EPERM;
 	if (c->dead)
-		return refused(c, -EINVAL);
+		return checked(c, -EINVAL);
 	if (len < ETH_HLEN || len > ETH_FRAME_MAX + 4)    /* + a VLAN tag */
-		return refused(c, -EINVAL);
+		return checked(c, -EINVAL);
 	uint8_t frame[ETH_FRAME_MAX + 4];
 	if (copy_from_user(frame, uframe, len) < 0)
-		return refused(c, -EFAULT);
-	return core_nic_rx(c, frame, len);
+		return checked(c, -EFAULT);
+	return checked(c, core_nic_rx(c, frame, len));
 }
 
 long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)

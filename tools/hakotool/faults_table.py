@@ -2,8 +2,10 @@
 
 user/faultinject prints one "faults" record at the end of its run: the
 faults injected by kind, how the driver processes ended (crashes, kills,
-the watchdog's share), restarts, the wild requests the kernel refused, and
-the account of the frames the sender sent through a driver process.
+the watchdog's share), restarts, the drivers' requests and wild requests
+as the kernel counted them (never the driver's own counters, which the
+injected bit flips can hit), and the account of the frames the sender sent
+through a driver process.
 """
 
 
@@ -23,7 +25,11 @@ def render(records) -> str:
         f"  driver ends   {get('crashes')} crashes, {get('kills')} kills "
         f"({get('watchdog')} by the watchdog), {get('exits')} exits",
         f"  restarts      {get('restarts')} (given up: {get('gave_up')})",
-        f"  wild requests {get('refused')} refused by the kernel, {get('wild_accepted')} accepted",
+        f"  requests      {get('requests')} driver requests, {get('refused')} refused "
+        f"(the kernel's counts, none the driver's)",
+        f"  wild requests {get('wild_events')} wild events ({get('wild_checked')} to a driver "
+        f"with no bit flipped): {get('wild_requests')} requests, {get('wild_refused')} refused, "
+        f"{get('wild_accepted')} accepted",
         f"  frames        sent {get('sent')} = ok {get('ok')} + refused {get('err')} + "
         f"epipe {get('epipe')} ({get('epipe_active')} taken by a driver that ended)",
         f"                reported sent {get('reported_done')}, unconfirmed at a driver's end "

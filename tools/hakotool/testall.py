@@ -124,6 +124,9 @@ DRVPROC_TESTS = (
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
     "driver_faults_leave_kernel_and_bystanders_running",
     "driver_failing_its_start_is_given_up_then_restarted_on_request",
+    "counter_reset_keeps_a_given_up_driver_restartable",
+    "core_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
+    "fault_counters_are_the_kernels_and_stay_bounded",
 )
 
 

@@ -3,7 +3,9 @@ from hakotool import bench, faults_table
 
 RECORD = {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3306, "text": 897, "data": 880,
           "wild": 216, "hang": 7, "crashes": 18, "kills": 4, "watchdog": 4, "exits": 0,
-          "restarts": 22, "gave_up": 0, "refused": 2006, "wild_accepted": 0, "sent": 810,
+          "restarts": 22, "gave_up": 0, "refused": 2006, "requests": 9120,
+          "wild_events": 210, "wild_checked": 150, "wild_requests": 1950, "wild_refused": 1950,
+          "wild_accepted": 0, "sent": 810,
           "ok": 797, "err": 0, "epipe": 13, "epipe_active": 10, "reported_done": 700,
           "unconfirmed": 93, "received": 622, "rx_drops": 0, "bystander": 4278, "flowing": 1,
           "ok_all": 1}
@@ -23,7 +25,9 @@ def test_render_reports_every_count():
     assert "text 897, data 880, wild requests 216, hangs 7" in text
     assert "18 crashes, 4 kills (4 by the watchdog)" in text
     assert "restarts      22" in text
-    assert "2006 refused by the kernel, 0 accepted" in text
+    assert "9120 driver requests, 2006 refused" in text
+    assert ("210 wild events (150 to a driver with no bit flipped): 1950 requests, 1950 refused, "
+            "0 accepted") in text
     assert "sent 810 = ok 797 + refused 0 + epipe 13" in text
     assert "accepted but not received 175" in text
     assert "all checks held" in text

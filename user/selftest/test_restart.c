@@ -104,14 +104,26 @@ static void receiver(void *arg)
 	}
 }
 
-static int wait_generation(int nic, uint64_t gen, struct hako_core_stat *st)
+/* Poll nic's counters into st until done(st, want) holds, for RESTART_MS at most: 0 or -1. */
+static int wait_stat(int nic, struct hako_core_stat *st,
+		     bool (*done)(const struct hako_core_stat *, uint64_t), uint64_t want)
 {
 	for (int i = 0; i < RESTART_MS; i++) {
-		if (sys_core_ctl(nic, HAKO_CORE_STAT, st) == 0 && st->generation >= gen && st->pid > 0)
+		if (sys_core_ctl(nic, HAKO_CORE_STAT, st) == 0 && done(st, want))
 			return 0;
 		sleep_ms(1);
 	}
 	return -1;
+}
+
+static bool started(const struct hako_core_stat *st, uint64_t gen)
+{
+	return st->generation >= gen && st->pid > 0;
+}
+
+static int wait_generation(int nic, uint64_t gen, struct hako_core_stat *st)
+{
+	return wait_stat(nic, st, started, gen);
 }
 
 #define D(f) (s1.f - s0.f)
@@ -266,14 +278,14 @@ static int send_one(const struct cards *c, int ms)
 	return -1;
 }
 
+static bool given_up(const struct hako_core_stat *st, uint64_t want __attribute__((unused)))
+{
+	return st->gave_up != 0;
+}
+
 static int wait_gave_up(int nic, struct hako_core_stat *st)
 {
-	for (int i = 0; i < RESTART_MS; i++) {
-		if (sys_core_ctl(nic, HAKO_CORE_STAT, st) == 0 && st->gave_up)
-			return 0;
-		sleep_ms(1);
-	}
-	return -1;
+	return wait_stat(nic, st, given_up, 0);
 }
 
 UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_process)
@@ -309,5 +321,108 @@ UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_p
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
 	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s2), 0);
 	CHECK_EQ(s2.gave_up, 0);
+	return 0;
+}
+
+/* Resetting the counters of a card whose driver was given up leaves it restartable:
+ * RESTART is accepted and frames go again. */
+UTEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_core_stat s0, s1;
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
+	struct hako_core_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &five), 0);
+	CHECK_EQ(sys_kill(s0.pid), 0);
+	CHECK(wait_gave_up(c.tx, &s1) == 0, "not given up after five failed starts");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESET, NULL), 0);
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	long r = sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL);
+	CHECK(r == 0, "RESTART after a counter reset refused (%ld)", r);
+	CHECK(s1.gave_up == 1, "the reset cleared the given-up state (gave_up %lu)", s1.gave_up);
+	CHECK_EQ(s1.exits, 0);                       /* the counters did go */
+	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(s1.gave_up, 0);
+	return 0;
+}
+
+#define WILD_EACH 13                 /* the requests drvhost makes for one WILD event */
+
+/* Inject kind into nic's driver, retried while it is being restarted: 0 or the error. */
+static long inject(int nic, int kind, uint64_t seed)
+{
+	struct hako_core_inject in = { .kind = kind, .seed = seed };
+	long r = -ESRCH;
+	for (int i = 0; i < RESTART_MS && r == -ESRCH; i++) {
+		r = sys_core_ctl(nic, HAKO_CORE_INJECT, &in);
+		if (r == -ESRCH)
+			sleep_ms(1);
+	}
+	return r;
+}
+
+/* nic's driver has received want WILD events in all. */
+static bool wild_received(const struct hako_core_stat *st, uint64_t want)
+{
+	return st->wild_events >= want;
+}
+
+/* The fault counters are the kernel's: bit flips in the driver cannot reach them, and each
+ * stays within what was injected and what the driver asked for. */
+UTEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_core_stat s0, s1, mid;
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
+	CHECK_EQ(sys_kill(s0.pid), 0);           /* a fresh driver: no bit flipped in it */
+	CHECK(wait_generation(c.tx, s0.generation + 1, &mid) == 0, "no restart");
+	CHECK_EQ(inject(c.tx, HAKO_INJECT_WILD, 0), 0);
+	CHECK(wait_stat(c.tx, &mid, wild_received, s0.wild_events + 1) == 0,
+	      "the WILD event was not received");
+	sleep_ms(5);                             /* its requests made */
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &mid), 0);
+	printf("selftest: wild requests of an unflipped driver: %lu made, %lu refused, %lu "
+	       "accepted\n", mid.wild_requests - s0.wild_requests, mid.wild_refused - s0.wild_refused,
+	       mid.wild_accepted - s0.wild_accepted);
+	CHECK_EQ(mid.wild_checked - s0.wild_checked, 1);
+	CHECK_EQ(mid.wild_requests - s0.wild_requests, WILD_EACH);
+	CHECK_EQ(mid.wild_refused - s0.wild_refused, WILD_EACH);
+	/* Now bit flips in its data (where a count of its own would live), with wild requests. */
+	int flips = 0, wilds = 1;
+	for (int i = 0; i < 150; i++) {
+		bool wild = i % 10 == 9;
+		long r = inject(c.tx, wild ? HAKO_INJECT_WILD : HAKO_INJECT_DATA, 0x9e37ull * (i + 1));
+		CHECK(r == 0, "inject %d: error %ld", i, r);
+		wilds += wild;
+		flips += !wild;
+		sleep_ms(1);
+	}
+	sleep_ms(50);
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	printf("selftest: after %d flips and %d wild events: requests %lu, refused %lu; wild events "
+	       "%lu (checked %lu): %lu requests, %lu refused, %lu accepted; crashes %lu\n", flips,
+	       wilds, D(requests), D(refused), D(wild_events), D(wild_checked), D(wild_requests),
+	       D(wild_refused), D(wild_accepted), D(crashes));
+	CHECK_EQ(D(injected[HAKO_INJECT_WILD]), (uint64_t)wilds);
+	CHECK_EQ(D(injected[HAKO_INJECT_DATA]), (uint64_t)flips);
+	CHECK(D(refused) <= D(requests), "refused %lu of %lu requests", D(refused), D(requests));
+	CHECK(D(wild_events) <= (uint64_t)wilds, "%lu wild events of %d injected", D(wild_events),
+	      wilds);
+	CHECK(D(wild_checked) <= D(wild_events), "checked %lu of %lu", D(wild_checked),
+	      D(wild_events));
+	CHECK(D(wild_requests) == WILD_EACH * D(wild_checked), "%lu wild requests from %lu checked "
+	      "events", D(wild_requests), D(wild_checked));
+	CHECK(D(wild_requests) == D(wild_refused) + D(wild_accepted) && D(wild_accepted) == 0,
+	      "wild requests %lu: refused %lu, accepted %lu", D(wild_requests), D(wild_refused),
+	      D(wild_accepted));
+	CHECK(D(wild_requests) <= D(requests), "more wild requests than requests");
+	/* A flipped bit may leave the driver running but wrong: a fresh copy for what follows. */
+	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	if (s1.pid > 0)
+		sys_kill(s1.pid);
+	CHECK(wait_generation(c.tx, s1.generation + 1, &s1) == 0, "no fresh driver at the end");
 	return 0;
 }

@@ -192,12 +192,15 @@ uint64_t vm_unmap(struct addrspace *as, uint64_t va)
 	return pa;
 }
 
-bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+/* vm_lookup; with hold, a reference on the frame found (pmm_get) under as->lock. */
+static bool lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags, bool hold)
 {
 	spin_lock(&as->lock);
 	uint64_t *pte = walk(as, va, false);
 	bool found = pte && (*pte & PTE_P);
 	if (found) {
+		if (hold)
+			pmm_get(*pte & PTE_ADDR);
 		if (pa)
 			*pa = (*pte & PTE_ADDR) | (va & (PAGE_SIZE - 1));
 		if (flags)
@@ -207,6 +210,16 @@ bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
 	}
 	spin_unlock(&as->lock);
 	return found;
+}
+
+bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+{
+	return lookup(as, va, pa, flags, false);
+}
+
+bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+{
+	return lookup(as, va, pa, flags, true);
 }
 
 static void flush_page_ipi(void *va)

@@ -98,7 +98,7 @@ struct hako_core_reg {
 struct hako_core_nicstat {
 	uint64_t tx, tx_errors, rx_errors, rx_dropped;
 	uint32_t link_up;
-	uint32_t wild_accepted;      /* injected wild requests the kernel did NOT refuse (a bug) */
+	uint32_t reserved;
 };
 
 struct hako_core_msg {
@@ -113,7 +113,7 @@ struct hako_core_msg {
 
 /* core_ctl(core, op, arg) */
 #define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
-#define HAKO_CORE_RESET      1   /* zero the counters */
+#define HAKO_CORE_RESET      1   /* zero the counters (not gave_up, generation, pid) */
 #define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in/out; a driver process only */
 #define HAKO_CORE_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
 
@@ -176,7 +176,8 @@ struct hako_core_stat {
 	uint64_t kills;              /* ended by a kill (a program or the watchdog) */
 	uint64_t exits;              /* ended by exiting */
 	uint64_t watchdog_kills;     /* killed by the kernel: work pending, no progress */
-	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering */
+	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering and
+	                              * not started again yet (a state: RESET leaves it) */
 	uint64_t send_calls;         /* NET_SEND calls from programs and the kernel */
 	uint64_t send_ok;            /* answered 0 by the driver: in the device's ring */
 	uint64_t send_err;           /* answered an error by the driver (-EAGAIN, -EINVAL...) */
@@ -188,11 +189,29 @@ struct hako_core_stat {
 	uint64_t tx_done;            /* transmissions the drivers reported finished (ok or error) */
 	uint64_t tx_unconfirmed;     /* accepted by a driver that ended before reporting them done */
 	uint64_t rx_kernel_dropped;  /* received frames the receiver had no room for */
+	/*
+	 * The kernel's own account of the requests a driver makes (its
+	 * driver-only system calls; core_recv only when refused); nothing
+	 * here comes from the driver's memory, which fault injection corrupts.  A WILD event goes to the
+	 * driver alone in its core_recv; the requests it makes until its next
+	 * core_recv are its wild requests.  They are checked only when no bit
+	 * was flipped in that driver process (its code is the initrd's, so
+	 * every one of them lies outside its grant):
+	 *   refused <= requests;  wild_checked <= wild_events <= injected[WILD]
+	 *   wild_requests = wild_refused + wild_accepted <= requests
+	 */
 	uint64_t refused;            /* driver requests the kernel refused (-EPERM, -EFAULT, -EINVAL) */
-	uint64_t wild_accepted;      /* injected wild requests not refused (must stay 0) */
+	uint64_t wild_accepted;      /* wild requests of an unflipped driver the kernel accepted
+	                              * (must stay 0) */
 	uint64_t injected[HAKO_INJECT_KINDS];   /* faults injected, by kind */
-	uint64_t tx_overreported;    /* transmissions a driver reported done beyond what it was
-	                              * given (a corrupted driver): not believed, not in tx_done */
+	uint64_t tx_overreported;    /* reports of a driver claiming more transmissions done than it
+	                              * was given (a corrupted driver): not believed, not in tx_done;
+	                              * counted per report, as the claimed number is the driver's */
+	uint64_t requests;           /* driver requests the kernel checked */
+	uint64_t wild_events;        /* WILD events a driver received */
+	uint64_t wild_checked;       /* of those, by a driver no bit flip had touched */
+	uint64_t wild_requests;      /* requests it made while handling them */
+	uint64_t wild_refused;       /* of those, refused */
 };
 
 #endif
