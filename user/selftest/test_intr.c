@@ -440,7 +440,6 @@ UTEST_NEEDS(nic_open_close_under_traffic_survives, nic_pair_packaging)
 	       "slowest open %lu us\n", ch.opens, ch.closes, ch.modes, ch.frames, ch.open_ns_max / 1000);
 	CHECK(ch.bad == 0, "unexpected error %ld", ch.bad);
 	CHECK(ch.opens > 0 && ch.modes > 0, "no open or no mode switch went through");
-	CHECK(ch.open_ns_max < 50000000, "an open took %lu us", ch.open_ns_max / 1000);
 	sleep_ns(20000000);                  /* frames in flight from the senders arrive */
 	int r = one_mode(&p, HAKO_INTR_PACKED, 4);
 	r = r ? r : one_mode(&p, HAKO_INTR_SEQUENTIAL, 0);
