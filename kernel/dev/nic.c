@@ -3,7 +3,9 @@
  * interrupt handling: routing (MSI, or an INTx line possibly shared with
  * other cards), the two halves as an interrupt-packaging source
  * (kernel/intr/ runs them sequentially or packed), sending with
- * transmit-slot reclaim, and delivery to the installed receiver.
+ * transmit-slot reclaim, delivery to the installed receiver, and the
+ * follow-up pass (rx_later) when a card holds more frames than one
+ * receive pass takes.
  *
  * Shared INTx: cards whose PCI interrupt-line values are equal sit on one
  * I/O APIC input, so they share one vector; interrupt packaging asks every
@@ -22,6 +24,9 @@
 #include <kprintf.h>
 #include <nic.h>
 #include <pci.h>
+#include <time.h>
+
+#define RX_LATER_NS 20000            /* a pass stopped at the budget: the next one this much later */
 
 struct nic_line {
 	int irq_line;                /* PCI interrupt-line value of its cards */
@@ -43,6 +48,8 @@ static bool mac_valid(const uint8_t *mac)
 		zero &= mac[i] == 0;
 	return !zero && !(mac[0] & 1);           /* not all zeros, not multicast/broadcast */
 }
+
+static void rx_later_fired(struct timer *t, void *arg);
 
 static uint32_t src_ack(struct intr_src *s)
 {
@@ -74,6 +81,7 @@ int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
 	n->ops = ops;
 	spin_init(&n->rx_lock, "nic-rx", LOCK_NIC_RX);
 	spin_init(&n->tx_lock, "nic-tx", LOCK_NIC_TX);
+	timer_init(&n->rx_later, rx_later_fired, n);
 	n->irq_mode = NIC_IRQ_NONE;
 	n->src = (struct intr_src){ .name = n->name, .type = driver, .ack = src_ack,
 				    .work = src_work, .priv = n };
@@ -162,11 +170,26 @@ uint32_t nic_intr_ack(struct nic *n)
 	return n->ops->ack(n);
 }
 
-void nic_intr_work(struct nic *n, uint32_t status)
+/* One receive pass; true if frames are left, and then rx_later is armed. */
+static bool rx_pass(struct nic *n, uint32_t status)
 {
 	spin_lock(&n->rx_lock);
-	n->ops->rx_work(n, status);
+	bool more = n->ops->rx_work(n, status);
+	if (more && n->rx_later.cpu < 0)
+		timer_arm(&n->rx_later, arch_tsc() + ns_to_tsc(RX_LATER_NS));
 	spin_unlock(&n->rx_lock);
+	return more;
+}
+
+/* Timer interrupt, interrupts off: the next pass (which re-arms while frames are left). */
+static void rx_later_fired(struct timer *t, void *arg)
+{
+	rx_pass(arg, 0);
+}
+
+void nic_intr_work(struct nic *n, uint32_t status)
+{
+	rx_pass(n, status);
 	spin_lock(&n->tx_lock);
 	n->ops->tx_work(n, status);
 	spin_unlock(&n->tx_lock);
@@ -190,10 +213,16 @@ void nic_poll(struct nic *n)
 
 void nic_drain(struct nic *n)
 {
-	if (n->ops->drain)
+	if (n->ops->drain) {
 		n->ops->drain(n);
-	else
-		nic_poll(n);
+		return;
+	}
+	bool more = true;
+	for (int i = 0; i < NIC_DRAIN_PASSES && more; i++)
+		more = rx_pass(n, 0);
+	spin_lock(&n->tx_lock);
+	n->ops->tx_work(n, 0);
+	spin_unlock(&n->tx_lock);
 }
 
 /* ---- routing ------------------------------------------------------------ */
@@ -305,6 +334,7 @@ void nic_down(struct nic *n)
 		return;
 	n->ops->irq_enable(n, false);
 	intr_pack_detach(&n->src);          /* what is registered is handled first */
+	timer_cancel_sync(&n->rx_later);
 	if (n->irq_mode == NIC_IRQ_MSI) {
 		pci_msi_disable(n->dev->pci);
 		intr_release(n->vector);

@@ -9,7 +9,9 @@
  * Each frame carries struct hako_traffic_hdr: a sequence number and the
  * TSC when it went to the card.  A step whose transmit slots are all busy
  * counts `busy` and tries again at the next step: frames come late, never
- * missing.  The sender stops at its count, on nic_traffic(nic, NULL), or
+ * missing.  A step that runs a whole spacing late (its CPU overloaded)
+ * does not catch up: the next one is a spacing after it, so the sender
+ * never keeps its CPU in the timer interrupt.  The sender stops at its count, on nic_traffic(nic, NULL), or
  * when the process that started it ends.
  *
  * Locking: traffic_lock orders starting and stopping; the timer function
@@ -68,8 +70,9 @@ static void step(struct timer *t, void *arg)
 		tr->sent++;
 		tr->left--;
 	}
+	uint64_t next = t->deadline + tr->spacing, now = arch_tsc();
 	if (tr->left)
-		timer_arm(t, t->deadline + tr->spacing);
+		timer_arm(t, next > now ? next : now + tr->spacing);   /* late: no catching up */
 	else
 		tr->running = false;
 }

@@ -139,11 +139,12 @@ static uint32_t proxy_ack(struct nic *n)
 }
 
 /* Caller holds rx_lock. */
-static void proxy_rx_work(struct nic *n, uint32_t status)
+static bool proxy_rx_work(struct nic *n, uint32_t status)
 {
 	struct core *c = core_of(n);
 	if (status == 0 && !c->dead)       /* nic_poll; an interrupt's work runs in the process */
 		core_post(c, HAKO_CORE_EV_POLL);
+	return false;                      /* the process takes every frame itself */
 }
 
 static void proxy_tx_work(struct nic *n, uint32_t status) { }

@@ -33,6 +33,13 @@
  * Locking: rx_lock serialises work on the receive ring (the receiver runs
  * under it, in interrupt context: it may send, on any card, but must not
  * sleep); tx_lock guards the transmit slots.  Both disable interrupts.
+ *
+ * Receive work is bounded: one rx_work call takes at most NIC_RX_BUDGET
+ * frames, so interrupts stay off for a bounded time however fast frames
+ * come.  When a call stops at the budget, the card's rx_later timer
+ * (armed under rx_lock, on the CPU that did the work) does another pass
+ * soon after, and so on until the ring is empty; the device raises no new
+ * interrupt for frames it already reported, so nothing is left waiting.
  */
 #ifndef HAKO_NIC_H
 #define HAKO_NIC_H
@@ -43,6 +50,7 @@
 #include <intr_pack.h>
 #include <nic_driver.h>
 #include <spinlock.h>
+#include <time.h>
 
 #define NIC_MAX        8      /* cards in the registry */
 
@@ -72,6 +80,7 @@ struct nic {
 	int vector;
 	struct nic *line_next;         /* next card sharing this INTx vector */
 	uint64_t last_done_tsc;        /* TSC when its last interrupt's main handler ended (paper 003) */
+	struct timer rx_later;         /* more frames than one rx_work takes: the next pass */
 };
 
 int nic_count(void);
@@ -92,10 +101,13 @@ void nic_down(struct nic *n);        /* mask it in the device, then unroute */
 uint32_t nic_intr_ack(struct nic *n);
 void nic_intr_work(struct nic *n, uint32_t status);
 void nic_interrupt(struct nic *n);   /* ack, then work if it was ours */
-void nic_poll(struct nic *n);        /* work without an interrupt: drain and reclaim */
+void nic_poll(struct nic *n);        /* work without an interrupt: one pass, and reclaim */
 /* From a thread that may sleep: the receive work done when it returns (a
- * driver process's card asks its process and waits; others: nic_poll). */
+ * driver process's card asks its process and waits; others: receive passes
+ * with interrupts on between them, until the ring is empty or
+ * NIC_DRAIN_PASSES passes are done: an endless flood is left to rx_later). */
 void nic_drain(struct nic *n);
+#define NIC_DRAIN_PASSES 1024
 
 /* The driver side (nic_register, nic_deliver, nic_rx_room, nic_copy_padded) is nic_driver.h. */
 

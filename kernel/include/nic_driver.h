@@ -23,6 +23,7 @@
 #define ETH_HLEN       14     /* destination, source, type */
 #define ETH_FRAME_MIN  60     /* shortest frame, without the FCS */
 #define ETH_FRAME_MAX  1514   /* longest untagged frame, without the FCS */
+#define NIC_RX_BUDGET  32     /* frames one rx_work call takes at most */
 
 struct nic;
 struct drv_dev;
@@ -31,7 +32,9 @@ struct nic_ops {
 	/* Queue one frame (caller holds tx_lock); -EAGAIN when every slot is busy. */
 	int (*send)(struct nic *n, const void *frame, size_t len);
 	uint32_t (*ack)(struct nic *n);                  /* first half: status, 0 if not ours */
-	void (*rx_work)(struct nic *n, uint32_t status); /* second half, caller holds rx_lock */
+	/* Second half, caller holds rx_lock: at most NIC_RX_BUDGET frames; true if
+	 * it stopped there with more in the card (the caller comes back for them). */
+	bool (*rx_work)(struct nic *n, uint32_t status);
 	void (*tx_work)(struct nic *n, uint32_t status); /* second half, caller holds tx_lock */
 	void (*irq_enable)(struct nic *n, bool on);      /* the device's own interrupt mask */
 	/* Optional (NULL in the drivers): receive work from a thread that may

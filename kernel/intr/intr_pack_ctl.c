@@ -130,13 +130,13 @@ struct hako_intr_probe_rec *intr_pack_probe_slot(void)
 }
 
 /* One self-interrupt on s's vector down the lean (or full) path: its record. */
-static bool shoot(struct intr_src *s, bool full, uint64_t out[2], struct hako_intr_probe_rec *rec)
+static bool shoot(int vector, bool full, uint64_t out[2], struct hako_intr_probe_rec *rec)
 {
 	push_off();
 	uint32_t i = probe_next;
-	arch_intr_divert(s->vector, full);
+	arch_intr_divert(vector, full);
 	pop_off();                             /* interrupts on: the IPI is taken at once */
-	arch_intr_probe_self(s->vector, true, out);
+	arch_intr_probe_self(vector, true, out);
 	if (i >= HAKO_PROBE_MAX || probe_recs[i].kind != (full ? HAKO_PROBE_FULL : HAKO_PROBE_REG))
 		return false;
 	*rec = probe_recs[i];
@@ -168,14 +168,15 @@ const struct hako_intr_probe_rec *intr_pack_probe_records(uint32_t *n)
 /* The least of 8 shots each way (a tick may land in one). */
 int intr_pack_calibrate(struct intr_src *s, struct hako_intr_calib *calib)
 {
-	if (!s->vector)
+	int vector = __atomic_load_n(&s->vector, __ATOMIC_RELAXED);
+	if (!vector)
 		return -ENODEV;
 	struct hako_intr_calib c = { .base = ~0ull, .lean_prefix = ~0ull, .lean_suffix = ~0ull,
 				     .full_prefix = ~0ull, .full_suffix = ~0ull };
 	uint64_t out[2];
 	struct hako_intr_probe_rec r;
 	for (int k = 0; k < 8; k++) {
-		arch_intr_probe_self(s->vector, false, out);
+		arch_intr_probe_self(vector, false, out);
 		c.base = out[1] - out[0] < c.base ? out[1] - out[0] : c.base;
 	}
 	bool was = intr_pack_probing;          /* the benchmark calibrates before it probes */
@@ -183,7 +184,7 @@ int intr_pack_calibrate(struct intr_src *s, struct hako_intr_calib *calib)
 	intr_pack_probing = true;
 	for (int k = 0; k < 16; k++) {
 		bool full = k & 1;
-		if (!shoot(s, full, out, &r))
+		if (!shoot(vector, full, out, &r))
 			continue;
 		uint64_t pre = r.t[0] - out[0] - c.base, post = out[1] - r.t[full ? 4 : 1];
 		uint64_t *p = full ? &c.full_prefix : &c.lean_prefix, *q = full ? &c.full_suffix : &c.lean_suffix;

@@ -26,6 +26,7 @@ struct pack_line {                   /* the sources on one vector */
 	int vector;
 	int gsi;                         /* level line to mask, -1: LAPIC priority */
 	volatile int held;               /* sources holding the line masked (intr_pack_hold) */
+	volatile int busy;               /* CPUs inside a registration or full path of this line */
 };
 
 struct pack_cpu {
@@ -95,10 +96,29 @@ static inline uint32_t ask(struct intr_src *s, uint64_t stamp, bool *mine)
 	return data;
 }
 
-static inline void count_unclaimed(struct pack_line *l, bool mine)
+/*
+ * An interrupt path enters the line before it reads the line's sources, and
+ * leaves it after its last use of them: intr_pack_detach unlinks a source,
+ * then waits until the line is not busy, so no CPU holds the source after
+ * that.  Both sides sequentially consistent: either the path reads the list
+ * without the source, or detach sees the path counted.
+ */
+static inline struct intr_src *line_enter(struct pack_line *l)
 {
-	if (!mine && l->first)
-		l->first->c.not_mine++;
+	__atomic_fetch_add(&l->busy, 1, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&l->first, __ATOMIC_SEQ_CST);
+}
+
+static inline void line_leave(struct pack_line *l)
+{
+	__atomic_fetch_sub(&l->busy, 1, __ATOMIC_RELEASE);
+}
+
+/* No source claimed the interrupt: counted to first, the line's head when it was read. */
+static inline void count_unclaimed(struct intr_src *first, bool mine)
+{
+	if (!mine && first)
+		first->c.not_mine++;
 }
 
 /* The phase probe's record for this interrupt, NULL when it is off.  Its

@@ -108,8 +108,9 @@ static void drain(struct intr_src *s, int reason)
 	if (n)
 		count_batch(s, reason);
 	release(s);
-	if (s->vector)
-		pack_refresh_divert(line_of(s->vector));
+	int vector = __atomic_load_n(&s->vector, __ATOMIC_RELAXED);   /* detach may clear it */
+	if (vector)
+		pack_refresh_divert(line_of(vector));
 	pop_off();
 }
 
@@ -136,14 +137,16 @@ int intr_pack_register(int vector, uint64_t stamp)
 {
 	struct hako_intr_probe_rec *rec = probe(HAKO_PROBE_REG, stamp);
 	struct pack_line *l = line_of(vector);
-	for (struct intr_src *s = l->first; s; s = s->line_next)
+	struct intr_src *first = line_enter(l);
+	for (struct intr_src *s = first; s; s = s->line_next)
 		if (pending(s) >= PACK_RING) {
 			if (rec)
 				rec->kind = 0;         /* not a registration after all */
+			line_leave(l);
 			return 1;
 		}
 	bool mine = false;
-	for (struct intr_src *s = l->first; s; s = s->line_next) {
+	for (struct intr_src *s = first; s; s = s->line_next) {
 		uint32_t data = ask(s, stamp, &mine);
 		if (!data)
 			continue;
@@ -151,7 +154,8 @@ int intr_pack_register(int vector, uint64_t stamp)
 		if (pending(s) + 1 >= s->n_now)
 			arch_intr_divert(vector, true);   /* the next one completes the batch */
 	}
-	count_unclaimed(l, mine);
+	count_unclaimed(first, mine);
+	line_leave(l);
 	this_cpu()->irqs++;
 	arch_intr_eoi();
 	probe_stamp(rec, 1);
@@ -204,8 +208,10 @@ static int run_group(int i, int j, int cpu, int reason)
 		count_batch(mine[m], reason);
 		if (mine[m]->set.mode == HAKO_INTR_ADAPTIVE)
 			intr_pack_adapt(mine[m]);
+		int vector = mine[m]->vector;   /* still attached: detach waits for the claim */
 		release(mine[m]);
-		pack_refresh_divert(line_of(mine[m]->vector));
+		if (vector)
+			pack_refresh_divert(line_of(vector));
 	}
 	return done;
 }

@@ -34,10 +34,10 @@ static bool cpu_has_pending(int cpu)
 }
 
 /* Whether this full-path interrupt of l runs the batch, and why. */
-static int batch_reason(struct pack_line *l, int cpu)
+static int batch_reason(struct intr_src *first, int cpu)
 {
 	bool urgent = false;
-	for (struct intr_src *s = l->first; s; s = s->line_next) {
+	for (struct intr_src *s = first; s; s = s->line_next) {
 		if (direct(s))
 			urgent = true;
 		else if (pending(s) + 1 >= s->n_now)
@@ -47,11 +47,11 @@ static int batch_reason(struct pack_line *l, int cpu)
 }
 
 /* Ask each source on l; handle a sequential one now, register a packed one. */
-static int own_sources(struct pack_line *l, uint64_t stamp)
+static int own_sources(struct intr_src *first, uint64_t stamp)
 {
 	int n = 0;
 	bool mine = false;
-	for (struct intr_src *s = l->first; s; s = s->line_next) {
+	for (struct intr_src *s = first; s; s = s->line_next) {
 		uint32_t data = ask(s, stamp, &mine);
 		if (!data)
 			continue;
@@ -65,7 +65,7 @@ static int own_sources(struct pack_line *l, uint64_t stamp)
 			intr_pack_adapt(s);
 		n++;
 	}
-	count_unclaimed(l, mine);
+	count_unclaimed(first, mine);
 	return n;
 }
 
@@ -84,7 +84,8 @@ void pack_full(void *arg)
 	struct hako_intr_probe_rec *rec = probe(HAKO_PROBE_FULL, t0);
 	struct cpu *c = this_cpu();
 	struct pack_cpu *pc = &pack_cpus[c->id];
-	int reason = pc->batching ? BY_NONE : batch_reason(l, c->id);
+	struct intr_src *first = line_enter(l);
+	int reason = pc->batching ? BY_NONE : batch_reason(first, c->id);
 	unsigned own = 0, held = 0;
 	if (l->gsi >= 0)
 		arch_intr_line_mask(l->gsi, true);
@@ -96,7 +97,7 @@ void pack_full(void *arg)
 	c->irq_nest++;
 	arch_irq_enable();
 	probe_stamp(rec, 1);
-	int direct_n = own_sources(l, t0);
+	int direct_n = own_sources(first, t0);
 	probe_stamp(rec, 2);
 	int batched = reason ? pack_run_batch(pc, c->id, reason) : 0;
 	probe_stamp(rec, 3);
@@ -109,6 +110,7 @@ void pack_full(void *arg)
 	else if (l->gsi < 0)
 		arch_intr_unblock(own);
 	pack_refresh_divert(l);
+	line_leave(l);
 	if (rec) {
 		rec->direct = (uint16_t)direct_n;
 		rec->batched = (uint16_t)batched;

@@ -17,8 +17,13 @@
  *
  * Sources are added at probe time and live for ever; pack_lock guards
  * the table and the lines against each other's changes.  The registration
- * walks a line without the lock (interrupts off), so a source leaves a
- * line with one atomic store and stays readable.
+ * and the full path walk a line without the lock (interrupts off at the
+ * registration), counted in the line's busy count (line_enter): a source
+ * leaves a line with one atomic store, stays readable, and detach waits
+ * until no CPU is inside the line any more before it handles what is
+ * pending and returns.  The vector's handler and the lean path are
+ * switched by single stores as well (intr.c, arch_intr_lean_entry), so a
+ * CPU taking the interrupt meanwhile sees the old way or the new one.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -100,29 +105,46 @@ int intr_pack_attach(struct intr_src *s, int vector, int gsi, int cpu)
 	return 0;
 }
 
+/* Until no CPU is inside a registration or full path of l (line_enter). */
+static void wait_line_idle(struct pack_line *l)
+{
+	while (__atomic_load_n(&l->busy, __ATOMIC_SEQ_CST))
+		arch_spin_hint();
+}
+
+/*
+ * Out of the line first (the last source: the vector back to the ordinary
+ * path and the do-nothing handler), then wait until no CPU still walks
+ * the line, so nothing is added to s's ring any more; then its T timer
+ * and what is pending.  The paths that may still run meanwhile take no
+ * pack_lock, so waiting under it cannot deadlock.
+ */
 void intr_pack_detach(struct intr_src *s)
 {
 	if (!s->vector)
 		return;
-	timer_cancel_sync(&s->t_timer);
-	intr_pack_flush(s);
 	spin_lock(&pack_lock);
 	struct pack_line *l = line_of(s->vector);
 	struct intr_src *volatile *link = &l->first;
 	while (*link && *link != s)
 		link = &(*link)->line_next;
 	if (*link)
-		__atomic_store_n(link, s->line_next, __ATOMIC_RELEASE);   /* a registration may still walk s */
+		__atomic_store_n(link, s->line_next, __ATOMIC_SEQ_CST);   /* a registration may still walk s */
 	if (s->holding) {
 		s->holding = false;
 		__atomic_fetch_sub(&l->held, 1, __ATOMIC_ACQ_REL);   /* the line is unrouted or unmasked by its owner */
 	}
 	if (!l->first) {
 		arch_intr_lean_entry(l->vector, false);
-		intr_register(l->vector, intr_pack_unclaimed, NULL, "intr-pack");
+		intr_register(l->vector, intr_pack_unclaimed, NULL, "intr-pack");   /* waits out pack_full */
 	} else {
 		pack_refresh_divert(l);
 	}
+	wait_line_idle(l);
+	spin_unlock(&pack_lock);
+	timer_cancel_sync(&s->t_timer);
+	intr_pack_flush(s);
+	spin_lock(&pack_lock);
 	s->vector = 0;
 	s->cpu = -1;
 	spin_unlock(&pack_lock);

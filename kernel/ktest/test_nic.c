@@ -202,7 +202,7 @@ static int all_up(struct nic *rx)
 {
 	for (int i = 0; i < nic_count(); i++) {
 		struct nic *n = nic_get(i);
-		nic_poll(n);                           /* nothing left over from before */
+		nic_drain(n);                          /* nothing left over from before */
 		int err = nic_up(n, n == rx ? ncpus - 1 : 0);
 		if (err < 0) {
 			all_down();
@@ -371,8 +371,8 @@ KTEST(nic_rtl8139_full_ring_reports_overflow)
 	if (in_process(rtl) || in_process(e1k))
 		KTEST_SKIP(IN_PROCESS ": cli does not stop it");
 	struct flow fl = { .src = e1k->mac };
-	nic_poll(rtl);
-	nic_poll(e1k);
+	nic_drain(rtl);
+	nic_drain(e1k);
 	struct nic_stats r0 = rtl->stats, e0 = e1k->stats;
 	nic_set_receiver(rtl, check_frame_any_order, &fl);
 	push_off();                                /* no interrupt, no migration */

@@ -54,9 +54,11 @@ static int send_frame(struct nic *n, const void *f, size_t len)
 	return r;
 }
 
+/* A process may take its time: rx_work again until the ring is empty. */
 static void work(struct nic *n, uint32_t status)
 {
-	n->ops->rx_work(n, status);
+	for (uint32_t st = status; n->ops->rx_work(n, st); st = 0)
+		;
 	n->ops->tx_work(n, status);
 }
 

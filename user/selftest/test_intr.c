@@ -3,8 +3,9 @@
  * cards from user space: argument checks, traffic from the kernel's
  * sender (the e1000) to a receiving process (the RTL8139) in each
  * interrupt mode, a flood far above the batch rate with nothing lost and
- * the receiving CPU still live, and the cards given back when their
- * owner is killed or ends.
+ * the receiving CPU still live, the cards opened and closed by many
+ * threads while frames arrive and the interrupt mode changes, and the
+ * cards given back when their owner is killed or ends.
  *
  * The card tests need `--net hub` (make test boots selftest so once);
  * without the two cards they are skipped.
@@ -326,6 +327,151 @@ UTEST_NEEDS(nic_flood_loses_nothing_and_stays_live, nic_pair_packaging)
 	CHECK(hub_pair(&p), "the NIC pair is gone");
 	int r = flood_once(&p, HAKO_INTR_SEQUENTIAL, 3000);
 	r = r ? r : flood_once(&p, HAKO_INTR_PACKED, 3000);
+	set_mode(p.rtl_dev, HAKO_INTR_SEQUENTIAL, 0, 0, 0);
+	return r;
+}
+
+/* ---- open and close under traffic -------------------------------------------- */
+
+#define CHURN_NS      1000000000ull      /* how long the threads churn */
+#define CHURN_OPENERS 6
+#define MAX_PINGS     16                 /* one sleeper per CPU, at most */
+
+struct churn {
+	const struct pair *p;
+	volatile bool stop;
+	volatile uint64_t opens, closes, modes, frames;
+	volatile uint64_t open_ns_max;       /* the slowest nic_ctl OPEN */
+	volatile uint64_t late_ns_max;       /* a 1 ms sleep overran by this much, at most */
+	volatile int late_cpu;
+	volatile long bad;                   /* an error no race explains */
+	volatile int next_cpu;
+};
+
+static uint32_t churn_rand(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* Open either card on some CPU, take a few frames, close it (any thread of
+ * this process may close what another opened: they share the owner). */
+static void churn_opener(void *arg)
+{
+	struct churn *ch = arg;
+	uint32_t x = 0x9e3779b9u ^ (uint32_t)thread_self() * 2654435761u;
+	int cpus = online_cpus();
+	uint8_t f[HAKO_NIC_FRAME_MAX];
+	sys_set_affinity(0, 1ull << (thread_self() % cpus));
+	while (!ch->stop) {
+		int nic = churn_rand(&x) % 4 ? ch->p->rtl : ch->p->e1k;
+		uint64_t t0 = clock_ns();
+		long r = open_card(nic, (int)(churn_rand(&x) % (uint32_t)cpus));
+		uint64_t took = clock_ns() - t0;
+		if (took > ch->open_ns_max)
+			ch->open_ns_max = took;
+		if (r == 0)
+			ch->opens++;
+		else if (r != -EBUSY)
+			ch->bad = r;
+		for (int i = (int)(churn_rand(&x) % 8); i > 0; i--)
+			if (sys_nic_recv(nic, f, sizeof f, HAKO_NIC_NONBLOCK) > 0)
+				ch->frames++;
+		r = sys_nic_ctl(nic, HAKO_NIC_CLOSE, NULL);
+		if (r == 0)
+			ch->closes++;
+		else if (r != -EBUSY && r != -EPERM)
+			ch->bad = r;
+	}
+}
+
+/* Sequential, packed (N 1 and 4) and adaptive in turn, and counter resets. */
+static void churn_modes(void *arg)
+{
+	struct churn *ch = arg;
+	uint32_t x = 12345;
+	sys_set_affinity(0, 1ull << (online_cpus() - 1));
+	while (!ch->stop) {
+		uint32_t k = churn_rand(&x) % 5;
+		long r = k == 4 ? sys_intr_ctl(ch->p->rtl_dev, HAKO_INTR_RESET, NULL)
+			 : set_mode(ch->p->rtl_dev, k == 3 ? HAKO_INTR_ADAPTIVE : k ? HAKO_INTR_PACKED
+				    : HAKO_INTR_SEQUENTIAL, k == 1 ? 1 : 4, 200000, HAKO_INTR_TICK);
+		if (r == 0)
+			ch->modes++;
+		else if (r != -EBUSY)
+			ch->bad = r;
+		sleep_ns(50000 + churn_rand(&x) % 200000);
+	}
+}
+
+/* Above the others on its CPU: 1 ms sleeps, late only if the CPU kept interrupts off. */
+static void churn_ping(void *arg)
+{
+	struct churn *ch = arg;
+	int cpu = __atomic_fetch_add(&ch->next_cpu, 1, __ATOMIC_RELAXED);
+	pin(cpu, 9);
+	while (!ch->stop) {
+		uint64_t t0 = clock_ns();
+		sleep_ns(1000000);
+		uint64_t late = clock_ns() - t0 - 1000000;
+		if (late > ch->late_ns_max) {
+			ch->late_ns_max = late;
+			ch->late_cpu = cpu;
+		}
+	}
+}
+
+/*
+ * Threads on every CPU open and close both cards (their interrupts
+ * attached to and detached from a vector, on a line the two may share)
+ * while the kernel's senders flood both ways and another thread switches
+ * the RTL8139 between sequential, packed and adaptive handling.  The
+ * kernel must survive it, no CPU may keep interrupts off for long (a
+ * sleeper on each CPU wakes on time: opening a card empties what queued
+ * up while it was closed, a bounded pass at a time), and the card must
+ * work as before afterwards: frames in order, every interrupt handled.
+ */
+UTEST_NEEDS(nic_open_close_under_traffic_survives, nic_pair_packaging)
+{
+	static struct churn ch;
+	struct pair p;
+	CHECK(hub_pair(&p), "the NIC pair is gone");
+	memset(&ch, 0, sizeof ch);
+	ch.p = &p;
+	struct hako_traffic to_rtl = { .dst = p.rtl, .cpu = 0, .len = 64, .per_period = 100,
+				       .period_ns = 10000000, .count = 10000000, .burst = 16 };
+	struct hako_traffic to_e1k = to_rtl;
+	to_e1k.dst = p.e1k;
+	to_e1k.cpu = online_cpus() > 1 ? 1 : 0;
+	CHECK_EQ(sys_nic_traffic(p.e1k, &to_rtl), 0);
+	CHECK_EQ(sys_nic_traffic(p.rtl, &to_e1k), 0);
+	int cpus = online_cpus(), nt = 0;
+	int tids[CHURN_OPENERS + 1 + MAX_PINGS];
+	for (int i = 0; i < CHURN_OPENERS; i++)
+		tids[nt++] = thread_start(churn_opener, &ch);
+	tids[nt++] = thread_start(churn_modes, &ch);
+	for (int i = 0; i < cpus && i < MAX_PINGS; i++)
+		tids[nt++] = thread_start(churn_ping, &ch);
+	sleep_ns(CHURN_NS);
+	ch.stop = true;
+	for (int i = 0; i < nt; i++)
+		thread_join(tids[i]);
+	sys_nic_traffic(p.e1k, NULL);
+	sys_nic_traffic(p.rtl, NULL);
+	sys_nic_ctl(p.rtl, HAKO_NIC_CLOSE, NULL);
+	sys_nic_ctl(p.e1k, HAKO_NIC_CLOSE, NULL);
+	printf("selftest: churn: %lu opens, %lu closes, %lu mode switches, %lu frames taken, "
+	       "slowest open %lu us, 1 ms sleep late by %lu us at most (cpu %d)\n", ch.opens, ch.closes,
+	       ch.modes, ch.frames, ch.open_ns_max / 1000, ch.late_ns_max / 1000, ch.late_cpu);
+	CHECK(ch.bad == 0, "unexpected error %ld", ch.bad);
+	CHECK(ch.late_ns_max < 200000000, "cpu %d kept interrupts off: a 1 ms sleep came %lu us late",
+	      ch.late_cpu, ch.late_ns_max / 1000);
+	CHECK(ch.opens > 0 && ch.modes > 0, "no open or no mode switch went through");
+	sleep_ns(20000000);                  /* frames in flight from the senders arrive */
+	int r = one_mode(&p, HAKO_INTR_PACKED, 4);
+	r = r ? r : one_mode(&p, HAKO_INTR_SEQUENTIAL, 0);
 	set_mode(p.rtl_dev, HAKO_INTR_SEQUENTIAL, 0, 0, 0);
 	return r;
 }

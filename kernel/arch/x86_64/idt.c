@@ -3,9 +3,14 @@
  *
  * All 256 vectors point at the stubs of vectors.S; they are interrupt
  * gates (IF cleared on entry).  Double faults and NMIs run on their own
- * IST stacks.
+ * IST stacks.  The device vectors point at their lean stubs, which take
+ * the ordinary path unless interrupt packaging owns the vector
+ * (pack_arch.c).  Every gate is written once, at boot, before any CPU
+ * loads the table: a gate is never rewritten while a CPU may deliver
+ * through it.
  */
 #include <stdint.h>
+#include <arch/arch.h>
 #include "x86.h"
 #include "arch_cpu.h"
 
@@ -25,6 +30,7 @@ struct idtr {
 } __attribute__((packed));
 
 extern const uint64_t vector_table[256];
+extern const uint64_t pack_lean_table[VECTOR_DEVICE_LAST - VECTOR_DEVICE_FIRST + 1];
 static struct idt_entry idt[256] __attribute__((aligned(16)));
 
 static void set_gate(int v, uint64_t handler, int ist)
@@ -42,16 +48,11 @@ static void set_gate(int v, uint64_t handler, int ist)
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
-		set_gate(v, vector_table[v], 0);
+		set_gate(v, v >= VECTOR_DEVICE_FIRST && v <= VECTOR_DEVICE_LAST
+			    ? pack_lean_table[v - VECTOR_DEVICE_FIRST] : vector_table[v], 0);
 	set_gate(1, vector_table[1], IST_DEBUG);
 	set_gate(2, vector_table[2], IST_NMI);
 	set_gate(8, vector_table[8], IST_DOUBLE_FAULT);
-}
-
-/* Point a vector at another entry; only while nothing can raise it. */
-void idt_set_entry(int v, uint64_t handler)
-{
-	set_gate(v, handler, 0);
 }
 
 void idt_load(void)

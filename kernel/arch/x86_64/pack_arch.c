@@ -1,12 +1,17 @@
 /*
  * pack_arch.c — the x86_64 side of interrupt packaging (kernel/intr/).
  *
- * A packed vector enters through its lean stub (vectors.S), which looks
- * at arch_pack_divert[vector] first: 0 means "register only" (save nine
- * registers, call intr_pack_register, return), 1 sends the interrupt down
- * the ordinary full path (every register into a trapframe, trap(),
- * intr_dispatch).  The generic layer flips the byte: for a device in
- * sequential mode, and for the interrupt that will complete a batch of N.
+ * Every device vector enters through its lean stub (vectors.S, installed
+ * at boot), which tests the vector's two bytes of arch_pack_gate with one
+ * 16-bit test: both 0 means "register only" (save nine registers, call
+ * intr_pack_register, return); either set sends the interrupt down the
+ * ordinary full path (every register into a trapframe, trap(),
+ * intr_dispatch).  Byte 1 is set while the vector is not packaging's
+ * (arch_intr_lean_entry); byte 0, the divert byte, is flipped by the
+ * generic layer: for a device in sequential mode, and for the interrupt
+ * that will complete a batch of N.  Each byte is written with a plain
+ * byte store, so the two writers never undo each other, and the IDT is
+ * never rewritten at run time.
  *
  * The interrupt mask the pre-processing changes is either the I/O APIC
  * input of a level-triggered line, or the LAPIC task priority (TPR):
@@ -24,23 +29,20 @@
 #include "ioapic.h"
 #include "lapic.h"
 
-/* Read by the lean stubs (vectors.S): 1 = take the full path. */
-volatile uint8_t arch_pack_divert[256];
-
-extern const uint64_t vector_table[256];
-extern const uint64_t pack_lean_table[VECTOR_DEVICE_LAST - VECTOR_DEVICE_FIRST + 1];
+/* Read by the lean stubs (vectors.S): [v][0] divert, [v][1] not packaging's; any set = full path. */
+volatile uint8_t arch_pack_gate[256][2] __attribute__((aligned(2))) = { [0 ... 255] = { 0, 1 } };
 
 void arch_intr_lean_entry(int vector, bool on)
 {
 	if (vector < VECTOR_DEVICE_FIRST || vector > VECTOR_DEVICE_LAST)
 		return;
-	arch_pack_divert[vector] = 1;
-	idt_set_entry(vector, on ? pack_lean_table[vector - VECTOR_DEVICE_FIRST] : vector_table[vector]);
+	arch_pack_gate[vector][0] = 1;
+	__atomic_store_n(&arch_pack_gate[vector][1], !on, __ATOMIC_RELEASE);
 }
 
 void arch_intr_divert(int vector, bool on)
 {
-	arch_pack_divert[vector & 0xff] = on;
+	arch_pack_gate[vector & 0xff][0] = on;
 }
 
 void arch_intr_eoi(void)

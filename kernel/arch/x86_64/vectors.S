@@ -7,10 +7,13 @@
  * calls trap(tf) and unwinds.  The stub table vector_table[] is what
  * idt.c installs.
  *
- * Device vectors handled by interrupt packaging (kernel/intr/, paper 000)
- * enter through a lean stub instead (pack_lean_table[], installed by
- * pack_arch.c): unless arch_pack_divert[v] sends this interrupt down the
- * full path above, the *registration* saves only the nine registers a C
+ * Device vectors 0x30..0xdf enter through a lean stub (pack_lean_table[],
+ * installed by idt.c at boot with the others; no gate changes later).  The
+ * stub tests the vector's two bytes in arch_pack_gate (pack_arch.c) with
+ * one instruction: if either is set — the vector is not interrupt
+ * packaging's, or packaging diverts this interrupt — it jumps to the
+ * vector's ordinary stub and the full path above.  Otherwise (kernel/intr/,
+ * paper 000) the *registration* saves only the nine registers a C
  * call may clobber, stamps the TSC and calls intr_pack_register(v, tsc),
  * which records the device's volatile data and acknowledges the LAPIC;
  * then it restores those nine and returns.  If the registration answers
@@ -83,7 +86,7 @@ trap_return:
 	.macro lean v
 	.align 16
 pack_lean_\v:
-	testb $1, arch_pack_divert+\v(%rip)
+	testw $0x0101, arch_pack_gate+2*\v(%rip)
 	jnz vector_\v
 	pushq $0
 	pushq $\v

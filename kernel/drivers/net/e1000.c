@@ -24,8 +24,9 @@
  * Interrupts: QEMU's 82540EM has no MSI capability, so INTx through the
  * I/O APIC (nic.c), possibly shared; MSI is used if a card offers it.
  * ack reads ICR (reading clears it: it is the volatile data) and keeps the
- * causes this driver enabled (none: not ours); work drains the receive
- * ring and reclaims transmit descriptors.
+ * causes this driver enabled (none: not ours); work takes up to
+ * NIC_RX_BUDGET frames from the receive ring (the caller comes back for
+ * the rest) and reclaims transmit descriptors.
  *
  * QEMU facts that show in behaviour: CTRL.RST does not reset the model
  * (the bit just clears), so bring-up sets every register it relies on;
@@ -107,23 +108,25 @@ static void rx_one(struct e1000 *e, volatile struct rx_desc *d, uint32_t i)
 	d->status = 0;
 }
 
-static void e1000_rx_work(struct nic *n, uint32_t status)
+static bool e1000_rx_work(struct nic *n, uint32_t status)
 {
 	struct e1000 *e = n->priv;
 	if (status & INT_RXO)
 		n->stats.rx_dropped++;
 	if (status & INT_LSC)
 		n->link_up = rd(e, REG_STATUS) & STATUS_LU;
-	int done = -1;
-	while ((e->rx[e->rx_next].status & RXD_DD) && nic_rx_room(n)) {
+	int done = -1, taken = 0;
+	while (taken < NIC_RX_BUDGET && (e->rx[e->rx_next].status & RXD_DD) && nic_rx_room(n)) {
 		rx_one(e, &e->rx[e->rx_next], e->rx_next);
 		done = (int)e->rx_next;
 		e->rx_next = (e->rx_next + 1) % RX_N;
+		taken++;
 	}
 	if (done >= 0) {
 		drv_barrier();                             /* descriptors reset before the card sees them */
 		wr(e, REG_RDT, (uint32_t)done);
 	}
+	return taken == NIC_RX_BUDGET && (e->rx[e->rx_next].status & RXD_DD);
 }
 
 static void e1000_tx_work(struct nic *n, uint32_t status)

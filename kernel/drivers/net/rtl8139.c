@@ -24,8 +24,9 @@
  *
  * Interrupts: the chip has no MSI, so INTx through the I/O APIC (nic.c),
  * possibly shared.  ack reads ISR, keeps the bits this driver enabled
- * (none: not ours) and writes them back to clear them; work drains the
- * ring and reclaims finished descriptors.  RXOVW is enabled, so a full
+ * (none: not ours) and writes them back to clear them; work takes up to
+ * NIC_RX_BUDGET records from the ring (the caller comes back for the rest)
+ * and reclaims finished descriptors.  RXOVW is enabled, so a full
  * ring is reported and MPC (missed packets) is added to rx_dropped.  The
  * chip loses those frames; QEMU 7.2's model does not: it refuses the frame
  * (RXOVW, MPC + 1) and its network queue offers it again after the next
@@ -125,7 +126,7 @@ static bool rx_one(struct rtl8139 *r)
 	return true;
 }
 
-static void rtl_rx_work(struct nic *n, uint32_t status)
+static bool rtl_rx_work(struct nic *n, uint32_t status)
 {
 	struct rtl8139 *r = n->priv;
 	if (status & (INT_RXOVW | INT_FOVW)) {
@@ -134,14 +135,17 @@ static void rtl_rx_work(struct nic *n, uint32_t status)
 	}
 	if (status & INT_LINKCHG)
 		n->link_up = !(rd8(r, REG_MSR) & MSR_LINKB);
-	while (!(rd8(r, REG_CR) & CR_BUFE) && nic_rx_room(n)) {
+	int taken = 0;
+	while (taken < NIC_RX_BUDGET && !(rd8(r, REG_CR) & CR_BUFE) && nic_rx_room(n)) {
 		if (!rx_one(r)) {
 			n->stats.rx_errors++;
 			drv_log(n->dev, "bad receive header at %u, receiver restarted\n", r->rx_off);
 			rx_start(r);
-			break;
+			return false;
 		}
+		taken++;
 	}
+	return taken == NIC_RX_BUDGET && !(rd8(r, REG_CR) & CR_BUFE);
 }
 
 static void rtl_tx_work(struct nic *n, uint32_t status)

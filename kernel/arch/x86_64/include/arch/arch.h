@@ -117,10 +117,10 @@ int fwcfg_read_file(const char *name, char *buf, uint32_t size);
  * Interrupt packaging (kernel/intr/; pack_arch.c and the lean stubs in
  * vectors.S).  A vector with a lean entry calls intr_pack_register(vector,
  * tsc) with only the scratch registers saved, unless it is diverted to the
- * full path (trap(), intr_dispatch).  Switch the entry only while the
- * vector cannot fire.
+ * full path (trap(), intr_dispatch).  Either switch may be flipped while
+ * the vector fires: each is one byte store, and no IDT gate changes.
  */
-void arch_intr_lean_entry(int vector, bool on);  /* on: lean stub, diverted until told */
+void arch_intr_lean_entry(int vector, bool on);  /* on: the lean path, diverted until told; off: full path only */
 void arch_intr_divert(int vector, bool on);      /* next interrupts take the full path */
 void arch_intr_eoi(void);                        /* acknowledge the local interrupt controller */
 unsigned arch_intr_block_upto(int vector);       /* hold vector's class and below; returns the old level */
