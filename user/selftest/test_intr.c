@@ -115,6 +115,36 @@ UTEST(intr_and_nic_calls_check_arguments)
 	return 0;
 }
 
+/* What the settings test needs: a device whose interrupts can be packaged. */
+static const char *intr_device(void)
+{
+	struct hako_intr_dev d;
+	return sys_intr_ctl(0, HAKO_INTR_GET, &d) == 0 ? NULL : "no interrupt-packaging device";
+}
+
+/*
+ * A field the mode does not use may hold anything: sequential and packed
+ * settings with the largest delay bound (only adaptive reads it) are taken,
+ * adaptive ones refused, and the kernel stays up.  Each device gets its
+ * own settings back.
+ */
+UTEST_NEEDS(intr_set_unused_fields_may_hold_anything, intr_device)
+{
+	struct hako_intr_dev d;
+	for (int dev = 0; sys_intr_ctl(dev, HAKO_INTR_GET, &d) == 0; dev++) {
+		struct hako_intr_set seq = { .mode = HAKO_INTR_SEQUENTIAL, .n = ~0u, .t_ns = ~0ull,
+					     .bound_ns = ~0ull };
+		struct hako_intr_set packed = { .mode = HAKO_INTR_PACKED, .n = 1, .bound_ns = ~0ull };
+		struct hako_intr_set adaptive = { .mode = HAKO_INTR_ADAPTIVE, .bound_ns = ~0ull };
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &seq), 0);
+		long r = sys_intr_ctl(dev, HAKO_INTR_SET, &packed);
+		CHECK(r == 0 || r == -EPERM, "dev %d: packed: %ld", dev, r);   /* -EPERM: a driver process's card */
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &adaptive), -EINVAL);
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &d.set), 0);
+	}
+	return 0;
+}
+
 UTEST_NEEDS(nic_calls_check_arguments_on_the_cards, nic_pair)
 {
 	struct hako_intr_dev d;
