@@ -53,3 +53,24 @@ def test_render():
     failed = fuzz_table.render(RECORD, [LOG[4]], 38000)
     assert "  fault: KERNEL FAULT" in failed and "soak: FAILED: 1 fault line(s)" in failed
     assert fuzz_table.render(None, [], 1).startswith("soak: no fuzz record\n")
+
+
+def test_bench_soak_summary_reads_the_log_and_drops_it_on_a_pass(tmp_path):
+    import io
+    from hakotool import bench
+    from hakotool.runner import BootOutcome
+
+    def outcome(lines, record):
+        log = tmp_path / "bench-soak.log"
+        log.write_text("\n".join(lines) + "\n")
+        return BootOutcome("bench-soak", 0, "guest passed", records=[record], log=log)
+
+    good = dict(RECORD, calls=bench.SOAK_CALLS)
+    out = io.StringIO()
+    done = outcome(LOG[:2], good)
+    assert bench.soak_summary(done, False, out) == 0
+    assert out.getvalue().endswith("soak: passed\n") and not done.log.exists()
+    out = io.StringIO()
+    failed = outcome(LOG, good)
+    assert bench.soak_summary(failed, False, out) == 1
+    assert "3 in the log" in out.getvalue() and failed.log.exists()
