@@ -48,7 +48,8 @@ def errors_by_call(record: dict, top: int = 8) -> list[str]:
     calls = record.get("per_call", {})
     lines = []
     for name, c in sorted(calls.items(), key=lambda kv: (-kv[1].get("n", 0), kv[0]))[:top]:
-        errs = sorted(((k, v) for k, v in c.items() if k not in ("n", "ok")), key=lambda kv: -kv[1])
+        errs = sorted(((k, v) for k, v in c.items() if k not in ("n", "ok", "tsc")),
+                      key=lambda kv: -kv[1])
         text = ", ".join(f"{k} {v}" for k, v in errs[:3])
         lines.append(f"    {name:<14} {c.get('n', 0):>9} calls, {c.get('ok', 0):>9} ok"
                      + (f"; {text}" if text else ""))
