@@ -57,7 +57,7 @@ class Bench:
     boots: int = 1
 
 
-# The soak's calls (issue 22: at least ten million).
+# The soak's calls: at least ten million.
 SOAK_CALLS = 10_000_000
 
 # mp-tcg's vCPUs: one per host core, at least 2 (a funnel needs a master
@@ -196,7 +196,7 @@ BENCHES: dict[str, Bench] = {
         about="paper 003 phase 2: 2000 faults injected into the driver processes while frames "
               "flow (faultinject 2000 1): crashes, restarts, frames lost, pc, 4 CPUs, icount",
     ),
-    # Issue 22's standing soak (user/fuzz): SOAK_CALLS fuzzed system calls from
+    # The standing soak (user/fuzz): SOAK_CALLS fuzzed system calls from
     # many threads and processes on 4 CPUs with both cards; fuzz_table.py reads
     # the result and the log's faults.
     "soak": Bench(

@@ -2,7 +2,7 @@
  * fuzz — a system-call fuzzer: many threads and processes making random
  * calls of syscalls.def with valid and hostile arguments, while child
  * processes are spawned and killed, cards opened and closed, priorities
- * and affinities churned, control calls made (issue 22's standing soak).
+ * and affinities churned, control calls made: the standing soak.
  *
  *   fuzz CALLS SEED [THREADS [PROCS]] [--no LIST]
  *
