@@ -17,6 +17,11 @@ writes, into OUTDIR:
                     user/kperf, so a call without a driver does not link
                     ("undefined reference to `kperf_drv_NAME'"); and the
                     region markers of each call's best and worst case
+  fuzz_calls.h      user/fuzz's table: every call's number, name and the
+                    kind of each parameter (pointer, length, pid, tid, CPU,
+                    operation, ...: fuzz_kind), from which the fuzzer makes
+                    valid and hostile arguments, so a new call is fuzzed as
+                    soon as it is listed
 
 The parsing is a pure function (parse) so the host tests can feed it text.
 """
@@ -196,6 +201,49 @@ def kperf_calls(calls: list[Syscall]) -> str:
     return "".join(out)
 
 
+# user/fuzz's parameter kinds: what a value of that parameter means, read
+# from its C declaration.  The fuzzer draws each kind from a pool of valid
+# and hostile values (user/fuzz/args.c).
+FUZZ_KINDS = ("INT", "U64", "LEN", "PTR", "FN", "PID", "TID", "CPU", "OP", "FLAGS", "ID",
+              "OFFSET", "NS", "MASK", "PRIO")
+FUZZ_NAMED_INTS = {"pid": "PID", "tid": "TID", "cpu": "CPU", "op": "OP", "flags": "FLAGS",
+                   "prio": "PRIO", "nic": "ID", "dev": "ID", "core": "ID", "id": "ID",
+                   "call": "ID", "tag": "ID", "entry": "ID", "index": "ID"}
+FUZZ_NAMED_U64 = {"offset": "OFFSET", "ns": "NS", "mask": "MASK"}
+
+
+def fuzz_kind(param: str) -> str:
+    """The kind of one parameter, from its declaration ("const void *buf": PTR)."""
+    if "(*" in param:
+        return "FN"
+    if "*" in param:
+        return "PTR"
+    words = param.replace("const ", "").split()
+    ctype, name = " ".join(words[:-1]), words[-1]
+    if ctype == "size_t":
+        return "LEN"
+    if ctype == "uint64_t":
+        return FUZZ_NAMED_U64.get(name, "U64")
+    return FUZZ_NAMED_INTS.get(name, "INT")
+
+
+def fuzz_calls(calls: list[Syscall]) -> str:
+    """user/fuzz's table: number, name, parameter count and kinds of every call."""
+    out = [HEADER, "#ifndef HAKO_FUZZ_CALLS_H\n#define HAKO_FUZZ_CALLS_H\n\n"]
+    for i, kind in enumerate(FUZZ_KINDS):
+        out.append(f"#define FZ_{kind} {i}\n")
+    out.append(f"#define FZ_KINDS {len(FUZZ_KINDS)}\n\n")
+    out.append("struct fz_call {\n\tint nr;\n\tconst char *name;\n\tint nargs;\n"
+               f"\tunsigned char kind[{MAX_ARGS}];\n}};\n\n")
+    out.append(f"#define FZ_NCALLS {len(calls)}\n")
+    out.append("static const struct fz_call fz_calls[FZ_NCALLS] = {\n")
+    for c in calls:
+        kinds = ", ".join(f"FZ_{fuzz_kind(p)}" for p in c.params) or "0"
+        out.append(f"\t{{ {c.number}, \"{c.name}\", {len(c.params)}, {{ {kinds} }} }},\n")
+    out.append("};\n\n#endif\n")
+    return "".join(out)
+
+
 def write_if_changed(path: Path, text: str) -> None:
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
@@ -218,6 +266,7 @@ def main(argv: list[str]) -> int:
     write_if_changed(out / "hako_syscalls.h", user_header(calls))
     write_if_changed(out / "syscall_stubs.S", user_stubs(calls))
     write_if_changed(out / "kperf_calls.h", kperf)
+    write_if_changed(out / "fuzz_calls.h", fuzz_calls(calls))
     return 0
 
 

@@ -21,7 +21,8 @@ USER_SAVED_GOAL := $(.DEFAULT_GOAL)
 USER_ARCH := x86_64
 GEN_DIR := $(BUILD)/gen
 SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c \
-	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h
+	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h \
+	$(GEN_DIR)/fuzz_calls.h
 
 USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \

@@ -35,6 +35,7 @@
 
 struct traffic {
 	volatile bool running;
+	bool claimed;                        /* a start or stop is under way (traffic_lock) */
 	int owner;
 	struct nic *tx;
 	uint32_t len, burst;
@@ -106,20 +107,43 @@ static void stop(struct traffic *tr)
 	tr->running = false;
 }
 
-/* Check sp, then (re)start card i's sender for pid: -EBUSY if another's runs. */
+/*
+ * One start or stop at a time per card: each re-initialises the sender and
+ * its timer outside traffic_lock (a start waits for a call on another CPU),
+ * so a second one meanwhile, say from another thread of the owner, would
+ * arm or reset the timer under the first and break a CPU's timer list.
+ * The card is claimed under the lock; a start or stop finding it claimed
+ * gets -EBUSY.  Returns 0 with the card claimed, or the error.
+ */
+static int claim(struct traffic *tr, int pid, int err_not_owner)
+{
+	spin_lock(&traffic_lock);
+	int err = tr->claimed ? -EBUSY : tr->running && tr->owner != pid ? err_not_owner : 0;
+	if (err == 0)
+		tr->claimed = true;
+	spin_unlock(&traffic_lock);
+	return err;
+}
+
+static void unclaim(struct traffic *tr)
+{
+	spin_lock(&traffic_lock);
+	tr->claimed = false;
+	spin_unlock(&traffic_lock);
+}
+
+/* Check sp, then (re)start card i's sender for pid: -EBUSY if another's
+ * runs or another start or stop of it is under way. */
 int nic_traffic_start(int i, const struct hako_traffic *sp, int pid)
 {
 	struct traffic *tr = &senders[i];
 	int err = check(sp);
 	if (err < 0)
 		return err;
-	spin_lock(&traffic_lock);
-	err = tr->running && tr->owner != pid ? -EBUSY : 0;
-	if (err == 0)
-		tr->owner = pid;
-	spin_unlock(&traffic_lock);
+	err = claim(tr, pid, -EBUSY);
 	if (err < 0)
 		return err;
+	tr->owner = pid;
 	stop(tr);
 	struct nic *tx = nic_get(i), *dst = nic_get(sp->dst);
 	struct hako_traffic_hdr *h = (struct hako_traffic_hdr *)tr->frame;
@@ -143,14 +167,26 @@ int nic_traffic_start(int i, const struct hako_traffic *sp, int pid)
 	else
 		smp_call_mask(1ull << sp->cpu, start_here, tr, true);
 	pop_off();
+	unclaim(tr);
 	return 0;
 }
 
+/* At pid's end: its senders stop (after a start or stop under way ends). */
 void nic_traffic_stop_owner(int pid)
 {
-	for (int i = 0; i < nic_count(); i++)
-		if (senders[i].owner == pid && senders[i].running)
-			stop(&senders[i]);
+	for (int i = 0; i < nic_count(); i++) {
+		struct traffic *tr = &senders[i];
+		if (tr->owner != pid)
+			continue;
+		int err;
+		while ((err = claim(tr, pid, -EPERM)) == -EBUSY)
+			arch_spin_hint();
+		if (err == 0) {
+			if (tr->owner == pid && tr->running)
+				stop(tr);
+			unclaim(tr);
+		}
+	}
 }
 
 void nic_traffic_info(int i, struct hako_nic_info *out)
@@ -160,12 +196,15 @@ void nic_traffic_info(int i, struct hako_nic_info *out)
 	out->traffic_busy = senders[i].busy;
 }
 
-/* Stop card i's sender: -EPERM if it runs for another process. */
+/* Stop card i's sender: -EPERM if it runs for another process, -EBUSY
+ * while another start or stop of it is under way. */
 int nic_traffic_stop(int i, int pid)
 {
 	struct traffic *tr = &senders[i];
-	if (tr->running && tr->owner != pid)
-		return -EPERM;
+	int err = claim(tr, pid, -EPERM);
+	if (err < 0)
+		return err;
 	stop(tr);
+	unclaim(tr);
 	return 0;
 }

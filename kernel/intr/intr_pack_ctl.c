@@ -57,7 +57,9 @@ int intr_pack_configure(struct intr_src *s, const struct hako_intr_set *set)
 		return err;
 	if (s->forwarded && set->mode != HAKO_INTR_SEQUENTIAL)
 		return -EPERM;                   /* a driver process's card: packaging is in-kernel only */
-	s->bound_tsc = ns_to_tsc(set->bound_ns);
+	/* Only what intr_pack_check bounded is converted: a field the mode does
+	 * not use may hold anything, and ns_to_tsc of it could overflow. */
+	s->bound_tsc = set->mode == HAKO_INTR_ADAPTIVE ? ns_to_tsc(set->bound_ns) : 0;
 	s->t_now = set->mode == HAKO_INTR_PACKED ? ns_to_tsc(set->t_ns) : 0;
 	s->n_now = set->mode == HAKO_INTR_PACKED ? set->n : 1;
 	s->set = *set;

@@ -22,6 +22,7 @@ from typing import Callable
 
 from . import drvproc_tables
 from . import faults_table
+from . import fuzz_table
 from . import model as costmodel
 from . import paths
 from .preempt_table import check_bound, render_before_after
@@ -55,6 +56,9 @@ class Bench:
     # results/bench-NAME-1.jsonl ... -N.jsonl (1: one boot, bench-NAME.jsonl).
     boots: int = 1
 
+
+# The soak's calls: at least ten million.
+SOAK_CALLS = 10_000_000
 
 # mp-tcg's vCPUs: one per host core, at least 2 (a funnel needs a master
 # and another CPU) and at most 8 (mp's machine).
@@ -192,6 +196,16 @@ BENCHES: dict[str, Bench] = {
         about="paper 003 phase 2: 2000 faults injected into the driver processes while frames "
               "flow (faultinject 2000 1): crashes, restarts, frames lost, pc, 4 CPUs, icount",
     ),
+    # The standing soak (user/fuzz): SOAK_CALLS fuzzed system calls from
+    # many threads and processes on 4 CPUs with both cards; fuzz_table.py reads
+    # the result and the log's faults.
+    "soak": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub",
+                        words=("fuzz", str(SOAK_CALLS), "1")),
+        timeout=7200.0,
+        about=f"the standing soak: {SOAK_CALLS:,} fuzzed system calls (user/fuzz), threads, "
+              "child processes spawned and killed, both NICs on a hub, pc, 4 CPUs, icount",
+    ),
     "sys": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("sysbench",)),
         timeout=300.0,
@@ -243,7 +257,9 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
                             out=out, err=err, **boot_kwargs)
     profile = dataclasses.replace(bench.profile, model=model)
     outcome = run_boot(profile, f"bench-{name}", bench.timeout, quiet=quiet,
-                       keep_log=keep_log, out=out, err=err, **boot_kwargs)
+                       keep_log=keep_log or name == "soak", out=out, err=err, **boot_kwargs)
+    if name == "soak":
+        return soak_summary(outcome, keep_log, out)
     records = outcome.joined if outcome.joined is not None else outcome.records
     iotest = [r for r in records or () if r.get("kind") == "iotest"]
     if iotest:
@@ -256,6 +272,22 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         out.write(render_bench_only(records))
     out.flush()
     return outcome.exit_code
+
+
+def soak_summary(outcome, keep_log: bool, out) -> int:
+    """The soak's summary from its record and its log's fault lines; the log
+    is kept only when asked or when the soak failed."""
+    lines = []
+    if outcome.log is not None and outcome.log.exists():
+        lines = outcome.log.read_text(encoding="utf-8", errors="replace").splitlines()
+    faults = fuzz_table.fault_lines(lines)
+    record = fuzz_table.fuzz_record(outcome.records or [])
+    out.write(fuzz_table.render(record, faults, SOAK_CALLS))
+    out.flush()
+    failed = outcome.exit_code != 0 or fuzz_table.verdict(record, faults, SOAK_CALLS) is not None
+    if not failed and not keep_log and outcome.log is not None:
+        outcome.log.unlink(missing_ok=True)
+    return outcome.exit_code or (1 if failed else 0)
 
 
 def root_of(boot_kwargs: dict) -> Path:

@@ -130,6 +130,13 @@ DRVPROC_TESTS = (
 )
 
 
+# user/fuzz in make test: CALLS SEED THREADS PROCS, and the call left out
+# because it still faults the kernel (setprio against sleeping and waking
+# threads: fuzz 100000 1 8 3 with it ends in a #PF at switch_away); drop
+# it from the list once it no longer does.
+FUZZ_WORDS = ("fuzz", "100000", "1", "8", "3", "--no", "setprio")
+
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """Which steps run, in order, and the boots they use."""
@@ -180,6 +187,10 @@ PLANS = {
         BootCase("pc", 4, net="hub", cmdline=DRVPROC),
         BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
                  cmdline=DRVPROC),
+        # The standing soak, short: user/fuzz's calls from threads and
+        # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
+        # fault in a child, a leaked frame or a kernel fault (the boot's status).
+        BootCase("pc", 4, net="hub", words=FUZZ_WORDS, kinds=("fuzz",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }

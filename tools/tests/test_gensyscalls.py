@@ -127,7 +127,8 @@ def test_main_writes_only_changed_files(tmp_path):
     out = tmp_path / "gen"
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["hako_syscalls.h", "kperf_calls.h", "syscall_handlers.h", "syscall_stubs.S", "syscall_table.c"]
+    assert names == ["fuzz_calls.h", "hako_syscalls.h", "kperf_calls.h", "syscall_handlers.h",
+                     "syscall_stubs.S", "syscall_table.c"]
     for p in out.iterdir():
         os.utime(p, (1, 1))
     assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
@@ -159,3 +160,26 @@ def test_kernel_prototypes_take_raw_words():
     assert "#ifndef HAKO_SYSCALL_HANDLERS_H" in header and header.rstrip().endswith("#endif")
     assert "long sys_a(void);\n" in header
     assert "long sys_b(uint64_t, uint64_t);\n" in header
+
+
+# user/fuzz's table: each parameter's kind from its declaration.
+@pytest.mark.parametrize("param,kind", [
+    ("const void *buf", "PTR"), ("struct hako_nic_info *info", "PTR"), ("char *const *argv", "PTR"),
+    ("void (*entry)(void *)", "FN"), ("size_t len", "LEN"), ("uint64_t offset", "OFFSET"),
+    ("uint64_t ns", "NS"), ("uint64_t mask", "MASK"), ("uint64_t seed", "U64"), ("int pid", "PID"),
+    ("int tid", "TID"), ("int cpu", "CPU"), ("int op", "OP"), ("int flags", "FLAGS"),
+    ("int prio", "PRIO"), ("int nic", "ID"), ("int code", "INT"), ("long result", "INT"),
+])
+def test_fuzz_kind(param, kind):
+    assert gensyscalls.fuzz_kind(param) == kind
+
+
+def test_fuzz_calls_lists_every_call_with_its_kinds():
+    calls = parse(DEF.read_text())
+    text = gensyscalls.fuzz_calls(calls)
+    assert f"#define FZ_NCALLS {len(calls)}" in text
+    assert '{ 2, "write", 2, { FZ_PTR, FZ_LEN } },' in text
+    assert '{ 0, "null", 0, { 0 } },' in text
+    assert '{ 12, "thread_create", 2, { FZ_FN, FZ_PTR } },' in text
+    for i, kind in enumerate(gensyscalls.FUZZ_KINDS):
+        assert f"#define FZ_{kind} {i}\n" in text

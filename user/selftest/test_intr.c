@@ -116,6 +116,76 @@ UTEST(intr_and_nic_calls_check_arguments)
 	return 0;
 }
 
+/* What the settings test needs: a device whose interrupts can be packaged. */
+static const char *intr_device(void)
+{
+	struct hako_intr_dev d;
+	return sys_intr_ctl(0, HAKO_INTR_GET, &d) == 0 ? NULL : "no interrupt-packaging device";
+}
+
+/*
+ * A field the mode does not use may hold anything: sequential and packed
+ * settings with the largest delay bound (only adaptive reads it) are taken,
+ * adaptive ones refused, and the kernel stays up.  Each device gets its
+ * own settings back.
+ */
+UTEST_NEEDS(intr_set_unused_fields_may_hold_anything, intr_device)
+{
+	struct hako_intr_dev d;
+	for (int dev = 0; sys_intr_ctl(dev, HAKO_INTR_GET, &d) == 0; dev++) {
+		struct hako_intr_set seq = { .mode = HAKO_INTR_SEQUENTIAL, .n = ~0u, .t_ns = ~0ull,
+					     .bound_ns = ~0ull };
+		struct hako_intr_set packed = { .mode = HAKO_INTR_PACKED, .n = 1, .bound_ns = ~0ull };
+		struct hako_intr_set adaptive = { .mode = HAKO_INTR_ADAPTIVE, .bound_ns = ~0ull };
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &seq), 0);
+		long r = sys_intr_ctl(dev, HAKO_INTR_SET, &packed);
+		CHECK(r == 0 || r == -EPERM, "dev %d: packed: %ld", dev, r);   /* -EPERM: a driver process's card */
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &adaptive), -EINVAL);
+		CHECK_EQ(sys_intr_ctl(dev, HAKO_INTR_SET, &d.set), 0);
+	}
+	return 0;
+}
+
+/* Threads of one process start and stop the same card's sender at once. */
+static struct pair churn_pair;
+static volatile long churn_bad;
+
+static void traffic_churn(void *arg)
+{
+	uint64_t x = (uint64_t)arg * 0x9e3779b97f4a7c15ull | 1;
+	for (int i = 0; i < 300; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		struct hako_traffic t = { .dst = churn_pair.rtl, .cpu = (int32_t)(x % online_cpus()),
+					  .len = 64, .per_period = 1 + x % 4, .period_ns = 10000 + x % 50000,
+					  .count = 1 + x % 100, .burst = 1 + x % 16 };
+		long r = sys_nic_traffic(churn_pair.e1k, x & 1 ? &t : NULL);
+		if (r != 0 && r != -EBUSY)
+			churn_bad = r;
+	}
+}
+
+/*
+ * A sender is started and stopped by several threads of its owner at the
+ * same moment: each call does all of it or is refused with -EBUSY, and the
+ * sender's timer is never armed or reset under another start, so the
+ * CPUs' timer lists stay whole (the kernel stays up).
+ */
+UTEST_NEEDS(nic_traffic_started_and_stopped_by_threads_at_once, nic_pair)
+{
+	CHECK(hub_pair(&churn_pair), "no pair");
+	int tids[6];
+	for (int i = 0; i < 6; i++)
+		tids[i] = thread_start(traffic_churn, (void *)(uint64_t)(i + 1));
+	for (int i = 0; i < 6; i++)
+		CHECK(tids[i] > 0 && thread_join(tids[i]) == 0, "thread %d", i);
+	CHECK_EQ(churn_bad, 0);
+	long r;
+	while ((r = sys_nic_traffic(churn_pair.e1k, NULL)) == -EBUSY)
+		sleep_ms(1);
+	CHECK_EQ(r, 0);
+	return 0;
+}
+
 UTEST_NEEDS(nic_calls_check_arguments_on_the_cards, nic_pair)
 {
 	struct hako_intr_dev d;

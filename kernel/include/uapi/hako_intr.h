@@ -135,7 +135,9 @@ struct hako_nic_info {
 
 /* nic_traffic(nic, spec): the kernel sends frames from card nic, evenly
  * spaced, from a timer on spec->cpu; a NULL spec stops it.  The sender
- * stops when its count is reached or the process that started it ends. */
+ * stops when its count is reached or the process that started it ends.
+ * -EBUSY while another process's sender runs on the card, or while another
+ * start or stop of it (say from another thread) is under way. */
 struct hako_traffic {
 	int32_t dst;               /* card whose MAC the frames are sent to */
 	int32_t cpu;               /* CPU that sends */
