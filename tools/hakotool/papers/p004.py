@@ -17,14 +17,26 @@ from ..results import load_records
 from ..verdict import Verdict, decide, fmt, holds, ran, size, size_in
 
 MACHINES = ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")
-# Table 2: longest preemption-disabled section, µs, machines 1-4 (the paper's
-# rows for the calls Hako has an analogue of, and its longest).
+# Table 2: longest preemption-disabled section, µs, machines 1-4, of every
+# interface function that runs 100 µs or longer.
 PAPER_T2 = {
     "xproc_create": (71.0, 61.5, 55.1, 54.5),
     "xproc_delete": (65.4, 55.3, 53.8, 60.5),
     "xthread_create": (25.8, 24.1, 22.4, 20.9),
     "xthread_delete": (18.6, 16.4, 16.1, 19.7),
+    "xthread_start_cyclic_exec": (31.2, 42.0, 26.7, 24.8),
+    "xthread_stop_cyclic_exec": (20.2, 29.5, 18.3, 14.8),
+    "xpm_allocate_phys_page_set": (28.1, 24.9, 23.5, 26.3),
+    "xpm_deallocate_phys_page_set": (26.1, 22.3, 22.0, 19.6),
+    "xpm_destroy_phys_page_set": (25.6, 22.0, 22.0, 19.7),
+    "xpm_map_phys_page_set": (17.5, 16.8, 15.8, 16.7),
+    "xpm_map_phys_page_set_in_region": (15.6, 14.5, 14.5, 15.0),
+    "xpm_unmap_phys_page_set": (17.7, 16.3, 16.1, 21.5),
+    "xvm_set_region_info": (13.2, 12.0, 12.2, 12.8),
+    "xpm_set_phys_page_set_info": (12.9, 11.9, 12.1, 13.1),
     "xvm_copy": (32.2, 32.4, 28.0, 33.3),
+    "xvm_wire": (14.5, 13.5, 13.3, 14.5),
+    "xvm_unwire": (15.1, 14.2, 11.4, 18.2),
 }
 BOUND_US = 100.0                     # the design rule: no section longer
 # Hako's system call for the paper's function, compared in Table 2.
@@ -69,7 +81,7 @@ def table2(results: Path, pub: dict = PAPER_T2, bound: float = BOUND_US) -> Verd
                                             "no results/bench-preempt-after.joined.jsonl with the "
                                             "cost model's sections (`./hako bench preempt`)")])
     longest = max(lengths, key=lengths.get)
-    paper_longest = max(v[0] for v in pub.values())
+    paper_longest = max(v[0] for v in pub.values())      # machine 1, the profile's PC
     checks = [ran("preemptstress", True, ""),
               holds(f"every section under {fmt(bound)} µs", lengths[longest] < bound,
                     f"the longest is {longest}, {fmt(lengths[longest])} µs", main=True),
@@ -187,3 +199,9 @@ CRITERIA = (table2, table3, table4, fig1, fig2)
 def verdicts(results: Path) -> list[Verdict]:
     return [criterion(results) for criterion in CRITERIA]
 
+
+
+def span(values) -> str:
+    """"11.4–71.0" over a table's machines."""
+    flat = [x for row in values for x in row]
+    return f"{min(flat):.1f}–{max(flat):.1f}"
