@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from hakotool import report
+from hakotool.papers.p003 import report as p003s
+from hakotool.papers.p004 import report as p004s
 
 INTR = [
     {"kind": "intr-phases", "unit": "tsc", "s": 219, "t1_seq": 286, "t2_seq": 1138, "t3_seq": 233,
@@ -163,8 +165,8 @@ def test_paper004_tables_2_3_4_beside_the_papers(canned):
         {"kind": "bench", "name": "isoch_start", "median": 1941, "min": 1879, "max": 1941},
         {"kind": "bench", "name": "switch_normal_to_normal", "median": 495, "min": 486,
          "max": 495}])
-    md = "\n".join(report.section004_preempt(canned / "results")
-                   + report.section004_isoch(canned / "results"))
+    md = "\n".join(p004s.section004_preempt(canned / "results")
+                   + p004s.section004_isoch(canned / "results"))
     assert "### Table 2 (longest preemption-disabled section" in md
     assert "call 12 thread_create" in md and "user exception" in md
     assert "serialise=off" in md and "serialise=on" in md
@@ -176,8 +178,8 @@ def test_paper004_tables_2_3_4_beside_the_papers(canned):
 
 
 def test_paper004_tables_say_not_yet_without_results(canned):
-    md = "\n".join(report.section004_preempt(canned / "results")
-                   + report.section004_isoch(canned / "results"))
+    md = "\n".join(p004s.section004_preempt(canned / "results")
+                   + p004s.section004_isoch(canned / "results"))
     assert "not yet.** no results/bench-preempt-before/after.jsonl" in md
     assert "not yet.** no results/bench-isoch-calls.jsonl" in md
 
@@ -228,19 +230,19 @@ def test_paper004_machines_plot_beside_the_text_block(canned):
                             ("pentium200-edo", (100, 2900)), ("pentiumpro200", (90, 4000))):
         write(canned, f"kperf-machine-{profile}.joined.jsonl", kperf(cycles))
     figs = {}
-    md = "\n".join(report.section004_machines(canned / "results", figs))
+    md = "\n".join(p004s.section004_machines(canned / "results", figs))
     assert set(figs) == {"kperf-machines.svg"} and "(kperf-machines.svg)" in md
     assert "machines-mean-worst-3" in figs["kperf-machines.svg"]
 
 
 def test_paper003_fault_injection_table_and_its_step(canned):
     assert "not yet.** no results/bench-faults.jsonl" in "\n".join(
-        report.section003_faults(canned / "results"))
+        p003s.section003_faults(canned / "results"))
     write(canned, "bench-faults.jsonl", [
         {"kind": "boot", "cpus": 4},
         {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3273, "crashes": 19, "kills": 4,
          "watchdog": 4, "restarts": 23, "gave_up": 0, "flowing": 1, "ok_all": 1}])
-    md = "\n".join(report.section003_faults(canned / "results"))
+    md = "\n".join(p003s.section003_faults(canned / "results"))
     assert "### Restart after a crash and fault injection (not in the paper)" in md
     assert "fault injection: 2000 faults in 3273 ms of guest time (seed 1)" in md
     assert "restarts      23 (given up: 0)" in md and "all checks held" in md

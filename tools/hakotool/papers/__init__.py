@@ -1,12 +1,12 @@
-"""The papers' published numbers and the written criteria of their results.
+"""The papers: each one's published numbers, the criteria of its results, its report section.
 
-One module per paper (p000 ... p004).  Each holds that paper's published
-figures (PUBLISHED and the tables its table scripts print beside Hako's),
-one criterion per measured result of the paper, and verdicts(results),
-which reads the result files, computes every result's verdict
-(hakotool.verdict) and returns them in the paper's order.  The report
-prints them; tools/tests/test_verdicts.py plants figures that fail each
-criterion.
+One package per paper (p000 ... p004).  criteria.py holds that paper's
+published figures (PUBLISHED and the tables its table scripts print beside
+Hako's), one criterion per measured result of the paper, and
+verdicts(results), which reads the result files, computes every result's
+verdict (hakotool.verdict) and returns them in the paper's order; report.py
+holds section(), the paper's part of docs/report/.  tools/tests/
+test_verdicts.py plants figures that fail each criterion.
 """
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..results import load_records
-from ..verdict import Verdict, decide, fmt, holds, ran, size, size_in
+from ...results import load_records
+from ...verdict import Verdict, decide, fmt, holds, ran, size, size_in
 
 MACHINES = ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")
 # Table 2: longest preemption-disabled section, µs, machines 1-4, of every
@@ -70,7 +70,7 @@ def table2(results: Path, pub: dict = PAPER_T2, bound: float = BOUND_US) -> Verd
     longest of them is within ×2 of the paper's longest on machine 1; process
     and thread creation's sections are within ×2 of the paper's range for
     xproc_create and xthread_create."""
-    from ..preempt_table import call_names, ctx_name, own_sections, own_us
+    from ...preempt_table import call_names, ctx_name, own_sections, own_us
     title = "Table 2: longest preemption-disabled section per function"
     after = preempt_runs(results).get("after")
     own = own_sections(after, []) if after else {}

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..results import load_records
-from ..verdict import SIZE_FACTOR, Verdict, decide, fmt, holds, ran, size, size_in
+from ...results import load_records
+from ...verdict import Verdict, decide, fmt, holds, ran, size, size_in
 
 # Table 2, µs on the SH-4: before, and after for an OS server and for an
 # application process.

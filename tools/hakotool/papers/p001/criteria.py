@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..results import load_records
-from ..verdict import SIZE_FACTOR, Verdict, decide, fmt, holds, ran, size
+from ...results import load_records
+from ...verdict import SIZE_FACTOR, Verdict, decide, fmt, holds, ran, size
 
 PAPER_KS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)
 _ = None

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..results import load_records
-from ..verdict import Verdict, decide, fmt, holds, ran, size
+from ...results import load_records
+from ...verdict import Verdict, decide, fmt, holds, ran, size
 
 # Table 2, µs: (phase, packed, sequential); "—" where the paper has none.
 TABLE2 = (("registration s", "2.80", "—"), ("pre-processing t1", "3.00", "3.00"),
