@@ -271,6 +271,8 @@ def summary(out_dir: Path) -> str:
 def run_report(root: Path, *, run: bool = True, out=None) -> int:
     out = sys.stdout if out is None else out
     start = time.monotonic()
+    from . import history
+    state = history.commit_state(root)        # before the run rewrites tracked files
     if run:
         code = run_experiments(root, out)
         if code != 0:
@@ -284,8 +286,7 @@ def run_report(root: Path, *, run: bool = True, out=None) -> int:
         return 1
     out_dir = build(root)
     if run:
-        from . import history
-        path, count = history.append(root)
+        path, count = history.append(root, state=state)
         out.write(f"report: appended {count} figures to {path.relative_to(root)} "
                   "(`./hako history NAME`)\n")
     out.write(f"report: wrote {out_dir.relative_to(root)}/README.md, index.html and "
