@@ -47,7 +47,10 @@ def not_yet(what: str, why: str) -> list[str]:
 def boot_of(recs) -> str:
     """"pc, 2 CPUs" from a run's boot record."""
     b = next((r for r in recs if r.get("kind") == "boot"), {})
-    return f"{b.get('machine', '?')}, {b.get('cpus', '?')} CPUs" if b else "no boot record"
+    if not b:
+        return "no boot record"
+    cpus = b.get("cpus", "?")
+    return f"{b.get('machine', '?')}, {cpus} CPU{'' if cpus == 1 else 's'}"
 
 
 def pct(part: float, whole: float) -> str:
