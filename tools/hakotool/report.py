@@ -228,7 +228,8 @@ INPUTS = (
     ("bench-tlbstep.joined.jsonl", "./hako bench tlbstep --model modern"),
     *((f"bench-peer-{name}.jsonl", "./hako bench peer --model modern")
       for name in ("hako-sys", "hako-ispc", "linux-default", "linux-mitigations-off",
-                   "linux-no-erms")),
+                   "linux-no-erms", "hako-sys.joined", "hako-ispc.joined",
+                   "linux-default.joined")),
 )
 
 
