@@ -30,22 +30,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hakotool.papers.p002 import PAPER_T2  # noqa: F401  (Table 2, µs on the SH-4)
 from hakotool.results import load_records
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILES = ("modern", "p4")
 MODES = ("baseline", "fast")
-
-# Table 2 of the paper, microseconds on a 240 MHz SH-4: before, and after
-# its optimisation for an OS server and for an application process.
-PAPER_T2 = {
-    "syscall": (1.2, 1.2, 1.2),
-    "ica_paste": (1.5, 1.5, 5.8),
-    "ica_peel": (4.8, 1.8, 5.7),
-    "first_access": (10.3, 0.5, 5.1),
-    "process_switch": (8.3, 5.8, 5.8),
-}
-
 
 # ---- reading -----------------------------------------------------------
 

@@ -13,7 +13,7 @@ turns each call's modelled cycles into time at the machine's clock, and
 prints per call, and on average, each machine's time relative to the
 reference machine, best and worst case.  Then it checks the paper's
 claim: the Pentium Pro was the fastest with warm caches and the slowest
-after a purge (PAPERS.md, 004).
+after a purge (paper 004, docs/papers.md).
 
 Averages: the geometric mean over the calls of the per-call ratio (every
 call weighs the same), and the ratio of the mean times (the long calls

@@ -69,45 +69,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hakotool.papers.p001 import PAPER_KS, PAPER_T1, PAPER_T2  # noqa: F401
 from hakotool.results import load_records
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN_INSNS = 5          # one turn of iotest's busy loop (user/iotest/run.c)
 WAIT_UNIT = 1000        # turns per wait count
 
-PAPER_KS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20)
-_ = None
-# Table 1 (a)-(c), improvement of symmetric (1b) over funnelled (1a), %,
-# interrupts to the master; None where the paper printed "—".
-PAPER_T1 = {
-    "scsihd": {
-        0: (0.0, 0.5, _, _, _, _, _, _, _, _, _, _, _),
-        10: (0.0, 25.8, 23.1, _, _, _, _, _, _, _, _, _, _),
-        20: (0.0, 24.4, 26.7, 26.3, _, _, _, _, _, _, _, _, _),
-        100: (7.2, 7.8, 7.6, 7.6, 7.7, 7.7, 7.5, 7.3, 4.3, -0.5, 0.4, 0.2, 0.4),
-    },
-    "testdev": {
-        0: (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.7, -0.1),
-        10: (1.2, 24.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.3),
-        20: (2.2, 13.3, 15.5, 1.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-        100: (2.0, 2.4, 3.0, 3.0, 3.4, 3.0, 3.1, 3.3, 3.0, -0.4, 0.7, 0.3, 0.4),
-    },
-    "ramdisk": {
-        0: (5.5, 107, 200, 279, 392, 460, 510, 579, 611, 617, 625, 627, 627),
-        10: (8.3, 35.0, 30.0, 34.4, 35.5, 33.3, 35.0, 20.7, 27.6, 28.8, 27.2, 27.4, 27.7),
-        20: (7.1, 20.7, 19.7, 21.9, 21.9, 19.8, 19.8, 23.0, 20.5, 6.6, 2.0, 2.3, 2.8),
-        100: (3.5, 3.3, 3.3, 3.0, 3.2, 3.5, 3.5, 3.4, 2.0, -0.4, 1.1, 0.3, 0.6),
-    },
-}
-# Table 2: each delivery policy against 2a-1 (master), %, scsihd, wait 100.
-PAPER_T2 = {
-    "master": (0.0,) * 13,
-    "fixed": (0.0, 0.0, 0.0, 0.0, -0.3, -0.5, -1.4, -2.0, -0.5, 0.3, 0.1, 0.0, 0.1),
-    "issuer": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.1, 0.4, 0.5, 0.1, 0.2, 0.1),
-    "idle": (0.0, -0.2, 0.0, 0.1, -0.1, 0.0, 0.0, -0.2, 0.4, 0.1, -0.1, -0.2, 0.2),
-    "busiest": (0.0, 0.0, 0.0, 0.1, -0.4, -1.1, -1.9, -2.0, -0.2, -0.1, -0.1, 0.2, 0.2),
-    "broadcast": (0.0, -0.1, 0.0, 0.0, -0.1, -0.3, -1.3, -3.3, -2.8, -1.0, -1.2, -0.9, -1.0),
-}
+# The paper's tables live with its criteria (hakotool/papers/p001.py).
 POLICIES = ("master", "fixed", "issuer", "idle", "busiest", "broadcast", "load")
 PAPER_POLICY = {"master": "2a-1", "fixed": "2a-2", "issuer": "2b-1", "idle": "2b-2",
                 "busiest": "2b-3", "broadcast": "2b-4", "load": "—"}

@@ -14,17 +14,20 @@ Pure functions of the records, so the host tests can feed them.
 """
 from __future__ import annotations
 
+from .papers.p003 import PUBLISHED
+
 PLACEMENTS = ("kernel", "process")
 
 # (figure, what, the paper's in-kernel and process clocks or None)
 TABLE2 = (("irq_handler", "interrupt entry -> handler done", None, None),
           ("irq_wake", "handler done -> requester running", None, None),
-          ("irq_path", "interrupt entry -> requester running", 13644, 14021))
-TABLE3 = (("copyin_4", "copy-in of 4 bytes (the copy alone)", 416, 518),
+          ("irq_path", "interrupt entry -> requester running", *PUBLISHED["irq_path"]))
+TABLE3 = (("copyin_4", "copy-in of 4 bytes (the copy alone)", *PUBLISHED["copyin_4"]),
           ("copyin_1514", "copy-in of 1514 bytes (the copy alone)", None, None),
           ("copycall_4", "core_call NET_COPY 4 bytes, round trip", None, None),
           ("copycall_1514", "core_call NET_COPY 1514 bytes, round trip", None, None))
-CALLS = (("call_send60", "core_call NET_SEND 60 bytes, round trip", 8866, None),)
+CALLS = (("call_send60", "core_call NET_SEND 60 bytes, round trip", PUBLISHED["call_send60"],
+          None),)
 
 
 def figures(records) -> dict[tuple[str, str], dict]:
@@ -148,4 +151,4 @@ def overhead(figs) -> str:
     if None not in (ik, ip, ck, cp) and ik + ck:
         parts.append(f"one frame sent and one received (call + interrupt path) "
                      f"{100 * ((ip + cp) - (ik + ck)) / (ik + ck):+.1f} %")
-    return "; ".join(parts) + ("; paper +5 %" if parts else "")
+    return "; ".join(parts) + (f"; paper +{PUBLISHED['overhead_pct']:g} %" if parts else "")

@@ -7,7 +7,8 @@ appends one JSON line:
      "figures": {"ispc/sync_roundtrip_4k_fast.median": 2538, ...}}
 
 `commit` is HEAD when the report ran and `dirty` says whether tracked
-files differed from it (history.jsonl itself aside); `date` is the run's
+files differed from it when the run began (history.jsonl itself aside: the
+run rewrites the committed result files and docs/report/); `date` is the run's
 UTC time.  A figure's name is stable across runs: the result file it came
 from without `bench-` and `.jsonl`/`.joined.jsonl` ("ispc-modern"), then
 what identifies the record within it (a bench's or kperf's name and case,
@@ -39,7 +40,17 @@ SOURCES = (
     "bench-ispc-modern.joined.jsonl",
     "bench-ispc-p4.joined.jsonl",
     "bench-mp.jsonl",
+    "bench-drvproc-kernel-p4.joined.jsonl",
+    "bench-drvproc-process-p4.joined.jsonl",
+    "bench-faults.jsonl",
+    "kperf-machine-pentium166.joined.jsonl",
+    "kperf-machine-pentium200-fpm.joined.jsonl",
+    "kperf-machine-pentium200-edo.joined.jsonl",
+    "kperf-machine-pentiumpro200.joined.jsonl",
     "bench-kperf.joined.jsonl",
+    "bench-preempt-before.joined.jsonl|bench-preempt-before.jsonl",
+    "bench-preempt-after.joined.jsonl|bench-preempt-after.jsonl",
+    "bench-isoch-calls.jsonl",
     "bench-tlbstep.joined.jsonl",
     # The peer sitting's files, joined to the cost model when it rode along
     # (`./hako bench peer --model`): "A|B" reads the first that exists.
@@ -62,6 +73,8 @@ KINDS = {
                             "saving_permille")),
     "intr-delay": (("mode", "n", "t_ns"), ("measured", "model")),
     "intr-interference": (("mode", "k"), ("loops",)),
+    "preempt": (("case", "ctx", "cpu"), ("max", "wait")),
+    "section": (("ctx", "epoch", "vcpu"), ("insns", "cycles")),
 }
 # Never figures: what a boot looked like, and bookkeeping.
 SKIP_KINDS = ("boot", "bench-target", "peer-linux", "peer-info", "peer-vuln", "peer-done")
@@ -139,10 +152,13 @@ def entry(figures: dict, commit: str, dirty: bool, when: datetime.datetime) -> d
             "figures": dict(sorted(figures.items()))}
 
 
-def append(root: Path, now: datetime.datetime | None = None) -> tuple[Path, int]:
-    """Append this run's figures to results/history.jsonl; (path, figures written)."""
+def append(root: Path, now: datetime.datetime | None = None,
+           state: tuple[str, bool] | None = None) -> tuple[Path, int]:
+    """Append this run's figures to results/history.jsonl; (path, figures written).
+    STATE: commit_state() taken before the run, which rewrites tracked files
+    (the report's result files and docs/report/); now, without it."""
     figures = collect(root / "results")
-    commit, dirty = commit_state(root)
+    commit, dirty = commit_state(root) if state is None else state
     now = datetime.datetime.now(datetime.timezone.utc) if now is None else now
     path = root / HISTORY
     path.parent.mkdir(parents=True, exist_ok=True)

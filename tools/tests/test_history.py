@@ -118,3 +118,27 @@ def test_show_lists_names_matches_and_reports_unknown(tmp_path):
     out = io.StringIO()
     assert history.show(tmp_path / "empty", None, out) == 0
     assert "no runs yet" in out.getvalue()
+
+
+def test_a_run_from_a_committed_tree_is_clean_though_it_rewrites_tracked_files(tmp_path):
+    git(tmp_path, "init", "-q")
+    write(tmp_path / "results", "bench-ispc.jsonl", [{"kind": "bench", "name": "a", "median": 7}])
+    git(tmp_path, "add", "results/bench-ispc.jsonl")
+    git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-q", "-m", "one")
+    state = history.commit_state(tmp_path)              # taken before the run
+    write(tmp_path / "results", "bench-ispc.jsonl", [{"kind": "bench", "name": "a", "median": 5}])
+    assert history.commit_state(tmp_path)[1] is True    # the run rewrote a tracked file
+    path, _ = history.append(tmp_path, state=state)
+    assert json.loads(path.read_text().splitlines()[-1])["dirty"] is False
+
+
+def test_papers_003_and_004_feed_the_history():
+    for name in ("bench-drvproc-kernel-p4.joined.jsonl", "bench-faults.jsonl",
+                 "kperf-machine-pentiumpro200.joined.jsonl", "bench-isoch-calls.jsonl"):
+        assert name in history.SOURCES
+    assert any("bench-preempt-after" in s for s in history.SOURCES)
+    section = {"kind": "section", "ctx": 6, "epoch": 1, "vcpu": 0, "insns": 2214,
+               "cycles": 11582, "site_name": "vm_map+0x36"}
+    assert history.record_figures("preempt-after", section) == {
+        "preempt-after/section/ctx=6/epoch=1/vcpu=0.insns": 2214,
+        "preempt-after/section/ctx=6/epoch=1/vcpu=0.cycles": 11582}
