@@ -91,3 +91,48 @@ UTEST_NEEDS(setprio_while_threads_sleep_wake_and_migrate, needs_two_cpus)
 	CHECK(prio_changes > 0, "no priority was changed");
 	return 0;
 }
+
+/*
+ * A thread that lowers its own priority while it holds a user spinlock
+ * still gets to release it: the spinners, one per CPU at the default
+ * priority, nap rather than yield after a while (user/lib/spin.c), so
+ * the holder, below them all, runs while they sleep.
+ */
+static struct spin low_lock = SPIN_INIT;
+static volatile int low_holding;
+static volatile long spinners_through;
+
+static void low_holder(void *arg __attribute__((unused)))
+{
+	spin_lock(&low_lock);
+	low_holding = 1;
+	sys_setprio(0, PRIO_LOW);
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	spin_unlock(&low_lock);
+}
+
+static void spinner(void *arg __attribute__((unused)))
+{
+	while (!low_holding)
+		sleep_ns(1000);
+	spin_lock(&low_lock);
+	spin_unlock(&low_lock);
+	__atomic_fetch_add(&spinners_through, 1, __ATOMIC_RELAXED);
+}
+
+UTEST(spin_lock_holder_lowered_below_its_spinners_still_releases)
+{
+	int n = online_cpus(), tids[16];
+	int holder = thread_start(low_holder, NULL);
+	CHECK(holder > 0, "thread_start holder: %d", holder);
+	for (int i = 0; i < n && i < 16; i++) {
+		tids[i] = thread_start(spinner, NULL);
+		CHECK(tids[i] > 0, "thread_start spinner %d: %d", i, tids[i]);
+	}
+	CHECK_EQ(thread_join(holder), 0);
+	for (int i = 0; i < n && i < 16; i++)
+		CHECK_EQ(thread_join(tids[i]), 0);
+	CHECK_EQ(spinners_through, n < 16 ? n : 16);
+	return 0;
+}
