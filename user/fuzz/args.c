@@ -41,7 +41,9 @@
  *   write         of a buffer that may be mapped (garbage on the console)
  *   isoch_ctl     CREATE with a period over 20 ms (isoch_wait sleeps it)
  *   spawn         of anything but hello and the two broken programs
- *                 (a child reaped by the thread that spawned it)
+ *                 (a child reaped by the thread that spawned it); spawn_priv too
+ *   priv_drop     in a process that keeps its privileges (the runner and
+ *                 the privileged children): its control calls would lose them
  *   calls named by --no LIST
  */
 #include <stddef.h>
@@ -259,7 +261,9 @@ bool fz_refused(int nr, const uint64_t *a)
 				     a[1] + a[3] > (fz.ramdisk_blocks - FZ_REPORT_BLOCKS) * HAKO_BLK_SIZE;
 	case SYS_brk:         return a[0] >= HAKO_USER_IMAGE_BASE && a[0] < fz.heap_floor;
 	case SYS_write:       return a[1] != 0 && user_mapped_maybe(a[0]);
-	case SYS_spawn:       return !spawn_ok(a[0]);
+	case SYS_spawn:
+	case SYS_spawn_priv:  return !spawn_ok(a[0]);
+	case SYS_priv_drop:   return !fz.unprivileged;
 	case SYS_isoch_ctl:
 		if ((int)a[0] != HAKO_ISOCH_CREATE || !user_mapped_maybe(a[2]))
 			return false;

@@ -22,6 +22,7 @@
 #define FZ_SLOTS         (SYS_COUNT + 1)
 #define FZ_ERRS          24            /* error buckets: fz_errnos[] and "other" */
 #define FZ_CHILD_EXIT    77            /* a child's exit code when a fuzzed exit ended it */
+#define FZ_CHILD_BAD     78            /* an unprivileged child that kept a privilege */
 #define FZ_DELAY_US      20            /* testdev's delay while fuzzed, at most (µs) */
 #define FZ_PRIO_MAX      16            /* the highest priority a program may ask for (setprio) */
 

@@ -59,12 +59,19 @@ static uint64_t mix(uint64_t x)                  /* splitmix64: seeds for thread
 }
 
 /*
- * The hook for a privilege model: a child started unprivileged calls it
- * before it fuzzes.  The kernel has no per-process privileges to drop
- * here; the call that drops them belongs in this function.
+ * A child started unprivileged gives up every privilege before it fuzzes
+ * (priv_drop), so its control calls meet the kernel's -EPERM path while
+ * the runner's and the other children's meet the acting one.  A set that
+ * is not empty afterwards is the kernel's failure: the child says so and
+ * ends with FZ_CHILD_BAD, which the runner counts as a bad status.
  */
 static void fz_drop_privileges(void)
 {
+	if (sys_priv_drop(HAKO_PRIV_ALL) != 0 || sys_priv_get() != 0) {
+		printf("fuzz: pid %d: privileges left after priv_drop(all): %ld\n",
+		       fz.pid, sys_priv_get());
+		sys_exit(FZ_CHILD_BAD);
+	}
 }
 
 static void worker(void *arg)
