@@ -1,4 +1,4 @@
-"""The fault-injection summary (paper 003, issue 14 phase 2) from `./hako bench faults`.
+"""The fault-injection summary (paper 003) from `./hako bench faults`.
 
 user/faultinject prints one "faults" record at the end of its run: the
 faults injected by kind, how the driver processes ended (crashes, kills,

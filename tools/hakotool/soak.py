@@ -1,4 +1,4 @@
-"""Host-injected traffic for `--net dgram` soak runs (issue 5).
+"""Host-injected traffic for `--net dgram` soak runs.
 
 With `--net dgram` the guest's RTL8139 sits on a QEMU `-netdev dgram`
 whose local end is 127.0.0.1:P; each UDP datagram sent there arrives as

@@ -158,19 +158,19 @@ PLANS = {
         BootCase("q35", 4),
         BootCase("q35", 8),
         BootCase("pc", 4, iso=True),  # only if `make iso` succeeds
-        # Network cards (issue 5): an rtl8139 and an e1000 on one QEMU hub.
+        # Network cards: an rtl8139 and an e1000 on one QEMU hub.
         BootCase("pc", 4, net="hub"),
         BootCase("q35", 4, net="hub"),
-        # User space: the in-guest suite, one process per test (issue 3).
+        # User space: the in-guest suite, one process per test.
         BootCase("pc", 4, words=("selftest",), kinds=("utest",)),
         BootCase("q35", 4, words=("selftest",), kinds=("utest",)),
         BootCase("pc", 2, mem="32M", words=("selftest",), kinds=("utest",)),
         BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
-        # Server communication in its fast mode (issue 4); the boots above are baseline.
+        # Server communication in its fast mode; the boots above are baseline.
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
-        # Interrupt packaging with the cards (issue 5): the selftests that need them run here.
+        # Interrupt packaging with the cards: the selftests that need them run here.
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",)),
-        # The lock order checked by the debug kernel (issue 11): kernel and user
+        # The lock order checked by the debug kernel: kernel and user
         # tests, with the cards.
         BootCase("pc", 4, net="hub", debug_kernel=True),
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",), debug_kernel=True),
@@ -179,7 +179,7 @@ PLANS = {
         # determinism check: QEMU completes disk I/O on host threads.
         BootCase("q35", 4, disk="both"),
         BootCase("q35", 4, disk="both", words=("selftest",), kinds=("utest",)),
-        # The I/O processor (issue 13): CPU 3 runs no thread; the IOP selftests,
+        # The I/O processor: CPU 3 runs no thread; the IOP selftests,
         # which the boots above skip (the others pin workers to CPU 3).
         BootCase("pc", 4, words=("selftest",) + IOP_TESTS, kinds=("utest",), cmdline="iop=3"),
         # Drivers as processes (paper 003): both cards' drivers in processes, the
