@@ -1,6 +1,6 @@
 /*
- * core_restart.c — faults and restart of driver processes (paper 003,
- * issue 14 phase 2): the kernel's reincarnation thread, the watchdog, and
+ * core_restart.c — faults and restart of driver processes (paper 003):
+ * the kernel's reincarnation thread, the watchdog, and
  * fault injection.
  *
  * Restart is in the kernel, not in a server process: the kernel already

@@ -4,9 +4,9 @@
  * Single frames: from a rotating hint, the first word with a free frame,
  * found in a summary bitmap (a bit per word of the map, set while the word
  * has a free frame), so a take costs a step per 4096 frames, not one per
- * 64: a take whose hint lay before a long stretch of taken memory (the
- * kernel image, page tables) used to step over every full word of it,
- * hundreds under the allocator's lock on a 128 MiB guest.  Runs of frames
+ * 64: a take whose hint lies before a long stretch of taken memory (the
+ * kernel image, page tables) steps over it by summary bits, not over every
+ * full word of it under the allocator's lock.  Runs of frames
  * (DMA buffers, ICAs, large kmallocs): a first-fit scan of aligned start
  * positions that, when a candidate run holds a taken frame, starts again
  * at the first aligned position after it, and steps over all-ones words

@@ -1,6 +1,6 @@
 /*
  * faultinject — fault injection into driver processes while traffic
- * flows (paper 003, issue 14 phase 2; in the spirit of MINIX 3's runs).
+ * flows (paper 003; in the spirit of MINIX 3's runs).
  *
  *   faultinject [FAULTS [SEED]]      (defaults 2000 and 1)
  *

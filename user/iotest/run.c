@@ -15,12 +15,12 @@
  * loops) a worker's end (its address space freed by the serialising
  * thread, sched/serialiser.c) is about 35,000 instructions, a third of
  * its work at wait 0.  So a worker that has posted DONE sleeps on LEAVE
- * and exits only once the region is closed.  (It used to exit right
- * after DONE: an early finisher's end then fell inside the region, and
- * the last one's end did or did not, depending on whether its CPU ran
+ * and exits only once the region is closed.  (A worker that exited right
+ * after DONE would put an early finisher's end inside the region, and
+ * the last one's end in it or not, depending on whether its CPU ran
  * the serialising thread before the parent's CPU got its turn under
- * icount; reruns of one cell moved by one teardown on one CPU, and any
- * layout change moved the makespan bound by tens of percent.)
+ * icount: reruns of one cell would move by one teardown on one CPU, and
+ * any layout change would move the makespan bound by tens of percent.)
  * Unpinned (the default), the scheduler places the workers as it would
  * any process, and where they land changes from one K to the next.
  * Pinned (`--pin on`), worker i runs on CPU (i + 1) mod ncpus only: the

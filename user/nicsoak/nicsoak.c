@@ -1,5 +1,5 @@
 /*
- * nicsoak — the receiving end of the host-injected traffic soak (issue 5):
+ * nicsoak — the receiving end of the host-injected traffic soak:
  * boot with `./hako boot --mode tcg --net dgram -- nicsoak [MODE] [N]`.
  *
  * Opens the first network card, sets its interrupt handling to MODE

@@ -121,9 +121,9 @@ UTEST(iotest_worker_that_fails_still_posts_done)
 /* A worker that has posted DONE does not end before LEAVE: its exit (the
  * serialising thread frees its address space, ~35,000 instructions) must
  * stay out of the parent's timed region, which closes between the two.
- * It used to exit at once, and its teardown fell inside the region or
- * not as the CPUs' turns came under icount: reruns of one cell differed
- * by one teardown.  20 ms is far more than an exit and its teardown take. */
+ * A worker that exited at once would put its teardown inside the region
+ * or not as the CPUs' turns came under icount: reruns of one cell would
+ * differ by one teardown.  20 ms is far more than an exit and its teardown take. */
 UTEST(iotest_worker_stays_until_leave)
 {
 	struct hako_blk_info info;

@@ -377,8 +377,8 @@ UROLE(threads_touch_then_exit)
 
 /* A leak shows as fewer free frames.  In one boot (ispc=fast, the whole
  * selftest) a frame held when `before` was read came back during the
- * rounds, freed by background work of an earlier test (not found yet,
- * issue 13's note); so more frames than before is no failure here. */
+ * rounds, freed by background work of an earlier test (its source is
+ * not known); so more frames than before is no failure here. */
 UTEST(exit_with_many_threads_frees_everything_before_wait_returns)
 {
 	uint64_t before = free_frames();
