@@ -7,8 +7,8 @@
  *
  * Cross-CPU calls: each CPU has a queue of call nodes; the caller links a
  * node (on its own stack) into every target's queue, sends VECTOR_CALL,
- * and waits for every target to finish, running its own queue meanwhile
- * so two CPUs calling each other with interrupts off cannot deadlock.
+ * and waits, with interrupts off, for every target to finish, running its
+ * own queue meanwhile so two CPUs calling each other cannot deadlock.
  */
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +23,7 @@
 #include <pmm.h>
 #include <sched.h>
 #include <smp.h>
+#include <spinlock.h>
 #include <time.h>
 #include <vm.h>
 #include "x86.h"
@@ -56,6 +57,11 @@ int cpus_online(void) { return popcount64(online_mask); }
 uint64_t smp_online_mask(void) { return online_mask; }
 bool smp_stopping(void) { return stopping; }
 
+/*
+ * Interrupts are off from taking a call to counting it done: a caller
+ * preempted in between, and then moved to a CPU whose caller waits for
+ * that very call with interrupts off, would stop both CPUs for good.
+ */
 static void run_calls(void)
 {
 	int me = cpu_id();
@@ -98,6 +104,7 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait)
 {
 	struct call_data d = { fn, arg, 0 };
 	struct call_node nodes[MAX_CPUS];
+	push_off();                  /* see run_calls: no preemption while a call is taken */
 	mask &= online_mask & ~(1ull << cpu_id());
 	d.pending = popcount64(mask);
 	for (int c = 0; c < ncpus; c++) {
@@ -115,6 +122,7 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait)
 		run_calls();
 		arch_spin_hint();
 	}
+	pop_off();
 }
 
 void smp_stop_others(void)
