@@ -15,7 +15,7 @@ ARCH    := x86_64
 # -ffile-prefix-map: no build depends on where the checkout lives.  The
 # debug info of the user programs travels in the initrd, which the guest
 # loads into memory, so a path in it would move every frame after it and,
-# with them, the cost model's cache figures (docs/design.md).
+# with them, the cost model's cache figures (docs/design/measure.md).
 REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
 KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \

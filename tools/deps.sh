@@ -11,7 +11,7 @@
 # python3 on PATH does not see them (another Python than Debian's).
 #
 # QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
-# under icount and cannot load Hako's cost-model plugin; docs/design.md).
+# under icount and cannot load Hako's cost-model plugin; docs/design/qemu.md).
 # Debian 12 has QEMU 10 in its backports suite: this script adds that suite
 # beside the machine's own Debian source entry (the same mirror and keyring,
 # read from /etc/apt; no host is written here) and installs qemu-system-x86

@@ -164,7 +164,7 @@ static volatile uint64_t spread_mask;
  * The pause matters under QEMU 7.2 icount: its round-robin vCPU loop lets
  * a vCPU in a pure compute loop run to the next timer deadline again and
  * again, and a vCPU later in the order can get no instructions at all for
- * tens of milliseconds (see docs/design.md).  This test is about the
+ * tens of milliseconds (see docs/design/qemu.md).  This test is about the
  * kernel's balancing, so its workers give the emulator a chance to switch.
  */
 static void spread_worker(void *unused)

@@ -76,7 +76,7 @@ static void bench_yield(void)
  * One compute loop pinned to each CPU for 50 ms of guest time: the loop
  * counts of the CPUs, min to max.  On hardware they are about equal;
  * under QEMU 7.2 icount a vCPU late in the emulator's round-robin order
- * can get far less (docs/design.md), which every SMP figure must allow for.
+ * can get far less (docs/design/qemu.md), which every SMP figure must allow for.
  */
 static volatile uint64_t share_count[MAX_CPUS];
 

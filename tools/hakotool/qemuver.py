@@ -1,7 +1,7 @@
 """Which QEMU the harness boots, and whether it is new enough.
 
 Hako needs QEMU 10: QEMU 7.2 (Debian 12's own) starves vCPUs under icount
-(docs/design.md, "Unequal vCPU time") and its plugin API is too old for
+(docs/design/qemu.md, "Unequal vCPU time") and its plugin API is too old for
 the cost model (tools/costmodel/).  Before the first boot of a process
 the harness runs `qemu-system-x86_64 --version` once and refuses an older
 one with a message saying what to do.  A QEMU given through HAKO_QEMU

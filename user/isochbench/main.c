@@ -16,8 +16,8 @@
  * Figures are TSC ticks, which under QEMU icount (shift 0) are guest
  * instructions = nanoseconds; result lines of kind "bench" (min, median,
  * mean, max) and, for the histogram, kind "isoch_hist".  Every busy loop
- * pauses, as QEMU's round-robin icount needs (docs/design.md, "Unequal
- * vCPU time under QEMU icount").
+ * pauses, as QEMU's round-robin icount needs (docs/design/qemu.md, "Unequal
+ * vCPU time").
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@
  * Every busy loop here pauses: under QEMU icount the vCPUs share one host
  * thread round robin, and a loop without `pause` keeps its vCPU for its
  * whole budget, so another CPU's timer would fire late in guest time —
- * the emulator's delay, not the kernel's (docs/design.md, "Unequal vCPU
- * time under QEMU icount").
+ * the emulator's delay, not the kernel's (docs/design/qemu.md, "Unequal vCPU
+ * time").
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -107,7 +107,7 @@ UROLE(exec_heap)
 UTEST(heap_not_executable) { int s = run_role("exec_heap", NULL); CHECK(killed_with(s, PF), "status 0x%x", s); return 0; }
 
 /* The loop pauses: under QEMU 7.2 icount a vCPU in a bare loop can go
- * for minutes of guest time without its timer interrupt (design.md,
+ * for minutes of guest time without its timer interrupt (docs/design/qemu.md,
  * "Unequal vCPU time"), and then the kill lands only when an NMI shakes
  * the emulator.  On hardware the pause changes nothing. */
 UROLE(spin)

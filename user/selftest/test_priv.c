@@ -52,7 +52,7 @@ static long c_ispc_mode(void) { return sys_ispc_mode(99); }
 static long c_setprio_high(void) { return sys_setprio(0, HAKO_PRIO_DEFAULT + 1); }
 static long c_isoch_create(void) { return sys_isoch_ctl(HAKO_ISOCH_CREATE, 0, &isoch); }
 
-/* Every control call (docs/design.md "Privileges"), one entry per call and op. */
+/* Every control call (docs/design/proc.md "Privileges"), one entry per call and op. */
 static const struct {
 	const char *name;
 	long (*call)(void);

@@ -5,7 +5,7 @@
  *
  * Nothing here busy-waits without `pause`: under QEMU 7.2 icount a vCPU
  * in a pure compute loop can keep the others from running for tens of
- * milliseconds (docs/design.md, "Unequal vCPU time").
+ * milliseconds (docs/design/qemu.md, "Unequal vCPU time").
  */
 #include <stdio.h>
 #include <stdlib.h>

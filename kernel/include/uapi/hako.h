@@ -16,7 +16,7 @@
 #include "hako_core.h"
 #include "hako_priv.h"
 
-/* User address-space layout (fixed; see docs/design.md "User space"). */
+/* User address-space layout (fixed; see docs/design/proc.md "User space"). */
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
 #define HAKO_USER_STACK_TOP    0x00007ffffff00000ull  /* main thread's stack grows down from here */
 #define HAKO_USER_STACK_MAX    (1ull << 20)           /* 1 MiB, a guard page below */

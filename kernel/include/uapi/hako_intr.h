@@ -1,7 +1,7 @@
 /*
  * uapi/hako_intr.h — interrupt packaging (paper 000) and the network
  * cards as user programs see them: the intr_ctl, nic_ctl, nic_recv,
- * nic_send and nic_traffic system calls.  docs/design.md "Interrupt
+ * nic_send and nic_traffic system calls.  docs/design/intr.md "Interrupt
  * packaging" has the rules.
  */
 #ifndef HAKO_UAPI_INTR_H

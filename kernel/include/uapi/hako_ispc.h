@@ -14,7 +14,7 @@
  * A request moves a control ICA (and optionally a data ICA) from the
  * requester to a server: peeled from one, pasted into the other, never
  * copied.  The kernel queues requests per server and results per
- * requester.  See docs/design.md "Server communication" for the rules.
+ * requester.  See docs/design/ipc.md "Server communication" for the rules.
  */
 #ifndef HAKO_UAPI_ISPC_H
 #define HAKO_UAPI_ISPC_H

@@ -9,7 +9,7 @@
  * made without its bit returns -EPERM before it acts; the calls that only
  * read (statistics, listings) and the calls on the caller's own things
  * need none.  spawn_priv and priv_drop refuse a mask with a bit outside
- * HAKO_PRIV_ALL (-EINVAL); priv_drop returns the set left.  docs/design.md
+ * HAKO_PRIV_ALL (-EINVAL); priv_drop returns the set left.  docs/design/proc.md
  * "Privileges" has the table of calls and bits.
  */
 #ifndef HAKO_UAPI_PRIV_H

@@ -2,7 +2,7 @@
  * hako/ispc.h — server communication (paper 002) for programs: the
  * control-ICA layout, client calls, the name-server client and the server
  * skeleton.  The system calls underneath are in hako_ispc.h and
- * docs/design.md "Server communication".
+ * docs/design/ipc.md "Server communication".
  *
  * A control ICA is one page: a header, then a stack of request frames.
  * The client pushes the frame of its request; each server that passes the
