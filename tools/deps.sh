@@ -5,8 +5,9 @@
 # harness need; when something is missing it installs the Debian packages
 # (as root, or through sudo when available), first without refreshing the
 # package index and, if that fails, after `apt-get update`.  pytest and
-# matplotlib (the report's plots, `make report`) come from Debian's
-# python3-pytest and python3-matplotlib and fall back to pip when the
+# matplotlib (the report's plots, `make report`) and jsonschema (the result
+# files' schema test) come from Debian's python3-pytest, python3-matplotlib
+# and python3-jsonschema and fall back to pip when the
 # python3 on PATH does not see them (another Python than Debian's).
 #
 # QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
@@ -27,7 +28,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
-          binutils gdb python3 python3-pytest python3-matplotlib)
+          binutils gdb python3 python3-pytest python3-matplotlib python3-jsonschema)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 QEMU_MAJOR_MIN=10
 # glibc's static C library: the Linux peer's benchmark is linked with it.
@@ -47,6 +48,10 @@ die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
 have_pytest() {
     command -v python3 >/dev/null 2>&1 && python3 -m pytest --version >/dev/null 2>&1
+}
+
+have_jsonschema() {
+    command -v python3 >/dev/null 2>&1 && python3 -c 'import jsonschema' >/dev/null 2>&1
 }
 
 have_matplotlib() {
@@ -69,6 +74,7 @@ missing_tools() {
     have_pytest || echo "pytest"
     [ -f "$STATIC_LIBC" ] || echo "libc.a"
     have_matplotlib || echo "matplotlib"
+    have_jsonschema || echo "jsonschema"
     if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
        [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
         echo "qemu>=$QEMU_MAJOR_MIN"
@@ -247,6 +253,7 @@ main() {
     pip_fallback have_pytest pytest
     # Debian 12's version: the report's SVGs are byte-identical only with the same one.
     pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
+    pip_fallback have_jsonschema "jsonschema>=4"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
     peer_kernel

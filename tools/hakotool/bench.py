@@ -269,7 +269,7 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     elif name == "faults":
         out.write(faults_table.render(records or []))
     elif records:
-        out.write(render_bench_only(records))
+        out.write(render_bench_only(records, outcome.meta))
     out.flush()
     return outcome.exit_code
 
@@ -367,7 +367,7 @@ def run_variants(name: str, bench: Bench, model: str, *, quiet: bool = False,
         runs.append((label, options, records or []))
     if name == "drvproc" and len(runs) == 2:
         for label, _, records in runs:
-            out.write(f"{name} ({label}):\n" + render_bench_only(records))
+            out.write(f"{name} ({label}):\n" + render_bench_only(records, outcome.meta))  # one mode for all
         out.write("\n" + drvproc_tables.render(runs[0][2], runs[1][2], model or None))
     else:
         out.write("\n".join(render_before_after(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .disks import DISKS
 from .qemu import MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
-from .results import load_records
+from .results import load_meta, load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
 from .soak import DEFAULT_FRAMES, DEFAULT_RATE
 from .summary import render_summary
@@ -217,7 +217,7 @@ def cmd_summary(args, words) -> int:
     if not records:
         sys.stderr.write(f"hako: {path} is not a result file (no JSON lines with a \"kind\")\n")
         return EXIT_USAGE
-    sys.stdout.write(render_summary(records))
+    sys.stdout.write(render_summary(records, load_meta(path)))
     return 0
 
 

@@ -172,9 +172,11 @@ def dump_records(records: list[dict]) -> str:
     return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
 
 
-def write_joined(path: Path, records: list[dict]) -> None:
+def write_joined(path: Path, records: list[dict], meta: dict | None = None) -> None:
+    """The joined records, after the run's meta record when there is one (results.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(dump_records(records).encode("utf-8"))
+    head = [{"kind": "meta", **meta}] if meta is not None else []
+    path.write_bytes(dump_records(head + records).encode("utf-8"))
 
 
 # ----------------------------------------------------------------------

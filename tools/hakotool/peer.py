@@ -223,15 +223,17 @@ def run_linux(root: Path, variant: str, extra: str, *, quiet: bool, keep_log: bo
               f"{LINUX_PROFILE.smp} CPUs, {LINUX_PROFILE.mode}"
               f"{f', cost model {model}' if model else ''}: {append}\n")
     err.flush()
+    meta = {**run_meta(LINUX_PROFILE, root, env, argv), "guest": "linux", "cmdline": append,
+            "profile": model or None}
     outcome = launch(argv, name, LINUX_TIMEOUT * (5 if model else 1), quiet, root, env, out)
     done = next((r for r in outcome.records if r.get("kind") == "peer-done"), None)
     if outcome.exit_code == EXIT_PASSED and (done is None or done.get("failed")):
         outcome.exit_code, outcome.reason = EXIT_GUEST_FAILED, "linuxbench did not finish cleanly"
-    finish(outcome, root, keep_log)
+    finish(outcome, root, keep_log, meta)
     remember_cpu_number(root, outcome.records)
     if model and (root / out_rel).is_file():
         joined, _ = costmodel.join_records(outcome.records, costmodel.load_model(root / out_rel))
-        costmodel.write_joined(costmodel.joined_path(root, name), joined)
+        costmodel.write_joined(costmodel.joined_path(root, name), joined, meta)
         outcome.joined = joined
     report(outcome, root, err)
     return outcome

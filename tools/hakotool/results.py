@@ -3,9 +3,16 @@
 The guest reports machine-readable results on its serial console as lines
 of the form `@@ {json object}`.  This module normalises raw console bytes
 into text lines, recognises result lines, and writes/reads the per-run
-`results/<name>.jsonl` file.  The .jsonl file holds the JSON text exactly
-as the guest printed it (one object per line), so two identical runs give
-byte-identical files.
+`results/<name>.jsonl` file.
+
+A result file's first line is the harness's own "meta" record: the commit
+(and whether the tree differed from it), date, QEMU version, mode, machine,
+CPUs, memory, cost-model profile and command lines of the run.  The lines
+after it are the JSON text exactly as the guest printed it (one object per
+line), so two identical runs give byte-identical guest lines
+(guest_bytes).  Readers get the guest's records from load_records and the
+meta record from load_meta.  The record kinds are described by
+tools/hakotool/results.schema.json.
 """
 from __future__ import annotations
 
@@ -84,11 +91,34 @@ def collect(lines) -> ResultCollector:
     return ResultCollector().feed_all(lines)
 
 
-def write_results(path: Path, texts) -> None:
-    """(Over)write a .jsonl file with the guest's JSON texts verbatim."""
+META_KIND = "meta"
+
+
+def meta_line(meta: dict) -> str:
+    return json.dumps({"kind": META_KIND, **meta}, sort_keys=False, separators=(",", ":"))
+
+
+def write_results(path: Path, texts, meta: dict | None = None) -> None:
+    """(Over)write a .jsonl file: the meta record (if given), then the guest's JSON texts
+    verbatim."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = "".join(f"{text}\n" for text in texts)
+    head = [meta_line(meta)] if meta is not None else []
+    body = "".join(f"{text}\n" for text in head + list(texts))
     path.write_bytes(body.encode("utf-8"))
+
+
+def is_meta(record: dict) -> bool:
+    return record.get("kind") == META_KIND
+
+
+def guest_bytes(data: bytes) -> bytes:
+    """A result file's bytes without its meta line: what two identical runs share."""
+    lines = data.splitlines(keepends=True)
+    if lines:
+        first = parse_result(lines[0].decode("utf-8", errors="replace").strip())
+        if first is not None and is_meta(first):
+            lines = lines[1:]
+    return b"".join(lines)
 
 
 def verdict(record: dict) -> str:
@@ -115,12 +145,10 @@ def skip_reason(record: dict) -> str:
     return "skipped"
 
 
-def load_records(path: Path) -> list[dict]:
-    """Read a .jsonl file, silently skipping lines that are not objects.
-
-    Lines that still carry the "@@ " prefix (e.g. a raw console log) are
-    accepted too.
-    """
+def load_all(path: Path) -> list[dict]:
+    """Every JSON object of a .jsonl file, the meta record included; lines
+    that are not objects are skipped, and lines that still carry the "@@ "
+    prefix (e.g. a raw console log) are accepted too."""
     records = []
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         text = result_text(line)
@@ -128,3 +156,15 @@ def load_records(path: Path) -> list[dict]:
         if record is not None:
             records.append(record)
     return records
+
+
+def load_records(path: Path) -> list[dict]:
+    """The guest's records of a .jsonl file (its meta record left out)."""
+    return [r for r in load_all(path) if not is_meta(r)]
+
+
+def load_meta(path: Path) -> dict | None:
+    """The harness's meta record of a result file, or None (files written before it had one)."""
+    for record in load_all(path):
+        return record if is_meta(record) else None
+    return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import os
 import signal
 import subprocess
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 from . import disks as guestdisks
+from . import history
 from . import ksyms
 from . import model as costmodel
 from . import paths
@@ -75,6 +77,7 @@ class BootOutcome:
     jsonl: Path | None = None
     log: Path | None = None
     joined: list[dict] | None = None     # --model: records with their "model" objects
+    meta: dict | None = None             # the result file's meta record (run_meta)
 
     @property
     def ok(self) -> bool:
@@ -350,10 +353,36 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
                        log=log)
 
 
-def finish(outcome: BootOutcome, root: Path, keep_log: bool) -> None:
-    """Write the .jsonl file and drop the log after a clean pass."""
+def unit_of(mode: str) -> str:
+    """What a guest TSC difference counts in each mode."""
+    return {"icount": "instructions (icount)", "tcg": "TSC ticks (TCG host time)",
+            "kvm": "TSC cycles (KVM)"}.get(mode, "TSC ticks")
+
+
+def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
+    """The meta record heading a run's result file (results.py)."""
+    commit, dirty = history.commit_state(root)
+    if real_qemu(env):
+        found, _ = qemuver.check_version(qemuver.resolve(qemu_command(env)[0], env))
+        qemu = found.text if found else "unknown"
+    else:
+        qemu = "stand-in: " + env.get("HAKO_QEMU", "").strip()
+    return {
+        "commit": commit, "dirty": dirty,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "qemu": qemu, "mode": profile.mode, "tsc_unit": unit_of(profile.mode),
+        "guest": "hako", "machine": profile.machine, "cpus": profile.smp, "mem": profile.mem,
+        "profile": profile.model or None, "cmdline": profile.append(),
+        "command": " ".join(["./hako"] + sys.argv[1:]) if sys.argv[1:] else "./hako",
+        "qemu_argv": list(argv),
+    }
+
+
+def finish(outcome: BootOutcome, root: Path, keep_log: bool, meta: dict | None = None) -> None:
+    """Write the .jsonl file (meta record first) and drop the log after a clean pass."""
     outcome.jsonl = paths.results_path(root, outcome.name)
-    write_results(outcome.jsonl, outcome.texts)
+    outcome.meta = meta
+    write_results(outcome.jsonl, outcome.texts, meta)
     if outcome.ok and not keep_log and outcome.log is not None:
         outcome.log.unlink(missing_ok=True)
         outcome.log = None
@@ -424,7 +453,7 @@ def join_model(outcome: BootOutcome, profile: Profile, root: Path, err) -> None:
     joined, missing = costmodel.join_records(outcome.records, output, syms)
     outcome.joined = joined
     target = costmodel.joined_path(root, outcome.name)
-    costmodel.write_joined(target, joined)
+    costmodel.write_joined(target, joined, outcome.meta)
     if missing:
         ids = ", ".join(str(i) for i in sorted(set(missing)))
         err.write(f"hako: warning: result lines name regions the plugin never saw: {ids}\n")
@@ -481,8 +510,9 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
     if profile.model:
         (root / profile.model_out).unlink(missing_ok=True)
     watch = None if sender is None else soak_watch(sender, profile.dgram_ports[0])
+    meta = run_meta(profile, root, env, argv)
     outcome = launch(argv, name, timeout, quiet, root, env, out, watch)
-    finish(outcome, root, keep_log)
+    finish(outcome, root, keep_log, meta)
     if profile.model:
         join_model(outcome, profile, root, err)
     return outcome

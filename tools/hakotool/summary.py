@@ -1,6 +1,9 @@
 """Human-readable summary of a results .jsonl file (`./hako summary`).
 
 Understood record kinds:
+  meta           - the harness's header of the file (results.py): one line
+                   naming commit, date, QEMU, mode, machine and command; it
+                   also names the unit of "tsc" figures for the run's mode
   boot           - printed as an aligned "key: value" block
   ktest          - tallied (passed/failed/skipped, failing and skipped names listed)
   ktest-summary  - "passed"/"failed"/"skipped" counts reported by the guest
@@ -114,10 +117,30 @@ def render_table(header, rows, numeric=frozenset()) -> list[str]:
     return [fmt(header), rule] + [fmt(row) for row in rows]
 
 
-def bench_rows(records) -> list[list[str]]:
+def unit_name(unit, meta: dict | None) -> str:
+    """A guest's unit as the run's mode makes it: "tsc" under icount counts instructions."""
+    if unit == "tsc" and meta and meta.get("tsc_unit"):
+        return str(meta["tsc_unit"])
+    return format_value(unit)
+
+
+def bench_rows(records, meta: dict | None = None) -> list[list[str]]:
     """Table cells for each bench record (missing fields shown as "-")."""
-    return [[format_value(r.get(col)) for col in BENCH_COLUMNS]
+    return [[unit_name(r.get(col), meta) if col == "unit" else format_value(r.get(col))
+             for col in BENCH_COLUMNS]
             for r in of_kind(records, "bench")]
+
+
+def render_meta(meta: dict | None) -> list[str]:
+    """One line saying where the figures come from."""
+    if not meta:
+        return []
+    commit = str(meta.get("commit", "unknown"))[:12] + (" (dirty)" if meta.get("dirty") else "")
+    model = f", cost model {meta['profile']}" if meta.get("profile") else ""
+    return [f"run: {meta.get('command', '?')} — commit {commit}, {meta.get('date', '?')}, "
+            f"QEMU {meta.get('qemu', '?')}, {meta.get('mode', '?')}{model}, "
+            f"{meta.get('machine', '?')}, {meta.get('cpus', '?')} CPUs, {meta.get('mem', '?')}; "
+            f"tsc figures are {meta.get('tsc_unit', 'TSC ticks')}"]
 
 
 def model_profile(records) -> str | None:
@@ -144,8 +167,8 @@ def model_title(profile: str, per: str) -> str:
             "(m.insns: the region's instructions; itlb..l3: misses)")
 
 
-def render_bench(records) -> list[str]:
-    rows = bench_rows(records)
+def render_bench(records, meta: dict | None = None) -> list[str]:
+    rows = bench_rows(records, meta)
     if not rows:
         return []
     profile = model_profile(records)
@@ -306,7 +329,7 @@ def render_isoch_hist(records) -> list[str]:
 
 
 # The kinds the renderers above know; every other kind gets render_other.
-RENDERED_KINDS = frozenset(("boot", "ktest", "ktest-summary", "utest", "utest-summary", "bench",
+RENDERED_KINDS = frozenset(("meta", "boot", "ktest", "ktest-summary", "utest", "utest-summary", "bench",
                             "tlbstep", "kperf", "kperf-internal", "isoch_hist", "preempt",
                             "section"))
 OTHER_COLUMNS = 10
@@ -340,9 +363,10 @@ def render_other(records) -> list[str]:
     return out[:-1]
 
 
-def render_summary(records) -> str:
+def render_summary(records, meta: dict | None = None) -> str:
     """The whole summary text (sections separated by blank lines)."""
-    sections = [render_boot(records), render_ktests(records), render_bench(records),
+    sections = [render_meta(meta), render_boot(records), render_ktests(records),
+                render_bench(records, meta),
                 render_tlbstep(records), render_kperf(records), render_kperf_internal(records),
                 render_isoch_hist(records), render_preempt(records), render_other(records)]
     blocks = ["\n".join(section) for section in sections if section]
@@ -351,9 +375,9 @@ def render_summary(records) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def render_bench_only(records) -> str:
+def render_bench_only(records, meta: dict | None = None) -> str:
     """Just the bench and tlbstep tables (used by `./hako bench`)."""
-    blocks = ["\n".join(b) for b in (render_bench(records), render_tlbstep(records),
+    blocks = ["\n".join(b) for b in (render_bench(records, meta), render_tlbstep(records),
                                       render_kperf(records), render_kperf_internal(records),
                                       render_isoch_hist(records),
                                       render_preempt(records)) if b]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hakotool.results import guest_bytes, load_meta, load_records
 from hakotool import runner
 from hakotool.qemu import Profile
 
@@ -53,8 +54,14 @@ def test_pass_streams_console_writes_results_and_deletes_log(fake_env):
     root = Path(fake_env["HAKO_ROOT"])
     assert out == ('SeaBIOS banner\n@@ {"kind":"boot","cpus":4}\nnoise\n'
                    '@@ {"kind":"ktest","name":"pmm","ok":true}\n')
-    assert (root / "results/ok-run.jsonl").read_bytes() == (
+    written = (root / "results/ok-run.jsonl").read_bytes()
+    assert guest_bytes(written) == (
         b'{"kind":"boot","cpus":4}\n{"kind":"ktest","name":"pmm","ok":true}\n')
+    meta = load_meta(root / "results/ok-run.jsonl")
+    assert meta["kind"] == "meta" and meta["mode"] == "icount" and meta["cpus"] == 4
+    assert meta["tsc_unit"] == "instructions (icount)" and meta["qemu"].startswith("stand-in")
+    assert set(meta) >= {"commit", "dirty", "date", "machine", "mem", "profile", "cmdline",
+                         "command", "qemu_argv"}
     assert not (root / "results/logs/ok-run.log").exists()
     assert err.startswith("hako: passed (exit 0) in ")
     assert err.rstrip().endswith("s, 2 result lines -> results/ok-run.jsonl")
@@ -185,7 +192,7 @@ def test_cli_end_to_end(fake_env):
         "FAILED: guest reported failure; serial log kept in "
         "results/logs/boot-pc-smp2-icount.log")
     results = Path(fake_env["HAKO_ROOT"]) / "results/boot-pc-smp2-icount.jsonl"
-    assert len(results.read_text().splitlines()) == 2
+    assert len(load_records(results)) == 2 and load_meta(results)["cpus"] == 2
 
 
 def test_cli_debug_kernel_boots_build_debug(fake_env, tmp_path):
