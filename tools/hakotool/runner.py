@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import hashlib
 import os
 import signal
 import subprocess
@@ -36,7 +37,7 @@ from . import ksyms
 from . import model as costmodel
 from . import paths
 from . import qemuver
-from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
+from .qemu import (INITRD_IMAGE, KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
                    make_target, qemu_available, qemu_command)
 from .results import ResultCollector, decode_line, write_results
 from .soak import READY_LINE, Sender, free_port
@@ -359,6 +360,32 @@ def unit_of(mode: str) -> str:
             "kvm": "TSC cycles (KVM)"}.get(mode, "TSC ticks")
 
 
+def file_digest(path: Path) -> str | None:
+    """The first 16 hex digits of a file's SHA-256, or None if it cannot be read."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
+
+
+def compiler_version(env: dict) -> str:
+    """The first line of `gcc --version` (what built the guest), or "unknown"."""
+    try:
+        proc = subprocess.run([env.get("CC", "gcc"), "--version"], capture_output=True,
+                              text=True, errors="replace", timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return (proc.stdout.splitlines() or ["unknown"])[0].strip()
+
+
+def build_meta(profile: Profile, root: Path, env: dict) -> dict:
+    """What was booted: the images' digests and the compiler, so a figure that moves
+    between machines can be traced to a different build."""
+    return {"image": file_digest(root / image_path(profile)),
+            "initrd": None if profile.iso else file_digest(root / INITRD_IMAGE),
+            "cc": compiler_version(env)}
+
+
 def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
     """The meta record heading a run's result file (results.py)."""
     commit, dirty = history.commit_state(root)
@@ -374,7 +401,7 @@ def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
         "guest": "hako", "machine": profile.machine, "cpus": profile.smp, "mem": profile.mem,
         "profile": profile.model or None, "cmdline": profile.append(),
         "command": " ".join(["./hako"] + sys.argv[1:]) if sys.argv[1:] else "./hako",
-        "qemu_argv": list(argv),
+        "qemu_argv": list(argv), "build": build_meta(profile, root, env),
     }
 
 

@@ -2,6 +2,7 @@
 run's file starts with the harness's meta record."""
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -15,8 +16,16 @@ from conftest import REPO_ROOT
 
 SCHEMA = json.loads((REPO_ROOT / "tools/hakotool/results.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-RESULT_FILES = sorted(p for p in (REPO_ROOT / "results").glob("*.jsonl")
-                      if p.name != "history.jsonl")     # history: figures per commit, not a run
+def committed_results() -> list[Path]:
+    """The result files git tracks (a local run's files may come from an older harness)."""
+    proc = subprocess.run(["git", "ls-files", "results/*.jsonl"], cwd=REPO_ROOT,
+                          capture_output=True, text=True)
+    names = proc.stdout.split() if proc.returncode == 0 else []
+    return sorted(REPO_ROOT / n for n in names
+                  if not n.endswith("history.jsonl"))   # history: figures per commit, not a run
+
+
+RESULT_FILES = committed_results()
 
 
 def problems(path: Path) -> list[str]:

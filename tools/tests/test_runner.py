@@ -61,7 +61,7 @@ def test_pass_streams_console_writes_results_and_deletes_log(fake_env):
     assert meta["kind"] == "meta" and meta["mode"] == "icount" and meta["cpus"] == 4
     assert meta["tsc_unit"] == "instructions (icount)" and meta["qemu"].startswith("stand-in")
     assert set(meta) >= {"commit", "dirty", "date", "machine", "mem", "profile", "cmdline",
-                         "command", "qemu_argv"}
+                         "command", "qemu_argv", "build"}
     assert not (root / "results/logs/ok-run.log").exists()
     assert err.startswith("hako: passed (exit 0) in ")
     assert err.rstrip().endswith("s, 2 result lines -> results/ok-run.jsonl")
