@@ -180,6 +180,9 @@ def make_parser() -> argparse.ArgumentParser:
                         help="build the report from the result files already in results/")
     report.add_argument("--summary", action="store_true",
                         help="only print where the report is and its status table, if it exists")
+    report.add_argument("-j", "--jobs", type=positive_int, default=0, metavar="N",
+                        help="experiments run side by side (default: one per host core, as "
+                             "memory allows); the result files are the same for every N")
     history = subparsers.add_parser("history", help="how a report figure moved across commits "
                                     "(results/history.jsonl); without NAME, the names")
     history.add_argument("name", nargs="?", default=None)
@@ -240,7 +243,7 @@ def cmd_report(args, words) -> int:
         sys.stdout.write(summary(root / REPORT_DIR) or
                          f"report: none yet ({REPORT_DIR}/README.md); `make report` makes it\n")
         return 0
-    return run_report(root, run=not args.no_run)
+    return run_report(root, run=not args.no_run, jobs=args.jobs)
 
 
 def cmd_history(args, words) -> int:

@@ -23,10 +23,12 @@ missing.  `--no-run` builds from the result files already there.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -42,41 +44,52 @@ REPORT_DIR = "docs/report"
 
 @dataclasses.dataclass(frozen=True)
 class Step:
-    """One experiment run: ./hako bench ARGS, then the joins it keeps."""
+    """One experiment run: ./hako bench ARGS, then the joins it keeps.
+
+    Steps of one chain write the same intermediate files (the three ispc runs
+    write bench-ispc.*, the five kperf runs bench-kperf.*), so a chain runs
+    in its order; different chains share no file and run side by side."""
 
     name: str
     paper: str
     args: tuple[str, ...]
     about: str
     keep: tuple[tuple[str, str], ...] = ()     # (results file, copied to)
+    seconds: int = 60                          # rough length on one host core (scheduling)
+    chain: str = ""                            # "" : a chain of its own
 
 
 STEPS = (
-    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)"),
-    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)"),
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)", seconds=50),
+    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)",
+         seconds=10, chain="ispc"),
     Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern (~25 s)",
-         (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),)),
+         (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),), 25, "ispc"),
     Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
-         (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),)),
+         (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
     Step("mp", "001", ("mp", "--model", "modern"),
-         "device access, iotest Tables 1-2, 8 CPUs (~85 s)"),
+         "device access, iotest Tables 1-2, 8 CPUs (~85 s)", seconds=85),
     Step("drvproc", "003", ("drvproc", "--model", "p4"),
          "drivers in the kernel, then as processes, drvbench, cost model p4 (~10 s)",
          (("bench-drvproc-kernel.joined.jsonl", "bench-drvproc-kernel-p4.joined.jsonl"),
-          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl"))),
+          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl")), 10),
     Step("faults", "003", ("faults",), "2,000 faults injected into the driver processes while "
-         "frames flow, faultinject 2000 1 (~10 s)"),
+         "frames flow, faultinject 2000 1 (~10 s)", seconds=10),
     *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
            f"kperf on the cost model's {p} (Fig. 1)",
-           (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),))
+           (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),), 60, "kperf")
       for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
-    Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst"),
+    Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst",
+         seconds=60, chain="kperf"),
     Step("preempt", "004", ("preempt",), "preemption-off sections under stress, serialise=off "
-         "then on, cost model pentium166 (~6 min)"),
-    Step("isoch-calls", "004", ("isoch-calls",), "periodic threads: start/stop, switch (~30 s)"),
-    Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step"),
+         "then on, cost model pentium166 (~6 min)", seconds=650),
+    Step("isoch-calls", "004", ("isoch-calls",), "periodic threads: start/stop, switch (~30 s)",
+         seconds=30),
+    Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step",
+         seconds=30),
     Step("peer", "", ("peer", "--model", "modern"), "Hako's sysbench and ispcbench beside "
-         "Debian's Linux, three ways, Linux's default under the cost model (~4 min)"),
+         "Debian's Linux, three ways, Linux's default under the cost model (~4 min)",
+         seconds=460),
 )
 
 
@@ -85,47 +98,136 @@ def fmt_seconds(s: float) -> str:
     return f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s"
 
 
-def run_experiments(root: Path, out=None, steps=STEPS, clock=time.monotonic,
-                    every: float = PROGRESS_EVERY) -> int:
-    """Run every step; returns 0, or the first failing step's exit code."""
-    out = sys.stdout if out is None else out
-    logs = root / "results" / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    start = clock()
+def chains(steps) -> list[list[tuple[int, "Step"]]]:
+    """The steps (numbered from 1) grouped into chains, longest first."""
+    groups: dict[str, list[tuple[int, Step]]] = {}
     for i, step in enumerate(steps, 1):
-        words = ["bench", *step.args, "--quiet"]
-        log = logs / f"report-{step.name}.out"
-        what = (f"paper {step.paper}" if step.paper else
-                "the peer baseline" if step.name == "peer" else "the instrument")
-        tag = f"report: [{i}/{len(steps)}] {what}: ./hako {' '.join(words)}"
-        out.write(f"{tag}: {step.about}\n")
-        out.flush()
-        t0 = clock()
-        with open(log, "w") as fh:
-            child = subprocess.Popen([str(root / "hako"), *words], cwd=root,
-                                     stdout=fh, stderr=subprocess.STDOUT)
-            last = t0
-            while True:
-                try:
-                    code = child.wait(timeout=1.0)
-                    break
-                except subprocess.TimeoutExpired:
-                    now = clock()
-                    if now - last >= every:
-                        last = now
-                        out.write(f"{tag}: running, {fmt_seconds(now - t0)} "
-                                  f"(all: {fmt_seconds(now - start)})\n")
-                        out.flush()
-        now = clock()
-        if code != 0:
-            out.write(f"{tag}: FAILED (exit {code}) after {fmt_seconds(now - t0)}; "
-                      f"console: {log.relative_to(root)}\n")
-            return code
-        for src, dst in step.keep:
-            shutil.copyfile(root / "results" / src, root / "results" / dst)
-        out.write(f"{tag}: done in {fmt_seconds(now - t0)} (all: {fmt_seconds(now - start)})\n")
-        out.flush()
+        groups.setdefault(step.chain or f"step:{step.name}", []).append((i, step))
+    return sorted(groups.values(), key=lambda g: (-sum(s.seconds for _, s in g), g[0][0]))
+
+
+def default_jobs(cpus: int | None = None, mem_kib: int | None = None) -> int:
+    """One experiment per host core, and no more than memory holds: a boot of
+    the largest bench (8 CPUs, 1 GiB guest, the cost model) takes about 1.5 GiB."""
+    cpus = cpus or os.cpu_count() or 1
+    if mem_kib is None:
+        mem_kib = available_kib()
+    by_memory = max(1, mem_kib // (1536 * 1024)) if mem_kib else cpus
+    return max(1, min(cpus, by_memory))
+
+
+def available_kib(meminfo: str = "/proc/meminfo") -> int:
+    try:
+        with open(meminfo, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
     return 0
+
+
+class _Progress:
+    """Lines from several worker threads, one at a time."""
+
+    def __init__(self, out, clock, start):
+        self.out, self.clock, self.start = out, clock, start
+        self.lock = threading.Lock()
+        self.running: dict[str, float] = {}
+
+    def line(self, text: str) -> None:
+        with self.lock:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def all_time(self) -> str:
+        return fmt_seconds(self.clock() - self.start)
+
+
+def _tag(i: int, n: int, step: Step) -> str:
+    words = ["bench", *step.args, "--quiet"]
+    what = (f"paper {step.paper}" if step.paper else
+            "the peer baseline" if step.name == "peer" else "the instrument")
+    return f"report: [{i}/{n}] {what}: ./hako {' '.join(words)}"
+
+
+def _run_step(root: Path, i: int, n: int, step: Step, progress: _Progress, env: dict | None,
+              every: float, stop: threading.Event) -> int:
+    """One step to its end; its console goes to results/logs/report-NAME.out."""
+    words = ["bench", *step.args, "--quiet"]
+    log = root / "results" / "logs" / f"report-{step.name}.out"
+    tag = _tag(i, n, step)
+    progress.line(f"{tag}: {step.about}")
+    clock = progress.clock
+    t0 = clock()
+    with open(log, "w") as fh:
+        child = subprocess.Popen([str(root / "hako"), *words], cwd=root, env=env,
+                                 stdout=fh, stderr=subprocess.STDOUT)
+        last = t0
+        while True:
+            try:
+                code = child.wait(timeout=1.0)
+                break
+            except subprocess.TimeoutExpired:
+                if stop.is_set():            # another step failed: end this one too
+                    child.terminate()
+                    continue
+                now = clock()
+                if now - last >= every:
+                    last = now
+                    progress.line(f"{tag}: running, {fmt_seconds(now - t0)} "
+                                  f"(all: {progress.all_time()})")
+    now = clock()
+    if code != 0:
+        if not stop.is_set():
+            progress.line(f"{tag}: FAILED (exit {code}) after {fmt_seconds(now - t0)}; "
+                          f"console: {log.relative_to(root)}")
+        return code
+    for src, dst in step.keep:
+        shutil.copyfile(root / "results" / src, root / "results" / dst)
+    progress.line(f"{tag}: done in {fmt_seconds(now - t0)} (all: {progress.all_time()})")
+    return 0
+
+
+def run_experiments(root: Path, out=None, steps=STEPS, clock=time.monotonic,
+                    every: float = PROGRESS_EVERY, jobs: int = 1, env: dict | None = None) -> int:
+    """Run every step, JOBS chains at a time; returns 0, or the first failing step's
+    exit code (the steps running beside it are stopped, no new one starts).  Every
+    boot is deterministic under icount, so the result files do not depend on JOBS."""
+    out = sys.stdout if out is None else out
+    (root / "results" / "logs").mkdir(parents=True, exist_ok=True)
+    progress = _Progress(out, clock, clock())
+    todo = chains(steps) if jobs > 1 else [[(i, step)] for i, step in enumerate(steps, 1)]
+    if jobs > 1:
+        progress.line(f"report: {len(steps)} experiments in {len(todo)} chains, "
+                      f"{min(jobs, len(todo))} at a time")
+    lock = threading.Lock()
+    stop = threading.Event()
+    failed: list[int] = []
+
+    def worker() -> None:
+        while not stop.is_set():
+            with lock:
+                if not todo:
+                    return
+                chain = todo.pop(0)
+            for i, step in chain:
+                if stop.is_set():
+                    return
+                code = _run_step(root, i, len(steps), step, progress, env, every, stop)
+                if code != 0:
+                    with lock:
+                        if not failed:
+                            failed.append(code)
+                    stop.set()
+                    return
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return failed[0] if failed else 0
 
 
 def section_model(results: Path, figs: dict, v=()) -> list[str]:
@@ -269,13 +371,35 @@ def summary(out_dir: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_report(root: Path, *, run: bool = True, out=None) -> int:
+def prebuild(root: Path, env: dict) -> int:
+    """Build once before experiments run side by side (each would run make otherwise)."""
+    from .runner import build_enabled, run_make
+    if not build_enabled(env):
+        return 0
+    for target in ("kernel", "costmodel"):
+        code, output = run_make(root, target, env, capture=True)
+        if code != 0:
+            sys.stderr.write(output)
+            return code
+    return 0
+
+
+def run_report(root: Path, *, run: bool = True, out=None, jobs: int = 0) -> int:
+    """JOBS experiments at a time (0: default_jobs())."""
     out = sys.stdout if out is None else out
     start = time.monotonic()
     from . import history
     state = history.commit_state(root)        # before the run rewrites tracked files
     if run:
-        code = run_experiments(root, out)
+        jobs = jobs or default_jobs()
+        env = dict(os.environ)
+        if jobs > 1:
+            code = prebuild(root, env)
+            if code != 0:
+                out.write(f"report: the build failed (exit {code})\n")
+                return code
+            env["HAKO_NO_BUILD"] = "1"
+        code = run_experiments(root, out, jobs=jobs, env=env)
         if code != 0:
             return code
     missing = missing_inputs(root / "results")

@@ -2,6 +2,7 @@
 import io
 import json
 import re
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -275,3 +276,65 @@ def test_paper001_takes_the_disks_from_the_committed_sitting(canned):
     assert "results/bench-mp-disk-1..2.jsonl" in md
     assert "#### Table 1 — ahci0 (paper: scsihd)" in md
     assert "| 10 · icount elapsed (Σ of all CPUs' work) | 200 (100…300) |" in md
+
+
+def test_chains_keep_their_order_and_run_longest_first():
+    steps = (report.Step("a", "000", ("a",), "", seconds=10),
+             report.Step("b1", "002", ("b",), "", seconds=10, chain="b"),
+             report.Step("c", "004", ("c",), "", seconds=100),
+             report.Step("b2", "002", ("b",), "", seconds=30, chain="b"))
+    assert [[s.name for _, s in chain] for chain in report.chains(steps)] == [
+        ["c"], ["b1", "b2"], ["a"]]
+    assert [i for i, _ in report.chains(steps)[1]] == [2, 4]
+
+
+def test_every_chain_of_the_report_shares_no_file_with_another():
+    """Steps that leave the same intermediate file (bench-NAME.*) are in one chain."""
+    owner = {}
+    for step in report.STEPS:
+        key = step.chain or step.name
+        written = step.args[0]
+        assert owner.setdefault(written, key) == key, f"{step.name} writes bench-{written}.*"
+
+
+def test_default_jobs_follows_cores_and_memory():
+    assert report.default_jobs(cpus=8, mem_kib=64 * 1024 * 1024) == 8
+    assert report.default_jobs(cpus=8, mem_kib=3 * 1024 * 1024) == 2
+    assert report.default_jobs(cpus=2, mem_kib=512 * 1024) == 1
+    assert report.default_jobs(cpus=4, mem_kib=0) == 4
+
+
+def fake_hako(tmp_path, body):
+    (tmp_path / "hako").write_text("#!/bin/sh\n" + body)
+    (tmp_path / "hako").chmod(0o755)
+    (tmp_path / "results").mkdir(exist_ok=True)
+
+
+def test_side_by_side_runs_every_step_once_and_chains_in_order(tmp_path):
+    # Each step appends its name to the trace and sleeps a little.
+    fake_hako(tmp_path, 'echo "$2" >> results/trace; sleep 0.2; exit 0\n')
+    steps = (report.Step("x1", "002", ("x1",), "", seconds=50, chain="x"),
+             report.Step("y", "000", ("y",), "", seconds=40),
+             report.Step("x2", "002", ("x2",), "", seconds=50, chain="x"),
+             report.Step("z", "004", ("z",), "", seconds=10))
+    out = io.StringIO()
+    assert report.run_experiments(tmp_path, out, steps, jobs=3) == 0
+    trace = (tmp_path / "results/trace").read_text().split()
+    assert sorted(trace) == ["x1", "x2", "y", "z"]
+    assert trace.index("x1") < trace.index("x2")
+    text = out.getvalue()
+    assert "4 experiments in 3 chains, 3 at a time" in text
+    assert text.count("done in") == 4
+
+
+def test_side_by_side_a_failure_stops_the_rest(tmp_path):
+    fake_hako(tmp_path, '[ "$2" = bad ] && exit 3\nsleep 30\nexit 0\n')
+    steps = (report.Step("slow", "000", ("slow",), "", seconds=100),
+             report.Step("bad", "001", ("bad",), "", seconds=50),
+             report.Step("never", "002", ("never",), "", seconds=1))
+    out = io.StringIO()
+    started = time.monotonic()
+    assert report.run_experiments(tmp_path, out, steps, jobs=2) == 3
+    assert time.monotonic() - started < 20          # the slow one was stopped
+    text = out.getvalue()
+    assert "FAILED (exit 3)" in text and "never" not in text
