@@ -27,11 +27,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 from . import disks as guestdisks
+from . import guestclock
 from . import history
 from . import ksyms
 from . import model as costmodel
@@ -263,30 +265,45 @@ def request_dump(proc: subprocess.Popen) -> None:
 
 
 def supervise(proc: subprocess.Popen, timeout: float | None,
-              at_timeout=None) -> tuple[int, str | None]:
-    """Wait for QEMU; returns (status, None) or (status, 'timeout'|'interrupt').
+              at_timeout=None, budget=None) -> tuple[int, str | None]:
+    """Wait for QEMU; returns (status, None) or (status, 'timeout'|'budget'|'interrupt').
 
-    On a timeout `at_timeout` is called first, then the guest is sent the
-    dump key, so the kept log ends with where every CPU and thread was."""
+    budget (guestclock.Budget), if given, is checked every POLL_SECONDS: a guest
+    that ran past it ends like one that timed out.  On either, `at_timeout` is
+    called first, then the guest is sent the dump key, so the kept log ends with
+    where every CPU and thread was."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     try:
         with termination_as_interrupt():
-            return proc.wait(timeout=timeout), None
-    except subprocess.TimeoutExpired:
-        if at_timeout is not None:
-            at_timeout()
-        request_dump(proc)
-        kill_group(proc)
-        return proc.wait(), "timeout"
+            while True:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                wait_for = left if budget is None else (
+                    guestclock.POLL_SECONDS if left is None else min(left, guestclock.POLL_SECONDS))
+                try:
+                    return proc.wait(timeout=wait_for), None
+                except subprocess.TimeoutExpired:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        event = "timeout"
+                        break
+                    if budget is not None and budget.exceeded():
+                        event = "budget"
+                        break
     except KeyboardInterrupt:
         kill_group(proc)
         return proc.wait(), "interrupt"
+    if at_timeout is not None:
+        at_timeout()
+    request_dump(proc)
+    kill_group(proc)
+    return proc.wait(), event
 
 
 SILENT_REPORTED = 10.0   # seconds without a console line that a timeout names
 
 
 def classify(status: int, event: str | None, timeout: float | None,
-             console_lines: int = 1, silent: float = 0.0) -> tuple[int, str]:
+             console_lines: int = 1, silent: float = 0.0,
+             budget_used: int = 0) -> tuple[int, str]:
     """Harness exit code and reason for a finished QEMU.
 
     QEMU also exits with status 1 when it fails to start (bad option,
@@ -297,6 +314,12 @@ def classify(status: int, event: str | None, timeout: float | None,
     """
     if event == "interrupt":
         return EXIT_INTERRUPTED, "interrupted"
+    if event == "budget":
+        quiet = ("; the guest printed nothing" if console_lines == 0 else
+                 f"; the guest printed nothing for the last {silent:.0f} s"
+                 if silent >= SILENT_REPORTED else "")
+        return EXIT_TIMEOUT, (f"guest time limit: more than {budget_used / 1e6:,.0f} M instructions "
+                              f"run (icount), the budget of a {timeout:g} s run{quiet}")
     if event == "timeout":
         if console_lines == 0:
             return EXIT_TIMEOUT, f"timeout after {timeout:g} s; the guest printed nothing"
@@ -317,10 +340,12 @@ def spawn(argv: list[str], root: Path, env: dict) -> subprocess.Popen:
 
 
 def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
-           root: Path, env: dict, out, watch=None) -> BootOutcome:
+           root: Path, env: dict, out, watch=None, budget=None) -> BootOutcome:
     """Run QEMU to completion (or timeout) and gather everything it said.
 
-    watch, if given, sees every console line as it arrives."""
+    watch, if given, sees every console line as it arrives; budget
+    (guestclock.Budget) ends a run that executes more guest instructions than it
+    allows, and TIMEOUT is then the host-time backstop."""
     log = paths.log_path(root, name)
     log.parent.mkdir(parents=True, exist_ok=True)
     paths.set_aside(log)
@@ -340,12 +365,17 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
             quiet_at_timeout["lines"] = console.lines
             quiet_at_timeout["silent"] = console.silence()
 
-        status, event = supervise(proc, timeout, note_silence)
+        status, event = supervise(proc, timeout, note_silence, budget)
         for reader in readers:
             reader.join(timeout=5)
-    code, reason = classify(status, event, timeout,
+    nominal = timeout / guestclock.LOAD_FACTOR if budget is not None and timeout else timeout
+    code, reason = classify(status, event, timeout if event != "budget" else nominal,
                             quiet_at_timeout.get("lines", console.lines),
-                            quiet_at_timeout.get("silent", 0.0))
+                            quiet_at_timeout.get("silent", 0.0),
+                            budget.used if budget is not None else 0)
+    if event == "timeout" and budget is not None:
+        reason += (f" of host time ({guestclock.LOAD_FACTOR}x the {nominal:g} s budget; "
+                   f"{budget.used / 1e6:,.0f} M guest instructions run)")
     found = console.collector
     return BootOutcome(name, code, reason, qemu_status=status, texts=found.texts,
                        records=found.records, malformed=found.malformed,
@@ -538,7 +568,18 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
         (root / profile.model_out).unlink(missing_ok=True)
     watch = None if sender is None else soak_watch(sender, profile.dgram_ports[0])
     meta = run_meta(profile, root, env, argv)
-    outcome = launch(argv, name, timeout, quiet, root, env, out, watch)
+    with tempfile.TemporaryDirectory(prefix="hako-qmp-") as qmp_dir:
+        budget = None
+        if profile.mode == "icount" and timeout is not None and real_qemu(env):
+            path = Path(qmp_dir) / "qmp.sock"
+            budget = guestclock.Budget(path, guestclock.budget_for(timeout))
+            argv = argv + guestclock.qmp_args(path)
+            timeout = timeout * guestclock.LOAD_FACTOR
+        try:
+            outcome = launch(argv, name, timeout, quiet, root, env, out, watch, budget)
+        finally:
+            if budget is not None:
+                budget.close()
     finish(outcome, root, keep_log, meta)
     if profile.model:
         join_model(outcome, profile, root, err)
