@@ -15,12 +15,12 @@ struct cpu;
 struct trapframe;
 
 /* Console devices. */
-void serial_init(void);
-void serial_putc(char c);
-int serial_getc(void);
-int serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
-void vga_clear(void);
-void vga_putc(char c);
+void arch_serial_init(void);
+void arch_serial_putc(char c);
+int arch_serial_getc(void);
+int arch_serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
+void arch_vga_clear(void);
+void arch_vga_putc(char c);
 
 /*
  * Interrupt flag.  These, the TSC read, the per-CPU pointer and the spin
@@ -59,7 +59,22 @@ static inline uint64_t arch_tsc(void)     /* plain read */
 }
 uint64_t arch_tsc_serial(void);           /* ordered after earlier instructions */
 
-/* Per-CPU data: GS base points at the running CPU's struct cpu. */
+/*
+ * Per-CPU data: GS base points at the running CPU's struct cpu, which
+ * starts with this head; the syscall entry (syscall_entry.S) and the
+ * cost-model plugin read it by offset, so its layout is the arch's.
+ */
+struct arch_cpu_head {
+	struct cpu *self;           /* gs:0: arch_this_cpu() reads it */
+	uint64_t syscall_scratch;   /* gs:8: the user stack pointer during syscall entry */
+	uint64_t syscall_kstack;    /* gs:16: top of the current kernel stack */
+};
+#define ARCH_CPU_HEAD_SIZE 24
+/* The head of c (struct cpu begins with it) points at c. */
+static inline void arch_cpu_head_init(struct cpu *c)
+{
+	((struct arch_cpu_head *)(void *)c)->self = c;
+}
 static inline struct cpu *arch_this_cpu(void)
 {
 	struct cpu *c;
@@ -101,17 +116,9 @@ void arch_zero_pages(void *va, uint64_t bytes);
 /* Copy bytes (a multiple of 8) with string instructions (ICA copies). */
 void arch_copy_words(void *dst, const void *src, uint64_t bytes);
 
-/* Physical <-> direct-map virtual. */
-static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
-static inline uint64_t virt_to_phys(const void *va)
-{
-	uint64_t v = (uint64_t)va;
-	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
-}
-
 /* QEMU fw_cfg: a named file into buf (at most size - 1 bytes and a NUL);
  * its whole length, which is size or more if it was cut, or -1 if absent. */
-int fwcfg_read_file(const char *name, char *buf, uint32_t size);
+int arch_fw_read_file(const char *name, char *buf, uint32_t size);
 
 /*
  * Interrupt packaging (kernel/intr/; pack_arch.c and the lean stubs in
@@ -170,9 +177,19 @@ static inline void arch_msi_message(uint32_t dest, int vector, uint64_t *addr, u
 
 /* Processor identity. */
 uint32_t arch_cpu_apic_id(void);
+/* Print the CPU features the kernel uses, one boot-log line (mmu.c). */
+void arch_cpu_summary(void);
+
+/* Other processors (smp_start.c).  arch_cpu_start wakes c (id, apic_id
+ * set) and waits until it is online (smp_cpu_online); 0 or -1.
+ * arch_send_ipi sends vector to the CPU with index cpu; arch_cpu_stop
+ * halts c even with its interrupts off (an NMI). */
+int arch_cpu_start(struct cpu *c);
+void arch_send_ipi(int cpu, int vector);
+void arch_cpu_stop(struct cpu *c);
 
 /* a * b / c with a 128-bit intermediate; the quotient must fit in 64 bits. */
-static inline uint64_t muldiv64(uint64_t a, uint64_t b, uint64_t c)
+static inline uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t q, r;
 	__asm__("mulq %3; divq %4" : "=a"(q), "=&d"(r) : "a"(a), "rm"(b), "rm"(c) : "cc");
@@ -188,6 +205,6 @@ long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n
 static inline void arch_spin_hint(void) { __asm__ volatile("pause" : : : "memory"); }
 
 /* Kernel memory barrier. */
-static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
+static inline void arch_barrier(void) { __asm__ volatile("" : : : "memory"); }
 
 #endif
