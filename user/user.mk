@@ -24,16 +24,18 @@ SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/
 	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h \
 	$(GEN_DIR)/fuzz_calls.h
 
+# Programs reach arch details as <arch/NAME.h>: the arch's folder
+# user/include/hako/arch/$(USER_ARCH)/arch/ is chosen by -I, as the kernel's is.
 USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
-	-Iuser/include -Iservers -Ikernel/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
+	-Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Iservers -Ikernel/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
 # The library also sees its arch helpers (cpu.h); gcc must not turn the
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
 	-fno-tree-loop-distribute-patterns
-USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Ikernel/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
+USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Ikernel/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
 USER_LDSCRIPT := user/lib/user.ld
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 

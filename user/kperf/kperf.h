@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include <kperf_calls.h>
 
 #define KPERF_CPU	0	/* where kperf and its helpers run */
