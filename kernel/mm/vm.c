@@ -215,7 +215,7 @@ void vm_switch(struct addrspace *as)
 	struct addrspace **loaded = &loaded_as[cpu_id()];
 	if (!(as->cpus & bit))
 		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
-	if (arch_pt_load(as))
+	if (arch_pt_load(&as->arch))
 		this_cpu()->as_loads++;
 	struct addrspace *old = *loaded;
 	if (old && old != as && old != &kernel_as && (old->cpus & bit))

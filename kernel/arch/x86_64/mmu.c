@@ -96,9 +96,11 @@ static int split_large(struct addrspace *as, uint64_t *pde)
 /*
  * The level-0 entry for va, creating tables on the way if create is set.
  * Caller holds as->lock.  Returns NULL if a table is missing (or on
- * exhaustion when creating).
+ * exhaustion when creating).  Inlined into every arch_pt_* hook: a vm_*
+ * call then costs the same call levels as a walk of its own, and the
+ * per-page loops of the range hooks get a walk without the create path.
  */
-static uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
+static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
 {
 	uint64_t *t = table(as->arch.root);
 	for (int level = 3; level > 0; level--) {
@@ -199,23 +201,6 @@ bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned
 				 ((*pte & PTE_OWNED) ? VM_OWNED : 0);
 	}
 	return found;
-}
-
-#define FLUSH_PAGES_MAX 32       /* beyond this, reloading CR3 is cheaper */
-
-void arch_tlb_flush_page(uint64_t va)
-{
-	invlpg(va);
-}
-
-void arch_tlb_flush_range(uint64_t va, uint64_t npages)
-{
-	if (npages > FLUSH_PAGES_MAX) {
-		write_cr3(read_cr3());   /* drops every non-global entry */
-		return;
-	}
-	for (uint64_t i = 0; i < npages; i++)
-		invlpg(va + i * PAGE_SIZE);
 }
 
 uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages)
@@ -396,12 +381,4 @@ void arch_pt_destroy(struct addrspace *as)
 		if (root[i] & PTE_P)
 			free_tables(root[i] & PTE_ADDR, 2);
 	pmm_free(as->arch.root);
-}
-
-bool arch_pt_load(struct addrspace *as)
-{
-	if (read_cr3() == as->arch.root)
-		return false;
-	write_cr3(as->arch.root);      /* drops the old space's non-global entries (no PCID) */
-	return true;
 }

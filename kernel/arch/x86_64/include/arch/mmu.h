@@ -5,9 +5,8 @@
  * The generic side owns struct addrspace, its lock, the CPUs that may
  * hold its translations and the TLB shootdown; the arch owns the tables'
  * format.  Every arch_pt_* hook that takes an address space is called
- * with as->lock held, except arch_pt_create, arch_pt_destroy and
- * arch_pt_load (the address space is not shared yet, any more, or is
- * only read).  Page-table frames the hooks allocate or free are counted
+ * with as->lock held, except arch_pt_create and arch_pt_destroy (the
+ * address space is not shared yet, or any more).  Page-table frames the hooks allocate or free are counted
  * in as->table_frames.
  */
 #ifndef HAKO_ARCH_MMU_H
@@ -15,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <arch/layout.h>
 
 struct addrspace;
 
@@ -53,12 +53,41 @@ bool arch_pt_unmap_large(struct addrspace *as, uint64_t va);
 int arch_pt_create(struct addrspace *as);
 /* Free every table of the user half and the VM_OWNED frames, then the top. */
 void arch_pt_destroy(struct addrspace *as);
-/* Load as on this CPU unless it is loaded; whether it loaded it. */
-bool arch_pt_load(struct addrspace *as);
 
-/* This CPU's TLB: one page, or npages from va (the whole TLB if many). */
-void arch_tlb_flush_page(uint64_t va);
-void arch_tlb_flush_range(uint64_t va, uint64_t npages);
+/*
+ * On every address-space switch and TLB shootdown, so inline: load the
+ * tables of a on this CPU unless they are loaded (whether it loaded
+ * them; a CR3 write drops the old space's non-global entries, no PCID);
+ * flush this CPU's TLB for one page, or for npages from va (reloading
+ * CR3 instead beyond ARCH_TLB_FLUSH_PAGES_MAX).
+ */
+static inline bool arch_pt_load(const struct arch_addrspace *a)
+{
+	uint64_t cr3;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(cr3));
+	if (cr3 == a->root)
+		return false;
+	__asm__ volatile("mov %0, %%cr3" : : "r"(a->root) : "memory");
+	return true;
+}
+
+static inline void arch_tlb_flush_page(uint64_t va)
+{
+	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+#define ARCH_TLB_FLUSH_PAGES_MAX 32
+static inline void arch_tlb_flush_range(uint64_t va, uint64_t npages)
+{
+	if (npages > ARCH_TLB_FLUSH_PAGES_MAX) {
+		uint64_t cr3;
+		__asm__ volatile("mov %%cr3, %0" : "=r"(cr3));
+		__asm__ volatile("mov %0, %%cr3" : : "r"(cr3) : "memory");
+		return;
+	}
+	for (uint64_t i = 0; i < npages; i++)
+		arch_tlb_flush_page(va + i * PAGE_SIZE);
+}
 
 /* Boot: the kernel tables (direct map, image) in kernel_as; per CPU:
  * paging features on and the kernel tables loaded. */
