@@ -1,7 +1,8 @@
 /*
  * cpu.h — per-CPU state.
  *
- * struct cpu is reached through arch_this_cpu() (the GS base).  The fields
+ * struct cpu is reached through arch_this_cpu() (the arch's per-CPU base,
+ * which points at the arch_cpu_head it starts with).  The fields
  * under "published" are written only by their own CPU and read by any CPU
  * without a lock — the cheap view of every CPU that idle-CPU and
  * busiest-CPU interrupt delivery needs.
