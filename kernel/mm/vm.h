@@ -55,8 +55,9 @@ uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages);
  * that were mapped go to frames[] (the caller frees them); their count. */
 #define VM_UNMAP_PAGES_MAX 64
 uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames);
-/* One 2 MiB page (va, pa aligned); -EEXIST if a page or table is there. */
-#define VM_LARGE_SIZE (2ull << 20)
+/* One large page (va, pa aligned; the arch's size, 2 MiB on x86_64);
+ * -EEXIST if a page or table is there. */
+#define VM_LARGE_SIZE ARCH_PT_LARGE_SIZE
 int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 void vm_unmap_large(struct addrspace *as, uint64_t va);
 

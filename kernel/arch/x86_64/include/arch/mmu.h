@@ -45,7 +45,8 @@ uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages)
  * to freed[] (*nfreed); how many were mapped. */
 uint64_t arch_pt_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages,
 			     uint64_t *frames, uint64_t *freed, int *nfreed);
-/* One large page (VM_LARGE_SIZE, aligned); -ENOMEM, -EEXIST. */
+/* One large page (ARCH_PT_LARGE_SIZE, aligned: a PDE with PS); -ENOMEM, -EEXIST. */
+#define ARCH_PT_LARGE_SIZE (2ull << 20)
 int arch_pt_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 /* Remove the large page at va; whether there was one. */
 bool arch_pt_unmap_large(struct addrspace *as, uint64_t va);
