@@ -11,6 +11,7 @@ KERNEL_DEFS :=
 GDB_PORT ?= 1234
 CMD ?=
 ARCH    := x86_64
+include kernel/include.mk
 
 # -ffile-prefix-map: no build depends on where the checkout lives.  The
 # debug info of the user programs travels in the initrd, which the guest
@@ -22,11 +23,12 @@ KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unu
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
-KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
+	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include -Ilib/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
+KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
-# Generic code sees only kernel/include and the arch's interface headers
+# Generic code sees only the subsystems' headers (kernel/include.mk) and
+# the arch's interface headers
 # (kernel/arch/ARCH/include/arch/*.h); the arch's own files also see its
 # internal headers.  tools/checkarch.py checks that no generic file reaches
 # past the interface.  lib/ (string and format routines) is shared with
@@ -53,7 +55,7 @@ kernel-debug: $(BUILD)/initrd.img
 	@$(MAKE) --no-print-directory BUILD=$(DEBUG_BUILD) KERNEL_DEFS=-DHAKO_LOCKCHECK \
 		$(DEBUG_BUILD)/hako.elf
 
-# The system-call table, generated from kernel/include/uapi/syscalls.def (user/user.mk).
+# The system-call table, generated from kernel/uapi/syscalls.def (user/user.mk).
 $(BUILD)/gen/syscall_table.c.o: $(BUILD)/gen/syscall_table.c
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 

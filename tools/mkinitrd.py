@@ -10,7 +10,7 @@ name (byte order), so the same files always give the same bytes.  On any
 error OUT is left untouched and the exit status is 1 (2 for bad usage).
 With no FILE, OUT is an empty archive.
 
-The format is the one kernel/include/archive.h describes (and
+The format is the one kernel/boot/archive.h describes (and
 kernel/archive.c reads): a 16-byte header ("HAKOARC1", u32 count,
 u32 reserved 0), count 48-byte entries (char name[32], u64 offset,
 u64 size), then the files' data, each at an offset aligned to 16.

@@ -24,24 +24,26 @@ SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/
 	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h \
 	$(GEN_DIR)/fuzz_calls.h
 
+# Programs reach arch details as <arch/NAME.h>: the arch's folder
+# user/include/hako/arch/$(USER_ARCH)/arch/ is chosen by -I, as the kernel's is.
 USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
-	-Iuser/include -Iservers -Ikernel/include/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
+	-Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Iservers -Ikernel/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
 # The library also sees its arch helpers (cpu.h); gcc must not turn the
 # loops of memset/memcpy into calls to themselves.
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
 	-fno-tree-loop-distribute-patterns
-USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Ikernel/include/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
+USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Ikernel/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
 USER_LDSCRIPT := user/lib/user.ld
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 
 # One run of the generator writes all its files (the kernel compiles
 # syscall_table.c).  It rewrites only files whose text changed, so touch
 # them all to keep make from rerunning it.
-$(SYSCALL_GEN) &: kernel/include/uapi/syscalls.def tools/gensyscalls.py
-	$(PYTHON) tools/gensyscalls.py kernel/include/uapi/syscalls.def $(GEN_DIR)
+$(SYSCALL_GEN) &: kernel/uapi/syscalls.def tools/gensyscalls.py
+	$(PYTHON) tools/gensyscalls.py kernel/uapi/syscalls.def $(GEN_DIR)
 	@touch $(SYSCALL_GEN)
 
 # The library: user/lib/*.c, the shared string and format routines
@@ -67,10 +69,11 @@ USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 # driver's unchanged source from kernel/drivers/net/ makes drv-NAME.  The
 # host's include directory comes first, so <drvenv_impl.h> and <nic.h>
 # are the process placement's; drvenv.h and nic_driver.h come from the
-# kernel's include directory, searched last.
+# kernel's include folders (kernel/include.mk), searched last.
 DRVHOST_DRIVERS := rtl8139 e1000
 # Unused parameters are allowed, as in the kernel: an operation ignores what it need not read.
-DRVHOST_CFLAGS := -Iuser/drvhost/include $(USER_CFLAGS) -Wno-unused-parameter -idirafter kernel/include
+DRVHOST_CFLAGS := -Iuser/drvhost/include $(USER_CFLAGS) -Wno-unused-parameter \
+	$(addprefix -idirafter ,$(KERNEL_INC_DIRS))
 DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard user/drvhost/*.c))
 DRVHOST_ELFS := $(patsubst %,$(BUILD)/user/drv-%.elf,$(DRVHOST_DRIVERS))
 USER_ELFS += $(DRVHOST_ELFS)

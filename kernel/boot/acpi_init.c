@@ -5,6 +5,7 @@
 #include <acpi.h>
 #include <kprintf.h>
 #include <panic.h>
+#include <pmm.h>
 #include <arch/arch.h>
 
 static const void *kernel_p2v(uint64_t pa)

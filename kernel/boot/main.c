@@ -69,7 +69,7 @@ static void read_cmdline(void)
 	static char fw[BOOT_CMDLINE_MAX];
 	const char *text = bootinfo.cmdline;
 	bool cut = bootinfo.cmdline_cut;
-	int n = fwcfg_read_file("opt/hako/cmdline", fw, sizeof fw);
+	int n = arch_fw_read_file("opt/hako/cmdline", fw, sizeof fw);
 	if (n >= 0) {
 		text = fw;                       /* the harness overrides GRUB's line */
 		cut = n >= (int)sizeof fw;
@@ -113,9 +113,7 @@ static void print_boot_summary(void)
 		pmm_total_count() * PAGE_SIZE >> 20, pmm_free_count());
 	kprintf("clock: tsc %lu kHz, lapic timer %lu kHz (calibrated against the %s), tick %lu us\n",
 		tsc_hz / 1000, lapic_hz / 1000, calibration_source, tick_ns / 1000);
-	kprintf("cpu: nx %d smep %d smap %d pcid %d pge %d, %d io-apic(s)\n",
-		cpu_features.nx, cpu_features.smep, cpu_features.smap, cpu_features.pcid,
-		cpu_features.pge, arch_intc_count());
+	arch_cpu_summary();
 	kprintf("cpus online: %d\n", cpus_online());
 	print_lock_check();
 	result_line("{\"kind\":\"boot\",\"machine\":\"%s\",\"loader\":\"%s\",\"cpus\":%d,\"mem_mib\":%lu,"
@@ -179,7 +177,6 @@ static void kmain_thread(void *unused)
 void kmain(uint32_t magic, uint32_t info_phys)
 {
 	struct cpu *bsp = &cpus[0];
-	bsp->self = bsp;
 	bsp->idle_stack = (uint64_t)boot_stack_bottom;
 	arch_early_init(bsp);                    /* descriptors, per-CPU pointer */
 	console_init(false);                     /* COM1 */

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <kprintf.h>
 #include <options.h>
-#include <uapi/hako.h>
+#include <hako.h>
 
 static bool one_of(const char *v, const char *a, const char *b)
 {

@@ -18,10 +18,10 @@ static volatile bool panicking;
 
 void console_init(bool vga)
 {
-	serial_init();
+	arch_serial_init();
 	use_vga = vga;
 	if (vga)
-		vga_clear();
+		arch_vga_clear();
 }
 
 void console_panic_mode(void)
@@ -33,10 +33,10 @@ static void write_raw(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n')
-			serial_putc('\r');
-		serial_putc(s[i]);
+			arch_serial_putc('\r');
+		arch_serial_putc(s[i]);
 		if (use_vga)
-			vga_putc(s[i]);
+			arch_vga_putc(s[i]);
 	}
 }
 

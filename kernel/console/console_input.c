@@ -28,7 +28,7 @@ static void rx_interrupt(void *arg)
 {
 	bool dump = false;
 	spin_lock(&rx_wait.lock);
-	for (int c; (c = serial_getc()) >= 0;) {
+	for (int c; (c = arch_serial_getc()) >= 0;) {
 		if (c == DUMP_KEY)
 			dump = true;
 		else if (head - tail < RX_SIZE)
@@ -45,7 +45,7 @@ static void rx_interrupt(void *arg)
 void console_input_init(void)
 {
 	waitq_init(&rx_wait, "console-in", LOCK_WAITQ);
-	int err = serial_start_rx_irq(rx_interrupt);
+	int err = arch_serial_start_rx_irq(rx_interrupt);
 	by_interrupt = err == 0;
 	if (err < 0)
 		kprintf("console: no receive interrupt (%d); input is polled\n", err);
@@ -55,7 +55,7 @@ void console_input_init(void)
 static size_t poll_uart(char *buf, size_t n)
 {
 	size_t got = 0;
-	for (int c; got < n && (c = serial_getc()) >= 0;)
+	for (int c; got < n && (c = arch_serial_getc()) >= 0;)
 		buf[got++] = (char)c;
 	return got;
 }

@@ -48,6 +48,7 @@
 #include <core.h>
 #include <errno.h>
 #include <kprintf.h>
+#include <pmm.h>
 #include <proc.h>
 #include <thread.h>
 #include <time.h>

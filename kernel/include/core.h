@@ -38,7 +38,7 @@
 #include <driver.h>
 #include <nic.h>
 #include <sched.h>
-#include <uapi/hako.h>
+#include <hako.h>
 
 #define CORE_MAX      4          /* driver processes */
 #define CORE_CALLS    8          /* calls waiting for one core */

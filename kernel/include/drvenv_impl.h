@@ -21,7 +21,7 @@
 		__attribute__((used, section(".drivers." #order), aligned(8))) = {       \
 		.name = #ident, __VA_ARGS__ }
 
-static inline void drv_barrier(void) { barrier(); }
+static inline void drv_barrier(void) { arch_barrier(); }
 static inline void drv_relax(void) { arch_spin_hint(); }
 
 struct drv_lock { struct spinlock l; };

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <uapi/hako_intr.h>
+#include <hako_intr.h>
 
 int nic_user_open(int nic, int cpu, int pid);   /* its interrupts to cpu: -EINVAL, -EBUSY, -ENOMEM */
 int nic_user_close(int nic, int pid);           /* only the owner: -EPERM, -EBUSY */

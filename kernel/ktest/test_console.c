@@ -18,15 +18,15 @@ static volatile uint16_t *cell(int row, int col)
 
 static void put_line(char tag, int n)
 {
-	vga_putc(tag);
-	vga_putc((char)('0' + n / 10));
-	vga_putc((char)('0' + n % 10));
-	vga_putc('\n');
+	arch_vga_putc(tag);
+	arch_vga_putc((char)('0' + n / 10));
+	arch_vga_putc((char)('0' + n % 10));
+	arch_vga_putc('\n');
 }
 
 KTEST(vga_cells_and_scroll)
 {
-	vga_clear();
+	arch_vga_clear();
 	KT_CHECK(*cell(0, 0) == 0x0720 && *cell(ROWS - 1, COLS - 1) == 0x0720, "clear left %x", *cell(0, 0));
 	for (int i = 0; i < ROWS - 1; i++)
 		put_line('L', i);
@@ -38,11 +38,11 @@ KTEST(vga_cells_and_scroll)
 		 "row 23 holds %c%c", *cell(ROWS - 2, 1) & 0xff, *cell(ROWS - 2, 2) & 0xff);
 	KT_CHECK(*cell(ROWS - 1, 0) == 0x0720, "last row not blank after scroll");
 	for (int i = 0; i < COLS + 3; i++)       /* on the last row: wraps, and scrolls */
-		vga_putc('w');
+		arch_vga_putc('w');
 	KT_CHECK((*cell(ROWS - 2, 0) & 0xff) == 'w' && (*cell(ROWS - 2, COLS - 1) & 0xff) == 'w',
 		 "the full line did not move up");
 	KT_CHECK((*cell(ROWS - 1, 2) & 0xff) == 'w' && *cell(ROWS - 1, 3) == 0x0720,
 		 "the wrapped part is not on the last row");
-	vga_clear();
+	arch_vga_clear();
 	return 0;
 }

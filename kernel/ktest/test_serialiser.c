@@ -13,7 +13,7 @@
 #include <thread.h>
 #include <vm.h>
 #include <arch/arch.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 
 #define NWORK 8
 

@@ -24,7 +24,7 @@
 #include <thread.h>
 #include <vm.h>
 #include <arch/arch.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 
 #define MAP_PAGES 16
 #define MAP_BASE  0x40000000ull          /* in a scratch address space */

@@ -24,7 +24,7 @@
 #include <region.h>
 #include <spinlock.h>
 #include <thread.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 
 struct preempt_slot preempt_slots[MAX_CPUS][HAKO_PERF_NCTX];
 static uint64_t cpu_max[MAX_CPUS];   /* longest whole interrupt per CPU */

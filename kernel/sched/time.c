@@ -20,8 +20,8 @@ uint64_t tick_ns = 10000000;         /* 10 ms, as in paper 000 */
 const char *calibration_source = "none";
 static uint64_t boot_tsc;
 
-uint64_t ns_to_tsc(uint64_t ns) { return muldiv64(ns, tsc_hz, 1000000000ull); }
-uint64_t tsc_to_ns(uint64_t t) { return muldiv64(t, 1000000000ull, tsc_hz); }
+uint64_t ns_to_tsc(uint64_t ns) { return arch_muldiv64(ns, tsc_hz, 1000000000ull); }
+uint64_t tsc_to_ns(uint64_t t) { return arch_muldiv64(t, 1000000000ull, tsc_hz); }
 uint64_t time_ns(void) { return tsc_to_ns(arch_tsc() - boot_tsc); }
 
 void time_delay_us(uint64_t us)

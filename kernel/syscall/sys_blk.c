@@ -24,7 +24,7 @@
 #include <priv.h>
 #include <proc.h>
 #include <uaccess.h>
-#include <uapi/hako_blk.h>
+#include <hako_blk.h>
 #include <arch/arch.h>
 
 _Static_assert(HAKO_BLK_SIZE == BLK_SIZE, "user and kernel blocks differ");

@@ -16,7 +16,7 @@
 #include <syscall.h>
 #include <uaccess.h>
 #include <arch/arch.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 
 static long preempt_get(uint64_t uout)
 {

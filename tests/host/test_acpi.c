@@ -25,7 +25,7 @@
  */
 #include "fake_phys.h"
 #include <acpi.h>
-#include "../../kernel/include/errno.h"
+#include "../../kernel/lib/errno.h"
 #include "acpi_tables.h"
 
 /* ---- acpi_parse ------------------------------------------------------------- */

@@ -18,8 +18,8 @@
  * random corruption never yields an entry reaching outside the data.
  */
 #include "check.h"
-#include "../../kernel/include/archive.h"
-#include "../../kernel/include/errno.h"
+#include "../../kernel/boot/archive.h"
+#include "../../kernel/lib/errno.h"
 
 #define TABLE(n) (16 + 48 * (uint64_t)(n))      /* end of the table of n entries */
 #define MAX_BYTES (TABLE(ARCHIVE_MAX_ENTRIES + 1) + 64)

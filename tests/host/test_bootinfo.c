@@ -23,7 +23,7 @@
  */
 #include "fake_phys.h"
 #include <bootinfo.h>
-#include "../../kernel/include/errno.h"
+#include "../../kernel/lib/errno.h"
 
 /* ---- "physical memory" ---------------------------------------------- */
 

@@ -19,8 +19,8 @@
 #include "check.h"
 #include <elf.h>                        /* the host's, for the model */
 #include <stddef.h>
-#include "../../kernel/include/elf.h"
-#include "../../kernel/include/errno.h"
+#include "../../kernel/proc/elf.h"
+#include "../../kernel/lib/errno.h"
 
 #define LO 0x400000ull                  /* the user range the tests load into */
 #define HI 0x800000000000ull

@@ -1,5 +1,5 @@
 /*
- * test_list.c — kernel/include/list.h, the intrusive circular lists.
+ * test_list.c — kernel/lib/list.h, the intrusive circular lists.
  *
  * Proves: a head starts empty and links to itself (list_init and
  * LIST_INIT); push_back/push_front keep order in both directions; pop_front

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "decode.h"
-#include "../../kernel/include/uapi/hako_region.h"
+#include "../../kernel/uapi/hako_region.h"
 
 static bool is_legacy_prefix(uint8_t b)
 {

@@ -24,7 +24,7 @@
  * The plugin therefore ignores that argument.  At the start of every
  * block it asks the running vCPU itself: Hako keeps a pointer to its
  * struct cpu in GS base (in KERNEL_GS_BASE while in user mode), and the
- * struct's id field (kernel/include/cpu.h) is the CPU number; the pair is
+ * struct's id field (kernel/sched/cpu.h) is the CPU number; the pair is
  * read once per CPU and remembered.  Until a CPU has set GS base (the
  * boot path and the AP trampoline) its work counts for the vCPU that
  * ran last.  The same bug makes QEMU 10.0's inline per-vCPU operations
@@ -49,7 +49,7 @@
 #include "sections.h"
 #include "pcprof.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
-#include "../../kernel/include/uapi/hako_region.h"
+#include "../../kernel/uapi/hako_region.h"
 
 CM_EXPORT int qemu_plugin_version = CM_QEMU_PLUGIN_VERSION;
 
@@ -69,8 +69,8 @@ struct vcpu {
 	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
 };
 
-/* Hako's struct cpu (kernel/include/cpu.h): the int id after three 64-bit words. */
-#define HAKO_CPU_ID_OFFSET 24     /* offsetof(struct cpu, id): kernel/include/cpu.h asserts it */
+/* Hako's struct cpu (kernel/sched/cpu.h): the int id after three 64-bit words. */
+#define HAKO_CPU_ID_OFFSET 24     /* offsetof(struct cpu, id): kernel/sched/cpu.h asserts it */
 
 /*
  * Another guest (the Linux peer, tools/hakotool/peer.py) names its own

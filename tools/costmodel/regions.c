@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "regions.h"
-#include "../../kernel/include/uapi/hako_region.h"
+#include "../../kernel/uapi/hako_region.h"
 
 struct slot {                    /* one region on one vCPU */
 	bool active;

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "sections.h"
-#include "../../kernel/include/uapi/hako_region.h"
-#include "../../kernel/include/uapi/hako_region_ids.h"
+#include "../../kernel/uapi/hako_region.h"
+#include "../../kernel/uapi/hako_region_ids.h"
 
 #define KINDS 2                          /* 0: interrupts-off section, 1: whole interrupt */
 

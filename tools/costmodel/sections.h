@@ -4,7 +4,7 @@
  *
  * With irqtrace=on the kernel marks every interrupts-off section with
  * REGION_PREEMPT_SECTION and every whole interrupt with REGION_PREEMPT_IRQ
- * (kernel/include/uapi/hako_region_ids.h); at a section's BEGIN marker
+ * (kernel/uapi/hako_region_ids.h); at a section's BEGIN marker
  * %rax holds its site (where the outermost lock was taken), at the END
  * marker the context the section is charged to (uapi/hako_perf.h).  The guest's
  * TSC cannot give this figure under single-threaded icount: a section

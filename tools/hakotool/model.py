@@ -11,7 +11,7 @@ preemption-off section in that vCPU's own instructions
 (tools/costmodel/sections.h), which join_records appends to the records,
 each site also named with the symbols of the kernel that ran.
 
-The guest marks regions (kernel/include/uapi/hako_region.h) and names one
+The guest marks regions (kernel/uapi/hako_region.h) and names one
 in a result line with "region":ID and "iters":N, N being how many of the
 figure's operations the region covered.  `join_records` gives each such
 line a "model" object: the region's totals summed over vCPUs, and those

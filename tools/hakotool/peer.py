@@ -54,11 +54,11 @@ KERNEL_PACKAGE = "build/peer/vmlinuz.package"
 CPU_NUMBER = "build/peer/vmlinuz.cpu_number"
 BENCH_SOURCES = ("tools/peer/linuxbench.c", "tools/peer/sysinfo.c")
 # Hako's region marker (<hako/region.h> and the uapi ids) without Hako's libc:
-# user/include goes after the system's headers.
-BENCH_INCLUDES = ("-Ikernel/include/uapi", "-idirafter", "user/include")
+# user/include and its arch folder (<arch/region.h>) go after the system's headers.
+BENCH_INCLUDES = ("-Ikernel/uapi", "-idirafter", "user/include", "-idirafter", "user/include/hako/arch/x86_64")
 BENCH_DEPENDS = (*BENCH_SOURCES, "tools/peer/sysinfo.h", "user/include/hako/region.h",
-                 "user/include/hako/arch/x86_64/region.h", "kernel/include/uapi/hako_region.h",
-                 "kernel/include/uapi/hako_region_ids.h")
+                 "user/include/hako/arch/x86_64/arch/region.h", "kernel/uapi/hako_region.h",
+                 "kernel/uapi/hako_region_ids.h")
 BENCH_BINARY = "build/peer/linuxbench"
 INITRAMFS = "build/peer/initramfs.cpio"
 

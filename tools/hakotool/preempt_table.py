@@ -36,7 +36,7 @@ BOUND_TICKS = 100_000       # 100 us at 1 instruction = 1 ns (icount, shift 0)
 MAX_CALLS = 64
 CTX_TRAP = 1 + MAX_CALLS
 REGION_PREEMPT_IRQ = 0xd01
-SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[2] / "kernel/include/uapi/syscalls.def"
+SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[2] / "kernel/uapi/syscalls.def"
 KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[2] / ksyms.KERNEL_SYMS   # nm -n of the kernel
 
 

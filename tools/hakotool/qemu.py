@@ -62,7 +62,7 @@ ACCEL_ARGS = {
 }
 
 
-# What the kernel supports: MAX_CPUS in kernel/include/cpu.h (a test checks
+# What the kernel supports: MAX_CPUS in kernel/sched/cpu.h (a test checks
 # the two agree), and the least memory it boots in (one CPU boots in 7 MiB).
 MAX_CPUS = 16
 MIN_MEM_MIB = 8

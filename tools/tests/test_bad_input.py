@@ -16,7 +16,7 @@ from conftest import REPO_ROOT
 
 
 def test_max_cpus_is_the_kernels():
-    header = (REPO_ROOT / "kernel/include/cpu.h").read_text()
+    header = (REPO_ROOT / "kernel/sched/cpu.h").read_text()
     assert int(re.search(r"#define MAX_CPUS (\d+)", header).group(1)) == MAX_CPUS
 
 

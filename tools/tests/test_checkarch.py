@@ -63,3 +63,43 @@ def test_inline_assembly_in_user_code_outside_arch_is_a_breach(tmp_path):
     (root / "user" / "include" / "arch" / "ok.h").write_text('__asm__ volatile("pause");\n')
     found = checkarch.breaches(root)
     assert found == ["user/prog/main.c:1: inline assembly outside an arch/ folder"]
+
+
+def plant_arch_function(root, text, name="lapic.c"):
+    (root / "kernel" / "arch" / "x86_64" / name).write_text(text)
+
+
+def test_generic_call_to_a_non_arch_function_of_the_arch_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "void f(void)\n{\n\tlapic_eoi();\n}\n")
+    plant_arch_function(root, "#include \"lapic.h\"\n\nvoid lapic_eoi(void)\n{\n}\n")
+    found = checkarch.breaches(root)
+    assert len(found) == 1 and "kernel/dev/pci.c:3" in found[0] and "lapic_eoi()" in found[0]
+    assert "kernel/arch/x86_64/lapic.c" in found[0]
+
+
+def test_arch_hooks_static_functions_and_mentions_are_not_breaches(tmp_path):
+    generic = ("/* lapic_eoi() is the arch's */\nvoid f(void)\n{\n\tarch_intr_eoi();\n"
+               "\tkprintf(\"eoi()\");\n\tops->eoi();\n}\n")
+    root = make_tree(tmp_path, generic)
+    plant_arch_function(root, "static void eoi(void)\n{\n}\n\nvoid arch_intr_eoi(void)\n{\n\teoi();\n}\n"
+                              "void lapic_eoi(void);\n")
+    assert checkarch.breaches(root) == []
+
+
+def test_generic_call_to_an_assembly_symbol_or_interface_inline_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "void f(void)\n{\n\ttrap_return();\n\tmuldiv64(1, 2, 3);\n}\n")
+    plant_arch_function(root, "\t.globl arch_switch, trap_return\ntrap_return:\n\tiretq\n", "vectors.S")
+    (root / "kernel" / "arch" / "x86_64" / "include" / "arch" / "arch.h").write_text(
+        "static inline unsigned long muldiv64(unsigned long a, unsigned long b, unsigned long c)\n"
+        "{\n\treturn a * b / c;\n}\n")
+    found = checkarch.breaches(root)
+    assert [f.split(": ")[0] for f in found] == ["kernel/dev/pci.c:3", "kernel/dev/pci.c:4"]
+
+
+def test_a_header_name_in_two_include_folders_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "")
+    for folder in ("mm", "sched"):
+        (root / "kernel" / folder).mkdir()
+        (root / "kernel" / folder / "time.h").write_text("")
+    found = checkarch.breaches(root)
+    assert len(found) == 1 and "kernel/sched/time.h" in found[0] and "kernel/mm/time.h" in found[0]

@@ -1,4 +1,4 @@
-"""Tests for tools/gensyscalls.py: kernel/include/uapi/syscalls.def to the kernel table and user stubs."""
+"""Tests for tools/gensyscalls.py: kernel/uapi/syscalls.def to the kernel table and user stubs."""
 import os
 import re
 import shutil
@@ -9,7 +9,7 @@ import pytest
 import gensyscalls
 from conftest import REPO_ROOT
 
-DEF = REPO_ROOT / "kernel" / "include" / "uapi" / "syscalls.def"
+DEF = REPO_ROOT / "kernel" / "uapi" / "syscalls.def"
 
 
 def parse(text):

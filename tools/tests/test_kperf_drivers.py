@@ -13,10 +13,10 @@ import pytest
 import gensyscalls
 
 ROOT = Path(__file__).resolve().parents[2]
-DEF = ROOT / "kernel/include/uapi/syscalls.def"
+DEF = ROOT / "kernel/uapi/syscalls.def"
 CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-ffreestanding",
           "-fno-builtin-printf", "-nostdlib", "-fno-pic", "-fno-pie", "-fno-stack-protector",
-          "-mgeneral-regs-only", "-Iuser/include", "-Ikernel/include/uapi", "-Ilib/include"]
+          "-mgeneral-regs-only", "-Iuser/include", "-Iuser/include/hako/arch/x86_64", "-Ikernel/uapi", "-Ilib/include"]
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("ld") is None,
                                 reason="needs gcc and ld")

@@ -1,7 +1,7 @@
 """Tests for tools/mkinitrd.py: packing user programs into the boot archive.
 
 The expected bytes are spelled out with struct here, independently of the
-module, following the format in kernel/include/archive.h.
+module, following the format in kernel/boot/archive.h.
 """
 import itertools
 import struct

@@ -1,4 +1,4 @@
-"""The region-id blocks of kernel/include/uapi/hako_region_ids.h do not overlap.
+"""The region-id blocks of kernel/uapi/hako_region_ids.h do not overlap.
 
 Ids are encoded in the marker instruction, so two benchmarks that share an id
 would add their work into one region of the cost model's output without any
@@ -8,8 +8,8 @@ import pathlib
 import re
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADER = REPO_ROOT / "kernel" / "include" / "uapi" / "hako_region_ids.h"
-SYSCALLS = REPO_ROOT / "kernel" / "include" / "uapi" / "syscalls.def"
+HEADER = REPO_ROOT / "kernel" / "uapi" / "hako_region_ids.h"
+SYSCALLS = REPO_ROOT / "kernel" / "uapi" / "syscalls.def"
 
 
 def defines() -> dict[str, int]:

@@ -301,8 +301,8 @@ def _c_define(path: str, name: str) -> int:
 def test_every_plan_boot_fits_the_guest_command_line():
     # The drvproc boot's test names once overflowed the kernel's 512-byte line and the
     # last name arrived cut ("no such test"): each line must fit, its words the argv.
-    line_max = _c_define("kernel/include/bootinfo.h", "BOOT_CMDLINE_MAX")
-    argv_max = _c_define("kernel/include/uapi/hako.h", "HAKO_ARGV_MAX")
+    line_max = _c_define("kernel/boot/bootinfo.h", "BOOT_CMDLINE_MAX")
+    argv_max = _c_define("kernel/uapi/hako.h", "HAKO_ARGV_MAX")
     for plan in testall.PLANS.values():
         for case in plan.boots:
             line = "build/hako.elf " + case.profile().append()

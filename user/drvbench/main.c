@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include <hako/bench.h>
 #include <hako/region.h>
 #include <hako/result.h>

@@ -7,7 +7,7 @@
  * other way it is killed at the first port.
  */
 #include <stdio.h>
-#include <hako/arch/x86_64/io.h>
+#include <arch/io.h>
 
 #define GRANTED 0x80
 #define OUTSIDE 0x84

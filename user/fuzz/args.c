@@ -50,7 +50,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "fuzz.h"
 
 #define ISOCH_PERIOD_LIMIT 20000000ull

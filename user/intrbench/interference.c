@@ -21,7 +21,7 @@
 #include <string.h>
 #include <hako/result.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "intrbench.h"
 
 #define LOOP_NS     1000000000ull    /* the paper's 1 s */

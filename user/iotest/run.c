@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "iotest.h"
 
 static char buf[HAKO_BLK_SIZE] __attribute__((aligned(HAKO_BLK_SIZE)));

@@ -29,7 +29,7 @@
 #include <hako/result.h>
 #include <hako/sys.h>
 #include <hako/thread.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include <echo/proto.h>
 
 #define BENCH_CPU     1              /* where start and switch run */

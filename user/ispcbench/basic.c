@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "ispcbench.h"
 
 #define RUNS 1000

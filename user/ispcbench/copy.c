@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "ispcbench.h"
 
 static const uint32_t sizes[] = { 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };

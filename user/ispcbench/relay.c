@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "ispcbench.h"
 
 #define RUNS 300

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "ispcbench.h"
 
 #define SERVER_SAMPLES 4096

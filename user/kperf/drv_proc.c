@@ -216,7 +216,7 @@ int kperf_drv_poweroff(struct kperf_run *run)
 	return KPERF_NOT_TIMED;
 }
 
-#define PRIO_DEFAULT 8	/* kernel/include/sched.h: what every thread starts with */
+#define PRIO_DEFAULT 8	/* kernel/sched/sched.h: what every thread starts with */
 
 int kperf_drv_setprio(struct kperf_run *run)
 {

@@ -2,7 +2,7 @@
  * kperf/kperf.h — what the parts of kperf share (paper 004, every system
  * call timed best and worst case).
  *
- * The calls come from kernel/include/uapi/syscalls.def through the
+ * The calls come from kernel/uapi/syscalls.def through the
  * generated table build/gen/kperf_calls.h; each has a driver
  * kperf_drv_NAME (the drv_*.c files) that prepares valid arguments and
  * state, times one call with KPERF_TIME and cleans up.  A driver returns
@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 #include <hako/sys.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include <kperf_calls.h>
 
 #define KPERF_CPU	0	/* where kperf and its helpers run */

@@ -19,7 +19,7 @@
 #include <hako/sys.h>
 #include <hako/test.h>
 #include <hako/thread.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 #define PERIOD_NS  10000000ull           /* the paper's 10 ms */
 #define WAIT_NS    5000000000ull         /* longest a test waits for its frames */

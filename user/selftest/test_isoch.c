@@ -22,7 +22,7 @@
 #include <hako/sys.h>
 #include <hako/test.h>
 #include <hako/thread.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 #define MAXC 4
 #define PERIOD_NS 2000000ull         /* 2 ms */

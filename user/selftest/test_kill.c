@@ -11,7 +11,7 @@
 #include <hako/sys.h>
 #include <hako/test.h>
 #include <hako/thread.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include "forbidden.h"
 
 #define PF 14

@@ -20,7 +20,7 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/test.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 #include <hako_blk.h>
 #include "blkdevs.h"
 

@@ -11,7 +11,7 @@
 #include <hako/sys.h>
 #include <hako/region.h>
 #include "sysbench.h"
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 #define CALL_RUNS	10000
 #define CALL_WARMUP	100

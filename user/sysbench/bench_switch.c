@@ -13,7 +13,7 @@
 #include <hako/region.h>
 #include <hako/thread.h>
 #include "sysbench.h"
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 #define YIELD_ROUNDS	5000		/* yields per thread */
 #define PINGPONG_ROUNDS	2000

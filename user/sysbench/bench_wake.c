@@ -22,7 +22,7 @@
 #include <hako/region.h>
 #include <hako/thread.h>
 #include "sysbench.h"
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 #define WAKE_ROUNDS	1000
 

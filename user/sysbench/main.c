@@ -17,7 +17,7 @@
 #include <string.h>
 #include <hako/sys.h>
 #include "sysbench.h"
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/tsc.h>
 
 struct bench {
 	const char *name;

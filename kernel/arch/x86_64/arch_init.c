@@ -13,6 +13,7 @@ static struct arch_cpu bsp_arch;
 
 void arch_early_init(struct cpu *bsp)
 {
+	arch_cpu_head_init(bsp);
 	gdt_init_cpu(bsp, &bsp_arch);    /* GDT, TSS, per-CPU pointer */
 }
 

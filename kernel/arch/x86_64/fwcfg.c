@@ -25,7 +25,7 @@ static void read_bytes(void *buf, uint32_t n)
 }
 
 /* Copy the named file into buf (NUL-terminated); -1 if absent. */
-int fwcfg_read_file(const char *name, char *buf, uint32_t size)
+int arch_fw_read_file(const char *name, char *buf, uint32_t size)
 {
 	char sig[4];
 	outw(FW_CFG_SEL, FW_CFG_SIGNATURE);

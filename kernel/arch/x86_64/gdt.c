@@ -83,7 +83,7 @@ void tss_set_kernel_stack(uint64_t top)
 {
 	struct cpu *c = this_cpu();
 	((struct arch_cpu *)c->arch)->tss.rsp[0] = top;
-	c->syscall_kstack = top;
+	c->head.syscall_kstack = top;
 }
 
 /* Set (refuse) or clear (allow) the bitmap bits of ports [base, base + size). */

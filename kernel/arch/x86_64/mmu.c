@@ -1,10 +1,13 @@
 /*
- * mmu.c — x86_64 4-level page tables behind the generic vm.h interface.
+ * mmu.c — x86_64 4-level page tables: the arch_pt_* hooks (arch/mmu.h)
+ * under the generic address spaces of kernel/mm/vm.c.
  *
  * The kernel tables map RAM at DIRECT_MAP_BASE with 2 MiB pages (RW, NX,
  * global) and the image at KERNEL_VBASE with 4 KiB pages whose rights
  * follow the sections (text RX, rodata R, data RW).  The identity map of
- * boot.S is gone after vm_init(): a NULL dereference faults.
+ * boot.S is gone after vm_init(): a NULL dereference faults.  Every
+ * arch_pt_* hook that takes an address space runs with as->lock held
+ * (vm.c takes it), except create, destroy and load.
  */
 #include <stdint.h>
 #include <string.h>
@@ -14,7 +17,6 @@
 #include <kprintf.h>
 #include <panic.h>
 #include <pmm.h>
-#include <smp.h>
 #include <vm.h>
 #include "x86.h"
 
@@ -31,10 +33,6 @@
 
 #define KERNEL_SLOT_FIRST 256
 
-struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE) };
-/* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
- * switches away before the last thread of a process is reaped. */
-static struct addrspace *loaded_as[MAX_CPUS];
 struct cpu_features cpu_features;
 
 extern char _kernel_start[], _text_start[], _rodata_start[], _data_start[], _end[];
@@ -98,11 +96,13 @@ static int split_large(struct addrspace *as, uint64_t *pde)
 /*
  * The level-0 entry for va, creating tables on the way if create is set.
  * Caller holds as->lock.  Returns NULL if a table is missing (or on
- * exhaustion when creating).
+ * exhaustion when creating).  Inlined into every arch_pt_* hook: a vm_*
+ * call then costs the same call levels as a walk of its own, and the
+ * per-page loops of the range hooks get a walk without the create path.
  */
-static uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
+static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
 {
-	uint64_t *t = table(as->root);
+	uint64_t *t = table(as->arch.root);
 	for (int level = 3; level > 0; level--) {
 		uint64_t *e = &t[index_of(va, level)];
 		if ((*e & PTE_P) && (*e & PTE_PS)) {
@@ -123,17 +123,22 @@ static uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
 	return &t[index_of(va, 0)];
 }
 
-int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
-	if ((va | pa) & (PAGE_SIZE - 1))
-		return -EINVAL;
-	spin_lock(&as->lock);
 	uint64_t *pte = walk(as, va, true);
 	int err = !pte ? -ENOMEM : (*pte & PTE_P) ? -EEXIST : 0;
 	if (!err)
 		*pte = pa | pte_bits(flags);
-	spin_unlock(&as->lock);
 	return err;
+}
+
+int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+{
+	uint64_t *pte = walk(as, va, true);
+	if (!pte)
+		return -ENOMEM;
+	*pte = pa | pte_bits(flags);
+	return 0;
 }
 
 static bool table_empty(uint64_t pa)
@@ -153,7 +158,7 @@ static bool table_empty(uint64_t pa)
 static int prune(struct addrspace *as, uint64_t va, uint64_t freed[3])
 {
 	uint64_t *entry[4];
-	uint64_t *t = table(as->root);
+	uint64_t *t = table(as->arch.root);
 	for (int level = 3; level > 0; level--) {
 		entry[level] = &t[index_of(va, level)];
 		t = table(*entry[level] & PTE_ADDR);
@@ -172,98 +177,35 @@ static int prune(struct addrspace *as, uint64_t va, uint64_t freed[3])
 	return n;
 }
 
-uint64_t vm_unmap(struct addrspace *as, uint64_t va)
+uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *nfreed)
 {
-	uint64_t freed[3];
-	int nfreed = 0;
-	spin_lock(&as->lock);
 	uint64_t *pte = walk(as, va, false);
 	uint64_t pa = 0;
 	if (pte && (*pte & PTE_P)) {
 		pa = *pte & PTE_ADDR;
 		*pte = 0;
-		nfreed = prune(as, va, freed);
+		*nfreed = prune(as, va, freed);
 	}
-	spin_unlock(&as->lock);
-	if (pa)
-		tlb_shootdown(as, va);       /* also drops cached paging-structure entries */
-	for (int i = 0; i < nfreed; i++)
-		pmm_free(freed[i]);
 	return pa;
 }
 
-/* vm_lookup; with hold, a reference on the frame found (pmm_get) under as->lock. */
-static bool lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags, bool hold)
+bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned *flags)
 {
-	spin_lock(&as->lock);
 	uint64_t *pte = walk(as, va, false);
 	bool found = pte && (*pte & PTE_P);
 	if (found) {
-		if (hold)
-			pmm_get(*pte & PTE_ADDR);
-		if (pa)
-			*pa = (*pte & PTE_ADDR) | (va & (PAGE_SIZE - 1));
+		*frame = *pte & PTE_ADDR;
 		if (flags)
 			*flags = ((*pte & PTE_W) ? VM_WRITE : 0) | ((*pte & PTE_U) ? VM_USER : 0) |
 				 ((*pte & PTE_NX) ? 0 : VM_EXEC) | ((*pte & PTE_G) ? VM_GLOBAL : 0) |
 				 ((*pte & PTE_OWNED) ? VM_OWNED : 0);
 	}
-	spin_unlock(&as->lock);
 	return found;
 }
 
-bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
-{
-	return lookup(as, va, pa, flags, false);
-}
-
-bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
-{
-	return lookup(as, va, pa, flags, true);
-}
-
-static void flush_page_ipi(void *va)
-{
-	invlpg((uint64_t)va);
-}
-
-struct flush_range {
-	uint64_t va, npages;
-};
-
-#define FLUSH_PAGES_MAX 32       /* beyond this, reloading CR3 is cheaper */
-
-static void flush_range_here(const struct flush_range *r)
-{
-	if (r->npages > FLUSH_PAGES_MAX) {
-		write_cr3(read_cr3());   /* drops every non-global entry */
-		return;
-	}
-	for (uint64_t i = 0; i < r->npages; i++)
-		invlpg(r->va + i * PAGE_SIZE);
-}
-
-static void flush_range_ipi(void *r)
-{
-	flush_range_here(r);
-}
-
-/* The range's PTEs are cleared: flush it here and on every other CPU
- * that has the address space loaded, and wait for them. */
-static void shootdown_range(struct addrspace *as, uint64_t va, uint64_t npages)
-{
-	struct flush_range r = { va, npages };
-	flush_range_here(&r);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* PTEs cleared before reading the CPU mask */
-	uint64_t mask = as->cpus & ~(1ull << cpu_id());
-	if (mask)
-		smp_call_mask(mask, flush_range_ipi, &r, true);
-}
-
-uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
+uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
 	uint64_t unmapped = 0;
-	spin_lock(&as->lock);
 	for (uint64_t i = 0; i < npages; i++) {
 		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false);
 		if (pte && (*pte & PTE_P)) {
@@ -271,20 +213,13 @@ uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
 			unmapped++;
 		}
 	}
-	spin_unlock(&as->lock);
-	if (unmapped)
-		shootdown_range(as, va, npages);
 	return unmapped;
 }
 
-uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames)
+uint64_t arch_pt_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages,
+			     uint64_t *frames, uint64_t *freed, int *nfreed)
 {
-	uint64_t freed[3 * (VM_UNMAP_PAGES_MAX / 512 + 2)];
-	int nfreed = 0;
 	uint64_t n = 0;
-	if (npages > VM_UNMAP_PAGES_MAX)
-		panic("vm_unmap_pages: %lu pages, at most %d", npages, VM_UNMAP_PAGES_MAX);
-	spin_lock(&as->lock);
 	for (uint64_t i = 0; i < npages; i++) {
 		uint64_t v = va + i * PAGE_SIZE;
 		uint64_t *pte = walk(as, v, false);
@@ -294,22 +229,14 @@ uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint
 		}
 		/* the last page of the range or of its page table: prune once */
 		if (n && (i == npages - 1 || ((v + PAGE_SIZE) & 0x1fffff) == 0) && walk(as, v, false))
-			nfreed += prune(as, v, freed + nfreed);
+			*nfreed += prune(as, v, freed + *nfreed);
 	}
-	spin_unlock(&as->lock);
-	if (n)
-		shootdown_range(as, va, npages);
-	for (int i = 0; i < nfreed; i++)
-		pmm_free(freed[i]);
 	return n;
 }
 
-int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+int arch_pt_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
-	if ((va | pa) & (VM_LARGE_SIZE - 1))
-		return -EINVAL;
-	spin_lock(&as->lock);
-	uint64_t *t = table(as->root);
+	uint64_t *t = table(as->arch.root);
 	int err = 0;
 	for (int level = 3; level > 1 && !err; level--) {
 		uint64_t *e = &t[index_of(va, level)];
@@ -330,14 +257,12 @@ int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 		err = -EEXIST;
 	if (pde && !err)
 		*pde = pa | pte_bits(flags) | PTE_PS;
-	spin_unlock(&as->lock);
 	return err;
 }
 
-void vm_unmap_large(struct addrspace *as, uint64_t va)
+bool arch_pt_unmap_large(struct addrspace *as, uint64_t va)
 {
-	spin_lock(&as->lock);
-	uint64_t *t = table(as->root);
+	uint64_t *t = table(as->arch.root);
 	uint64_t *pde = NULL;
 	for (int level = 3; level > 1 && t; level--) {
 		uint64_t e = t[index_of(va, level)];
@@ -347,20 +272,7 @@ void vm_unmap_large(struct addrspace *as, uint64_t va)
 		pde = &t[index_of(va, 1)];
 		*pde = 0;
 	}
-	spin_unlock(&as->lock);
-	if (pde)
-		tlb_shootdown(as, va);       /* one invlpg drops the whole 2 MiB entry */
-}
-
-/* Invalidate va here and on every other CPU that may cache it. */
-void tlb_shootdown(struct addrspace *as, uint64_t va)
-{
-	invlpg(va);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* pairs with vm_switch's bit setting */
-	uint64_t mask = (as == &kernel_as) ? ~0ull : as->cpus;
-	mask &= ~(1ull << cpu_id());
-	if (mask)
-		smp_call_mask(mask, flush_page_ipi, (void *)va, true);
+	return pde != NULL;
 }
 
 static void map_direct(uint64_t top)
@@ -368,7 +280,7 @@ static void map_direct(uint64_t top)
 	uint64_t bits = PTE_P | PTE_W | PTE_PS | (cpu_features.nx ? PTE_NX : 0) | (cpu_features.pge ? PTE_G : 0);
 	for (uint64_t pa = 0; pa < top; pa += 0x200000) {
 		uint64_t va = DIRECT_MAP_BASE + pa;
-		uint64_t *t = table(kernel_as.root);
+		uint64_t *t = table(kernel_as.arch.root);
 		for (int level = 3; level > 1; level--) {
 			uint64_t *e = &t[index_of(va, level)];
 			if (!(*e & PTE_P)) {
@@ -391,13 +303,13 @@ static void map_image_range(char *start, char *end, unsigned flags)
 			panic("vm: cannot map the kernel image");
 }
 
-void vm_init(void)
+void arch_vm_init(void)
 {
 	detect_features();
 	if (cpu_features.nx)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
-	kernel_as.root = pmm_alloc();
-	if (!kernel_as.root)
+	kernel_as.arch.root = pmm_alloc();
+	if (!kernel_as.arch.root)
 		panic("vm: no frame for the kernel PML4");
 	/* Every kernel PDPT exists from the start, so all address spaces share them. */
 	for (int slot = KERNEL_SLOT_FIRST; slot < 512; slot++) {
@@ -405,17 +317,16 @@ void vm_init(void)
 		if (!pdpt)
 			panic("vm: no frame for a kernel PDPT");
 		kernel_as.table_frames++;
-		table(kernel_as.root)[slot] = pdpt | PTE_P | PTE_W;
+		table(kernel_as.arch.root)[slot] = pdpt | PTE_P | PTE_W;
 	}
 	map_direct((pmm_max_phys() + 0x1fffff) & ~0x1fffffull);
 	map_image_range(_kernel_start, _rodata_start, VM_EXEC);
 	map_image_range(_rodata_start, _data_start, 0);
 	map_image_range(_data_start, _end, VM_WRITE);
-	vm_init_cpu();
 }
 
 /* Per CPU: the kernel tables, global pages, NX, SMEP/SMAP, write protect. */
-void vm_init_cpu(void)
+void arch_vm_init_cpu(void)
 {
 	if (cpu_features.nx)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
@@ -428,43 +339,24 @@ void vm_init_cpu(void)
 		cr4 |= CR4_SMAP;
 	write_cr4(cr4);
 	write_cr0(read_cr0() | CR0_WP);
-	write_cr3(kernel_as.root);
-	__atomic_fetch_or(&kernel_as.cpus, 1ull << cpu_id(), __ATOMIC_RELAXED);
+	write_cr3(kernel_as.arch.root);
 }
 
-/* Map device registers uncached at their direct-map address. */
-void *vm_map_mmio(uint64_t pa, uint64_t size)
+void arch_cpu_summary(void)
 {
-	uint64_t first = pa & ~(uint64_t)(PAGE_SIZE - 1);
-	for (uint64_t p = first; p < pa + size; p += PAGE_SIZE) {
-		uint64_t va = DIRECT_MAP_BASE + p;
-		spin_lock(&kernel_as.lock);
-		uint64_t *pte = walk(&kernel_as, va, true);
-		if (pte)
-			*pte = p | pte_bits(VM_WRITE | VM_NOCACHE | VM_GLOBAL);
-		spin_unlock(&kernel_as.lock);
-		if (!pte)
-			return NULL;
-		invlpg(va);
-	}
-	return phys_to_virt(pa);
+	kprintf("cpu: nx %d smep %d smap %d pcid %d pge %d, %d io-apic(s)\n",
+		cpu_features.nx, cpu_features.smep, cpu_features.smap, cpu_features.pcid,
+		cpu_features.pge, arch_intc_count());
 }
 
-struct addrspace *vm_create(void)
+int arch_pt_create(struct addrspace *as)
 {
-	struct addrspace *as = kzalloc(sizeof *as);
-	if (!as)
-		return NULL;
-	as->root = pmm_alloc();
-	if (!as->root) {
-		kfree(as);
-		return NULL;
-	}
-	spin_init(&as->lock, "addrspace", LOCK_ADDRSPACE);
-	as->table_frames = 1;
-	memcpy(table(as->root) + KERNEL_SLOT_FIRST, table(kernel_as.root) + KERNEL_SLOT_FIRST,
+	as->arch.root = pmm_alloc();
+	if (!as->arch.root)
+		return -ENOMEM;
+	memcpy(table(as->arch.root) + KERNEL_SLOT_FIRST, table(kernel_as.arch.root) + KERNEL_SLOT_FIRST,
 	       (512 - KERNEL_SLOT_FIRST) * sizeof(uint64_t));
-	return as;
+	return 0;
 }
 
 /* A table and everything under it; leaves marked PTE_OWNED go back too. */
@@ -482,34 +374,11 @@ static void free_tables(uint64_t pa, int level)
 	pmm_free(pa);
 }
 
-void vm_destroy(struct addrspace *as)
+void arch_pt_destroy(struct addrspace *as)
 {
-	uint64_t *root = table(as->root);
+	uint64_t *root = table(as->arch.root);
 	for (int i = 0; i < KERNEL_SLOT_FIRST; i++)
 		if (root[i] & PTE_P)
 			free_tables(root[i] & PTE_ADDR, 2);
-	pmm_free(as->root);
-	kfree(as);
-}
-
-/*
- * Load as on this CPU.  as->cpus says which CPUs may hold its
- * translations: this one from now on, and no longer the address space it
- * leaves, whose non-global entries the CR3 write drops (no PCID), so
- * later shootdowns need not interrupt us for it.
- */
-void vm_switch(struct addrspace *as)
-{
-	uint64_t bit = 1ull << cpu_id();
-	struct addrspace **loaded = &loaded_as[cpu_id()];
-	if (!(as->cpus & bit))
-		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
-	if (read_cr3() != as->root) {
-		write_cr3(as->root);
-		this_cpu()->as_loads++;
-	}
-	struct addrspace *old = *loaded;
-	if (old && old != as && old != &kernel_as && (old->cpus & bit))
-		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
-	*loaded = as;
+	pmm_free(as->arch.root);
 }

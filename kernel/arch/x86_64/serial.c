@@ -31,7 +31,7 @@
 
 static bool present;
 
-void serial_init(void)
+void arch_serial_init(void)
 {
 	outb(COM1 + UART_IER, 0x00);
 	outb(COM1 + UART_LCR, 0x80);       /* DLAB on */
@@ -43,7 +43,7 @@ void serial_init(void)
 	present = inb(COM1 + UART_LSR) != 0xFF;
 }
 
-void serial_putc(char c)
+void arch_serial_putc(char c)
 {
 	if (!present)
 		return;
@@ -54,7 +54,7 @@ void serial_putc(char c)
 }
 
 /* One byte if one is waiting, else -1. */
-int serial_getc(void)
+int arch_serial_getc(void)
 {
 	if (!present || !(inb(COM1 + UART_LSR) & LSR_DATA_READY))
 		return -1;
@@ -62,7 +62,7 @@ int serial_getc(void)
 }
 
 /* Route IRQ 4 to the boot CPU and ask the UART to raise it per byte. */
-int serial_start_rx_irq(intr_handler_t fn)
+int arch_serial_start_rx_irq(intr_handler_t fn)
 {
 	if (!present)
 		return -ENODEV;

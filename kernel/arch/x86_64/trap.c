@@ -23,7 +23,7 @@
 #include <sched.h>
 #include <smp.h>
 #include <spinlock.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 #include "x86.h"
 #include <arch/trapframe.h>
 #include "lapic.h"

@@ -40,7 +40,7 @@ void syscall_init_cpu(void)
 /* Start the running thread in ring 3 at rip with the stack rsp, rdi/rsi = a0/a1. */
 void arch_user_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1)
 {
-	struct trapframe *tf = (struct trapframe *)(this_cpu()->syscall_kstack - sizeof *tf);
+	struct trapframe *tf = (struct trapframe *)(this_cpu()->head.syscall_kstack - sizeof *tf);
 	*tf = (struct trapframe){
 		.rip = rip, .cs = SEL_UCODE, .rflags = RFLAGS_IF, .rsp = rsp, .ss = SEL_UDATA,
 		.rdi = a0, .rsi = a1,

@@ -24,14 +24,14 @@ static void scroll(void)
 	row = VGA_ROWS - 1;
 }
 
-void vga_clear(void)
+void arch_vga_clear(void)
 {
 	for (int i = 0; i < VGA_ROWS * VGA_COLS; i++)
 		screen[i] = VGA_ATTR | ' ';
 	row = col = 0;
 }
 
-void vga_putc(char c)
+void arch_vga_putc(char c)
 {
 	if (c == '\n') {
 		col = 0;

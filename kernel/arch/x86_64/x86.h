@@ -7,6 +7,7 @@
 #ifndef HAKO_ARCH_X86_H
 #define HAKO_ARCH_X86_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
@@ -109,5 +110,11 @@ static inline void wbinvd(void) { __asm__ volatile("wbinvd" : : : "memory"); }
 #define RFLAGS_IOPL (3u << 12)
 #define RFLAGS_NT (1u << 14)
 #define RFLAGS_AC (1u << 18)
+
+/* What CPUID said about the paging and timer features (mmu.c). */
+struct cpu_features {
+	bool nx, smep, smap, pcid, pge, x2apic, tsc_deadline, invariant_tsc, huge_1g;
+};
+extern struct cpu_features cpu_features;
 
 #endif

@@ -15,8 +15,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <hako/arch/x86_64/io.h>
-#include <hako/arch/x86_64/tsc.h>
+#include <arch/io.h>
+#include <arch/tsc.h>
 
 #define DRIVER(ident, order, ...) \
 	const struct driver drvhost_driver = { .name = #ident, __VA_ARGS__ }

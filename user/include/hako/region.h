@@ -11,7 +11,7 @@
 #ifndef _HAKO_REGION_H
 #define _HAKO_REGION_H
 
-#include <hako/arch/x86_64/region.h>
+#include <arch/region.h>
 #include <hako_region_ids.h>
 
 #define region_begin(id)        arch_region_mark(HAKO_REGION_BEGIN, id)

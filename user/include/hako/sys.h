@@ -1,7 +1,7 @@
 /*
  * hako/sys.h — Hako's system calls and small helpers over them.
  *
- * The sys_* functions (generated from kernel/include/uapi/syscalls.def) return a value
+ * The sys_* functions (generated from kernel/uapi/syscalls.def) return a value
  * >= 0 on success or a negative errno on failure; the helpers below keep
  * that convention (they do not touch errno).
  */

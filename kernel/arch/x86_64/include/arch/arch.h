@@ -2,7 +2,68 @@
  * arch.h — the hooks generic kernel code calls into arch/x86_64.
  *
  * Everything here is implemented under arch/x86_64/.  Generic code
- * includes this file (never x86.h) and so never sees an instruction.
+ * includes this file (never x86.h) and so never sees an instruction; it
+ * calls no function of the arch that is not named arch_* (checked by
+ * tools/checkarch.py).
+ *
+ * Port checklist: what a new arch ARCH provides, in
+ * kernel/arch/ARCH/include/arch/ (the interface, found by -I) and the
+ * arch's own files, with the generic file that uses each.
+ *
+ *   arch/layout.h     PAGE_SIZE/SHIFT, KERNEL_VBASE, DIRECT_MAP_BASE/SIZE,
+ *                     USER_TOP, KSTACK_SIZE, KSTACK_AREA_BASE/SLOT/SLOTS,
+ *                     KSTACK_ENTRY_FRAME, BOOT_STACK_SIZE (mm/, proc/, sched/)
+ *   arch.h, below:
+ *     console          arch_serial_init/putc/getc, arch_serial_start_rx_irq,
+ *                      arch_vga_clear/putc (console/console*.c)
+ *     interrupts on/off arch_irq_enable/disable/enabled/save/restore, arch_idle,
+ *                      arch_halt_forever, arch_spin_hint, arch_barrier
+ *                      (sync/spinlock.c, sched/sched.c, everywhere a loop spins)
+ *     time             arch_tsc, arch_tsc_serial, arch_muldiv64, arch_calibrate,
+ *                      arch_timer_program (sched/time.c, measure/)
+ *     per-CPU          struct arch_cpu_head, ARCH_CPU_HEAD_SIZE, arch_this_cpu,
+ *                      arch_this_cpu_read64, arch_cpu_head_init (sched/cpu.h,
+ *                      sched/thread.c), arch_cpu_apic_id, arch_cpu_summary
+ *                      (sched/smp.c, boot/main.c)
+ *     other CPUs       arch_cpu_start, arch_send_ipi, arch_cpu_stop,
+ *                      arch_snapshot_others (sched/smp.c, measure/thread_dump.c)
+ *     threads          arch_thread_stack_init, arch_switch,
+ *                      arch_thread_switched_in (sched/thread.c, sched/sched.c)
+ *     stacks           arch_backtrace, arch_frame_pointer,
+ *                      arch_switch_frame_pointer (console/panic.c, measure/)
+ *     memory ops       arch_zero_pages, arch_copy_words (mm/pmm.c, ipc/ica.c),
+ *                      arch_purge_caches_and_tlb (measure/kinternal.c, syscall/sys_perf.c)
+ *     user mode        arch_user_start (proc/proc.c), arch_copy_user,
+ *                      arch_copy_user_str (mm/uaccess.c)
+ *     boot             arch_early_init, arch_trap_init, arch_intc_init,
+ *                      arch_fw_read_file, arch_power_off (boot/main.c)
+ *     device lines     arch_intr_line_route/retarget/mask, arch_msi_message,
+ *                      the VECTOR_* map, ARCH_INTR_VECTORS/FIRST_IRQ (dev/pci.c,
+ *                      dev/drvenv_kernel.c, intr/)
+ *     packaging        arch_intr_lean_entry, arch_intr_divert, arch_intr_eoi,
+ *                      arch_intr_block_upto, arch_intr_unblock,
+ *                      arch_intr_probe_self (intr/)
+ *   arch/mmu.h        struct arch_addrspace, arch_pt_* (map, set, unmap,
+ *                     lookup, clear_range, unmap_pages, map_large,
+ *                     unmap_large, create, destroy, load), arch_tlb_flush_page,
+ *                     arch_tlb_flush_range, arch_vm_init, arch_vm_init_cpu,
+ *                     ARCH_PT_FREED_MAX, ARCH_PT_LARGE_SIZE (mm/vm.c, ipc/ica_fast.c)
+ *   arch/trapframe.h  struct trapframe (syscall/, proc/)
+ *   arch/syscall.h    arch_syscall_nr, arch_syscall_arg, arch_syscall_set_result,
+ *                     ARCH_SYSCALL_ARGS (syscall/dispatch.c)
+ *   arch/portio.h     arch_port_in/out, struct arch_io_grant, ARCH_IO_RANGES,
+ *                     arch_io_bitmap_load (dev/drvenv_kernel.c, drvproc/)
+ *   arch/region.h     arch_region_mark, arch_region_mark_arg, ARCH_REGION_MARK
+ *                     (measure/region.h)
+ *   pci.h (generic)   arch_pci_read32, arch_pci_write32 (dev/pci.c)
+ *
+ * And the calls the arch makes into generic code: kmain(magic, info) from
+ * the boot entry; intr_dispatch for every interrupt vector, or
+ * intr_pack_register from a lean entry; syscall_dispatch from the system
+ * call entry; proc_page_fault and proc_fault_exit for user faults;
+ * smp_cpu_online at the end of a started CPU's set-up; vm_map while
+ * building the kernel tables.  Plus a linker script and a boot entry
+ * that reach kmain on the boot CPU's stack (boot_stack_bottom).
  */
 #ifndef HAKO_ARCH_H
 #define HAKO_ARCH_H
@@ -12,15 +73,16 @@
 #include <arch/layout.h>
 
 struct cpu;
+struct thread;
 struct trapframe;
 
 /* Console devices. */
-void serial_init(void);
-void serial_putc(char c);
-int serial_getc(void);
-int serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
-void vga_clear(void);
-void vga_putc(char c);
+void arch_serial_init(void);
+void arch_serial_putc(char c);
+int arch_serial_getc(void);
+int arch_serial_start_rx_irq(void (*fn)(void *arg));   /* -ENODEV without a UART */
+void arch_vga_clear(void);
+void arch_vga_putc(char c);
 
 /*
  * Interrupt flag.  These, the TSC read, the per-CPU pointer and the spin
@@ -50,6 +112,20 @@ static inline void arch_irq_restore(uint64_t state)
 void arch_idle(void);                     /* enable interrupts and wait for one */
 void arch_halt_forever(void) __attribute__((noreturn));
 
+/* Threads (thread_arch.c, switch.S): the first switch frame of a new
+ * thread's stack (its saved stack pointer), the switch itself, and what
+ * follows a switch to t (its kernel stack for entries from ring 3, its
+ * I/O port grant). */
+uint64_t arch_thread_stack_init(uint64_t stack_top);
+void arch_switch(uint64_t *save_rsp, uint64_t new_rsp);
+void arch_thread_switched_in(struct thread *t);
+
+/* Clocks (clock.c): the TSC's frequency, measured against a reference
+ * (source names it; the local timer's frequency to *lapic_hz_out), and a
+ * one-shot timer interrupt (VECTOR_TIMER) after delta_tsc ticks. */
+uint64_t arch_calibrate(uint64_t *lapic_hz_out, const char **source);
+void arch_timer_program(uint64_t delta_tsc);
+
 /* Time stamp counter. */
 static inline uint64_t arch_tsc(void)     /* plain read */
 {
@@ -59,7 +135,22 @@ static inline uint64_t arch_tsc(void)     /* plain read */
 }
 uint64_t arch_tsc_serial(void);           /* ordered after earlier instructions */
 
-/* Per-CPU data: GS base points at the running CPU's struct cpu. */
+/*
+ * Per-CPU data: GS base points at the running CPU's struct cpu, which
+ * starts with this head; the syscall entry (syscall_entry.S) and the
+ * cost-model plugin read it by offset, so its layout is the arch's.
+ */
+struct arch_cpu_head {
+	struct cpu *self;           /* gs:0: arch_this_cpu() reads it */
+	uint64_t syscall_scratch;   /* gs:8: the user stack pointer during syscall entry */
+	uint64_t syscall_kstack;    /* gs:16: top of the current kernel stack */
+};
+#define ARCH_CPU_HEAD_SIZE 24
+/* The head of c (struct cpu begins with it) points at c. */
+static inline void arch_cpu_head_init(struct cpu *c)
+{
+	((struct arch_cpu_head *)(void *)c)->self = c;
+}
 static inline struct cpu *arch_this_cpu(void)
 {
 	struct cpu *c;
@@ -101,17 +192,9 @@ void arch_zero_pages(void *va, uint64_t bytes);
 /* Copy bytes (a multiple of 8) with string instructions (ICA copies). */
 void arch_copy_words(void *dst, const void *src, uint64_t bytes);
 
-/* Physical <-> direct-map virtual. */
-static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
-static inline uint64_t virt_to_phys(const void *va)
-{
-	uint64_t v = (uint64_t)va;
-	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
-}
-
 /* QEMU fw_cfg: a named file into buf (at most size - 1 bytes and a NUL);
  * its whole length, which is size or more if it was cut, or -1 if absent. */
-int fwcfg_read_file(const char *name, char *buf, uint32_t size);
+int arch_fw_read_file(const char *name, char *buf, uint32_t size);
 
 /*
  * Interrupt packaging (kernel/intr/; pack_arch.c and the lean stubs in
@@ -170,9 +253,19 @@ static inline void arch_msi_message(uint32_t dest, int vector, uint64_t *addr, u
 
 /* Processor identity. */
 uint32_t arch_cpu_apic_id(void);
+/* Print the CPU features the kernel uses, one boot-log line (mmu.c). */
+void arch_cpu_summary(void);
+
+/* Other processors (smp_start.c).  arch_cpu_start wakes c (id, apic_id
+ * set) and waits until it is online (smp_cpu_online); 0 or -1.
+ * arch_send_ipi sends vector to the CPU with index cpu; arch_cpu_stop
+ * halts c even with its interrupts off (an NMI). */
+int arch_cpu_start(struct cpu *c);
+void arch_send_ipi(int cpu, int vector);
+void arch_cpu_stop(struct cpu *c);
 
 /* a * b / c with a 128-bit intermediate; the quotient must fit in 64 bits. */
-static inline uint64_t muldiv64(uint64_t a, uint64_t b, uint64_t c)
+static inline uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t q, r;
 	__asm__("mulq %3; divq %4" : "=a"(q), "=&d"(r) : "a"(a), "rm"(b), "rm"(c) : "cc");
@@ -188,6 +281,6 @@ long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n
 static inline void arch_spin_hint(void) { __asm__ volatile("pause" : : : "memory"); }
 
 /* Kernel memory barrier. */
-static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
+static inline void arch_barrier(void) { __asm__ volatile("" : : : "memory"); }
 
 #endif

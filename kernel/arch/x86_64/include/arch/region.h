@@ -9,7 +9,7 @@
 #ifndef HAKO_ARCH_REGION_H
 #define HAKO_ARCH_REGION_H
 
-#include <uapi/hako_region.h>
+#include <hako_region.h>
 
 #ifdef __ASSEMBLY__
 #define ARCH_REGION_MARK(op, id)	nopl HAKO_REGION_DISP(op, id)(%rax)

@@ -72,7 +72,7 @@
 #define REGION_KPERF                0xc00   /* after iotest's 0x800..0xa00 */
 
 /*
- * irqtrace=on (kernel/include/preempt_trace.h): every interrupts-off
+ * irqtrace=on (kernel/measure/preempt_trace.h): every interrupts-off
  * section and every whole interrupt; a section's BEGIN marker carries its
  * site (the outermost lock's caller) in %rax, every END marker the context
  * (uapi/hako_perf.h), and the plugin keeps each context's longest span in

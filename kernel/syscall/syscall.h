@@ -1,7 +1,7 @@
 /*
  * syscall.h — the system-call table and the per-CPU call counters.
  *
- * The table is generated from kernel/include/uapi/syscalls.def
+ * The table is generated from kernel/uapi/syscalls.def
  * (build/gen/syscall_table.c), and so are the handlers' prototypes
  * (build/gen/syscall_handlers.h, included here): a handler whose
  * parameters disagree with the list does not compile.  A handler takes

@@ -20,6 +20,16 @@
 
 #include <stdint.h>
 #include <bootinfo.h>
+#include <arch/layout.h>
+
+/* Physical <-> virtual: RAM and MMIO through the direct map at
+ * DIRECT_MAP_BASE, the kernel image at KERNEL_VBASE (arch/layout.h). */
+static inline void *phys_to_virt(uint64_t pa) { return (void *)(pa + DIRECT_MAP_BASE); }
+static inline uint64_t virt_to_phys(const void *va)
+{
+	uint64_t v = (uint64_t)va;
+	return v >= KERNEL_VBASE ? v - KERNEL_VBASE : v - DIRECT_MAP_BASE;
+}
 
 void pmm_init(const struct bootinfo *bi);
 uint64_t pmm_alloc(void);                       /* one zeroed frame */

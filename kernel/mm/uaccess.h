@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
-#include <uapi/hako.h>
+#include <hako.h>
 
 bool user_range_ok(uint64_t uaddr, uint64_t len);        /* inside [image base, USER_TOP), no wrap */
 long copy_from_user(void *dst, uint64_t usrc, uint64_t len);  /* 0 or -EFAULT */

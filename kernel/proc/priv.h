@@ -6,7 +6,7 @@
 #define HAKO_PRIV_H
 
 #include <stdint.h>
-#include <uapi/hako_priv.h>
+#include <hako_priv.h>
 
 struct proc;
 

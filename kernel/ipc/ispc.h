@@ -6,7 +6,7 @@
 #ifndef HAKO_ISPC_H
 #define HAKO_ISPC_H
 
-#include <uapi/hako_ispc.h>
+#include <hako_ispc.h>
 
 struct proc;
 

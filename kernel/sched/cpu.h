@@ -1,7 +1,8 @@
 /*
  * cpu.h — per-CPU state.
  *
- * struct cpu is reached through arch_this_cpu() (the GS base).  The fields
+ * struct cpu is reached through arch_this_cpu() (the arch's per-CPU base,
+ * which points at the arch_cpu_head it starts with).  The fields
  * under "published" are written only by their own CPU and read by any CPU
  * without a lock — the cheap view of every CPU that idle-CPU and
  * busiest-CPU interrupt delivery needs.
@@ -21,9 +22,7 @@
 struct thread;
 
 struct cpu {
-	struct cpu *self;           /* must stay first: gs:0 */
-	uint64_t syscall_scratch;   /* gs:8, used by the syscall entry */
-	uint64_t syscall_kstack;    /* gs:16, top of the current kernel stack */
+	struct arch_cpu_head head;  /* must stay first: the arch's per-CPU base points here */
 	int id;                     /* 0 .. ncpus-1; 0 is the boot (master) CPU */
 	uint32_t apic_id;
 
@@ -64,8 +63,11 @@ struct cpu {
 	uint64_t irq_off_wait0;     /* spin_wait_ticks when the open section began */
 };
 /* The cost-model plugin (tools/costmodel/plugin.c) finds the running CPU
- * through GS base: it reads id at this offset.  Keep the two in step. */
-_Static_assert(__builtin_offsetof(struct cpu, id) == 24, "tools/costmodel/plugin.c reads cpu->id at gs:24");
+ * through the per-CPU base: it reads id right after the arch's head.
+ * Keep the two in step. */
+_Static_assert(sizeof(struct arch_cpu_head) == ARCH_CPU_HEAD_SIZE, "arch_cpu_head's size");
+_Static_assert(__builtin_offsetof(struct cpu, id) == ARCH_CPU_HEAD_SIZE,
+	       "tools/costmodel/plugin.c reads cpu->id right after the arch's head");
 
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus;

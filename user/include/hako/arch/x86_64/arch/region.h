@@ -1,6 +1,5 @@
 /*
- * hako/arch/x86_64/region.h — the x86_64 region marker (hako_region.h):
- * one `nopl disp32(%rax)` whose displacement names the operation and the
+ * arch/region.h — the x86_64 region marker (hako_region.h): one `nopl disp32(%rax)` whose displacement names the operation and the
  * region.  Programs use <hako/region.h>, not this.
  */
 #ifndef _HAKO_ARCH_REGION_H

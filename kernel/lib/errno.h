@@ -8,6 +8,6 @@
 #ifndef HAKO_ERRNO_H
 #define HAKO_ERRNO_H
 
-#include "uapi/hako_errno.h"
+#include "hako_errno.h"
 
 #endif

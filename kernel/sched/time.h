@@ -40,8 +40,4 @@ bool timer_cancel(struct timer *t);                       /* true if it was arme
 bool timer_cancel_sync(struct timer *t);
 void timer_start_cpu(void);         /* start this CPU's tick */
 
-/* Calibration hooks (arch). */
-uint64_t arch_calibrate(uint64_t *lapic_hz_out, const char **source);
-void arch_timer_program(uint64_t delta_tsc);   /* interrupt after delta TSC ticks */
-
 #endif

@@ -48,7 +48,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-#include <uapi/hako_intr.h>
+#include <hako_intr.h>
 
 #define PACK_RING    64              /* entries per source, a power of two */
 #define PACK_SRC_MAX 16              /* sources in the registry */

@@ -1,6 +1,7 @@
 /*
- * hako/arch/x86_64/io.h — I/O port instructions for a driver process
- * (paper 003).  Ring 3 reaches a port only if the kernel opened it in the
+ * arch/io.h — x86_64 I/O port instructions for a driver process (paper
+ * 003); programs include <arch/io.h> and user/user.mk picks the arch's
+ * folder with -I.  Ring 3 reaches a port only if the kernel opened it in the
  * CPU's I/O permission bitmap for this process (its manifest grants the
  * port range); any other port raises #GP and the kernel kills the process.
  * Also the compiler barrier a driver puts between memory and register

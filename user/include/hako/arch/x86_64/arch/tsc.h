@@ -1,6 +1,7 @@
 /*
- * hako/arch/x86_64/tsc.h — what benchmarks need that C cannot express:
- * reading the time-stamp counter, the spin hint, and a value the compiler
+ * arch/tsc.h — what benchmarks need that C cannot express, on x86_64
+ * (programs include <arch/tsc.h>; user/user.mk picks the arch's folder
+ * with -I): reading the time-stamp counter, the spin hint, and a value the compiler
  * must treat as used (so a timed loop is not folded away).
  *
  * Under QEMU -icount shift=0 the TSC advances one tick per guest

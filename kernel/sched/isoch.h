@@ -12,7 +12,7 @@
 #define HAKO_ISOCH_H
 
 #include <stdint.h>
-#include <uapi/hako_isoch.h>
+#include <hako_isoch.h>
 
 struct thread;
 

@@ -11,7 +11,7 @@
 #define HAKO_REGION_H
 
 #include <arch/region.h>
-#include <uapi/hako_region_ids.h>
+#include <hako_region_ids.h>
 
 #define region_begin(id)        arch_region_mark(HAKO_REGION_BEGIN, id)
 #define region_end(id)          arch_region_mark(HAKO_REGION_END, id)

@@ -19,7 +19,7 @@
 #include <sched.h>
 #include <serialiser.h>
 #include <spinlock.h>
-#include <uapi/hako.h>
+#include <hako.h>
 
 #define PROC_MAX        64          /* live + zombie processes: spawn says -EAGAIN beyond */
 #define PROC_PRIO       PRIO_DEFAULT

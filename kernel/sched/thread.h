@@ -70,9 +70,4 @@ static inline bool thread_killed(struct thread *t) { return t->killed; }
 void thread_free(struct thread *t);      /* for sched: stack and struct */
 int thread_count(void);
 
-/* arch */
-uint64_t arch_thread_stack_init(uint64_t stack_top);
-void arch_switch(uint64_t *save_rsp, uint64_t new_rsp);
-void arch_thread_switched_in(struct thread *t);
-
 #endif

@@ -1,5 +1,6 @@
 /*
- * vm.h — address spaces and page mappings.
+ * vm.h — address spaces and page mappings (vm.c, over the arch's
+ * page-table hooks in arch/mmu.h).
  *
  * Every address space shares the kernel half (the direct map of RAM and
  * MMIO at DIRECT_MAP_BASE, the kernel image at KERNEL_VBASE); the lower
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <spinlock.h>
+#include <arch/mmu.h>
 
 #define VM_WRITE   (1u << 0)
 #define VM_EXEC    (1u << 1)
@@ -21,7 +23,7 @@
 #define VM_OWNED   (1u << 5)   /* the frame belongs to the mapping: vm_destroy frees it */
 
 struct addrspace {
-	uint64_t root;                  /* physical address of the PML4 */
+	struct arch_addrspace arch;     /* the arch's handle on its tables (arch/mmu.h) */
 	volatile uint64_t cpus;         /* CPUs that may hold its translations */
 	struct spinlock lock;           /* guards the page tables */
 	uint64_t table_frames;          /* page-table frames it owns */
@@ -53,14 +55,10 @@ uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages);
  * that were mapped go to frames[] (the caller frees them); their count. */
 #define VM_UNMAP_PAGES_MAX 64
 uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames);
-/* One 2 MiB page (va, pa aligned); -EEXIST if a page or table is there. */
-#define VM_LARGE_SIZE (2ull << 20)
+/* One large page (va, pa aligned; the arch's size, 2 MiB on x86_64);
+ * -EEXIST if a page or table is there. */
+#define VM_LARGE_SIZE ARCH_PT_LARGE_SIZE
 int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 void vm_unmap_large(struct addrspace *as, uint64_t va);
-
-struct cpu_features {
-	bool nx, smep, smap, pcid, pge, x2apic, tsc_deadline, invariant_tsc, huge_1g;
-};
-extern struct cpu_features cpu_features;
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <spinlock.h>
-#include <uapi/hako_ispc.h>
+#include <hako_ispc.h>
 
 #define ICA_MAX        512           /* ICAs alive at once */
 #define ICA_SLOT_BITS  9             /* id = generation << 9 | slot */

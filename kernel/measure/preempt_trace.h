@@ -12,7 +12,7 @@
 #include <cpu.h>
 #include <region.h>
 #include <thread.h>
-#include <uapi/hako_perf.h>
+#include <hako_perf.h>
 
 /* One context's longest section on one CPU. */
 struct preempt_slot {

@@ -1,0 +1,224 @@
+/*
+ * vm.c — address spaces: locking, which CPUs hold an address space's
+ * translations, and the TLB shootdown, over the arch's page-table hooks
+ * (arch/mmu.h).
+ *
+ * Every hook that walks or changes the tables runs under as->lock; the
+ * shootdown runs after it is dropped (smp_call_mask needs interrupts on),
+ * and page-table frames the unmap emptied are freed only after it, when
+ * no CPU can walk them any more.
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <cpu.h>
+#include <heap.h>
+#include <panic.h>
+#include <pmm.h>
+#include <smp.h>
+#include <vm.h>
+
+struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE) };
+/* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
+ * switches away before the last thread of a process is reaped. */
+static struct addrspace *loaded_as[MAX_CPUS];
+
+int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+{
+	if ((va | pa) & (PAGE_SIZE - 1))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	int err = arch_pt_map(as, va, pa, flags);
+	spin_unlock(&as->lock);
+	return err;
+}
+
+uint64_t vm_unmap(struct addrspace *as, uint64_t va)
+{
+	uint64_t freed[ARCH_PT_FREED_MAX(1)];
+	int nfreed = 0;
+	spin_lock(&as->lock);
+	uint64_t pa = arch_pt_unmap(as, va, freed, &nfreed);
+	spin_unlock(&as->lock);
+	if (pa)
+		tlb_shootdown(as, va);       /* also drops cached paging-structure entries */
+	for (int i = 0; i < nfreed; i++)
+		pmm_free(freed[i]);
+	return pa;
+}
+
+/* vm_lookup; with hold, a reference on the frame found (pmm_get) under as->lock. */
+static bool lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags, bool hold)
+{
+	uint64_t frame;
+	spin_lock(&as->lock);
+	bool found = arch_pt_lookup(as, va, &frame, flags);
+	if (found) {
+		if (hold)
+			pmm_get(frame);
+		if (pa)
+			*pa = frame | (va & (PAGE_SIZE - 1));
+	}
+	spin_unlock(&as->lock);
+	return found;
+}
+
+bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+{
+	return lookup(as, va, pa, flags, false);
+}
+
+bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
+{
+	return lookup(as, va, pa, flags, true);
+}
+
+static void flush_page_ipi(void *va)
+{
+	arch_tlb_flush_page((uint64_t)va);
+}
+
+struct flush_range {
+	uint64_t va, npages;
+};
+
+static void flush_range_ipi(void *arg)
+{
+	struct flush_range *r = arg;
+	arch_tlb_flush_range(r->va, r->npages);
+}
+
+/* The range's entries are cleared: flush it here and on every other CPU
+ * that has the address space loaded, and wait for them. */
+static void shootdown_range(struct addrspace *as, uint64_t va, uint64_t npages)
+{
+	struct flush_range r = { va, npages };
+	arch_tlb_flush_range(va, npages);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* entries cleared before reading the CPU mask */
+	uint64_t mask = as->cpus & ~(1ull << cpu_id());
+	if (mask)
+		smp_call_mask(mask, flush_range_ipi, &r, true);
+}
+
+uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
+{
+	spin_lock(&as->lock);
+	uint64_t unmapped = arch_pt_clear_range(as, va, npages);
+	spin_unlock(&as->lock);
+	if (unmapped)
+		shootdown_range(as, va, npages);
+	return unmapped;
+}
+
+uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint64_t *frames)
+{
+	uint64_t freed[ARCH_PT_FREED_MAX(VM_UNMAP_PAGES_MAX)];
+	int nfreed = 0;
+	if (npages > VM_UNMAP_PAGES_MAX)
+		panic("vm_unmap_pages: %lu pages, at most %d", npages, VM_UNMAP_PAGES_MAX);
+	spin_lock(&as->lock);
+	uint64_t n = arch_pt_unmap_pages(as, va, npages, frames, freed, &nfreed);
+	spin_unlock(&as->lock);
+	if (n)
+		shootdown_range(as, va, npages);
+	for (int i = 0; i < nfreed; i++)
+		pmm_free(freed[i]);
+	return n;
+}
+
+int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+{
+	if ((va | pa) & (VM_LARGE_SIZE - 1))
+		return -EINVAL;
+	spin_lock(&as->lock);
+	int err = arch_pt_map_large(as, va, pa, flags);
+	spin_unlock(&as->lock);
+	return err;
+}
+
+void vm_unmap_large(struct addrspace *as, uint64_t va)
+{
+	spin_lock(&as->lock);
+	bool was = arch_pt_unmap_large(as, va);
+	spin_unlock(&as->lock);
+	if (was)
+		tlb_shootdown(as, va);       /* one flush drops the whole large entry */
+}
+
+/* Invalidate va here and on every other CPU that may cache it. */
+void tlb_shootdown(struct addrspace *as, uint64_t va)
+{
+	arch_tlb_flush_page(va);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* pairs with vm_switch's bit setting */
+	uint64_t mask = (as == &kernel_as) ? ~0ull : as->cpus;
+	mask &= ~(1ull << cpu_id());
+	if (mask)
+		smp_call_mask(mask, flush_page_ipi, (void *)va, true);
+}
+
+void vm_init(void)
+{
+	arch_vm_init();
+	vm_init_cpu();
+}
+
+void vm_init_cpu(void)
+{
+	arch_vm_init_cpu();
+	__atomic_fetch_or(&kernel_as.cpus, 1ull << cpu_id(), __ATOMIC_RELAXED);
+}
+
+/* Map device registers uncached at their direct-map address. */
+void *vm_map_mmio(uint64_t pa, uint64_t size)
+{
+	uint64_t first = pa & ~(uint64_t)(PAGE_SIZE - 1);
+	for (uint64_t p = first; p < pa + size; p += PAGE_SIZE) {
+		uint64_t va = (uint64_t)phys_to_virt(p);
+		spin_lock(&kernel_as.lock);
+		int err = arch_pt_set(&kernel_as, va, p, VM_WRITE | VM_NOCACHE | VM_GLOBAL);
+		spin_unlock(&kernel_as.lock);
+		if (err)
+			return NULL;
+		arch_tlb_flush_page(va);
+	}
+	return phys_to_virt(pa);
+}
+
+struct addrspace *vm_create(void)
+{
+	struct addrspace *as = kzalloc(sizeof *as);
+	if (!as)
+		return NULL;
+	if (arch_pt_create(as) < 0) {
+		kfree(as);
+		return NULL;
+	}
+	spin_init(&as->lock, "addrspace", LOCK_ADDRSPACE);
+	as->table_frames = 1;
+	return as;
+}
+
+void vm_destroy(struct addrspace *as)
+{
+	arch_pt_destroy(as);
+	kfree(as);
+}
+
+/*
+ * Load as on this CPU.  as->cpus says which CPUs may hold its
+ * translations: this one from now on, and no longer the address space it
+ * leaves, whose non-global entries the load drops, so later shootdowns
+ * need not interrupt us for it.
+ */
+void vm_switch(struct addrspace *as)
+{
+	uint64_t bit = 1ull << cpu_id();
+	struct addrspace **loaded = &loaded_as[cpu_id()];
+	if (!(as->cpus & bit))
+		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	if (arch_pt_load(&as->arch))
+		this_cpu()->as_loads++;
+	struct addrspace *old = *loaded;
+	if (old && old != as && old != &kernel_as && (old->cpus & bit))
+		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
+	*loaded = as;
+}
