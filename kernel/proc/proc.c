@@ -205,7 +205,7 @@ static void uthread_leave(int code)
 		p->status = code & 0xff;
 	}
 	bool slot = !last && u != &p->threads[0];
-	bool defer = slot && serialise_on;
+	bool defer = slot && serialiser_on();
 	if (defer && !p->exiting)
 		u->stack_pending = true;
 	spin_unlock(&p->join_wq.lock);
@@ -259,15 +259,11 @@ int proc_thread_join(int tid)
 
 /* ---- ending ----------------------------------------------------------- */
 
-/* Threads interrupted per join_wq.lock hold with serialise=on (paper
- * 004's bound): 64 at once held it ~11k instructions, ~130 us at 166 MHz. */
-#define STOP_CHUNK 8
-
 /*
  * Mark p exiting with status (the first reason wins) and wake every
  * thread.  Interrupting under join_wq.lock keeps every struct thread
  * alive; a user thread never sleeps on join_wq, so no lock is taken
- * twice.  With serialise=on the lock is dropped every STOP_CHUNK threads
+ * twice.  With serialise=on the lock is dropped every SER_STOP_CHUNK threads
  * and the scan goes on from there: exiting is set by then, so no thread
  * is made meanwhile that would be missed (proc_thread_create refuses, and
  * one already made starts killed), and a slot looked at again is only
@@ -275,7 +271,7 @@ int proc_thread_join(int tid)
  */
 static void proc_stop(struct proc *p, int status)
 {
-	int chunk = serialise_on ? STOP_CHUNK : HAKO_MAX_THREADS;
+	int chunk = serialiser_chunk(SER_STOP_CHUNK, HAKO_MAX_THREADS);
 	spin_lock(&p->join_wq.lock);
 	if (!p->exiting) {
 		p->exiting = true;
@@ -379,12 +375,8 @@ static void end_work(struct ser_work *w)
  * time of whichever thread switched in here (serialise=off: at once). */
 void proc_end(struct proc *p)
 {
-	if (!serialise_on) {
-		proc_teardown(p);
-		return;
-	}
 	p->end_work.fn = end_work;
-	serialiser_queue(&p->end_work);
+	serialiser_run(&p->end_work);
 }
 
 int proc_wait(struct proc *parent, int pid, int *status)
