@@ -9,8 +9,10 @@
  *   2. each thread leaves (uthread_leave) and is reaped by the scheduler
  *      after its last switch away; the last reap calls proc_end, which
  *      hands the end to the serialising thread (serialiser.c; with
- *      serialise=off it runs at once): free the thread structs, ICAs and
- *      address space, then make it a zombie;
+ *      serialise=off it runs at once): free the thread structs, run the
+ *      exit hooks (proc_on_exit: requests and ICAs, a driver process's
+ *      device, cards), free the address space and semaphores, then make
+ *      it a zombie;
  *   3. the parent's wait collects the status and drops the last reference.
  * An orphan (parent gone) skips step 3.
  */
@@ -22,8 +24,7 @@
 #include <heap.h>
 #include <kprintf.h>
 #include <core.h>
-#include <ispc.h>
-#include <nic_user.h>
+#include <panic.h>
 #include <proc.h>
 #include <priv.h>
 #include <sem.h>
@@ -323,6 +324,22 @@ struct proc *proc_thread_reaped(struct uthread *u)
 	return last ? p : NULL;
 }
 
+/* The exit hooks, lowest rank first; written only at boot. */
+static struct proc_exit_hook *exit_hooks;
+
+void proc_on_exit(struct proc_exit_hook *h)
+{
+	if (next_pid != 1)
+		panic("proc_on_exit: a process exists already");
+	struct proc_exit_hook **at = &exit_hooks;
+	while (*at && (*at)->rank <= h->rank)
+		at = &(*at)->next;
+	h->next = *at;
+	*at = h;
+}
+
+const struct proc_exit_hook *proc_exit_hooks(void) { return exit_hooks; }
+
 static void proc_free(struct proc *p)
 {
 	kfree(p);
@@ -336,9 +353,8 @@ static void proc_teardown(struct proc *p)
 			thread_join(p->threads[i].t);     /* reaped already: frees at once */
 			p->threads[i].t = NULL;
 		}
-	ispc_proc_end(p);                /* before the address space goes: ICAs and requests */
-	core_proc_end(p);                /* a driver process: its device stops, its DMA memory goes */
-	nic_user_proc_end(p->pid);       /* its cards and kernel senders */
+	for (struct proc_exit_hook *h = exit_hooks; h; h = h->next)
+		h->fn(p);                    /* ipc, drvproc, NICs: proc.h's ranks */
 	vm_destroy(p->as);
 	p->as = NULL;
 	sem_release_owner(p->pid);
