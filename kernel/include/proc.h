@@ -129,8 +129,9 @@ void proc_end(struct proc *p);                     /* then this, with nothing he
  * Exit hooks: a subsystem that keeps state per process registers one at
  * boot, and a process's end calls each with the process, in rank order
  * (lowest first), once its threads are gone and before its address space
- * and semaphores go; each runs with nothing held and may sleep.  So proc
- * calls no subsystem that builds on it.  The ranks, in the order they run:
+ * and semaphores go, with nothing held (on the serialising thread, or at
+ * once with serialise=off).  So proc calls no subsystem that builds on
+ * it.  The ranks, in the order they run:
  */
 enum proc_exit_rank {
 	PROC_EXIT_ISPC = 10,         /* ipc: requests and ICAs, while the address space is there */
