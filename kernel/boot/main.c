@@ -13,6 +13,7 @@
 #include <cpu.h>
 #include <heap.h>
 #include <ica.h>
+#include <ispc.h>
 #include <kprintf.h>
 #include <ktest.h>
 #include <panic.h>
@@ -22,6 +23,7 @@
 #include <sem.h>
 #include <errno.h>
 #include <mpio.h>
+#include <nic_user.h>
 #include <options.h>
 #include <sched.h>
 #include <serialiser.h>
@@ -206,6 +208,9 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	serialiser_init();                       /* serialise=: paper 004's serialising thread */
 	sem_init();
 	ica_init();                              /* the ICA region (paper 002) */
+	ispc_init();                             /* process exit hooks, run in proc.h's rank order: */
+	core_init();                             /* ... a driver process's device, */
+	nic_user_init();                         /* ... a program's cards */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");
 	sched_idle_loop();

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <heap.h>
 #include <nic.h>
+#include <proc.h>
 #include <sched.h>
 #include <spinlock.h>
 #include <thread.h>
@@ -169,6 +170,14 @@ void nic_user_proc_end(int pid)
 	nic_traffic_stop_owner(pid);
 	for (int i = 0; i < nic_count(); i++)
 		nic_user_close(i, pid);
+}
+
+static void exit_hook_fn(struct proc *p) { nic_user_proc_end(p->pid); }
+static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_NIC, .fn = exit_hook_fn };
+
+void nic_user_init(void)
+{
+	proc_on_exit(&exit_hook);
 }
 
 void nic_user_info(int i, struct hako_nic_info *out)

@@ -237,6 +237,13 @@ void core_proc_end(struct proc *p)
 	core_ended(c, p->status, served);
 }
 
+static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_DRVPROC, .fn = core_proc_end };
+
+void core_init(void)
+{
+	proc_on_exit(&exit_hook);
+}
+
 /* The scheduler, at every switch that involves a driver process's thread. */
 void core_switched(struct thread *from, struct thread *to, bool as_switch)
 {

@@ -128,6 +128,7 @@ int core_register(struct core *c, const struct hako_core_reg *reg);
 int core_spawn(struct core *c);           /* start drv-DRIVER DEVICE for c (boot, restart) */
 int core_count(void);
 struct core *core_get(int i);
+void core_init(void);                     /* boot: core_proc_end becomes an exit hook */
 void core_proc_end(struct proc *p);       /* p ends: its core's grants go */
 void core_switched(struct thread *from, struct thread *to, bool as_switch);   /* the scheduler */
 /* A core without a device, granted ports [base, base + size) only (ktest of the I/O bitmap). */

@@ -18,6 +18,7 @@ void nic_user_info(int nic, struct hako_nic_info *out);
 /* The next frame into buf (ETH_FRAME_MAX bytes): its length, or -EPERM (not
  * the owner), -EAGAIN (none and !block), -EINTR (killed), -EPIPE (closed). */
 long nic_user_take(int nic, int pid, uint8_t *buf, bool block);
+void nic_user_init(void);                       /* boot: nic_user_proc_end becomes an exit hook */
 void nic_user_proc_end(int pid);                /* the owner ended: cards closed, senders stopped */
 
 int nic_traffic_start(int nic, const struct hako_traffic *sp, int pid);   /* -EINVAL, -EBUSY */

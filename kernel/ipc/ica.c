@@ -300,7 +300,7 @@ long ica_set_mode(int mode)
  */
 void ica_proc_end(struct proc *p)
 {
-	int chunk = serialise_on ? SER_ICA_CHUNK : ICA_MAX;
+	int chunk = serialiser_chunk(SER_ICA_CHUNK, ICA_MAX);
 	spin_lock(&ica_lock);
 	for (int i = 0, n = 0; i < ICA_MAX; i++) {
 		struct ica *a = &icas[i];

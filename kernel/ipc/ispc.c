@@ -543,6 +543,13 @@ void ispc_proc_end(struct proc *p)
 	ica_proc_end(p);
 }
 
+static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_ISPC, .fn = ispc_proc_end };
+
+void ispc_init(void)
+{
+	proc_on_exit(&exit_hook);
+}
+
 int ispc_requests_in_flight(void)
 {
 	return nreqs;

@@ -16,6 +16,7 @@ long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags);
 long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags);
 long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags);
 /* p has ended: fail what waits at it, skip it on the way back, free its ICAs. */
+void ispc_init(void);                /* boot: ispc_proc_end becomes an exit hook */
 void ispc_proc_end(struct proc *p);
 int ispc_requests_in_flight(void);
 

@@ -3,11 +3,13 @@
  * tables: distinct zeroed frames, contiguous aligned runs, exhaustion
  * with the count returning to baseline, map/unmap/lookup, a frame held
  * across its unmap and free (vm_lookup_get), address spaces, kernel stacks
- * on guard pages.
+ * on guard pages, a spawn undone, the order of a process's exit hooks.
  */
 #include <stdint.h>
 #include <string.h>
+#include <core.h>
 #include <heap.h>
+#include <ispc.h>
 #include <kstack.h>
 #include <ktest.h>
 #include <pmm.h>
@@ -205,5 +207,20 @@ KTEST(spawn_refused_by_its_setup_gives_every_frame_back)
 		KT_CHECK(proc_spawn_with(NULL, "hello", 1, argv, refuse_setup, NULL) == -EIO,
 			 "spawn with a refusing setup did not fail with -EIO");
 	KT_CHECK(pmm_free_count() == before, "%ld frames lost", (long)(before - pmm_free_count()));
+	return 0;
+}
+
+/* A process's end runs the exit hooks the boot registered, ipc first (its
+ * requests and ICAs, while the address space is there), then drvproc (a
+ * driver process's device), then the cards of programs. */
+KTEST(process_exit_hooks_run_ipc_then_drvproc_then_nic)
+{
+	const struct proc_exit_hook *h = proc_exit_hooks();
+	KT_CHECK(h && h->rank == PROC_EXIT_ISPC && h->fn == ispc_proc_end, "first hook is not ipc's");
+	h = h->next;
+	KT_CHECK(h && h->rank == PROC_EXIT_DRVPROC && h->fn == core_proc_end, "second hook is not drvproc's");
+	h = h->next;
+	KT_CHECK(h && h->rank == PROC_EXIT_NIC, "third hook is not the NICs'");
+	KT_CHECK(!h->next, "a fourth hook (rank %d)", h->next->rank);
 	return 0;
 }

@@ -35,7 +35,7 @@ static void record(struct ser_work *w)
 
 KTEST(serialiser_runs_work_in_order_on_its_own_thread)
 {
-	if (!serialise_on)
+	if (!serialiser_on())
 		KTEST_SKIP("serialise=off");
 	nran = 0;
 	for (int i = 0; i < NWORK; i++) {

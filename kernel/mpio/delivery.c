@@ -43,6 +43,7 @@
 #include <smp.h>
 #include <time.h>
 #include <arch/arch.h>
+#include "mpio_internal.h"
 
 _Static_assert(MPIO_CPUS == MAX_CPUS, "mpio's per-CPU counters differ from MAX_CPUS");
 

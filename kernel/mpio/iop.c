@@ -46,6 +46,7 @@
 #include <smp.h>
 #include <spinlock.h>
 #include <arch/arch.h>
+#include "mpio_internal.h"
 
 #define MAILBOX_SLOTS 32             /* requests in flight per issuing CPU */
 

@@ -2,7 +2,8 @@
  * mpio.h — paper 001's multiprocessor device access on the block devices:
  * two switches per device, both changed at run time (kernel/mpio/).
  *
- * Who issues commands (funnel.c): in MPIO_SYMMETRIC mode any CPU calls
+ * Who issues commands (issue.c, the switch; issue_symmetric.c and
+ * issue_funnel.c, its two paths): in MPIO_SYMMETRIC mode any CPU calls
  * the driver's submit; in MPIO_FUNNEL mode (OSF/1's unix_master funnel,
  * for a driver not MP-safe) the calling thread is moved to the master
  * CPU 0, submits there under the device's lock, waits there and is moved
@@ -130,10 +131,5 @@ int mpio_check_iop(struct blkdev *d, int on);       /* 0 or -EINVAL (no IOP) */
 void mpio_set_iop(struct blkdev *d, int on);        /* route the interrupt with it */
 /* The CPU an IOP completion of r is signalled to by d's policy; -1: every CPU. */
 int mpio_iop_target(struct blkdev *d, struct blk_req *r);
-
-/* funnel.c, for delivery.c */
-void mpio_set_mode(struct blkdev *d, int mode);     /* waits out symmetric submits when funnelling */
-/* delivery.c, for funnel.c: decide where r's interrupt goes and retarget (caller may hold d->mp.lock). */
-void mpio_route(struct blkdev *d, struct blk_req *r);
 
 #endif

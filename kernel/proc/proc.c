@@ -9,8 +9,10 @@
  *   2. each thread leaves (uthread_leave) and is reaped by the scheduler
  *      after its last switch away; the last reap calls proc_end, which
  *      hands the end to the serialising thread (serialiser.c; with
- *      serialise=off it runs at once): free the thread structs, ICAs and
- *      address space, then make it a zombie;
+ *      serialise=off it runs at once): free the thread structs, run the
+ *      exit hooks (proc_on_exit: requests and ICAs, a driver process's
+ *      device, cards), free the address space and semaphores, then make
+ *      it a zombie;
  *   3. the parent's wait collects the status and drops the last reference.
  * An orphan (parent gone) skips step 3.
  */
@@ -22,8 +24,7 @@
 #include <heap.h>
 #include <kprintf.h>
 #include <core.h>
-#include <ispc.h>
-#include <nic_user.h>
+#include <panic.h>
 #include <proc.h>
 #include <priv.h>
 #include <sem.h>
@@ -205,7 +206,7 @@ static void uthread_leave(int code)
 		p->status = code & 0xff;
 	}
 	bool slot = !last && u != &p->threads[0];
-	bool defer = slot && serialise_on;
+	bool defer = slot && serialiser_on();
 	if (defer && !p->exiting)
 		u->stack_pending = true;
 	spin_unlock(&p->join_wq.lock);
@@ -259,15 +260,11 @@ int proc_thread_join(int tid)
 
 /* ---- ending ----------------------------------------------------------- */
 
-/* Threads interrupted per join_wq.lock hold with serialise=on (paper
- * 004's bound): 64 at once held it ~11k instructions, ~130 us at 166 MHz. */
-#define STOP_CHUNK 8
-
 /*
  * Mark p exiting with status (the first reason wins) and wake every
  * thread.  Interrupting under join_wq.lock keeps every struct thread
  * alive; a user thread never sleeps on join_wq, so no lock is taken
- * twice.  With serialise=on the lock is dropped every STOP_CHUNK threads
+ * twice.  With serialise=on the lock is dropped every SER_STOP_CHUNK threads
  * and the scan goes on from there: exiting is set by then, so no thread
  * is made meanwhile that would be missed (proc_thread_create refuses, and
  * one already made starts killed), and a slot looked at again is only
@@ -275,7 +272,7 @@ int proc_thread_join(int tid)
  */
 static void proc_stop(struct proc *p, int status)
 {
-	int chunk = serialise_on ? STOP_CHUNK : HAKO_MAX_THREADS;
+	int chunk = serialiser_chunk(SER_STOP_CHUNK, HAKO_MAX_THREADS);
 	spin_lock(&p->join_wq.lock);
 	if (!p->exiting) {
 		p->exiting = true;
@@ -327,6 +324,22 @@ struct proc *proc_thread_reaped(struct uthread *u)
 	return last ? p : NULL;
 }
 
+/* The exit hooks, lowest rank first; written only at boot. */
+static struct proc_exit_hook *exit_hooks;
+
+void proc_on_exit(struct proc_exit_hook *h)
+{
+	if (next_pid != 1)
+		panic("proc_on_exit: a process exists already");
+	struct proc_exit_hook **at = &exit_hooks;
+	while (*at && (*at)->rank <= h->rank)
+		at = &(*at)->next;
+	h->next = *at;
+	*at = h;
+}
+
+const struct proc_exit_hook *proc_exit_hooks(void) { return exit_hooks; }
+
 static void proc_free(struct proc *p)
 {
 	kfree(p);
@@ -340,9 +353,8 @@ static void proc_teardown(struct proc *p)
 			thread_join(p->threads[i].t);     /* reaped already: frees at once */
 			p->threads[i].t = NULL;
 		}
-	ispc_proc_end(p);                /* before the address space goes: ICAs and requests */
-	core_proc_end(p);                /* a driver process: its device stops, its DMA memory goes */
-	nic_user_proc_end(p->pid);       /* its cards and kernel senders */
+	for (struct proc_exit_hook *h = exit_hooks; h; h = h->next)
+		h->fn(p);                    /* ipc, drvproc, NICs: proc.h's ranks */
 	vm_destroy(p->as);
 	p->as = NULL;
 	sem_release_owner(p->pid);
@@ -379,12 +391,8 @@ static void end_work(struct ser_work *w)
  * time of whichever thread switched in here (serialise=off: at once). */
 void proc_end(struct proc *p)
 {
-	if (!serialise_on) {
-		proc_teardown(p);
-		return;
-	}
 	p->end_work.fn = end_work;
-	serialiser_queue(&p->end_work);
+	serialiser_run(&p->end_work);
 }
 
 int proc_wait(struct proc *parent, int pid, int *status)

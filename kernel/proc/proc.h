@@ -125,6 +125,28 @@ void proc_return_to_user(void);      /* leaves if the thread was killed */
 struct proc *proc_thread_reaped(struct uthread *u); /* after its last switch away: p if it was the last */
 void proc_end(struct proc *p);                     /* then this, with nothing held: queues or runs the end */
 
+/*
+ * Exit hooks: a subsystem that keeps state per process registers one at
+ * boot, and a process's end calls each with the process, in rank order
+ * (lowest first), once its threads are gone and before its address space
+ * and semaphores go, with nothing held (on the serialising thread, or at
+ * once with serialise=off).  So proc calls no subsystem that builds on
+ * it.  The ranks, in the order they run:
+ */
+enum proc_exit_rank {
+	PROC_EXIT_ISPC = 10,         /* ipc: requests and ICAs, while the address space is there */
+	PROC_EXIT_DRVPROC = 20,      /* drvproc: a driver process's device stops, its DMA memory goes */
+	PROC_EXIT_NIC = 30,          /* NICs for programs: its cards closed, its kernel senders stopped */
+};
+struct proc_exit_hook {
+	int rank;                    /* enum proc_exit_rank */
+	void (*fn)(struct proc *p);
+	struct proc_exit_hook *next; /* proc.c's list, in rank order */
+};
+/* At boot, before the first process exists (the list is read unlocked). */
+void proc_on_exit(struct proc_exit_hook *h);
+const struct proc_exit_hook *proc_exit_hooks(void);   /* the list's first, for the ktest */
+
 /* The boot archive of programs (initrd.c). */
 void initrd_init(const void *data, uint64_t size);
 int initrd_find(const char *name, const void **data, uint64_t *size);

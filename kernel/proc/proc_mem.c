@@ -87,7 +87,7 @@ int proc_page_fault(uint64_t addr, unsigned access)
 	 * serialise=on the frame is taken and zeroed before p->lock, not with
 	 * interrupts off under it (4 KiB of stores: ~80 us on a Pentium 166
 	 * from memory); without a frame the old path says which error. */
-	uint64_t pa = serialise_on ? pmm_alloc() : 0;
+	uint64_t pa = serialiser_on() ? pmm_alloc() : 0;
 	spin_lock(&p->lock);
 	bool demand = demand_page(p, va);
 	int err = !demand ? -EFAULT :

@@ -330,13 +330,6 @@ void sched_wakeup(struct thread *t)
 		kick(c->id, prio);
 }
 
-/* With serialise=on (paper 004's bound) an idle CPU looks at this many
- * queued threads at most per steal, and gives up at once on a queue lock
- * another CPU holds: its scan of a long ready queue stays short and it
- * does not spin with interrupts off on a busy CPU's lock.  It tries again
- * at its next tick. */
-#define STEAL_SCAN_MAX 32
-
 /* Take one thread that may run on `me` from the busiest other CPU. */
 static bool steal(struct cpu *me)
 {
@@ -348,8 +341,9 @@ static bool steal(struct cpu *me)
 		return false;
 	struct cpu *v = &cpus[busiest];
 	struct thread *found = NULL;
-	int budget = serialise_on ? STEAL_SCAN_MAX : INT32_MAX;
-	if (!serialise_on)
+	/* serialise=on: SER_STEAL_SCAN threads at most, and no waiting for the lock. */
+	int budget = serialiser_chunk(SER_STEAL_SCAN, INT32_MAX);
+	if (!serialiser_on())
 		spin_lock(&v->rq.lock);
 	else if (!spin_trylock(&v->rq.lock))
 		return false;

@@ -11,8 +11,8 @@
  *
  *   process end (proc.c, proc_end): freeing its threads, releasing its
  *     ICAs SER_ICA_CHUNK at a time (ica.c), its cards and semaphores,
- *     and freeing its address space; formerly done by whichever thread
- *     next switched in on the CPU that reaped the last thread;
+ *     and freeing its address space, instead of by whichever thread
+ *     next switches in on the CPU that reaped the last thread;
  *   a departed thread's stack slot (proc_mem.c): unmapped SER_UNMAP_CHUNK
  *     pages per address-space lock hold, one ranged TLB shootdown each,
  *     instead of one lock hold and one shootdown per page by the exiting
@@ -26,8 +26,11 @@
  * last), and thread_join returns only after the joined thread's stack
  * slot is unmapped, so every frame is back when either returns.
  *
- * serialise=off (kernel command line) keeps the old inline paths, so the
- * "before" table stays reproducible: ./hako bench preempt boots both.
+ * serialise=off (kernel command line) keeps every such piece of work
+ * inline, so the "before" table stays reproducible: ./hako bench preempt
+ * boots both.  What the switch changes is decided in serialiser.h alone
+ * (serialiser_on, serialiser_chunk, serialiser_run, and the SER_* bounds);
+ * the callers ask it.
  *
  * Priority PRIO_DEFAULT + 1: above ordinary programs, so teardown keeps
  * up with them, below raised and periodic threads, which preempt it.

@@ -26,7 +26,7 @@
  * Pinned (`--pin on`), worker i runs on CPU (i + 1) mod ncpus only: the
  * first workers fill the CPUs other than the master, one each, and only
  * from K = ncpus on do two share a CPU.  A funnelled driver call still
- * takes the worker to the master and back (mpio/funnel.c keeps its
+ * takes the worker to the master and back (mpio/issue_funnel.c keeps its
  * affinity).  Each worker pins itself before it says READY, so the
  * placement is outside the time.
  */
