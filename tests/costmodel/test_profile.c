@@ -8,7 +8,7 @@
 #include "decode.h"
 #include "profile.h"
 #include "regions.h"
-#include "../../../kernel/include/uapi/hako_region.h"
+#include "../../kernel/include/uapi/hako_region.h"
 
 static const char good[] =
 	"# a comment\n"

@@ -6,8 +6,8 @@
 #include "check.h"
 #include "model.h"
 #include "sections.h"
-#include "../../../kernel/include/uapi/hako_region.h"
-#include "../../../kernel/include/uapi/hako_region_ids.h"
+#include "../../kernel/include/uapi/hako_region.h"
+#include "../../kernel/include/uapi/hako_region_ids.h"
 
 #define SEC_BEGIN HAKO_REGION_DISP(HAKO_REGION_BEGIN, REGION_PREEMPT_SECTION)
 #define SEC_END   HAKO_REGION_DISP(HAKO_REGION_END, REGION_PREEMPT_SECTION)

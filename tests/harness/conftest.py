@@ -1,8 +1,10 @@
 """Shared pytest fixtures for the harness tests.
 
-Puts tools/ on sys.path and provides `fake_env`: a scratch repository root
-(HAKO_ROOT) with a dummy build/hako.elf and build/hako.iso, builds
-disabled, and HAKO_QEMU pointing at tools/tests/fake_qemu.py.
+Puts tools/ (the harness package hakotool and the run tools) and
+tools/build/ (the build scripts) on sys.path and provides `fake_env`: a
+scratch repository root (HAKO_ROOT) with a dummy build/hako.elf and
+build/hako.iso, builds disabled, and HAKO_QEMU pointing at
+tests/harness/fake_qemu.py.
 """
 import os
 import shlex
@@ -12,12 +14,14 @@ from pathlib import Path
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent
-TOOLS_DIR = TESTS_DIR.parent
-REPO_ROOT = TOOLS_DIR.parent
+REPO_ROOT = TESTS_DIR.parents[1]
+TOOLS_DIR = REPO_ROOT / "tools"
+BUILD_TOOLS_DIR = TOOLS_DIR / "build"
 FAKE_QEMU = TESTS_DIR / "fake_qemu.py"
 
-if str(TOOLS_DIR) not in sys.path:
-    sys.path.insert(0, str(TOOLS_DIR))
+for _dir in (BUILD_TOOLS_DIR, TOOLS_DIR):
+    if str(_dir) not in sys.path:
+        sys.path.insert(0, str(_dir))
 
 
 @pytest.fixture

@@ -1,9 +1,9 @@
-"""Tests for tools/checkarch.py: generic kernel code sees only the arch interface."""
+"""Tests for tools/build/checkarch.py: generic kernel code sees only the arch interface."""
 import importlib.util
 import pathlib
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("checkarch", REPO_ROOT / "tools" / "checkarch.py")
+spec = importlib.util.spec_from_file_location("checkarch", REPO_ROOT / "tools" / "build" / "checkarch.py")
 checkarch = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(checkarch)
 
@@ -63,3 +63,19 @@ def test_inline_assembly_in_user_code_outside_arch_is_a_breach(tmp_path):
     (root / "user" / "include" / "arch" / "ok.h").write_text('__asm__ volatile("pause");\n')
     found = checkarch.breaches(root)
     assert found == ["user/prog/main.c:1: inline assembly outside an arch/ folder"]
+
+
+def test_kernel_tests_are_generic_kernel_code(tmp_path):
+    root = make_tree(tmp_path, "")
+    (root / "tests" / "kernel").mkdir(parents=True)
+    (root / "tests" / "kernel" / "test_x.c").write_text('#include "ioapic.h"\nvoid f(void) { asm("hlt"); }\n')
+    found = checkarch.breaches(root)
+    assert len(found) == 2 and all(f.startswith("tests/kernel/test_x.c:") for f in found)
+
+
+def test_inline_assembly_in_user_tests_outside_arch_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "")
+    (root / "tests" / "user" / "arch").mkdir(parents=True)
+    (root / "tests" / "user" / "test_y.c").write_text('void f(void) { __asm__("pause"); }\n')
+    (root / "tests" / "user" / "arch" / "ok.c").write_text('void g(void) { __asm__("pause"); }\n')
+    assert checkarch.breaches(root) == ["tests/user/test_y.c:1: inline assembly outside an arch/ folder"]

@@ -1,4 +1,4 @@
-"""Tests for tools/gensyscalls.py: kernel/include/uapi/syscalls.def to the kernel table and user stubs."""
+"""Tests for tools/build/gensyscalls.py: kernel/include/uapi/syscalls.def to the kernel table and user stubs."""
 import os
 import re
 import shutil

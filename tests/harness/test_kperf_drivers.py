@@ -1,4 +1,4 @@
-"""kperf's call table comes from syscalls.def (tools/gensyscalls.py writes
+"""kperf's call table comes from syscalls.def (tools/build/gensyscalls.py writes
 build/gen/kperf_calls.h): every call needs a driver kperf_drv_NAME in
 user/kperf, or kperf does not link.  These tests compile user/kperf with
 the host gcc against a generated table and link its objects alone, so the

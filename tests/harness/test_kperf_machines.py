@@ -3,7 +3,7 @@ import importlib.util
 from pathlib import Path
 
 SPEC = importlib.util.spec_from_file_location(
-    "kperf_machines", Path(__file__).resolve().parents[1] / "kperf_machines.py")
+    "kperf_machines", Path(__file__).resolve().parents[2] / "tools" / "kperf_machines.py")
 km = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(km)
 

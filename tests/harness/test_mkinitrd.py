@@ -1,4 +1,4 @@
-"""Tests for tools/mkinitrd.py: packing user programs into the boot archive.
+"""Tests for tools/build/mkinitrd.py: packing user programs into the boot archive.
 
 The expected bytes are spelled out with struct here, independently of the
 module, following the format in kernel/include/archive.h.
@@ -11,9 +11,9 @@ import sys
 import pytest
 
 import mkinitrd
-from conftest import TOOLS_DIR
+from conftest import BUILD_TOOLS_DIR
 
-SCRIPT = TOOLS_DIR / "mkinitrd.py"
+SCRIPT = BUILD_TOOLS_DIR / "mkinitrd.py"
 
 
 def offsets(image):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import plot_isoch  # noqa: E402
 
 RECORDS = [{"kind": "isoch_hist", "load": load, "cpu": cpu, "bucket_ns": 1000,

@@ -157,11 +157,11 @@ def test_host_crash_without_lines_is_one_failure():
 
 
 def test_count_pytest():
-    text = ("..F.\nFAILED tools/tests/test_a.py::test_b - AssertionError: x\n"
+    text = ("..F.\nFAILED tests/harness/test_a.py::test_b - AssertionError: x\n"
             "1 failed, 3 passed in 0.12s\n")
     items = testall.count_pytest(text, 1)
     assert items[0] == TestItem("pytest", True, weight=3)
-    assert items[1] == TestItem("pytest:tools/tests/test_a.py::test_b", False,
+    assert items[1] == TestItem("pytest:tests/harness/test_a.py::test_b", False,
                                 "AssertionError: x")
     assert testall.count_pytest("12 passed in 1.0s\n", 0) == [TestItem("pytest", True, weight=12)]
     broken = testall.count_pytest("ImportError\n", 4)
@@ -288,7 +288,7 @@ def test_debug_kernel_case_boots_build_debug_or_fails_its_build(fake_env, tmp_pa
 
 
 def test_iop_boot_names_every_iop_selftest():
-    source = (Path(__file__).resolve().parents[2] / "user/selftest/test_iop.c").read_text()
+    source = (Path(__file__).resolve().parents[2] / "tests/user/test_iop.c").read_text()
     defined = set(re.findall(r"UTEST_NEEDS\((iop_\w+), need_iop\)", source))
     assert defined == set(testall.IOP_TESTS)
 

@@ -2,16 +2,19 @@
 """Check the arch boundary: generic kernel code sees only the arch's interface.
 
 Generic code is every C, header and assembly file under kernel/ outside
-kernel/arch/.  It may include kernel/include headers and the arch's interface
+kernel/arch/, and the kernel self-tests (tests/kernel/), which link into
+the kernel.  It may include kernel/include headers and the arch's interface
 headers (<arch/NAME.h>, kernel/arch/ARCH/include/arch/); it must not include
 an arch-internal header (any other header under kernel/arch/), reach into
 another folder with a relative path, or contain inline assembly.  User
-programs and servers (user/, servers/) keep their inline assembly in arch/
-folders too (user/include/hako/arch/, user/lib/arch/).
+programs, servers and the in-guest tests (user/, servers/, tests/user/)
+keep their inline assembly in arch/ folders too (user/include/hako/arch/,
+user/lib/arch/).
 
 Prints one line per breach ("not ok arch_boundary: path:line: why") or
 "ok arch_boundary" when there is none, the host tests' format; exits 1 on
-a breach.  `make test` runs it (tools/hakotool/testall.py, step "layout").
+a breach.  `make check` and `make test` run it (tools/hakotool/testall.py,
+step "layout").
 """
 from __future__ import annotations
 
@@ -37,11 +40,16 @@ def arch_headers(root: pathlib.Path) -> tuple[set[str], set[str]]:
     return internal, interface
 
 
+# Folders of generic kernel code; the arch's own folder is kernel/arch.
+GENERIC_DIRS = ("kernel", "tests/kernel")
+
+
 def generic_files(root: pathlib.Path):
-    for pattern in SOURCES:
-        for path in sorted((root / "kernel").rglob(pattern)):
-            if "arch" not in path.relative_to(root / "kernel").parts[:1]:
-                yield path
+    for top in GENERIC_DIRS:
+        for pattern in SOURCES:
+            for path in sorted((root / top).rglob(pattern)):
+                if "arch" not in path.relative_to(root / top).parts[:1]:
+                    yield path
 
 
 def breaches(root: pathlib.Path) -> list[str]:
@@ -69,7 +77,7 @@ def breaches(root: pathlib.Path) -> list[str]:
 def user_asm(root: pathlib.Path) -> list[str]:
     """Inline assembly in user programs and servers outside an arch/ folder."""
     found = []
-    for top in ("user", "servers"):
+    for top in ("user", "servers", "tests/user"):
         for pattern in ("*.c", "*.h"):
             for path in sorted((root / top).rglob(pattern)):
                 if "arch" in path.relative_to(root / top).parts:
@@ -81,7 +89,7 @@ def user_asm(root: pathlib.Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    root = pathlib.Path(argv[1]) if len(argv) > 1 else pathlib.Path(__file__).resolve().parent.parent
+    root = pathlib.Path(argv[1]) if len(argv) > 1 else pathlib.Path(__file__).resolve().parents[2]
     found = breaches(root)
     for line in found:
         print(f"not ok arch_boundary: {line}")

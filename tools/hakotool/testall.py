@@ -54,7 +54,7 @@ COUNTED_KINDS = ("ktest",)
 BOOT_TIMEOUT = 180.0
 HOST_TEST_TIMEOUT = 120.0
 HOST_TESTS_DIR = "build/host-tests"
-PYTEST_ARGV = ("-m", "pytest", "-q", "tools/tests")
+PYTEST_ARGV = ("-m", "pytest", "-q", "tests/harness")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,7 +101,7 @@ class BootCase:
                        debug_kernel=self.debug_kernel)
 
 
-# user/selftest/test_iop.c: what the iop=3 boot runs.
+# tests/user/test_iop.c: what the iop=3 boot runs.
 IOP_TESTS = (
     "iop_every_device_checked_data_from_the_other_cpus",
     "iop_completions_follow_the_delivery_policy",
@@ -110,7 +110,7 @@ IOP_TESTS = (
 )
 
 
-# user/selftest: the card and core tests the drvproc boot runs (paper 003),
+# tests/user: the card and core tests the drvproc boot runs (paper 003),
 # with both network drivers as processes.
 DRVPROC = "drvproc=rtl8139,e1000"
 DRVPROC_TESTS = (
@@ -121,7 +121,7 @@ DRVPROC_TESTS = (
     "intr_and_nic_calls_check_arguments",
     "core_driver_calls_refused_to_other_processes",
     "core_call_to_unknown_core_fails",
-    # Phase 2: faults and restart (user/selftest/test_restart.c).
+    # Phase 2: faults and restart (tests/user/test_restart.c).
     "core_inject_checks_its_arguments",
     "driver_killed_mid_flood_restarts_and_accounts_every_frame",
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
@@ -458,8 +458,8 @@ class TestAll:
 
     # -- steps -----------------------------------------------------------
     def step_layout(self) -> None:
-        """The arch boundary (tools/checkarch.py): no arch-internal header in generic code."""
-        proc = subprocess.run([sys.executable, str(self.root / "tools" / "checkarch.py"), str(self.root)],
+        """The arch boundary (tools/build/checkarch.py): no arch-internal header in generic code."""
+        proc = subprocess.run([sys.executable, str(self.root / "tools" / "build" / "checkarch.py"), str(self.root)],
                               capture_output=True, text=True, timeout=HOST_TEST_TIMEOUT)
         self.reporter.add(count_host_output("layout", proc.stdout, proc.returncode))
 

@@ -1,5 +1,5 @@
 /*
- * hako/test.h — the in-guest test suite's framework (user/selftest).
+ * hako/test.h — the in-guest test suite's framework (tests/user).
  *
  * UTEST(name) { ... return 0; } defines a test and registers it in the
  * "utests" section.  selftest runs every test (or those named) in a
