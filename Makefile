@@ -22,7 +22,7 @@ KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unu
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -Itests/kernel -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Ilib/include -Itests/kernel -Itests/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
 KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include -Ikernel/include -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 

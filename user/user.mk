@@ -111,6 +111,8 @@ $(BUILD)/$(1)/%.o: $(1)/%.S | $(GEN_DIR)/hako_syscalls.h
 	$$(CC) $$(USER_ASFLAGS) -c $$< -o $$@
 endef
 $(foreach d,user servers tests/user,$(eval $(call user_compile_rules,$(d))))
+# The in-guest tests also see the check vocabulary all C tests share.
+$(BUILD)/tests/user/%.o: USER_CFLAGS += -Itests/include
 
 $(BUILD)/user/drvhost/%.o: user/drvhost/%.c | $(GEN_DIR)/hako_syscalls.h
 	@mkdir -p $(dir $@)

@@ -289,7 +289,7 @@ def test_debug_kernel_case_boots_build_debug_or_fails_its_build(fake_env, tmp_pa
 
 def test_iop_boot_names_every_iop_selftest():
     source = (Path(__file__).resolve().parents[2] / "tests/user/test_iop.c").read_text()
-    defined = set(re.findall(r"UTEST_NEEDS\((iop_\w+), need_iop\)", source))
+    defined = set(re.findall(r"TEST_NEEDS\((iop_\w+), need_iop\)", source))
     assert defined == set(testall.IOP_TESTS)
 
 

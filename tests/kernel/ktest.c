@@ -1,7 +1,7 @@
 /*
  * ktest.c — the self-test runner: one thread per test, a frame-leak
  * check around each, a result line per test and a summary.  A test that
- * cannot run on this machine (no such device) returns KTEST_SKIP(why):
+ * cannot run on this machine (no such device) ends with SKIP(why):
  * its line says SKIP and why, its record "skipped":true, and it counts
  * neither as passed nor as failed.
  */

@@ -1,11 +1,13 @@
 /*
  * ktest.h — kernel self-tests.
  *
- * A test is a function returning 0 on success; KTEST(name) defines one
+ * A test is a function returning 0 on success; TEST(name) defines one
  * and registers it in the .ktests section.  Each runs in a kernel thread
  * of its own and fails if the free-frame count is not back to where it
- * was.  A test that cannot run on this machine (no such device, one CPU)
- * says so with KTEST_SKIP(why): it is reported SKIP, never PASS.
+ * was.  CHECK(cond[, fmt, ...]) fails it (tests/include/checks.h, the
+ * vocabulary every C test shares).  A test that cannot run on this machine
+ * (no such device, one CPU) says so with SKIP(why): it is reported SKIP,
+ * never PASS.
  * `ktest [NAME...]` on the command line runs them (all, or those named),
  * ends with `N passed, N failed, N skipped` and powers off with the
  * number of failures.
@@ -20,7 +22,7 @@ struct ktest {
 	int (*fn)(void);
 };
 
-#define KTEST(tname) \
+#define TEST(tname) \
 	static int ktest_##tname(void); \
 	static const struct ktest ktest_entry_##tname \
 		__attribute__((used, section(".ktests"), aligned(8))) = { #tname, ktest_##tname }; \
@@ -34,10 +36,11 @@ void ktest_fail(const char *file, int line, const char *fmt, ...) __attribute__(
 int ktest_skip(const char *why);
 
 /* End the test as skipped: it proved nothing on this machine. */
-#define KTEST_SKIP(why) return ktest_skip(why)
+#define SKIP(why) return ktest_skip(why)
 
-#define KT_CHECK(cond, ...) \
-	do { if (!(cond)) { ktest_fail(__FILE__, __LINE__, __VA_ARGS__); return -1; } } while (0)
+#define CHECK_FAIL_ ktest_fail
+#define CHECK_RETURN_ return -1
+#include <checks.h>
 
 /* Run fn on every CPU at once, each in a thread pinned there, with the
  * argument args + cpu * size; returns when all have ended.  -ENOMEM if a

@@ -62,14 +62,14 @@ static void fill(uint8_t *buf, uint64_t block, uint32_t seed)
 static uint8_t *page(void) { uint64_t pa = pmm_alloc(); return pa ? phys_to_virt(pa) : NULL; }
 static void page_free(uint8_t *va) { pmm_free(virt_to_phys(va)); }
 
-KTEST(ahci_reads_labelled_blocks)
+TEST(ahci_reads_labelled_blocks)
 {
 	struct blkdev *d = ahci_disk();
 	if (!d)
-		KTEST_SKIP("no AHCI disk (boot with --disk ahci)");
-	KT_CHECK(d->blocks == 2048, "%s has %lu blocks, the image 2048", d->name, d->blocks);
+		SKIP("no AHCI disk (boot with --disk ahci)");
+	CHECK(d->blocks == 2048, "%s has %lu blocks, the image 2048", d->name, d->blocks);
 	uint8_t *buf = page();
-	KT_CHECK(buf, "no memory");
+	CHECK(buf, "no memory");
 	static const uint64_t blocks[] = { 0, 1, 2, 7, 8, 255, 1000, 2046, 2047 };
 	int bad = -1;
 	for (unsigned i = 0; i < sizeof blocks / sizeof blocks[0] && bad < 0; i++) {
@@ -78,17 +78,17 @@ KTEST(ahci_reads_labelled_blocks)
 			bad = (int)i;
 	}
 	page_free(buf);
-	KT_CHECK(bad < 0, "block %lu: wrong label or read failed", blocks[bad]);
+	CHECK(bad < 0, "block %lu: wrong label or read failed", blocks[bad]);
 	return 0;
 }
 
-KTEST(ahci_write_then_read_back)
+TEST(ahci_write_then_read_back)
 {
 	struct blkdev *d = ahci_disk();
 	if (!d)
-		KTEST_SKIP("no AHCI disk (boot with --disk ahci)");
+		SKIP("no AHCI disk (boot with --disk ahci)");
 	uint8_t *buf = page(), *want = page();
-	KT_CHECK(buf && want, "no memory");
+	CHECK(buf && want, "no memory");
 	int err = 0;
 	uint64_t bad = ~0ull;
 	for (uint64_t b = WRITE_BASE; b < WRITE_BASE + 8 && !err; b += 2) {
@@ -105,9 +105,9 @@ KTEST(ahci_write_then_read_back)
 	int past = blk_io(d, d->blocks, buf, false);
 	page_free(buf);
 	page_free(want);
-	KT_CHECK(err == 0, "I/O error %d", err);
-	KT_CHECK(bad == ~0ull, "block %lu reads back wrong (odd blocks keep their label)", bad);
-	KT_CHECK(past == -EINVAL, "reading block %lu of %lu gave %d", d->blocks, d->blocks, past);
+	CHECK(err == 0, "I/O error %d", err);
+	CHECK(bad == ~0ull, "block %lu reads back wrong (odd blocks keep their label)", bad);
+	CHECK(past == -EINVAL, "reading block %lu of %lu gave %d", d->blocks, d->blocks, past);
 	return 0;
 }
 
@@ -128,19 +128,19 @@ static int submit_raw(struct blkdev *d, uint64_t block, uint8_t *va, bool write)
 	return r.status;
 }
 
-KTEST(ahci_device_error_is_eio)
+TEST(ahci_device_error_is_eio)
 {
 	struct blkdev *d = ahci_disk();
 	if (!d)
-		KTEST_SKIP("no AHCI disk (boot with --disk ahci)");
+		SKIP("no AHCI disk (boot with --disk ahci)");
 	uint8_t *buf = page();
-	KT_CHECK(buf, "no memory");
+	CHECK(buf, "no memory");
 	int past = submit_raw(d, d->blocks + 10, buf, false);
 	int after = submit_raw(d, 5, buf, false);
 	bool ok = labelled(buf, 5);
 	page_free(buf);
-	KT_CHECK(past == -EIO, "a read past the device's end gave %d", past);
-	KT_CHECK(after == 0 && ok, "the next read gave %d, label %s", after, ok ? "right" : "wrong");
+	CHECK(past == -EIO, "a read past the device's end gave %d", past);
+	CHECK(after == 0 && ok, "the next read gave %d, label %s", after, ok ? "right" : "wrong");
 	return 0;
 }
 
@@ -191,11 +191,11 @@ out:
 		page_free(want);
 }
 
-KTEST(ahci_concurrent_requests_from_every_cpu)
+TEST(ahci_concurrent_requests_from_every_cpu)
 {
 	struct blkdev *d = ahci_disk();
 	if (!d)
-		KTEST_SKIP("no AHCI disk (boot with --disk ahci)");
+		SKIP("no AHCI disk (boot with --disk ahci)");
 	static struct worker w[MAX_CPUS];
 	uint64_t issued[MAX_CPUS], completed = 0, completed0 = 0;
 	for (int c = 0; c < ncpus; c++) {
@@ -204,16 +204,16 @@ KTEST(ahci_concurrent_requests_from_every_cpu)
 	}
 	for (int c = 0; c < ncpus; c++)
 		w[c] = (struct worker){ .d = d, .cpu = c, .ncpu = ncpus };
-	KT_CHECK(ktest_on_every_cpu("ktest-ahci", worker_run, w, sizeof w[0]) == 0, "thread_create");
+	CHECK(ktest_on_every_cpu("ktest-ahci", worker_run, w, sizeof w[0]) == 0, "thread_create");
 	for (int c = 0; c < ncpus; c++) {
-		KT_CHECK(w[c].err == 0, "cpu %d: error %d (block %lu)", c, w[c].err, w[c].bad_block);
-		KT_CHECK(w[c].reads + 2 * w[c].writes == ROUNDS / 3 * 4, "cpu %d: %d reads, %d writes",
+		CHECK(w[c].err == 0, "cpu %d: error %d (block %lu)", c, w[c].err, w[c].bad_block);
+		CHECK(w[c].reads + 2 * w[c].writes == ROUNDS / 3 * 4, "cpu %d: %d reads, %d writes",
 			 c, w[c].reads, w[c].writes);
-		KT_CHECK(d->issued[c] - issued[c] == (uint64_t)(ROUNDS / 3 * 4),
+		CHECK(d->issued[c] - issued[c] == (uint64_t)(ROUNDS / 3 * 4),
 			 "cpu %d issued %lu requests", c, d->issued[c] - issued[c]);
 		completed += d->completed[c];
 	}
-	KT_CHECK(completed - completed0 == (uint64_t)ncpus * (ROUNDS / 3 * 4),
+	CHECK(completed - completed0 == (uint64_t)ncpus * (ROUNDS / 3 * 4),
 		 "%lu requests completed of %d", completed - completed0, ncpus * (ROUNDS / 3 * 4));
 	return 0;
 }

@@ -24,24 +24,24 @@ static void put_line(char tag, int n)
 	vga_putc('\n');
 }
 
-KTEST(vga_cells_and_scroll)
+TEST(vga_cells_and_scroll)
 {
 	vga_clear();
-	KT_CHECK(*cell(0, 0) == 0x0720 && *cell(ROWS - 1, COLS - 1) == 0x0720, "clear left %x", *cell(0, 0));
+	CHECK(*cell(0, 0) == 0x0720 && *cell(ROWS - 1, COLS - 1) == 0x0720, "clear left %x", *cell(0, 0));
 	for (int i = 0; i < ROWS - 1; i++)
 		put_line('L', i);
-	KT_CHECK((*cell(0, 0) & 0xff) == 'L' && (*cell(0, 2) & 0xff) == '0', "row 0 holds %x", *cell(0, 2));
-	KT_CHECK((*cell(0, 0) >> 8) == 0x07, "attribute %x", *cell(0, 0) >> 8);
+	CHECK((*cell(0, 0) & 0xff) == 'L' && (*cell(0, 2) & 0xff) == '0', "row 0 holds %x", *cell(0, 2));
+	CHECK((*cell(0, 0) >> 8) == 0x07, "attribute %x", *cell(0, 0) >> 8);
 	put_line('L', ROWS - 1);                 /* the newline of the 25th line scrolls */
-	KT_CHECK((*cell(0, 2) & 0xff) == '1', "after scrolling row 0 holds %c", *cell(0, 2) & 0xff);
-	KT_CHECK((*cell(ROWS - 2, 1) & 0xff) == '2' && (*cell(ROWS - 2, 2) & 0xff) == '4',
+	CHECK((*cell(0, 2) & 0xff) == '1', "after scrolling row 0 holds %c", *cell(0, 2) & 0xff);
+	CHECK((*cell(ROWS - 2, 1) & 0xff) == '2' && (*cell(ROWS - 2, 2) & 0xff) == '4',
 		 "row 23 holds %c%c", *cell(ROWS - 2, 1) & 0xff, *cell(ROWS - 2, 2) & 0xff);
-	KT_CHECK(*cell(ROWS - 1, 0) == 0x0720, "last row not blank after scroll");
+	CHECK(*cell(ROWS - 1, 0) == 0x0720, "last row not blank after scroll");
 	for (int i = 0; i < COLS + 3; i++)       /* on the last row: wraps, and scrolls */
 		vga_putc('w');
-	KT_CHECK((*cell(ROWS - 2, 0) & 0xff) == 'w' && (*cell(ROWS - 2, COLS - 1) & 0xff) == 'w',
+	CHECK((*cell(ROWS - 2, 0) & 0xff) == 'w' && (*cell(ROWS - 2, COLS - 1) & 0xff) == 'w',
 		 "the full line did not move up");
-	KT_CHECK((*cell(ROWS - 1, 2) & 0xff) == 'w' && *cell(ROWS - 1, 3) == 0x0720,
+	CHECK((*cell(ROWS - 1, 2) & 0xff) == 'w' && *cell(ROWS - 1, 3) == 0x0720,
 		 "the wrapped part is not on the last row");
 	vga_clear();
 	return 0;

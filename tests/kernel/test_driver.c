@@ -34,24 +34,24 @@ static struct pci_device fitting_device(void)
 	return d;
 }
 
-KTEST(driver_manifest_match_checks_ids_bars_and_irq)
+TEST(driver_manifest_match_checks_ids_bars_and_irq)
 {
 	struct pci_device d = fitting_device();
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == 0, "the fitting device does not match");
+	CHECK(drv_manifest_match(&test_manifest, &d) == 0, "the fitting device does not match");
 	d.device = 0x0043;
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "an unlisted id matched");
+	CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "an unlisted id matched");
 	d = fitting_device();
 	d.bar[0].size = 0x800;
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "a short BAR matched");
+	CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "a short BAR matched");
 	d = fitting_device();
 	d.bar[0].io = true;
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "ports matched as MMIO");
+	CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "ports matched as MMIO");
 	d = fitting_device();
 	d.bar[2].io = false;
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "MMIO matched as ports");
+	CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "MMIO matched as ports");
 	d = fitting_device();
 	d.irq_pin = 0;
-	KT_CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "a device without INTx matched");
+	CHECK(drv_manifest_match(&test_manifest, &d) == -ENODEV, "a device without INTx matched");
 	return 0;
 }
 
@@ -61,41 +61,41 @@ static int check_card(struct drv_dev *dev, uint16_t vendor, uint16_t device, int
 		      struct nic *n)
 {
 	const struct drv_manifest *m = dev->driver->manifest;
-	KT_CHECK(dev->pci->vendor == vendor && dev->pci->device == device,
+	CHECK(dev->pci->vendor == vendor && dev->pci->device == device,
 		 "%s bound to %04x:%04x", dev->name, dev->pci->vendor, dev->pci->device);
-	KT_CHECK(dev->driver->class == DRV_CLASS_NET, "%s is not a network driver", dev->name);
+	CHECK(dev->driver->class == DRV_CLASS_NET, "%s is not a network driver", dev->name);
 	for (int i = 0; i < DRV_BARS; i++) {
 		bool want = i == bar;
-		KT_CHECK(!dev->mmio[i].base == !want, "%s: BAR%d mapped: %d", dev->name, i, !want);
-		KT_CHECK(!dev->ports[i].size, "%s: ports of BAR%d granted", dev->name, i);
+		CHECK(!dev->mmio[i].base == !want, "%s: BAR%d mapped: %d", dev->name, i, !want);
+		CHECK(!dev->ports[i].size, "%s: ports of BAR%d granted", dev->name, i);
 	}
-	KT_CHECK(dev->mmio[bar].size == m->bar[bar].size, "%s: %u bytes of registers, manifest %u",
+	CHECK(dev->mmio[bar].size == m->bar[bar].size, "%s: %u bytes of registers, manifest %u",
 		 dev->name, dev->mmio[bar].size, m->bar[bar].size);
-	KT_CHECK(dev->dma_used == m->dma_bytes, "%s holds %lu bytes of DMA, manifest %u",
+	CHECK(dev->dma_used == m->dma_bytes, "%s holds %lu bytes of DMA, manifest %u",
 		 dev->name, (unsigned long)dev->dma_used, m->dma_bytes);
 	for (int i = 0; i < DRV_DMA_MAX; i++)
-		KT_CHECK(dev->dma[i].addr + dev->dma[i].bytes <= (1ull << 32),
+		CHECK(dev->dma[i].addr + dev->dma[i].bytes <= (1ull << 32),
 			 "%s: DMA area %d above 4 GiB", dev->name, i);
-	KT_CHECK(n && n->dev == dev, "%s is not the registered card", dev->name);
-	KT_CHECK(dev->irq == DRV_IRQ_NONE, "%s: interrupt attached outside nic.c", dev->name);
+	CHECK(n && n->dev == dev, "%s is not the registered card", dev->name);
+	CHECK(dev->irq == DRV_IRQ_NONE, "%s: interrupt attached outside nic.c", dev->name);
 	return 0;
 }
 
-KTEST(driver_nics_bound_with_manifest_grants)
+TEST(driver_nics_bound_with_manifest_grants)
 {
 	struct drv_dev *rtl = drv_dev_find("rtl8139", 0), *e1k = drv_dev_find("e1000", 0);
 	if (!rtl || !e1k)
-		KTEST_SKIP("no NIC pair (boot with --net hub)");
+		SKIP("no NIC pair (boot with --net hub)");
 	if (rtl->in_process || e1k->in_process)
-		KTEST_SKIP("driver processes hold the grants (drvproc=)");
+		SKIP("driver processes hold the grants (drvproc=)");
 	struct nic *rn = nic_find("rtl8139", 0), *en = nic_find("e1000", 0);
 	if (check_card(rtl, 0x10ec, 0x8139, 1, rn) || check_card(e1k, 0x8086, 0x100e, 0, en))
 		return -1;
 	/* The grant is the card: its MAC reads back through it (RTL8139 IDR0-5, e1000 RAL0). */
 	for (int i = 0; i < ETH_ALEN; i++)
-		KT_CHECK(drv_read8(&rtl->mmio[1], (uint32_t)i) == rn->mac[i], "IDR%d differs", i);
+		CHECK(drv_read8(&rtl->mmio[1], (uint32_t)i) == rn->mac[i], "IDR%d differs", i);
 	uint32_t ral = drv_read32(&e1k->mmio[0], 0x5400);
-	KT_CHECK(ral == (uint32_t)(en->mac[0] | en->mac[1] << 8 | en->mac[2] << 16 |
+	CHECK(ral == (uint32_t)(en->mac[0] | en->mac[1] << 8 | en->mac[2] << 16 |
 				   (uint32_t)en->mac[3] << 24), "RAL0 %x differs", ral);
 	return 0;
 }
@@ -110,49 +110,49 @@ static int check_refusals(struct drv_dev *dev)
 		bool mmio_ok = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_MMIO;
 		bool ports_ok = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_PORTS;
 		if (!mmio_ok)
-			KT_CHECK(drv_mmio(dev, bar, &mmio) == -EPERM && !mmio.base,
+			CHECK(drv_mmio(dev, bar, &mmio) == -EPERM && !mmio.base,
 				 "%s: BAR%d mapped outside the manifest", dev->name, bar);
 		if (!ports_ok)
-			KT_CHECK(drv_ports(dev, bar, &ports) == -EPERM && !ports.size,
+			CHECK(drv_ports(dev, bar, &ports) == -EPERM && !ports.size,
 				 "%s: ports of BAR%d granted outside the manifest", dev->name, bar);
 	}
 	uint64_t used = dev->dma_used, free_frames = pmm_free_count();
 	enum drv_irq_kind attached = dev->irq;    /* testdev and the disks attach at boot */
 	struct drv_dma dma = { 0 };
 	int err = drv_dma_alloc(dev, m->dma_bytes - used + 1, &dma);
-	KT_CHECK(err == -EPERM && !dma.va, "%s: DMA past the manifest: %d", dev->name, err);
-	KT_CHECK(dev->dma_used == used && pmm_free_count() == free_frames,
+	CHECK(err == -EPERM && !dma.va, "%s: DMA past the manifest: %d", dev->name, err);
+	CHECK(dev->dma_used == used && pmm_free_count() == free_frames,
 		 "%s: a refused DMA allocation took memory", dev->name);
 	if (m->irq == DRV_IRQ_INTX || m->irq == DRV_IRQ_NONE)
-		KT_CHECK(drv_irq_attach(dev, DRV_IRQ_MSI, 0, NULL, NULL) == -EPERM,
+		CHECK(drv_irq_attach(dev, DRV_IRQ_MSI, 0, NULL, NULL) == -EPERM,
 			 "%s: MSI attached outside the manifest", dev->name);
 	if (m->irq == DRV_IRQ_MSI || m->irq == DRV_IRQ_NONE)
-		KT_CHECK(drv_irq_attach(dev, DRV_IRQ_INTX, 0, NULL, NULL) == -EPERM,
+		CHECK(drv_irq_attach(dev, DRV_IRQ_INTX, 0, NULL, NULL) == -EPERM,
 			 "%s: INTx attached outside the manifest", dev->name);
 	if (m->irq == DRV_IRQ_MSIX) {
-		KT_CHECK(drv_irq_attach(dev, DRV_IRQ_MSI, 0, NULL, NULL) == -EPERM &&
+		CHECK(drv_irq_attach(dev, DRV_IRQ_MSI, 0, NULL, NULL) == -EPERM &&
 			 drv_irq_attach(dev, DRV_IRQ_INTX, 0, NULL, NULL) == -EPERM,
 			 "%s: MSI or INTx attached beside MSI-X", dev->name);
 		for (int e = 0; e < DRV_MSIX_MAX && e < dev->pci->msix_entries; e++)
 			if (dev->msix_vector[e])
-				KT_CHECK(drv_irq_attach_vector(dev, e, 0, NULL, NULL) == -EBUSY,
+				CHECK(drv_irq_attach_vector(dev, e, 0, NULL, NULL) == -EBUSY,
 					 "%s: MSI-X entry %d attached twice", dev->name, e);
 		return 0;
 	}
-	KT_CHECK(drv_irq_attach_vector(dev, 0, 0, NULL, NULL) == -EPERM,
+	CHECK(drv_irq_attach_vector(dev, 0, 0, NULL, NULL) == -EPERM,
 		 "%s: MSI-X attached outside the manifest", dev->name);
-	KT_CHECK(dev->irq == attached, "%s: a refused interrupt was attached", dev->name);
+	CHECK(dev->irq == attached, "%s: a refused interrupt was attached", dev->name);
 	return 0;
 }
 
-KTEST(driver_refuses_resources_outside_manifest)
+TEST(driver_refuses_resources_outside_manifest)
 {
 	if (drv_dev_count() == 0)
-		KTEST_SKIP("no device bound");
+		SKIP("no device bound");
 	for (int i = 0; i < drv_dev_count(); i++)
 		if (check_refusals(drv_dev_get(i)))
 			return -1;
 	struct drv_ports none = { 0 };
-	KT_CHECK(drv_in32(&none, 0) == ~0u, "a port outside the range was read");
+	CHECK(drv_in32(&none, 0) == ~0u, "a port outside the range was read");
 	return 0;
 }

@@ -22,13 +22,13 @@
 
 #define NO_CORE "no driver process (boot with --net hub --drvproc rtl8139,e1000)"
 
-KTEST(drvproc_port_outside_grant_kills_process)
+TEST(drvproc_port_outside_grant_kills_process)
 {
 	int pid = core_spawn_test("drvport", 0x80, 1);
-	KT_CHECK(pid > 0, "cannot spawn drvport: %d", pid);
+	CHECK(pid > 0, "cannot spawn drvport: %d", pid);
 	int status = 0;
-	KT_CHECK(proc_wait(NULL, pid, &status) == pid, "drvport not collected");
-	KT_CHECK(HAKO_WIFKILLED(status) && HAKO_WCAUSE(status) == 13,
+	CHECK(proc_wait(NULL, pid, &status) == pid, "drvport not collected");
+	CHECK(HAKO_WIFKILLED(status) && HAKO_WCAUSE(status) == 13,
 		 "drvport ended with status %#x, not killed by #GP", status);
 	return 0;
 }
@@ -37,18 +37,18 @@ static int check_core(struct core *c)
 {
 	struct drv_dev *dev = c->dev;
 	const struct drv_manifest *m = dev->driver->manifest;
-	KT_CHECK(dev->in_process && !dev->granted && dev->dma_used == 0,
+	CHECK(dev->in_process && !dev->granted && dev->dma_used == 0,
 		 "%s: granted in the kernel", dev->name);
 	for (int bar = 0; bar < DRV_BARS; bar++) {
-		KT_CHECK(!dev->mmio[bar].base, "%s: BAR%d mapped in the kernel", dev->name, bar);
+		CHECK(!dev->mmio[bar].base, "%s: BAR%d mapped in the kernel", dev->name, bar);
 		bool want = m->bar[bar].use == DRV_BAR_MMIO;
-		KT_CHECK(!c->grant.mmio_va[bar] == !want, "%s: BAR%d in the process: %d", dev->name, bar,
+		CHECK(!c->grant.mmio_va[bar] == !want, "%s: BAR%d in the process: %d", dev->name, bar,
 			 c->grant.mmio_va[bar] != 0);
 	}
-	KT_CHECK(c->grant.dma_used == m->dma_bytes, "%s: the process holds %lu bytes of DMA, manifest %u",
+	CHECK(c->grant.dma_used == m->dma_bytes, "%s: the process holds %lu bytes of DMA, manifest %u",
 		 dev->name, (unsigned long)c->grant.dma_used, m->dma_bytes);
-	KT_CHECK(c->grant.io.n == 0, "%s: ports granted", dev->name);
-	KT_CHECK(c->pid > 0 && c->registered && nic_get(c->nic_index) == &c->nic,
+	CHECK(c->grant.io.n == 0, "%s: ports granted", dev->name);
+	CHECK(c->pid > 0 && c->registered && nic_get(c->nic_index) == &c->nic,
 		 "%s: not registered as a card", dev->name);
 	return 0;
 }
@@ -69,11 +69,11 @@ static int each_core(int (*check)(struct core *c))
 	return found ? 0 : 1;
 }
 
-KTEST(drvproc_cards_granted_to_processes_only)
+TEST(drvproc_cards_granted_to_processes_only)
 {
 	int r = each_core(check_core);
 	if (r > 0)
-		KTEST_SKIP(NO_CORE);
+		SKIP(NO_CORE);
 	return r;
 }
 
@@ -85,23 +85,23 @@ static int check_refusals(struct core *c)
 		struct hako_drv_grant g = { 0 };
 		bool mmio = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_MMIO;
 		if (!mmio)
-			KT_CHECK(core_grant_mmio(c, bar, &g) == -EPERM && !g.va,
+			CHECK(core_grant_mmio(c, bar, &g) == -EPERM && !g.va,
 				 "%s: BAR%d mapped outside the manifest", c->dev->name, bar);
-		KT_CHECK(core_grant_ports(c, bar, &g) == -EPERM && !g.size,
+		CHECK(core_grant_ports(c, bar, &g) == -EPERM && !g.size,
 			 "%s: ports of BAR%d granted outside the manifest", c->dev->name, bar);
 	}
 	uint64_t free_frames = pmm_free_count();
 	struct hako_drv_dma d = { 0 };
-	KT_CHECK(core_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
+	CHECK(core_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
 		 c->dev->name);
-	KT_CHECK(pmm_free_count() == free_frames, "%s: a refused DMA took memory", c->dev->name);
+	CHECK(pmm_free_count() == free_frames, "%s: a refused DMA took memory", c->dev->name);
 	return 0;
 }
 
-KTEST(drvproc_grants_outside_manifest_refused)
+TEST(drvproc_grants_outside_manifest_refused)
 {
 	int r = each_core(check_refusals);
 	if (r > 0)
-		KTEST_SKIP(NO_CORE);
+		SKIP(NO_CORE);
 	return r;
 }

@@ -72,25 +72,25 @@ static int set_mode(int mode)
 	return intr_pack_configure(&race.src, &set);
 }
 
-KTEST(pack_attach_detach_while_the_vector_fires)
+TEST(pack_attach_detach_while_the_vector_fires)
 {
 	if (ncpus <= FIRER)
-		KTEST_SKIP("needs 3 CPUs");
+		SKIP("needs 3 CPUs");
 	sched_set_affinity(thread_current(), 1ull << 0);
 	if (!race_added) {
 		race.src.ack = race_ack;
 		race.src.work = race_work;
 		race.src.priv = &race;
-		KT_CHECK(intr_pack_add(&race.src) >= 0, "no room in the registry");
+		CHECK(intr_pack_add(&race.src) >= 0, "no room in the registry");
 		race_added = true;
 	}
 	race.vector = intr_alloc_vector();
-	KT_CHECK(race.vector > 0, "no vector: %d", race.vector);
+	CHECK(race.vector > 0, "no vector: %d", race.vector);
 	intr_register(race.vector, intr_pack_unclaimed, NULL, "race");
 	race.stop = false;
 	race.sent = 0;
 	struct thread *firer = thread_create("ktest-race", fire, NULL, PRIO_DEFAULT, 1ull << FIRER);
-	KT_CHECK(firer, "no thread");
+	CHECK(firer, "no thread");
 	thread_start(firer);
 	int err = 0;
 	for (int round = 0; round < ROUNDS && !err; round++) {
@@ -110,10 +110,10 @@ KTEST(pack_attach_detach_while_the_vector_fires)
 	sched_set_affinity(thread_current(), ~0ull);
 	kprintf("test_intr_race: %lu interrupts sent, %lu claimed, %lu handled, %lu not claimed\n",
 		race.sent, d.c.interrupts, race.handled, d.c.not_mine);
-	KT_CHECK(err == 0, "attach or mode switch failed: %d", err);
-	KT_CHECK(d.pending == 0, "%u pending after detach", d.pending);
-	KT_CHECK(d.c.handled == d.c.interrupts && race.handled == d.c.handled,
+	CHECK(err == 0, "attach or mode switch failed: %d", err);
+	CHECK(d.pending == 0, "%u pending after detach", d.pending);
+	CHECK(d.c.handled == d.c.interrupts && race.handled == d.c.handled,
 		 "%lu claimed, %lu handled (%lu by the counters)", d.c.interrupts, race.handled, d.c.handled);
-	KT_CHECK(d.c.interrupts > 0, "no interrupt was claimed");
+	CHECK(d.c.interrupts > 0, "no interrupt was claimed");
 	return 0;
 }

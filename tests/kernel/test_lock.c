@@ -13,30 +13,30 @@ static struct spinlock middle = SPINLOCK_INIT("test-middle", LOCK_WAITQ);
 static struct spinlock inner = SPINLOCK_INIT("test-inner", LOCK_RUNQUEUE);
 static struct spinlock twin = SPINLOCK_INIT("test-twin", LOCK_RUNQUEUE);
 
-KTEST(lock_order_allows_rising_ranks)
+TEST(lock_order_allows_rising_ranks)
 {
 	struct spinlock *held[] = { &outer, &middle };
-	KT_CHECK(!lock_order_conflict(held, 0, &outer), "nothing held, yet a conflict");
-	KT_CHECK(!lock_order_conflict(held, 1, &middle), "outer then middle refused");
-	KT_CHECK(!lock_order_conflict(held, 2, &inner), "outer, middle then inner refused");
+	CHECK(!lock_order_conflict(held, 0, &outer), "nothing held, yet a conflict");
+	CHECK(!lock_order_conflict(held, 1, &middle), "outer then middle refused");
+	CHECK(!lock_order_conflict(held, 2, &inner), "outer, middle then inner refused");
 	return 0;
 }
 
-KTEST(lock_order_catches_inversion)
+TEST(lock_order_catches_inversion)
 {
 	struct spinlock *held[] = { &outer, &inner };
-	KT_CHECK(lock_order_conflict(held, 2, &middle) == &inner,
+	CHECK(lock_order_conflict(held, 2, &middle) == &inner,
 		 "middle under inner not blamed on inner");
-	KT_CHECK(lock_order_conflict(&held[1], 1, &outer) == &inner, "outer under inner allowed");
-	KT_CHECK(lock_order_conflict(&held[1], 1, &twin) == &inner,
+	CHECK(lock_order_conflict(&held[1], 1, &outer) == &inner, "outer under inner allowed");
+	CHECK(lock_order_conflict(&held[1], 1, &twin) == &inner,
 		 "two locks of one rank allowed together");
 	return 0;
 }
 
-KTEST(lock_check_follows_held_locks)
+TEST(lock_check_follows_held_locks)
 {
 	if (!LOCK_CHECK)
-		KTEST_SKIP("needs the debug kernel (make kernel-debug)");
+		SKIP("needs the debug kernel (make kernel-debug)");
 	spin_lock(&outer);
 	const struct held_locks *h = held_locks_here();  /* interrupts are off until outer goes */
 	bool first = h->n == 1 && h->lock[0] == &outer;
@@ -48,9 +48,9 @@ KTEST(lock_check_follows_held_locks)
 	spin_unlock(&inner);
 	bool popped = h->n == 1;
 	spin_unlock(&outer);
-	KT_CHECK(first, "outer alone is not the held list");
-	KT_CHECK(stacked, "middle and inner not on top of it");
-	KT_CHECK(kept, "releasing the middle lock lost the others");
-	KT_CHECK(popped, "inner still on the held list");
+	CHECK(first, "outer alone is not the held list");
+	CHECK(stacked, "middle and inner not on top of it");
+	CHECK(kept, "releasing the middle lock lost the others");
+	CHECK(popped, "inner still on the held list");
 	return 0;
 }

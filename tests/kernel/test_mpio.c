@@ -138,18 +138,18 @@ static void request(struct blk_req *r, uint64_t block, uint64_t pa)
 	waitq_init(&r->wq, "ktest-mpio", LOCK_WAITQ);
 }
 
-KTEST(issuer_leaves_a_leftover_interrupt_to_the_issuing_cpu)
+TEST(issuer_leaves_a_leftover_interrupt_to_the_issuing_cpu)
 {
 	struct blkdev *d = testdev();
 	if (!d)
-		KTEST_SKIP("no testdev0");
+		SKIP("no testdev0");
 	uint64_t cpus = 1 | 1ull << ISSUER | 1ull << BYSTANDER;
 	if ((sched_cpu_mask() & cpus) != cpus)
-		KTEST_SKIP("needs CPUs 0, 1 and 2 scheduling");
-	KT_CHECK(d->dev->irq == DRV_IRQ_MSI, "testdev0 has no MSI (irq kind %d)", d->dev->irq);
-	KT_CHECK(d->mp.mode == MPIO_SYMMETRIC && !d->mp.iop, "testdev0 is not symmetric");
+		SKIP("needs CPUs 0, 1 and 2 scheduling");
+	CHECK(d->dev->irq == DRV_IRQ_MSI, "testdev0 has no MSI (irq kind %d)", d->dev->irq);
+	CHECK(d->mp.mode == MPIO_SYMMETRIC && !d->mp.iop, "testdev0 is not symmetric");
 	uint64_t delay = d->delay_us, pq = pmm_alloc(), pr = pmm_alloc();
-	KT_CHECK(pq && pr, "no frames");
+	CHECK(pq && pr, "no frames");
 	run = (struct leftover_run){ .d = d };
 	request(&run.q, 0, pq);
 	request(&run.r, 1, pr);
@@ -157,7 +157,7 @@ KTEST(issuer_leaves_a_leftover_interrupt_to_the_issuing_cpu)
 	mpio_set(d, MPIO_KEEP, MPIO_POL_ISSUER, MPIO_KEEP);
 	struct thread *t0 = thread_create("ktest-mpio0", on_cpu0, NULL, PRIO_DEFAULT, 1);
 	struct thread *t1 = thread_create("ktest-mpio1", on_issuer, NULL, PRIO_DEFAULT, 1ull << ISSUER);
-	KT_CHECK(t0 && t1, "no threads");
+	CHECK(t0 && t1, "no threads");
 	thread_start(t0);
 	thread_start(t1);
 	thread_join(t0);
@@ -165,18 +165,18 @@ KTEST(issuer_leaves_a_leftover_interrupt_to_the_issuing_cpu)
 	bool done = wait_done(&run.q, time_ns() + WAIT_NS) && wait_done(&run.r, time_ns() + WAIT_NS);
 	mpio_set(d, MPIO_KEEP, MPIO_POL_MASTER, MPIO_KEEP);
 	d->ops->set_delay(d, delay);
-	KT_CHECK(done, "q done %d, r done %d: a request was never completed", run.q.done, run.r.done);
+	CHECK(done, "q done %d, r done %d: a request was never completed", run.q.done, run.r.done);
 	mpio_return(&run.trip_q);
 	mpio_return(&run.trip_r);
 	pmm_free(pq);
 	pmm_free(pr);
-	KT_CHECK(run.err_q == 0 && run.err_r == 0, "submits failed: %d %d", run.err_q, run.err_r);
-	KT_CHECK(!run.r_done_early, "r finished before cpu %d held its interrupts: nothing shown", ISSUER);
-	KT_CHECK(!run.timed_out, "a step timed out (r raised %d)", run.raised);
-	KT_CHECK(run.left_running == 0 && run.ran_running == 1, "with q in flight from before the move, "
+	CHECK(run.err_q == 0 && run.err_r == 0, "submits failed: %d %d", run.err_q, run.err_r);
+	CHECK(!run.r_done_early, "r finished before cpu %d held its interrupts: nothing shown", ISSUER);
+	CHECK(!run.timed_out, "a step timed out (r raised %d)", run.raised);
+	CHECK(run.left_running == 0 && run.ran_running == 1, "with q in flight from before the move, "
 		 "the leftover was left %lu times, ran %lu", run.left_running, run.ran_running);
-	KT_CHECK(run.r.done_cpu == ISSUER, "r completed on cpu %d, its issuer is cpu %d", run.r.done_cpu, ISSUER);
-	KT_CHECK(run.left_alone == 1, "with r alone in flight, the leftover was not left (%lu)", run.left_alone);
-	KT_CHECK(run.r.status == 0 && run.q.status == 0, "status q %d r %d", run.q.status, run.r.status);
+	CHECK(run.r.done_cpu == ISSUER, "r completed on cpu %d, its issuer is cpu %d", run.r.done_cpu, ISSUER);
+	CHECK(run.left_alone == 1, "with r alone in flight, the leftover was not left (%lu)", run.left_alone);
+	CHECK(run.r.status == 0 && run.q.status == 0, "status q %d r %d", run.q.status, run.r.status);
 	return 0;
 }

@@ -178,15 +178,15 @@ static int pump(struct nic *tx, struct nic *rx, struct flow *fl)
 	uint64_t deadline = time_ns() + WAIT_NS;
 	for (uint32_t seq = 0; seq < FRAMES && !fl->bad; seq++) {
 		uint32_t want = seq >= WINDOW ? seq - WINDOW + 1 : 0;
-		KT_CHECK(wait_received(fl, want, deadline), "frame %u: receiver stuck at %u", seq, fl->got);
+		CHECK(wait_received(fl, want, deadline), "frame %u: receiver stuck at %u", seq, fl->got);
 		size_t len = frame_len(seq);
 		build_frame(frame, len, seq, rx->mac, tx->mac);
 		int err = send_retry(tx, frame, len, deadline);
-		KT_CHECK(err == 0, "frame %u: %s send failed: %d", seq, tx->name, err);
+		CHECK(err == 0, "frame %u: %s send failed: %d", seq, tx->name, err);
 	}
-	KT_CHECK(!fl->bad, "%s", fl->why);
-	KT_CHECK(wait_received(fl, FRAMES, deadline), "%u of %u frames arrived", fl->got, FRAMES);
-	KT_CHECK(!fl->bad, "%s", fl->why);
+	CHECK(!fl->bad, "%s", fl->why);
+	CHECK(wait_received(fl, FRAMES, deadline), "%u of %u frames arrived", fl->got, FRAMES);
+	CHECK(!fl->bad, "%s", fl->why);
 	return 0;
 }
 
@@ -206,7 +206,7 @@ static int all_up(struct nic *rx)
 		int err = nic_up(n, n == rx ? ncpus - 1 : 0);
 		if (err < 0) {
 			all_down();
-			KT_CHECK(false, "%s: nic_up failed: %d", n->name, err);
+			CHECK(false, "%s: nic_up failed: %d", n->name, err);
 		}
 	}
 	return 0;
@@ -233,43 +233,43 @@ static int one_way(struct nic *tx, struct nic *rx)
 	kprintf("test_nic: %s -> %s: %u frames in %lu us; interrupts %lu (tx card), %lu (rx card)\n",
 		tx->name, rx->name, FRAMES, (time_ns() - start) / 1000, tx->stats.irqs - t0.irqs,
 		rx->stats.irqs - r0.irqs);
-	KT_CHECK(tx->stats.tx - t0.tx == FRAMES, "%s sent %lu", tx->name, tx->stats.tx - t0.tx);
-	KT_CHECK(rx->stats.rx - r0.rx == FRAMES, "%s received %lu", rx->name, rx->stats.rx - r0.rx);
-	KT_CHECK(tx->stats.tx_errors == t0.tx_errors, "%s: transmit errors", tx->name);
-	KT_CHECK(rx->stats.rx_dropped == r0.rx_dropped, "%s dropped %lu", rx->name,
+	CHECK(tx->stats.tx - t0.tx == FRAMES, "%s sent %lu", tx->name, tx->stats.tx - t0.tx);
+	CHECK(rx->stats.rx - r0.rx == FRAMES, "%s received %lu", rx->name, rx->stats.rx - r0.rx);
+	CHECK(tx->stats.tx_errors == t0.tx_errors, "%s: transmit errors", tx->name);
+	CHECK(rx->stats.rx_dropped == r0.rx_dropped, "%s dropped %lu", rx->name,
 		 rx->stats.rx_dropped - r0.rx_dropped);
-	KT_CHECK(rx->stats.rx_errors == r0.rx_errors, "%s: receive errors", rx->name);
-	KT_CHECK(rx->stats.irqs > r0.irqs, "%s took no interrupt", rx->name);
+	CHECK(rx->stats.rx_errors == r0.rx_errors, "%s: receive errors", rx->name);
+	CHECK(rx->stats.irqs > r0.irqs, "%s took no interrupt", rx->name);
 	return 0;
 }
 
-KTEST(nic_pair_found_on_the_hub)
+TEST(nic_pair_found_on_the_hub)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	for (int i = 0; i < nic_count(); i++) {
 		struct nic *n = nic_get(i);
-		KT_CHECK(!(n->mac[0] & 1), "%s: multicast MAC", n->name);
-		KT_CHECK(n->link_up, "%s: link down", n->name);
+		CHECK(!(n->mac[0] & 1), "%s: multicast MAC", n->name);
+		CHECK(n->link_up, "%s: link down", n->name);
 	}
-	KT_CHECK(memcmp(rtl->mac, e1k->mac, ETH_ALEN) != 0, "both cards have one MAC");
+	CHECK(memcmp(rtl->mac, e1k->mac, ETH_ALEN) != 0, "both cards have one MAC");
 	return 0;
 }
 
-KTEST(nic_rtl8139_to_e1000_200_frames)
+TEST(nic_rtl8139_to_e1000_200_frames)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	return one_way(rtl, e1k);
 }
 
-KTEST(nic_e1000_to_rtl8139_200_frames)
+TEST(nic_e1000_to_rtl8139_200_frames)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	return one_way(e1k, rtl);
 }
 
@@ -280,7 +280,7 @@ static int one_way_packed(struct nic *tx, struct nic *rx)
 					.flags = HAKO_INTR_TICK };
 	struct hako_intr_set seq = { .mode = HAKO_INTR_SEQUENTIAL };
 	struct hako_intr_dev d0, d;
-	KT_CHECK(intr_pack_configure(&rx->src, &packed) == 0, "cannot set packed");
+	CHECK(intr_pack_configure(&rx->src, &packed) == 0, "cannot set packed");
 	intr_pack_snapshot(&rx->src, &d0);
 	int result = one_way(tx, rx);
 	intr_pack_snapshot(&rx->src, &d);      /* after nic_down: nothing pending */
@@ -290,40 +290,40 @@ static int one_way_packed(struct nic *tx, struct nic *rx)
 	uint64_t irqs = d.c.interrupts - d0.c.interrupts, reg = d.c.registered - d0.c.registered;
 	kprintf("test_nic: %s packed: %lu interrupts, %lu registered, %lu batches\n", rx->name,
 		irqs, reg, d.c.batches - d0.c.batches);
-	KT_CHECK(reg == irqs && irqs > 0, "%lu of %lu interrupts registered", reg, irqs);
-	KT_CHECK(d.pending == 0 && d.c.handled - d0.c.handled == irqs, "handled %lu of %lu",
+	CHECK(reg == irqs && irqs > 0, "%lu of %lu interrupts registered", reg, irqs);
+	CHECK(d.pending == 0 && d.c.handled - d0.c.handled == irqs, "handled %lu of %lu",
 		 d.c.handled - d0.c.handled, irqs);
 	return 0;
 }
 
-KTEST(nic_e1000_to_rtl8139_packed)
+TEST(nic_e1000_to_rtl8139_packed)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	if (in_process(rtl))
-		KTEST_SKIP(IN_PROCESS ": no packaging");
+		SKIP(IN_PROCESS ": no packaging");
 	return one_way_packed(e1k, rtl);
 }
 
-KTEST(nic_rtl8139_to_e1000_packed)
+TEST(nic_rtl8139_to_e1000_packed)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	if (in_process(e1k))
-		KTEST_SKIP(IN_PROCESS ": no packaging");
+		SKIP(IN_PROCESS ": no packaging");
 	return one_way_packed(rtl, e1k);
 }
 
 /* An interrupt on the card's line with nothing pending is another device's. */
-KTEST(nic_idle_card_says_not_mine)
+TEST(nic_idle_card_says_not_mine)
 {
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	if (in_process(rtl) || in_process(e1k))
-		KTEST_SKIP(IN_PROCESS ": the process reads the status");
+		SKIP(IN_PROCESS ": the process reads the status");
 	if (all_up(NULL) < 0)
 		return -1;
 	thread_sleep_ns(1000000);                  /* a status left from before is taken now */
@@ -333,23 +333,23 @@ KTEST(nic_idle_card_says_not_mine)
 		nic_interrupt(n);
 		if (n->stats.not_mine != other + 1 || n->stats.irqs != irqs) {
 			all_down();
-			KT_CHECK(false, "%s: an idle card claimed the interrupt", n->name);
+			CHECK(false, "%s: an idle card claimed the interrupt", n->name);
 		}
 	}
 	all_down();
 	return 0;
 }
 
-KTEST(nic_send_rejects_bad_lengths)
+TEST(nic_send_rejects_bad_lengths)
 {
 	static uint8_t frame[ETH_FRAME_MAX + 1];
 	struct nic *n, *e1k;
 	if (!hub_pair(&n, &e1k))
-		KTEST_SKIP(NO_PAIR);
-	KT_CHECK(nic_send(n, frame, ETH_HLEN - 1) == -EINVAL, "a %d-byte frame accepted", ETH_HLEN - 1);
-	KT_CHECK(nic_send(n, frame, ETH_FRAME_MAX + 1) == -EINVAL, "a %d-byte frame accepted",
+		SKIP(NO_PAIR);
+	CHECK(nic_send(n, frame, ETH_HLEN - 1) == -EINVAL, "a %d-byte frame accepted", ETH_HLEN - 1);
+	CHECK(nic_send(n, frame, ETH_FRAME_MAX + 1) == -EINVAL, "a %d-byte frame accepted",
 		 ETH_FRAME_MAX + 1);
-	KT_CHECK(nic_send(n, NULL, ETH_FRAME_MIN) == -EINVAL, "a NULL frame accepted");
+	CHECK(nic_send(n, NULL, ETH_FRAME_MIN) == -EINVAL, "a NULL frame accepted");
 	return 0;
 }
 
@@ -361,15 +361,15 @@ KTEST(nic_send_rejects_bad_lengths)
  * offers them again once the driver frees ring space, and its hub may then
  * deliver them out of order, so here all 8 arrive intact, each once.
  */
-KTEST(nic_rtl8139_full_ring_reports_overflow)
+TEST(nic_rtl8139_full_ring_reports_overflow)
 {
 	static uint8_t frame[ETH_FRAME_MAX];
 	enum { BURST = 8 };
 	struct nic *rtl, *e1k;
 	if (!hub_pair(&rtl, &e1k))
-		KTEST_SKIP(NO_PAIR);
+		SKIP(NO_PAIR);
 	if (in_process(rtl) || in_process(e1k))
-		KTEST_SKIP(IN_PROCESS ": cli does not stop it");
+		SKIP(IN_PROCESS ": cli does not stop it");
 	struct flow fl = { .src = e1k->mac };
 	nic_drain(rtl);
 	nic_drain(e1k);
@@ -386,14 +386,14 @@ KTEST(nic_rtl8139_full_ring_reports_overflow)
 	nic_down(rtl);
 	nic_set_receiver(rtl, NULL, NULL);
 	nic_poll(e1k);
-	KT_CHECK(err == 0, "nic_up or nic_send failed: %d", err);
+	CHECK(err == 0, "nic_up or nic_send failed: %d", err);
 	uint64_t got = rtl->stats.rx - r0.rx, lost = rtl->stats.rx_dropped - r0.rx_dropped;
 	kprintf("test_nic: %d frames into a stopped ring: %lu received, %lu reported missed\n",
 		BURST, got, lost);
-	KT_CHECK(e1k->stats.tx - e0.tx == BURST, "%s sent %lu", e1k->name, e1k->stats.tx - e0.tx);
-	KT_CHECK(lost > 0, "a full ring reported no overflow");
-	KT_CHECK(got == BURST || got + lost == BURST, "%lu received, %lu missed, of %d", got, lost, BURST);
-	KT_CHECK(!fl.bad, "%s", fl.why);
-	KT_CHECK(fl.got == got, "%u of %lu frames intact", fl.got, got);
+	CHECK(e1k->stats.tx - e0.tx == BURST, "%s sent %lu", e1k->name, e1k->stats.tx - e0.tx);
+	CHECK(lost > 0, "a full ring reported no overflow");
+	CHECK(got == BURST || got + lost == BURST, "%lu received, %lu missed, of %d", got, lost, BURST);
+	CHECK(!fl.bad, "%s", fl.why);
+	CHECK(fl.got == got, "%u of %lu frames intact", fl.got, got);
 	return 0;
 }

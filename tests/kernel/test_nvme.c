@@ -71,15 +71,15 @@ static void free_buffers(uint64_t pa[2])
 	pmm_free(pa[1]);
 }
 
-KTEST(nvme_reads_block_labels)
+TEST(nvme_reads_block_labels)
 {
 	struct blkdev *d = nvme_disk();
 	if (!d)
-		KTEST_SKIP("no NVMe disk (boot with --disk nvme)");
-	KT_CHECK(d->blocks == 2048, "nvme0 has %lu blocks, the image 2048", d->blocks);
+		SKIP("no NVMe disk (boot with --disk nvme)");
+	CHECK(d->blocks == 2048, "nvme0 has %lu blocks, the image 2048", d->blocks);
 	uint64_t pa[2];
 	uint8_t *got = buffers(pa);
-	KT_CHECK(got, "no memory");
+	CHECK(got, "no memory");
 	uint8_t *want = phys_to_virt(pa[1]);
 	uint64_t picks[] = { 0, 1, 2, 7, 8, 255, 256, 1000, d->blocks / 2, d->blocks - 2, d->blocks - 1 };
 	int bad = -1, err = 0;
@@ -91,8 +91,8 @@ KTEST(nvme_reads_block_labels)
 		bad = err ? -1 : first_difference(got, want);
 	}
 	free_buffers(pa);
-	KT_CHECK(!err, "block %lu: read error %d", block, err);
-	KT_CHECK(bad < 0, "block %lu: byte %d is not the fresh image's", block, bad);
+	CHECK(!err, "block %lu: read error %d", block, err);
+	CHECK(bad < 0, "block %lu: byte %d is not the fresh image's", block, bad);
 	return 0;
 }
 
@@ -123,14 +123,14 @@ static const char *write_read_restore(struct blkdev *d, uint64_t block, uint32_t
 	return NULL;
 }
 
-KTEST(nvme_write_reads_back)
+TEST(nvme_write_reads_back)
 {
 	struct blkdev *d = nvme_disk();
 	if (!d)
-		KTEST_SKIP("no NVMe disk (boot with --disk nvme)");
+		SKIP("no NVMe disk (boot with --disk nvme)");
 	uint64_t pa[2];
 	uint8_t *a = buffers(pa);
-	KT_CHECK(a, "no memory");
+	CHECK(a, "no memory");
 	uint8_t *b = phys_to_virt(pa[1]);
 	uint64_t picks[] = { 3, 4, 1023, d->blocks - 1 };
 	const char *what = NULL;
@@ -142,8 +142,8 @@ KTEST(nvme_write_reads_back)
 	}
 	int past_end = what ? -EINVAL : blk_io(d, d->blocks, a, false);
 	free_buffers(pa);
-	KT_CHECK(!what, "block %lu: %s %d", block, what, err);
-	KT_CHECK(past_end == -EINVAL, "a block past the end: %d, want -EINVAL", past_end);
+	CHECK(!what, "block %lu: %s %d", block, what, err);
+	CHECK(past_end == -EINVAL, "a block past the end: %d, want -EINVAL", past_end);
 	return 0;
 }
 
@@ -180,11 +180,11 @@ static void worker(void *arg)
 	thread_exit(0);
 }
 
-KTEST(nvme_completes_on_issuing_cpu)
+TEST(nvme_completes_on_issuing_cpu)
 {
 	struct blkdev *d = nvme_disk();
 	if (!d)
-		KTEST_SKIP("no NVMe disk (boot with --disk nvme)");
+		SKIP("no NVMe disk (boot with --disk nvme)");
 	uint64_t issued0[MAX_CPUS], done0[MAX_CPUS];
 	for (int c = 0; c < ncpus; c++) {
 		issued0[c] = d->issued[c];
@@ -193,12 +193,12 @@ KTEST(nvme_completes_on_issuing_cpu)
 	struct worker w[MAX_CPUS];
 	for (int c = 0; c < ncpus; c++)
 		w[c] = (struct worker){ .d = d, .cpu = c };
-	KT_CHECK(ktest_on_every_cpu("nvme-worker", worker, w, sizeof w[0]) == 0, "thread_create");
+	CHECK(ktest_on_every_cpu("nvme-worker", worker, w, sizeof w[0]) == 0, "thread_create");
 	for (int c = 0; c < ncpus; c++) {
-		KT_CHECK(!w[c].what, "cpu %d, block %lu: %s %d", c, w[c].block, w[c].what, w[c].err);
+		CHECK(!w[c].what, "cpu %d, block %lu: %s %d", c, w[c].block, w[c].what, w[c].err);
 		uint64_t issued = d->issued[c] - issued0[c], done = d->completed[c] - done0[c];
-		KT_CHECK(issued == ROUNDS, "cpu %d issued %lu requests, want %d", c, issued, ROUNDS);
-		KT_CHECK(done == issued, "cpu %d issued %lu requests and took %lu completions",
+		CHECK(issued == ROUNDS, "cpu %d issued %lu requests, want %d", c, issued, ROUNDS);
+		CHECK(done == issued, "cpu %d issued %lu requests and took %lu completions",
 			 c, issued, done);
 	}
 	return 0;

@@ -22,34 +22,34 @@ static int one_on(struct edu *e, int cpu, uint32_t bit)
 	edu_raise(e, bit);
 	while (e->irqs == before && time_ns() < deadline)
 		sched_yield();
-	KT_CHECK(e->irqs == before + 1, "%lu interrupts for one raise", e->irqs - before);
-	KT_CHECK(e->last_cpu == cpu, "interrupt retargeted to cpu %d ran on cpu %d", cpu, e->last_cpu);
+	CHECK(e->irqs == before + 1, "%lu interrupts for one raise", e->irqs - before);
+	CHECK(e->last_cpu == cpu, "interrupt retargeted to cpu %d ran on cpu %d", cpu, e->last_cpu);
 	return 0;
 }
 
 static int retarget_each(struct edu *e, enum edu_route how, const int *to, int n)
 {
-	KT_CHECK(edu_pending(e) == 0, "status %x pending before the test", edu_pending(e));
-	KT_CHECK(edu_route(e, how, 0) == 0, "routing the edu to cpu 0 failed");
+	CHECK(edu_pending(e) == 0, "status %x pending before the test", edu_pending(e));
+	CHECK(edu_route(e, how, 0) == 0, "routing the edu to cpu 0 failed");
 	for (int i = 0; i < n; i++) {
 		int err = drv_irq_retarget(e->dev, to[i]);
-		KT_CHECK(err == 0, "retarget to cpu %d: %d", to[i], err);
+		CHECK(err == 0, "retarget to cpu %d: %d", to[i], err);
 		if (one_on(e, to[i], 1u << (i % 32)) < 0) {
 			edu_unroute(e);
 			return -1;
 		}
 	}
-	KT_CHECK(drv_irq_retarget(e->dev, ncpus) == -EINVAL, "cpu %d accepted", ncpus);
-	KT_CHECK(drv_irq_retarget(e->dev, -1) == -EINVAL, "cpu -1 accepted");
+	CHECK(drv_irq_retarget(e->dev, ncpus) == -EINVAL, "cpu %d accepted", ncpus);
+	CHECK(drv_irq_retarget(e->dev, -1) == -EINVAL, "cpu -1 accepted");
 	edu_unroute(e);
-	KT_CHECK(drv_irq_retarget(e->dev, 0) == -ENODEV, "retarget without an interrupt accepted");
+	CHECK(drv_irq_retarget(e->dev, 0) == -ENODEV, "retarget without an interrupt accepted");
 	return 0;
 }
 
-KTEST(device_retarget_moves_msi_and_intx)
+TEST(device_retarget_moves_msi_and_intx)
 {
 	struct edu *e = edu_get();
-	KT_CHECK(e && edu_ident(e) >> 16 == 0x0100, "no edu device (QEMU needs -device edu)");
+	CHECK(e && edu_ident(e) >> 16 == 0x0100, "no edu device (QEMU needs -device edu)");
 	int to[MAX_CPUS + 1];
 	for (int c = 0; c < ncpus; c++)
 		to[c] = (c + 1) % ncpus;             /* every CPU, ending on 0 */

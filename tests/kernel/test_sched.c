@@ -27,22 +27,22 @@ static void rendezvous(void *arg)
 	thread_exit(arrived == ncpus ? 0 : 1);
 }
 
-KTEST(threads_run_concurrently_on_all_cpus)
+TEST(threads_run_concurrently_on_all_cpus)
 {
 	struct thread *t[MAX_CPUS];
 	arrived = 0;
 	for (int c = 0; c < ncpus; c++) {
 		ran_on[c] = -1;
 		t[c] = thread_create("rendezvous", rendezvous, (void *)(uint64_t)c, PRIO_DEFAULT + 1, 1ull << c);
-		KT_CHECK(t[c], "thread_create");
+		CHECK(t[c], "thread_create");
 		thread_start(t[c]);
 	}
 	int bad = 0;
 	for (int c = 0; c < ncpus; c++)
 		bad += thread_join(t[c]);
-	KT_CHECK(bad == 0, "%d threads never saw all %d together", bad, ncpus);
+	CHECK(bad == 0, "%d threads never saw all %d together", bad, ncpus);
 	for (int c = 0; c < ncpus; c++)
-		KT_CHECK(ran_on[c] == c, "thread pinned to %d ran on %d", c, ran_on[c]);
+		CHECK(ran_on[c] == c, "thread pinned to %d ran on %d", c, ran_on[c]);
 	return 0;
 }
 
@@ -56,12 +56,12 @@ static void walk_cpus(void *arg)
 	thread_exit(sched_migrate(ncpus) == 0 ? 1 : 0);   /* bad target must fail */
 }
 
-KTEST(migration_moves_running_thread)
+TEST(migration_moves_running_thread)
 {
 	struct thread *t = thread_spawn("walker", walk_cpus, NULL, PRIO_DEFAULT);
-	KT_CHECK(t, "spawn");
+	CHECK(t, "spawn");
 	int code = thread_join(t);
-	KT_CHECK(code == 0, "walker exit %d (100+k: not on cpu k after migrate)", code);
+	CHECK(code == 0, "walker exit %d (100+k: not on cpu k after migrate)", code);
 	return 0;
 }
 
@@ -79,14 +79,14 @@ static void stay_put(void *arg)
 	thread_exit(0);
 }
 
-KTEST(affinity_pins_thread)
+TEST(affinity_pins_thread)
 {
 	int last = ncpus - 1;
 	struct thread *t = thread_create("pinned", stay_put, (void *)(uint64_t)last, PRIO_DEFAULT, 1ull << last);
-	KT_CHECK(t, "create");
+	CHECK(t, "create");
 	thread_start(t);
-	KT_CHECK(thread_join(t) == 0, "pinned thread ran off cpu %d", last);
-	KT_CHECK(sched_set_affinity(thread_current(), 0) < 0, "empty affinity accepted");
+	CHECK(thread_join(t) == 0, "pinned thread ran off cpu %d", last);
+	CHECK(sched_set_affinity(thread_current(), 0) < 0, "empty affinity accepted");
 	return 0;
 }
 
@@ -108,14 +108,14 @@ static void high_marker(void *unused)
 }
 
 /* A higher-priority thread made runnable on a busy CPU runs before its slice ends. */
-KTEST(priority_preempts)
+TEST(priority_preempts)
 {
 	int cpu = ncpus - 1;
 	hi_ran = 0;
 	lo_loops = 0;
 	struct thread *lo = thread_create("low", low_spinner, NULL, 2, 1ull << cpu);
 	struct thread *hi = thread_create("high", high_marker, NULL, 20, 1ull << cpu);
-	KT_CHECK(lo && hi, "create");
+	CHECK(lo && hi, "create");
 	thread_start(lo);
 	while (lo_loops < 1000)
 		thread_sleep_ns(100000);
@@ -124,8 +124,8 @@ KTEST(priority_preempts)
 	thread_join(hi);
 	uint64_t waited = tsc_to_ns(arch_tsc() - t0);
 	thread_join(lo);
-	KT_CHECK(hi_ran, "high-priority thread never ran");
-	KT_CHECK(waited < tick_ns, "high-priority thread waited %lu ns (tick %lu)", waited, tick_ns);
+	CHECK(hi_ran, "high-priority thread never ran");
+	CHECK(waited < tick_ns, "high-priority thread waited %lu ns (tick %lu)", waited, tick_ns);
 	return 0;
 }
 
@@ -140,21 +140,21 @@ static void rr_spinner(void *arg)
 }
 
 /* Two equal-priority CPU hogs on one CPU both progress: time slices. */
-KTEST(time_slices_share_cpu)
+TEST(time_slices_share_cpu)
 {
 	int cpu = ncpus - 1;
 	rr_stop = 0;
 	rr_count[0] = rr_count[1] = 0;
 	struct thread *a = thread_create("rr-a", rr_spinner, (void *)0, PRIO_DEFAULT, 1ull << cpu);
 	struct thread *b = thread_create("rr-b", rr_spinner, (void *)1, PRIO_DEFAULT, 1ull << cpu);
-	KT_CHECK(a && b, "create");
+	CHECK(a && b, "create");
 	thread_start(a);
 	thread_start(b);
 	thread_sleep_ns(8 * tick_ns);
 	rr_stop = 1;
 	thread_join(a);
 	thread_join(b);
-	KT_CHECK(rr_count[0] > 0 && rr_count[1] > 0, "counts %lu and %lu", rr_count[0], rr_count[1]);
+	CHECK(rr_count[0] > 0 && rr_count[1] > 0, "counts %lu and %lu", rr_count[0], rr_count[1]);
 	return 0;
 }
 
@@ -177,19 +177,19 @@ static void spread_worker(void *unused)
 }
 
 /* More CPU hogs than CPUs, all unpinned: every CPU ends up running some. */
-KTEST(load_spreads_over_cpus)
+TEST(load_spreads_over_cpus)
 {
 	struct thread *t[2 * MAX_CPUS];
 	int n = 2 * ncpus;
 	spread_mask = 0;
 	for (int i = 0; i < n; i++) {
 		t[i] = thread_spawn("spread", spread_worker, NULL, PRIO_DEFAULT);
-		KT_CHECK(t[i], "spawn");
+		CHECK(t[i], "spawn");
 	}
 	for (int i = 0; i < n; i++)
 		thread_join(t[i]);
 	uint64_t want = smp_online_mask();
-	KT_CHECK(spread_mask == want, "work ran on cpus %lx of %lx", spread_mask, want);
+	CHECK(spread_mask == want, "work ran on cpus %lx of %lx", spread_mask, want);
 	return 0;
 }
 
@@ -202,10 +202,10 @@ static void busy_pinned(void *unused)
 }
 
 /* The cheap per-CPU view other CPUs read: idle flag and running priority. */
-KTEST(percpu_state_published)
+TEST(percpu_state_published)
 {
 	if (ncpus < 2)
-		KTEST_SKIP("needs 2 CPUs");
+		SKIP("needs 2 CPUs");
 	struct thread *self = thread_current();
 	sched_set_affinity(self, 1ull << 0);  /* stay off the CPU we watch */
 	int cpu = ncpus - 1;
@@ -213,10 +213,10 @@ KTEST(percpu_state_published)
 	bool rest_idle = cpus[cpu].idle && cpus[cpu].cur_prio == PRIO_IDLE;
 	if (!rest_idle)
 		sched_set_affinity(self, ~0ull);
-	KT_CHECK(rest_idle, "cpu %d not idle at rest", cpu);
+	CHECK(rest_idle, "cpu %d not idle at rest", cpu);
 	busy_stop = 0;
 	struct thread *t = thread_create("busy", busy_pinned, NULL, 13, 1ull << cpu);
-	KT_CHECK(t, "create");
+	CHECK(t, "create");
 	thread_start(t);
 	thread_sleep_ns(tick_ns);
 	bool idle = cpus[cpu].idle;
@@ -224,7 +224,7 @@ KTEST(percpu_state_published)
 	busy_stop = 1;
 	thread_join(t);
 	sched_set_affinity(self, ~0ull);
-	KT_CHECK(!idle && prio == 13, "cpu %d shows idle %d prio %d while running prio 13", cpu, idle, prio);
+	CHECK(!idle && prio == 13, "cpu %d shows idle %d prio %d while running prio 13", cpu, idle, prio);
 	return 0;
 }
 
@@ -233,12 +233,12 @@ static void exit_with(void *arg)
 	thread_exit((int)(uint64_t)arg);
 }
 
-KTEST(join_returns_exit_code)
+TEST(join_returns_exit_code)
 {
 	for (int i = 0; i < 50; i++) {
 		struct thread *t = thread_spawn("exiter", exit_with, (void *)(uint64_t)i, PRIO_DEFAULT);
-		KT_CHECK(t, "spawn %d", i);
-		KT_CHECK(thread_join(t) == i, "exit code mismatch at %d", i);
+		CHECK(t, "spawn %d", i);
+		CHECK(thread_join(t) == i, "exit code mismatch at %d", i);
 	}
 	return 0;
 }

@@ -33,10 +33,10 @@ static void record(struct ser_work *w)
 	ran[nran++] = o->index;
 }
 
-KTEST(serialiser_runs_work_in_order_on_its_own_thread)
+TEST(serialiser_runs_work_in_order_on_its_own_thread)
 {
 	if (!serialise_on)
-		KTEST_SKIP("serialise=off");
+		SKIP("serialise=off");
 	nran = 0;
 	for (int i = 0; i < NWORK; i++) {
 		works[i].w.fn = record;
@@ -44,10 +44,10 @@ KTEST(serialiser_runs_work_in_order_on_its_own_thread)
 		serialiser_queue(&works[i].w);
 	}
 	serialiser_drain();
-	KT_CHECK(nran == NWORK, "%d of %d pieces ran by the drain", nran, NWORK);
+	CHECK(nran == NWORK, "%d of %d pieces ran by the drain", nran, NWORK);
 	for (int i = 0; i < NWORK; i++) {
-		KT_CHECK(ran[i] == i, "piece %d ran %dth", ran[i], i);
-		KT_CHECK(ran_on[i] != thread_current() && ran_on[i] == ran_on[0],
+		CHECK(ran[i] == i, "piece %d ran %dth", ran[i], i);
+		CHECK(ran_on[i] != thread_current() && ran_on[i] == ran_on[0],
 			 "piece %d ran on another thread than the serialiser", i);
 	}
 	return 0;
@@ -55,47 +55,47 @@ KTEST(serialiser_runs_work_in_order_on_its_own_thread)
 
 /* 40 pages across a 2 MiB boundary, unmapped in two chunks: every frame
  * comes back once, and the emptied page tables are freed. */
-KTEST(vm_unmap_pages_returns_frames_and_frees_tables)
+TEST(vm_unmap_pages_returns_frames_and_frees_tables)
 {
 	const uint64_t va = 0x600000 - 20 * PAGE_SIZE, n = 40;
 	uint64_t mapped[40], got[VM_UNMAP_PAGES_MAX];
 	uint64_t free_before = pmm_free_count();
 	struct addrspace *as = vm_create();
-	KT_CHECK(as, "vm_create");
+	CHECK(as, "vm_create");
 	for (uint64_t i = 0; i < n; i++) {
 		mapped[i] = pmm_alloc();
-		KT_CHECK(mapped[i], "pmm_alloc");
-		KT_CHECK(vm_map(as, va + i * PAGE_SIZE, mapped[i], VM_USER | VM_WRITE) == 0, "vm_map %lu", i);
+		CHECK(mapped[i], "pmm_alloc");
+		CHECK(vm_map(as, va + i * PAGE_SIZE, mapped[i], VM_USER | VM_WRITE) == 0, "vm_map %lu", i);
 	}
-	KT_CHECK(as->table_frames == 5, "%lu table frames for 40 pages across a 2 MiB line, not 5",
+	CHECK(as->table_frames == 5, "%lu table frames for 40 pages across a 2 MiB line, not 5",
 		 as->table_frames);
 	uint64_t k = 0;
 	for (uint64_t off = 0; off < n; off += 32) {
 		uint64_t chunk = n - off < 32 ? n - off : 32;
 		uint64_t got_n = vm_unmap_pages(as, va + off * PAGE_SIZE, chunk, got);
-		KT_CHECK(got_n == chunk, "chunk at %lu: %lu frames, not %lu", off, got_n, chunk);
+		CHECK(got_n == chunk, "chunk at %lu: %lu frames, not %lu", off, got_n, chunk);
 		for (uint64_t i = 0; i < got_n; i++, k++) {
-			KT_CHECK(got[i] == mapped[k], "page %lu: frame %lx, mapped %lx", k, got[i], mapped[k]);
+			CHECK(got[i] == mapped[k], "page %lu: frame %lx, mapped %lx", k, got[i], mapped[k]);
 			pmm_free(got[i]);
 		}
 	}
-	KT_CHECK(as->table_frames == 1, "%lu table frames left, not the root alone", as->table_frames);
-	KT_CHECK(vm_unmap_pages(as, va, 16, got) == 0, "unmapped pages unmapped again");
+	CHECK(as->table_frames == 1, "%lu table frames left, not the root alone", as->table_frames);
+	CHECK(vm_unmap_pages(as, va, 16, got) == 0, "unmapped pages unmapped again");
 	vm_destroy(as);
-	KT_CHECK(pmm_free_count() == free_before, "%lu frames free, %lu before", pmm_free_count(), free_before);
+	CHECK(pmm_free_count() == free_before, "%lu frames free, %lu before", pmm_free_count(), free_before);
 	return 0;
 }
 
 /* perf_ctl HAKO_PERF_INTERNAL's interfaces (measure/kinternal.c) each time
  * a call in both cases and give back every frame; the ICA ones need a
  * calling process, which a kernel test is not. */
-KTEST(kinternal_interfaces_time_and_give_every_frame_back)
+TEST(kinternal_interfaces_time_and_give_every_frame_back)
 {
 	struct hako_perf_internal io = { .index = 0 };
 	kinternal_time(&io);                         /* warm-up: the heap's slabs */
 	uint64_t before = pmm_free_count();
 	uint32_t n = io.count;
-	KT_CHECK(n >= 7, "%u interfaces", n);
+	CHECK(n >= 7, "%u interfaces", n);
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t worst = 0; worst < 2; worst++) {
 			memset(&io, 0, sizeof io);
@@ -103,11 +103,11 @@ KTEST(kinternal_interfaces_time_and_give_every_frame_back)
 			io.worst = worst;
 			long r = kinternal_time(&io);
 			bool ica = strncmp(io.name, "ica_", 4) == 0;
-			KT_CHECK(ica ? r == -EINVAL : r == 0 && io.ticks > 0, "%s (%s): %ld, %lu ticks",
+			CHECK(ica ? r == -EINVAL : r == 0 && io.ticks > 0, "%s (%s): %ld, %lu ticks",
 				 io.name, worst ? "worst" : "best", r, io.ticks);
 		}
 	io.index = n;
-	KT_CHECK(kinternal_time(&io) == -ENOENT, "an index past the last");
-	KT_CHECK(pmm_free_count() == before, "%lu frames free, %lu before", pmm_free_count(), before);
+	CHECK(kinternal_time(&io) == -ENOENT, "an index past the last");
+	CHECK(pmm_free_count() == before, "%lu frames free, %lu before", pmm_free_count(), before);
 	return 0;
 }

@@ -17,16 +17,16 @@
 
 #define TEST_KVA 0xffff808000200000ull
 
-KTEST(cpus_all_online)
+TEST(cpus_all_online)
 {
 	int expect = acpi.ncpus < MAX_CPUS ? acpi.ncpus : MAX_CPUS;
-	KT_CHECK(cpus_online() == expect, "%d online, ACPI lists %d", cpus_online(), expect);
+	CHECK(cpus_online() == expect, "%d online, ACPI lists %d", cpus_online(), expect);
 	uint64_t t0[MAX_CPUS];
 	for (int i = 0; i < ncpus; i++)
 		t0[i] = cpus[i].ticks;
 	thread_sleep_ns(35000000);
 	for (int i = 0; i < ncpus; i++)
-		KT_CHECK(cpus[i].ticks >= t0[i] + 2, "cpu %d took %lu ticks in 35 ms", i, cpus[i].ticks - t0[i]);
+		CHECK(cpus[i].ticks >= t0[i] + 2, "cpu %d took %lu ticks in 35 ms", i, cpus[i].ticks - t0[i]);
 	return 0;
 }
 
@@ -37,15 +37,15 @@ static void count_ipi(void *unused)
 	__atomic_fetch_add(&ipi_hits[cpu_id()], 1, __ATOMIC_RELAXED);
 }
 
-KTEST(ipi_reaches_each_cpu)
+TEST(ipi_reaches_each_cpu)
 {
-	KT_CHECK(intr_register(VECTOR_TEST, count_ipi, NULL, "ktest-ipi") == 0, "register");
+	CHECK(intr_register(VECTOR_TEST, count_ipi, NULL, "ktest-ipi") == 0, "register");
 	for (int c = 0; c < ncpus; c++) {
 		uint64_t before = ipi_hits[c];
 		smp_send_ipi(c, VECTOR_TEST);
 		for (int spin = 0; spin < 1000000 && ipi_hits[c] == before; spin++)
 			arch_spin_hint();
-		KT_CHECK(ipi_hits[c] == before + 1, "cpu %d: %lu IPIs seen", c, ipi_hits[c] - before);
+		CHECK(ipi_hits[c] == before + 1, "cpu %d: %lu IPIs seen", c, ipi_hits[c] - before);
 	}
 	intr_unregister(VECTOR_TEST);
 	return 0;
@@ -58,15 +58,15 @@ static void mark_call(void *arg)
 	call_ran[cpu_id()] += (int)(uint64_t)arg;
 }
 
-KTEST(cross_cpu_call)
+TEST(cross_cpu_call)
 {
 	for (int c = 0; c < ncpus; c++)
 		call_ran[c] = 0;
 	smp_call_mask(~0ull, mark_call, (void *)3, true);
 	for (int c = 0; c < ncpus; c++)
 		if (c != cpu_id())
-			KT_CHECK(call_ran[c] == 3, "cpu %d ran the call %d/3 times", c, call_ran[c]);
-	KT_CHECK(call_ran[cpu_id()] == 0, "the caller ran its own call");
+			CHECK(call_ran[c] == 3, "cpu %d ran the call %d/3 times", c, call_ran[c]);
+	CHECK(call_ran[cpu_id()] == 0, "the caller ran its own call");
 	return 0;
 }
 
@@ -78,21 +78,21 @@ static void read_test_page(void *unused)
 }
 
 /* Another CPU caches TEST_KVA -> A, we remap it to B; it must now read B. */
-KTEST(tlb_shootdown)
+TEST(tlb_shootdown)
 {
 	if (ncpus < 2)
-		KTEST_SKIP("needs 2 CPUs");
+		SKIP("needs 2 CPUs");
 	int other = cpu_id() == 0 ? 1 : 0;
 	uint64_t a = pmm_alloc(), b = pmm_alloc();
 	*(uint64_t *)phys_to_virt(a) = 0xaaaa;
 	*(uint64_t *)phys_to_virt(b) = 0xbbbb;
-	KT_CHECK(vm_map(&kernel_as, TEST_KVA, a, VM_WRITE) == 0, "map a");
+	CHECK(vm_map(&kernel_as, TEST_KVA, a, VM_WRITE) == 0, "map a");
 	smp_call_mask(1ull << other, read_test_page, NULL, true);
-	KT_CHECK(seen_value == 0xaaaa, "cpu %d read %lx before the remap", other, seen_value);
-	KT_CHECK(vm_unmap(&kernel_as, TEST_KVA) == a, "unmap a");
-	KT_CHECK(vm_map(&kernel_as, TEST_KVA, b, VM_WRITE) == 0, "map b");
+	CHECK(seen_value == 0xaaaa, "cpu %d read %lx before the remap", other, seen_value);
+	CHECK(vm_unmap(&kernel_as, TEST_KVA) == a, "unmap a");
+	CHECK(vm_map(&kernel_as, TEST_KVA, b, VM_WRITE) == 0, "map b");
 	smp_call_mask(1ull << other, read_test_page, NULL, true);
-	KT_CHECK(seen_value == 0xbbbb, "cpu %d still reads %lx: stale TLB", other, seen_value);
+	CHECK(seen_value == 0xbbbb, "cpu %d still reads %lx: stale TLB", other, seen_value);
 	vm_unmap(&kernel_as, TEST_KVA);
 	pmm_free(a);
 	pmm_free(b);
@@ -115,18 +115,18 @@ static void hammer(void *unused)
 	}
 }
 
-KTEST(spinlock_stress_all_cpus)
+TEST(spinlock_stress_all_cpus)
 {
 	struct thread *t[MAX_CPUS];
 	stress_counter = 0;
 	for (int c = 0; c < ncpus; c++) {
 		t[c] = thread_create("hammer", hammer, NULL, PRIO_DEFAULT, 1ull << c);
-		KT_CHECK(t[c], "thread_create");
+		CHECK(t[c], "thread_create");
 		thread_start(t[c]);
 	}
 	for (int c = 0; c < ncpus; c++)
 		thread_join(t[c]);
-	KT_CHECK(stress_counter == (uint64_t)ncpus * STRESS_ROUNDS, "counter %lu, expected %lu",
+	CHECK(stress_counter == (uint64_t)ncpus * STRESS_ROUNDS, "counter %lu, expected %lu",
 		 stress_counter, (uint64_t)ncpus * STRESS_ROUNDS);
 	return 0;
 }

@@ -9,25 +9,25 @@
 #include <time.h>
 #include <arch/arch.h>
 
-KTEST(clock_calibrated)
+TEST(clock_calibrated)
 {
-	KT_CHECK(tsc_hz > 100000000ull, "tsc %lu Hz is implausible", tsc_hz);
-	KT_CHECK(lapic_hz > 1000000ull, "lapic %lu Hz is implausible", lapic_hz);
+	CHECK(tsc_hz > 100000000ull, "tsc %lu Hz is implausible", tsc_hz);
+	CHECK(lapic_hz > 1000000ull, "lapic %lu Hz is implausible", lapic_hz);
 	uint64_t a = time_ns();
 	time_delay_us(1000);
 	uint64_t b = time_ns();
-	KT_CHECK(b - a >= 1000000 && b - a < 2000000, "1 ms busy wait took %lu ns", b - a);
+	CHECK(b - a >= 1000000 && b - a < 2000000, "1 ms busy wait took %lu ns", b - a);
 	return 0;
 }
 
-KTEST(sleep_duration)
+TEST(sleep_duration)
 {
 	for (uint64_t ms = 1; ms <= 25; ms *= 5) {
 		uint64_t t0 = time_ns();
 		thread_sleep_ns(ms * 1000000);
 		uint64_t slept = time_ns() - t0;
-		KT_CHECK(slept >= ms * 1000000, "asked %lu ms, slept %lu ns", ms, slept);
-		KT_CHECK(slept < ms * 1000000 + 2000000, "asked %lu ms, slept %lu ns", ms, slept);
+		CHECK(slept >= ms * 1000000, "asked %lu ms, slept %lu ns", ms, slept);
+		CHECK(slept < ms * 1000000 + 2000000, "asked %lu ms, slept %lu ns", ms, slept);
 	}
 	return 0;
 }
@@ -41,7 +41,7 @@ static void on_timer(struct timer *t, void *arg)
 	fired_cpu = cpu_id();
 }
 
-KTEST(oneshot_timer_fires_once)
+TEST(oneshot_timer_fires_once)
 {
 	static struct timer t;
 	fired = 0;
@@ -51,17 +51,17 @@ KTEST(oneshot_timer_fires_once)
 	timer_arm(&t, arch_tsc() + ns_to_tsc(3000000));
 	pop_off();
 	thread_sleep_ns(10000000);
-	KT_CHECK(fired == 1, "fired %d times", fired);
-	KT_CHECK(fired_cpu == me, "fired on cpu %d, armed on %d", fired_cpu, me);
+	CHECK(fired == 1, "fired %d times", fired);
+	CHECK(fired_cpu == me, "fired on cpu %d, armed on %d", fired_cpu, me);
 	timer_init(&t, on_timer, NULL);
 	timer_arm(&t, arch_tsc() + ns_to_tsc(3000000));
-	KT_CHECK(timer_cancel(&t), "cancel of an armed timer failed");
+	CHECK(timer_cancel(&t), "cancel of an armed timer failed");
 	thread_sleep_ns(6000000);
-	KT_CHECK(fired == 1, "cancelled timer fired");
+	CHECK(fired == 1, "cancelled timer fired");
 	return 0;
 }
 
-KTEST(tick_runs_at_period)
+TEST(tick_runs_at_period)
 {
 	push_off();
 	struct cpu *c = this_cpu();
@@ -69,6 +69,6 @@ KTEST(tick_runs_at_period)
 	uint64_t t0 = c->ticks;
 	thread_sleep_ns(10 * tick_ns);
 	uint64_t n = c->ticks - t0;
-	KT_CHECK(n >= 9 && n <= 11, "%lu ticks in 10 periods", n);
+	CHECK(n >= 9 && n <= 11, "%lu ticks in 10 periods", n);
 	return 0;
 }

@@ -2,7 +2,7 @@
  * selftest/fleet.h — the server processes one ISPC test starts, and the
  * small helpers those tests share.
  *
- * ISPC_TEST(name) { ... } is a UTEST whose body gets `struct fleet *fl`;
+ * ISPC_TEST(name) { ... } is a TEST whose body gets `struct fleet *fl`;
  * whatever the body started with fleet_start is killed and waited for when
  * it returns, pass or fail, so no server outlives its test (the frame and
  * ICA counts the runner compares stay honest).
@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include <hako/ispc.h>
-#include <hako/test.h>
+#include "test.h"
 
 #define FLEET_MAX 8
 
@@ -34,7 +34,7 @@ void fleet_stop_all(struct fleet *f);
 
 #define ISPC_TEST(tname) \
 	static int ispc_##tname(struct fleet *fl); \
-	UTEST(tname) \
+	TEST(tname) \
 	{ \
 		struct fleet fleet = { .n = 0, .ns = 0 }; \
 		int failed = ispc_##tname(&fleet); \

@@ -11,7 +11,7 @@
  * compares the free-frame count, the free pages of the ICA region and
  * the kernel's count of ICAs with the ones taken before it started: a
  * frame or an ICA page not given back, or an ICA count not back where it
- * was, fails the test.  A test whose need (UTEST_NEEDS) this machine
+ * was, fails the test.  A test whose need (TEST_NEEDS) this machine
  * lacks is not started but skipped.  Output per test: a line
  * `selftest: PASS|FAIL name` or `selftest: SKIP name: reason` and a result
  * line (kind "utest"); at the end `selftest: N passed, N failed, N skipped`
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <hako/result.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 
 extern const struct utest __start_utests[], __stop_utests[];
 extern const struct urole __start_uroles[], __stop_uroles[];

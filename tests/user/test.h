@@ -1,19 +1,20 @@
 /*
- * hako/test.h — the in-guest test suite's framework (tests/user).
+ * test.h — the in-guest test suite's framework (tests/user).
  *
- * UTEST(name) { ... return 0; } defines a test and registers it in the
+ * TEST(name) { ... return 0; } defines a test and registers it in the
  * "utests" section.  selftest runs every test (or those named) in a
  * process of its own, compares the free-frame count before and after (a
  * leak fails the test), prints `selftest: PASS name` and a result line
  * per test, and ends with `N passed, N failed, N skipped`.
  *
- * UTEST_NEEDS(name, need) is a test that needs something a machine may
+ * TEST_NEEDS(name, need) is a test that needs something a machine may
  * lack (the hub's network cards): the runner calls need() first, and when
  * it returns a reason instead of NULL the test is not run but reported
  * `SKIP name: reason` (a skip never counts as a pass).
  *
- * CHECK(cond, fmt, ...) fails the test with a message; CHECK_EQ(a, b)
- * prints both values.  A test that needs a helper process spawns
+ * CHECK(cond[, fmt, ...]) fails the test with a message (tests/include/
+ * checks.h, the vocabulary every C test shares); CHECK_EQ(a, b) prints
+ * both values.  A test that needs a helper process spawns
  * "selftest" with `--role NAME ARGS`; roles are registered with
  * UROLE(name) and receive argc/argv after the role name.
  */
@@ -34,13 +35,13 @@ struct urole {
 	int (*fn)(int argc, char **argv);
 };
 
-#define UTEST_NEEDS(tname, need) \
+#define TEST_NEEDS(tname, need) \
 	static int utest_##tname(void); \
 	static const struct utest utest_entry_##tname \
 		__attribute__((used, section("utests"), aligned(8))) = { #tname, utest_##tname, need }; \
 	static int utest_##tname(void)
 
-#define UTEST(tname) UTEST_NEEDS(tname, NULL)
+#define TEST(tname) TEST_NEEDS(tname, NULL)
 
 #define UROLE(rname) \
 	static int urole_##rname(int argc __attribute__((unused)), char **argv __attribute__((unused))); \
@@ -50,8 +51,9 @@ struct urole {
 
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-#define CHECK(cond, ...) \
-	do { if (!(cond)) { test_fail(__FILE__, __LINE__, __VA_ARGS__); return 1; } } while (0)
+#define CHECK_FAIL_ test_fail
+#define CHECK_RETURN_ return 1
+#include <checks.h>
 #define CHECK_EQ(a, b) \
 	do { long _a = (long)(a), _b = (long)(b); \
 	     if (_a != _b) { test_fail(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", #a, _a, #b, _b); return 1; } \
@@ -66,7 +68,7 @@ int kill_after(int pid, uint64_t ms);
 /* Free frames now (sys_sysinfo). */
 uint64_t free_frames(void);
 int online_cpus(void);
-/* For UTEST_NEEDS: NULL with two CPUs or more, else why the test is skipped. */
+/* For TEST_NEEDS: NULL with two CPUs or more, else why the test is skipped. */
 const char *needs_two_cpus(void);
 
 #endif

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako_blk.h>
 #include "blkdevs.h"
 
@@ -25,7 +25,7 @@ static uint8_t buf[HAKO_BLK_IO_MAX], back[HAKO_BLK_IO_MAX];
 
 static uint64_t first_free_block(const struct hako_blk_info *in) { return in->blocks / 2; }
 
-UTEST(blk_devices_are_listed)
+TEST(blk_devices_are_listed)
 {
 	int n = blk_ndevs();
 	CHECK(n >= 1, "no block device (the ramdisk is always there)");
@@ -53,7 +53,7 @@ UROLE(blk_read_unopened)
 	return sys_blk_read(atoi(argv[0]), 0, b, BS) == -EBADF ? 0 : 1;
 }
 
-UTEST(blk_open_and_close)
+TEST(blk_open_and_close)
 {
 	struct hako_blk_info in;
 	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_INFO, &in), 0);
@@ -77,7 +77,7 @@ UTEST(blk_open_and_close)
 	return 0;
 }
 
-UTEST(blk_bad_arguments)
+TEST(blk_bad_arguments)
 {
 	struct hako_blk_info in;
 	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_INFO, &in), 0);
@@ -112,7 +112,7 @@ static int write_read(int dev, uint64_t first, int count, uint32_t seed)
 	return 0;
 }
 
-UTEST(blk_every_device_reads_back_what_was_written)
+TEST(blk_every_device_reads_back_what_was_written)
 {
 	for (int dev = 0; dev < blk_ndevs(); dev++) {
 		struct hako_blk_info before, after;
@@ -144,7 +144,7 @@ UROLE(blk_worker)
 	return 0;
 }
 
-UTEST(blk_processes_on_every_cpu_share_each_device)
+TEST(blk_processes_on_every_cpu_share_each_device)
 {
 	int cpus = online_cpus(), n = blk_ndevs();
 	for (int dev = 0; dev < n; dev++) {
@@ -170,7 +170,7 @@ UTEST(blk_processes_on_every_cpu_share_each_device)
 	return 0;
 }
 
-UTEST(blk_testdev_answers_after_its_delay)
+TEST(blk_testdev_answers_after_its_delay)
 {
 	struct hako_blk_info in;
 	int dev = blk_find("testdev0", &in);

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 
-UTEST(core_driver_calls_refused_to_other_processes)
+TEST(core_driver_calls_refused_to_other_processes)
 {
 	struct hako_drv_info info;
 	struct hako_core_reg reg;
@@ -28,7 +28,7 @@ UTEST(core_driver_calls_refused_to_other_processes)
 	return 0;
 }
 
-UTEST(core_call_to_unknown_core_fails)
+TEST(core_call_to_unknown_core_fails)
 {
 	uint8_t frame[64];
 	struct hako_core_stat st;

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 
 #define PAGE         4096ull
@@ -164,7 +164,7 @@ static const char *e1000_process(void)
 	return needs_two_cpus();
 }
 
-UTEST_NEEDS(core_copy_from_a_page_freed_under_it_reads_no_other_process_frame, e1000_process)
+TEST_NEEDS(core_copy_from_a_page_freed_under_it_reads_no_other_process_frame, e1000_process)
 {
 	memset((void *)&ct, 0, sizeof ct);
 	CHECK(find_pair(ct.tx_mac, ct.rx_mac, &ct.tx, &ct.rx), "the NIC pair is gone");

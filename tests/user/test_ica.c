@@ -11,13 +11,13 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include "fleet.h"
 
 #define PF 14
 
 
-UTEST(ica_bad_arguments)
+TEST(ica_bad_arguments)
 {
 	uint64_t va, before = ica_free_pages();
 	CHECK_EQ(sys_ica_alloc(0, &va), -EINVAL);
@@ -37,7 +37,7 @@ UTEST(ica_bad_arguments)
 	return 0;
 }
 
-UTEST(ica_zeroed_kept_across_peel_and_paste)
+TEST(ica_zeroed_kept_across_peel_and_paste)
 {
 	uint64_t va;
 	long id = sys_ica_alloc(4, &va);
@@ -66,7 +66,7 @@ UROLE(ica_touch_after_peel)
 	return *(volatile int *)va;      /* must be killed here */
 }
 
-UTEST(ica_touch_after_peel_killed)
+TEST(ica_touch_after_peel_killed)
 {
 	int s = run_role("ica_touch_after_peel", NULL);
 	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == PF, "status 0x%x", s);
@@ -74,7 +74,7 @@ UTEST(ica_touch_after_peel_killed)
 }
 
 /* A child touches our ICA at its address: it was never pasted there. */
-UTEST(ica_of_another_process_killed)
+TEST(ica_of_another_process_killed)
 {
 	uint64_t va;
 	long id = sys_ica_alloc(1, &va);
@@ -91,7 +91,7 @@ UTEST(ica_of_another_process_killed)
 	return 0;
 }
 
-UTEST(ica_exhaustion_is_an_error)
+TEST(ica_exhaustion_is_an_error)
 {
 	static int ids[600];
 	uint64_t va, before = ica_free_pages();
@@ -110,7 +110,7 @@ UTEST(ica_exhaustion_is_an_error)
 	return 0;
 }
 
-UTEST(ispc_mode_switch_only_when_idle)
+TEST(ispc_mode_switch_only_when_idle)
 {
 	long mode = sys_ispc_mode(HAKO_ISPC_QUERY);
 	CHECK(mode == HAKO_ISPC_BASELINE || mode == HAKO_ISPC_FAST, "mode %ld", mode);
@@ -202,7 +202,7 @@ static int spawn_adder(int add, int next)
 	return spawn_listening("ispc_adder", a, next ? n : NULL);
 }
 
-UTEST(ispc_sync_async_and_stages)
+TEST(ispc_sync_async_and_stages)
 {
 	uint64_t before = ica_free_pages();
 	int last = spawn_adder(1000, 0), mid = spawn_adder(100, last), first = spawn_adder(10, mid);
@@ -242,7 +242,7 @@ UTEST(ispc_sync_async_and_stages)
 	return 0;
 }
 
-UTEST(ispc_server_death_gives_epipe)
+TEST(ispc_server_death_gives_epipe)
 {
 	uint64_t before = ica_free_pages();
 	int last = spawn_adder(1, 0), first = spawn_adder(10, last);
@@ -269,7 +269,7 @@ UROLE(ispc_caller)
 	return (int)sys_ispc_request(atoi(argv[0]), &m, HAKO_ISPC_COPY);
 }
 
-UTEST(ispc_requester_death_frees_icas)
+TEST(ispc_requester_death_frees_icas)
 {
 	uint64_t before = ica_free_pages();
 	for (int copy = 0; copy < 2; copy++) {
@@ -318,7 +318,7 @@ UROLE(ispc_bumper)
 }
 
 /* HAKO_ISPC_COPY: the server gets a copy of 100 bytes; 100 come back. */
-UTEST(ispc_copy_instead_of_remap)
+TEST(ispc_copy_instead_of_remap)
 {
 	uint64_t before = ica_free_pages(), cva, dva;
 	int server = spawn_listening("ispc_bumper", NULL, NULL);
@@ -367,7 +367,7 @@ UROLE(ispc_copier)
  * 50 processes start and end while a copier keeps sending copies; then
  * the ICA count and free pages are where they were.
  */
-UTEST(ispc_copy_survives_other_processes_ending)
+TEST(ispc_copy_survives_other_processes_ending)
 {
 	struct hako_ica_stat st0, st;
 	CHECK_EQ(sys_ica_stat(&st0), 0);
@@ -453,7 +453,7 @@ UROLE(ispc_fuzzer)
 
 /* Three fuzzers send each other plausible garbage, then all are killed:
  * the kernel stays up and every ICA page comes back. */
-UTEST(ispc_fuzzers_leave_nothing_behind)
+TEST(ispc_fuzzers_leave_nothing_behind)
 {
 	uint64_t before = ica_free_pages();
 	const char *seeds[] = { "21", "22" };

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/ispc.h>
-#include <hako/test.h>
+#include "test.h"
 #include "fleet.h"
 
 #define PAGE 4096
@@ -22,7 +22,7 @@ static int stat_now(struct hako_ica_stat *st)
 	return (int)sys_ica_stat(st);
 }
 
-UTEST(ica_stat_describes_region)
+TEST(ica_stat_describes_region)
 {
 	struct hako_ica_stat st;
 	CHECK_EQ(stat_now(&st), 0);
@@ -35,7 +35,7 @@ UTEST(ica_stat_describes_region)
 	return 0;
 }
 
-UTEST(ica_alloc_bad_arguments)
+TEST(ica_alloc_bad_arguments)
 {
 	uint64_t va = 0, before = ica_free_pages();
 	CHECK_EQ(sys_ica_alloc(0, &va), -EINVAL);
@@ -48,7 +48,7 @@ UTEST(ica_alloc_bad_arguments)
 	return 0;
 }
 
-UTEST(ica_alloc_zeroed_in_the_area)
+TEST(ica_alloc_zeroed_in_the_area)
 {
 	struct hako_ica_stat st0, st1;
 	uint64_t va = 0;
@@ -75,7 +75,7 @@ UTEST(ica_alloc_zeroed_in_the_area)
 	return 0;
 }
 
-UTEST(ica_bad_and_stale_ids)
+TEST(ica_bad_and_stale_ids)
 {
 	struct hako_ica_stat st;
 	CHECK_EQ(stat_now(&st), 0);
@@ -98,7 +98,7 @@ UTEST(ica_bad_and_stale_ids)
 	return 0;
 }
 
-UTEST(ica_peel_paste_keeps_contents)
+TEST(ica_peel_paste_keeps_contents)
 {
 	struct hako_ica_stat st0, st1;
 	uint64_t va;
@@ -120,7 +120,7 @@ UTEST(ica_peel_paste_keeps_contents)
 }
 
 /* First touches fault in baseline mode; in fast mode paste mapped the pages. */
-UTEST(ica_first_touch_faults_only_in_baseline)
+TEST(ica_first_touch_faults_only_in_baseline)
 {
 	struct hako_ica_stat st0, st1;
 	uint64_t va;
@@ -155,7 +155,7 @@ UROLE(ica_foreign_ops)
 	return bad;
 }
 
-UTEST(ica_not_owner_cannot_use_id)
+TEST(ica_not_owner_cannot_use_id)
 {
 	uint64_t va;
 	long id = sys_ica_alloc(1, &va);
@@ -191,7 +191,7 @@ static int free_all(const int *ids, int n)
 	return bad;
 }
 
-UTEST(ica_region_and_table_exhaustion_recover)
+TEST(ica_region_and_table_exhaustion_recover)
 {
 	struct hako_ica_stat st;
 	CHECK_EQ(stat_now(&st), 0);

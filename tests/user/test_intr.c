@@ -17,7 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 #include <hako/arch/x86_64/tsc.h>
 
@@ -48,7 +48,7 @@ static int hub_pair(struct pair *p)
 	return p->rtl >= 0 && p->e1k >= 0;
 }
 
-/* What the card tests need (UTEST_NEEDS). */
+/* What the card tests need (TEST_NEEDS). */
 static const char *nic_pair(void)
 {
 	struct pair p;
@@ -101,7 +101,7 @@ static bool frame_from(const uint8_t *f, long len, const struct hako_nic_info *s
 	return len == 64 && memcmp(h->src, src->mac, 6) == 0 && h->type[0] == 0x88 && h->type[1] == 0xb5;
 }
 
-UTEST(intr_and_nic_calls_check_arguments)
+TEST(intr_and_nic_calls_check_arguments)
 {
 	struct hako_intr_dev d;
 	struct hako_intr_probe pr = { .op = 9 };
@@ -129,7 +129,7 @@ static const char *intr_device(void)
  * adaptive ones refused, and the kernel stays up.  Each device gets its
  * own settings back.
  */
-UTEST_NEEDS(intr_set_unused_fields_may_hold_anything, intr_device)
+TEST_NEEDS(intr_set_unused_fields_may_hold_anything, intr_device)
 {
 	struct hako_intr_dev d;
 	for (int dev = 0; sys_intr_ctl(dev, HAKO_INTR_GET, &d) == 0; dev++) {
@@ -170,7 +170,7 @@ static void traffic_churn(void *arg)
  * sender's timer is never armed or reset under another start, so the
  * CPUs' timer lists stay whole (the kernel stays up).
  */
-UTEST_NEEDS(nic_traffic_started_and_stopped_by_threads_at_once, nic_pair)
+TEST_NEEDS(nic_traffic_started_and_stopped_by_threads_at_once, nic_pair)
 {
 	CHECK(hub_pair(&churn_pair), "no pair");
 	int tids[6];
@@ -186,7 +186,7 @@ UTEST_NEEDS(nic_traffic_started_and_stopped_by_threads_at_once, nic_pair)
 	return 0;
 }
 
-UTEST_NEEDS(nic_calls_check_arguments_on_the_cards, nic_pair)
+TEST_NEEDS(nic_calls_check_arguments_on_the_cards, nic_pair)
 {
 	struct hako_intr_dev d;
 	struct hako_intr_set bad = { .mode = HAKO_INTR_PACKED, .n = 0, .flags = HAKO_INTR_TICK };
@@ -259,14 +259,14 @@ static int one_mode(const struct pair *p, int mode, uint32_t n)
 }
 
 /* Sequential only: the same check with the driver in either placement. */
-UTEST_NEEDS(nic_frames_in_order_sequential, nic_pair)
+TEST_NEEDS(nic_frames_in_order_sequential, nic_pair)
 {
 	struct pair p;
 	CHECK(hub_pair(&p), "the NIC pair is gone");
 	return one_mode(&p, HAKO_INTR_SEQUENTIAL, 0);
 }
 
-UTEST_NEEDS(nic_frames_in_order_in_each_mode, nic_pair_packaging)
+TEST_NEEDS(nic_frames_in_order_in_each_mode, nic_pair_packaging)
 {
 	struct pair p;
 	CHECK(hub_pair(&p), "the NIC pair is gone");
@@ -384,14 +384,14 @@ static int flood_once(const struct pair *p, int mode, uint64_t count)
 }
 
 /* Sequential only: the flood with the driver in either placement. */
-UTEST_NEEDS(nic_flood_sequential_loses_nothing, nic_pair)
+TEST_NEEDS(nic_flood_sequential_loses_nothing, nic_pair)
 {
 	struct pair p;
 	CHECK(hub_pair(&p), "the NIC pair is gone");
 	return flood_once(&p, HAKO_INTR_SEQUENTIAL, 3000);
 }
 
-UTEST_NEEDS(nic_flood_loses_nothing_and_stays_live, nic_pair_packaging)
+TEST_NEEDS(nic_flood_loses_nothing_and_stays_live, nic_pair_packaging)
 {
 	struct pair p;
 	CHECK(hub_pair(&p), "the NIC pair is gone");
@@ -503,7 +503,7 @@ static void churn_ping(void *arg)
  * up while it was closed, a bounded pass at a time), and the card must
  * work as before afterwards: frames in order, every interrupt handled.
  */
-UTEST_NEEDS(nic_open_close_under_traffic_survives, nic_pair_packaging)
+TEST_NEEDS(nic_open_close_under_traffic_survives, nic_pair_packaging)
 {
 	static struct churn ch;
 	struct pair p;
@@ -563,7 +563,7 @@ UROLE(nic_owner)
 	return 0;                            /* ends with the card open and the sender running */
 }
 
-UTEST_NEEDS(nic_owner_end_gives_card_back, nic_pair)
+TEST_NEEDS(nic_owner_end_gives_card_back, nic_pair)
 {
 	struct pair p;
 	CHECK(hub_pair(&p), "the NIC pair is gone");

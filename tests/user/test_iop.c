@@ -17,7 +17,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/arch/x86_64/tsc.h>
 #include <hako_blk.h>
 #include "blkdevs.h"
@@ -103,7 +103,7 @@ static int through_iop(int dev, int mode, int policy, int fixed, int count, int 
 	return 0;
 }
 
-UTEST_NEEDS(iop_every_device_checked_data_from_the_other_cpus, need_iop)
+TEST_NEEDS(iop_every_device_checked_data_from_the_other_cpus, need_iop)
 {
 	for (int dev = 0; dev < blk_ndevs(); dev++) {
 		struct hako_blk_info in;
@@ -129,7 +129,7 @@ static int all_to(const struct hako_blk_info *in, int cpu, const char *why)
 	return 0;
 }
 
-UTEST_NEEDS(iop_completions_follow_the_delivery_policy, need_iop)
+TEST_NEEDS(iop_completions_follow_the_delivery_policy, need_iop)
 {
 	int td = blk_find("testdev0", &(struct hako_blk_info){ 0 }), iop = the_iop();
 	CHECK(td >= 0, "no testdev0");
@@ -180,7 +180,7 @@ UROLE(iop_busy)
 	return 0;
 }
 
-UTEST_NEEDS(iop_runs_no_thread, need_iop)
+TEST_NEEDS(iop_runs_no_thread, need_iop)
 {
 	int iop = the_iop();
 	CHECK_EQ(sys_set_affinity(0, 1ull << iop), -EINVAL);
@@ -203,7 +203,7 @@ UTEST_NEEDS(iop_runs_no_thread, need_iop)
 	return 0;
 }
 
-UTEST_NEEDS(iop_switching_on_and_off_while_workers_run_loses_nothing, need_iop)
+TEST_NEEDS(iop_switching_on_and_off_while_workers_run_loses_nothing, need_iop)
 {
 	int td = blk_find("testdev0", &(struct hako_blk_info){ 0 });
 	int rd = blk_find("ramdisk0", &(struct hako_blk_info){ 0 });
@@ -235,7 +235,7 @@ UTEST_NEEDS(iop_switching_on_and_off_while_workers_run_loses_nothing, need_iop)
 	return 0;
 }
 
-UTEST_NEEDS(iop_cannot_be_used_without_one, need_no_iop)
+TEST_NEEDS(iop_cannot_be_used_without_one, need_no_iop)
 {
 	int td = blk_find("testdev0", &(struct hako_blk_info){ 0 });
 	CHECK(td >= 0, "no testdev0");

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako_blk.h>
 #include "blkdevs.h"
 
@@ -31,7 +31,7 @@ static int iotest_run(const char *dev, int mode, const char *k)
 	return status;
 }
 
-UTEST(iotest_runs_its_workers_in_both_modes)
+TEST(iotest_runs_its_workers_in_both_modes)
 {
 	CHECK_EQ(iotest_run("ramdisk0", HAKO_BLK_SYMMETRIC, "3"), 0);
 	CHECK_EQ(iotest_run("ramdisk0", HAKO_BLK_FUNNEL, "3"), 0);
@@ -44,7 +44,7 @@ UTEST(iotest_runs_its_workers_in_both_modes)
  * a second device that has no interrupt it gets that far and fails (1);
  * an empty name is a bad word (2).  Table 2's fixed policy needs a CPU
  * other than the master. */
-UTEST_NEEDS(iotest_table2_walks_every_device_it_is_given, needs_two_cpus)
+TEST_NEEDS(iotest_table2_walks_every_device_it_is_given, needs_two_cpus)
 {
 	char *one[] = { "iotest", "table2", "--ks", "1", "--t2loops", "1", "--t2wait", "0",
 			"--t2dev", "testdev0,testdev0", NULL };
@@ -101,7 +101,7 @@ static int threads_now(void)
 /* A worker given a device it cannot open still answers READY and, after
  * GO, DONE, then exits 1 once LEAVE comes: the parent's count of DONE
  * never falls short. */
-UTEST(iotest_worker_that_fails_still_posts_done)
+TEST(iotest_worker_that_fails_still_posts_done)
 {
 	struct worker_sems s;
 	CHECK_EQ(sems_make(&s), 0);
@@ -124,7 +124,7 @@ UTEST(iotest_worker_that_fails_still_posts_done)
  * A worker that exited at once would put its teardown inside the region
  * or not as the CPUs' turns came under icount: reruns of one cell would
  * differ by one teardown.  20 ms is far more than an exit and its teardown take. */
-UTEST(iotest_worker_stays_until_leave)
+TEST(iotest_worker_stays_until_leave)
 {
 	struct hako_blk_info info;
 	int id = blk_find("ramdisk0", &info);        /* none: a worker that fails waits too */

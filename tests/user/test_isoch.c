@@ -20,7 +20,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 #include <hako/arch/x86_64/tsc.h>
 
@@ -77,7 +77,7 @@ static void napper(void *arg)
 		sleep_ms(1);
 }
 
-UTEST(isoch_admission_refuses_what_does_not_fit)
+TEST(isoch_admission_refuses_what_does_not_fit)
 {
 	struct hako_isoch st;
 	nappers_go = 0;
@@ -163,7 +163,7 @@ static void periodic(void *arg)
 	/* exits periodic (stopped): the exit gives the reservation back */
 }
 
-UTEST(isoch_no_missed_release_with_hogs_on_every_cpu)
+TEST(isoch_no_missed_release_with_hogs_on_every_cpu)
 {
 	int n = online_cpus() < MAXC ? online_cpus() : MAXC;
 	int hogs[MAXC], tids[MAXC];
@@ -193,7 +193,7 @@ UTEST(isoch_no_missed_release_with_hogs_on_every_cpu)
 	return 0;
 }
 
-UTEST(isoch_budget_overrun_is_counted_and_stopped)
+TEST(isoch_budget_overrun_is_counted_and_stopped)
 {
 	int cpu = online_cpus() - 1, hogs[MAXC];
 	int first = cpu < MAXC ? cpu : MAXC - 1;
@@ -229,7 +229,7 @@ UROLE(isoch_periodic_forever)
 		sys_isoch_wait();
 }
 
-UTEST(isoch_stop_destroy_and_exit_give_the_reservation_back)
+TEST(isoch_stop_destroy_and_exit_give_the_reservation_back)
 {
 	struct hako_isoch st;
 	int cpu = online_cpus() - 1;
@@ -301,7 +301,7 @@ static void drain(void *arg)
 
 /* A frame every 10 us to the RTL8139, its interrupts packed on CPU 0:
  * periodic threads on every CPU still miss no release. */
-UTEST_NEEDS(isoch_no_missed_release_under_packed_interrupts, hub_cards_packaging)
+TEST_NEEDS(isoch_no_missed_release_under_packed_interrupts, hub_cards_packaging)
 {
 	int n = online_cpus() < MAXC ? online_cpus() : MAXC;
 	int hogs[MAXC] = { 0 }, tids[MAXC];

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/ispc.h>
-#include <hako/test.h>
+#include "test.h"
 #include <echo/proto.h>
 #include <ramdisk/proto.h>
 #include <nameserver/proto.h>

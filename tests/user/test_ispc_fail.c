@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <hako/sys.h>
 #include <hako/ispc.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 #include <echo/proto.h>
 #include "fleet.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 #include <hako/arch/x86_64/tsc.h>
 #include "forbidden.h"
@@ -56,29 +56,29 @@ static int killed_with(int status, int cause)
 	CHECK(killed_with(_s, cause), "%s %s: status 0x%x, expected killed by %d", role, #__VA_ARGS__, _s, cause); \
 } while (0)
 
-UTEST(null_read_killed) { EXPECT_KILLED(PF, "touch", "0"); return 0; }
-UTEST(null_write_killed) { EXPECT_KILLED(PF, "touch", "8", "w"); return 0; }
-UTEST(kernel_direct_map_read_killed) { EXPECT_KILLED(PF, "touch", "0xffff800000100000"); return 0; }
-UTEST(kernel_image_write_killed) { EXPECT_KILLED(PF, "touch", "0xffffffff80100000", "w"); return 0; }
-UTEST(kernel_stack_area_read_killed) { EXPECT_KILLED(PF, "touch", "0xffffff0000008000"); return 0; }
-UTEST(noncanonical_address_killed) { EXPECT_KILLED(GP, "touch", "0x8000000000000000"); return 0; }
-UTEST(own_text_write_killed) { EXPECT_KILLED(PF, "touch", "0x400000", "w"); return 0; }
-UTEST(stack_guard_killed)
+TEST(null_read_killed) { EXPECT_KILLED(PF, "touch", "0"); return 0; }
+TEST(null_write_killed) { EXPECT_KILLED(PF, "touch", "8", "w"); return 0; }
+TEST(kernel_direct_map_read_killed) { EXPECT_KILLED(PF, "touch", "0xffff800000100000"); return 0; }
+TEST(kernel_image_write_killed) { EXPECT_KILLED(PF, "touch", "0xffffffff80100000", "w"); return 0; }
+TEST(kernel_stack_area_read_killed) { EXPECT_KILLED(PF, "touch", "0xffffff0000008000"); return 0; }
+TEST(noncanonical_address_killed) { EXPECT_KILLED(GP, "touch", "0x8000000000000000"); return 0; }
+TEST(own_text_write_killed) { EXPECT_KILLED(PF, "touch", "0x400000", "w"); return 0; }
+TEST(stack_guard_killed)
 {
 	char addr[32];
 	snprintf(addr, sizeof addr, "0x%lx", (unsigned long)(HAKO_USER_STACK_TOP - HAKO_USER_STACK_MAX - 8));
 	EXPECT_KILLED(PF, "touch", addr);
 	return 0;
 }
-UTEST(privileged_cli_killed) { EXPECT_KILLED(GP, "insn", "cli"); return 0; }
-UTEST(privileged_hlt_killed) { EXPECT_KILLED(GP, "insn", "hlt"); return 0; }
-UTEST(privileged_wrmsr_killed) { EXPECT_KILLED(GP, "insn", "wrmsr"); return 0; }
-UTEST(fpu_x87_killed) { EXPECT_KILLED(NM, "insn", "x87"); return 0; }
-UTEST(sse_killed) { EXPECT_KILLED(UD, "insn", "sse"); return 0; }
-UTEST(breakpoint_killed) { EXPECT_KILLED(GP, "insn", "int3"); return 0; }
-UTEST(invalid_opcode_killed) { EXPECT_KILLED(UD, "insn", "ud2"); return 0; }
-UTEST(single_step_into_syscall_killed) { EXPECT_KILLED(1, "insn", "tf_syscall"); return 0; }
-UTEST(divide_by_zero_killed) { EXPECT_KILLED(0, "insn", "div0"); return 0; }
+TEST(privileged_cli_killed) { EXPECT_KILLED(GP, "insn", "cli"); return 0; }
+TEST(privileged_hlt_killed) { EXPECT_KILLED(GP, "insn", "hlt"); return 0; }
+TEST(privileged_wrmsr_killed) { EXPECT_KILLED(GP, "insn", "wrmsr"); return 0; }
+TEST(fpu_x87_killed) { EXPECT_KILLED(NM, "insn", "x87"); return 0; }
+TEST(sse_killed) { EXPECT_KILLED(UD, "insn", "sse"); return 0; }
+TEST(breakpoint_killed) { EXPECT_KILLED(GP, "insn", "int3"); return 0; }
+TEST(invalid_opcode_killed) { EXPECT_KILLED(UD, "insn", "ud2"); return 0; }
+TEST(single_step_into_syscall_killed) { EXPECT_KILLED(1, "insn", "tf_syscall"); return 0; }
+TEST(divide_by_zero_killed) { EXPECT_KILLED(0, "insn", "div0"); return 0; }
 
 UROLE(recurse)
 {
@@ -89,7 +89,7 @@ UROLE(recurse)
 	return urole_recurse(argc + 1, argv) + page[0];
 }
 
-UTEST(stack_overflow_killed)
+TEST(stack_overflow_killed)
 {
 	int s = run_role("recurse", NULL);
 	CHECK(killed_with(s, PF), "status 0x%x", s);
@@ -104,7 +104,7 @@ UROLE(exec_heap)
 	return 0;
 }
 
-UTEST(heap_not_executable) { int s = run_role("exec_heap", NULL); CHECK(killed_with(s, PF), "status 0x%x", s); return 0; }
+TEST(heap_not_executable) { int s = run_role("exec_heap", NULL); CHECK(killed_with(s, PF), "status 0x%x", s); return 0; }
 
 /* The loop pauses: under QEMU 7.2 icount a vCPU in a bare loop can go
  * for minutes of guest time without its timer interrupt (design.md,
@@ -117,7 +117,7 @@ UROLE(spin)
 	return 0;
 }
 
-UTEST(kill_spinning_child)
+TEST(kill_spinning_child)
 {
 	int pid = spawn_role("spin", NULL);
 	CHECK(pid > 0, "spawn %d", pid);
@@ -149,7 +149,7 @@ UROLE(block)
 }
 
 /* A process asleep in the kernel (console read, sleep, semaphore, wait) can be killed. */
-UTEST(kill_blocked_child)
+TEST(kill_blocked_child)
 {
 	const char *how[] = { "read", "sleep", "sem", "wait" };
 	for (unsigned i = 0; i < sizeof how / sizeof how[0]; i++) {
@@ -179,7 +179,7 @@ UROLE(nappers)
 
 /* A kill lands while threads are between arming their sleep timer and
  * leaving the CPU: each must end exactly once, nothing resumed twice. */
-UTEST(kill_during_short_sleeps)
+TEST(kill_during_short_sleeps)
 {
 	for (int i = 0; i < 12; i++) {
 		int pid = spawn_role("nappers", NULL);
@@ -195,7 +195,7 @@ UROLE(kill_parent)
 	return sys_kill(atoi(argv[0])) == -EPERM ? 0 : 1;
 }
 
-UTEST(kill_permissions)
+TEST(kill_permissions)
 {
 	char me[16];
 	snprintf(me, sizeof me, "%ld", sys_getpid());
@@ -206,7 +206,7 @@ UTEST(kill_permissions)
 	return 0;
 }
 
-UTEST(fault_leaves_kernel_running)
+TEST(fault_leaves_kernel_running)
 {
 	EXPECT_KILLED(PF, "touch", "0");
 	char *argv[] = { "hello", "7", NULL };

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/arch/x86_64/tsc.h>
 #include <hako_blk.h>
 #include "blkdevs.h"
@@ -200,7 +200,7 @@ static int broadcast_ok(const struct hako_blk_info *in)
 
 static int fixed_cpu(void) { int n = online_cpus(); return n > 2 ? 2 : n - 1; }
 
-UTEST(mpio_ctl_checks_its_arguments)
+TEST(mpio_ctl_checks_its_arguments)
 {
 	int td = find_dev("testdev0"), rd = find_dev("ramdisk0");
 	CHECK(td >= 0 && rd >= 0, "testdev0 %d, ramdisk0 %d", td, rd);
@@ -311,7 +311,7 @@ static int one_setting(int dev, int mode, int policy)
 	return 0;
 }
 
-UTEST(mpio_every_device_in_every_mode_and_policy)
+TEST(mpio_every_device_in_every_mode_and_policy)
 {
 	for (int dev = 0; dev < blk_ndevs(); dev++) {
 		struct hako_blk_info in;
@@ -333,7 +333,7 @@ UTEST(mpio_every_device_in_every_mode_and_policy)
 	return 0;
 }
 
-UTEST(mpio_funnel_submits_on_the_master_and_returns_home)
+TEST(mpio_funnel_submits_on_the_master_and_returns_home)
 {
 	const char *names[] = { "ramdisk0", "testdev0" };
 	for (int i = 0; i < 2; i++) {
@@ -407,7 +407,7 @@ static int issuer_alone(int dev)
 
 /* testdev0, and ahci0 where the boot has one (--disk ahci|both): its MSIs
  * come when QEMU's host threads finish the commands, one per command. */
-UTEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
+TEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
 {
 	int td = find_dev("testdev0"), disk = find_dev("ahci0");
 	CHECK(td >= 0, "no testdev0");
@@ -416,7 +416,7 @@ UTEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
 	return 0;
 }
 
-UTEST(mpio_broadcast_every_cpu_takes_each_interrupt)
+TEST(mpio_broadcast_every_cpu_takes_each_interrupt)
 {
 	int dev = find_dev("testdev0");
 	CHECK(dev >= 0, "no testdev0");
@@ -451,7 +451,7 @@ static const char *need_four_cpus(void)
 }
 
 /* CPU 0 issues, CPU 1 is idle, CPUs 2 and 3 spin (3 at a higher priority). */
-UTEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
+TEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
 {
 	int dev = find_dev("testdev0");
 	CHECK(dev >= 0, "no testdev0");
@@ -492,7 +492,7 @@ UTEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
 }
 
 /* Workers on four CPUs on the testdev and the ramdisk while the settings keep changing. */
-UTEST(mpio_switching_while_workers_run_loses_no_request)
+TEST(mpio_switching_while_workers_run_loses_no_request)
 {
 	int td = find_dev("testdev0"), rd = find_dev("ramdisk0");
 	CHECK(td >= 0 && rd >= 0, "testdev0 %d, ramdisk0 %d", td, rd);

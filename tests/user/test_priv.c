@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 
 #define NO_DEV 999                       /* no device, source or card has this number */
 
@@ -115,7 +115,7 @@ static int spawn_role_priv(const char *role, uint64_t keep)
 	return r < 0 ? r : status;
 }
 
-UTEST(control_calls_refused_without_privilege)
+TEST(control_calls_refused_without_privilege)
 {
 	int status = spawn_role_priv("priv_refused", HAKO_PRIV_NONE);
 	CHECK(status == 0, "%s", status > 0 && status <= (int)NCONTROL ? control[status - 1].name :
@@ -126,7 +126,7 @@ UTEST(control_calls_refused_without_privilege)
 	return 0;
 }
 
-UTEST(unprivileged_queries_stay_open)
+TEST(unprivileged_queries_stay_open)
 {
 	static struct hako_perf_preempt pre;
 	struct hako_blk_info info;
@@ -143,7 +143,7 @@ UTEST(unprivileged_queries_stay_open)
 	return 0;
 }
 
-UTEST(process_cannot_raise_its_privileges)
+TEST(process_cannot_raise_its_privileges)
 {
 	const uint64_t some = HAKO_PRIV_MEASURE | HAKO_PRIV_SCHED;
 	CHECK_EQ(sys_priv_drop(HAKO_PRIV_ALL & ~some), some);
@@ -165,7 +165,7 @@ UTEST(process_cannot_raise_its_privileges)
 	return 0;
 }
 
-UTEST(privileged_call_works_after_another_bit_dropped)
+TEST(privileged_call_works_after_another_bit_dropped)
 {
 	CHECK_EQ(sys_priv_drop(HAKO_PRIV_DEVCTL | HAKO_PRIV_SCHED), HAKO_PRIV_ALL & ~(HAKO_PRIV_DEVCTL | HAKO_PRIV_SCHED));
 	CHECK_EQ(sys_perf_ctl(HAKO_PERF_PURGE, NULL), 0);            /* MEASURE still held */

@@ -8,14 +8,14 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 
 UROLE(exit_with)
 {
 	return atoi(argv[0]);
 }
 
-UTEST(exit_status_reaches_parent)
+TEST(exit_status_reaches_parent)
 {
 	const char *codes[] = { "0", "1", "7", "128", "255" };
 	for (unsigned i = 0; i < sizeof codes / sizeof codes[0]; i++)
@@ -28,7 +28,7 @@ UROLE(report_pid)
 	return (int)(sys_getpid() & 0x7f);
 }
 
-UTEST(getpid_matches_spawn)
+TEST(getpid_matches_spawn)
 {
 	int pid = spawn_role("report_pid", NULL);
 	CHECK(pid > 1, "pid %d", pid);
@@ -38,7 +38,7 @@ UTEST(getpid_matches_spawn)
 	return 0;
 }
 
-UTEST(wait_any_collects_every_child)
+TEST(wait_any_collects_every_child)
 {
 	int pids[5], seen = 0;
 	for (int i = 0; i < 5; i++) {
@@ -68,7 +68,7 @@ UROLE(peek)
 	return *(volatile uint64_t *)addr == PATTERN ? 1 : 0;
 }
 
-UTEST(processes_cannot_see_each_other)
+TEST(processes_cannot_see_each_other)
 {
 	uint64_t *mine = malloc(4096);
 	CHECK(mine, "malloc");
@@ -82,7 +82,7 @@ UTEST(processes_cannot_see_each_other)
 	return 0;
 }
 
-UTEST(spawn_exit_wait_1000_times)
+TEST(spawn_exit_wait_1000_times)
 {
 	uint64_t before = free_frames();
 	for (int i = 0; i < 1000; i++) {
@@ -111,7 +111,7 @@ UROLE(bomb)
 	return 0;
 }
 
-UTEST(fork_bomb_is_contained)
+TEST(fork_bomb_is_contained)
 {
 	int s = run_role("bomb", "0", NULL);
 	CHECK_EQ(s, 0);
@@ -120,7 +120,7 @@ UTEST(fork_bomb_is_contained)
 	return 0;
 }
 
-UTEST(process_table_limit_eagain)
+TEST(process_table_limit_eagain)
 {
 	int pids[80], n = 0, r = 0;
 	while (n < 80 && (r = spawn_role("nap", "1000", NULL)) > 0)
@@ -135,7 +135,7 @@ UTEST(process_table_limit_eagain)
 }
 
 /* A process spinning on our CPU at our priority must not keep us off it. */
-UTEST(spinner_cannot_starve_others)
+TEST(spinner_cannot_starve_others)
 {
 	int cpu = (int)sys_getcpu();
 	CHECK_EQ(sys_set_affinity(0, 1ull << cpu), 0);
@@ -177,7 +177,7 @@ UROLE(hog)
 	return got_mib > 0 ? 0 : 1;
 }
 
-UTEST(memory_exhaustion_is_an_error)
+TEST(memory_exhaustion_is_an_error)
 {
 	CHECK_EQ(run_role("hog", NULL), 0);
 	char *argv[] = { "hello", "6", NULL };
@@ -185,7 +185,7 @@ UTEST(memory_exhaustion_is_an_error)
 	return 0;
 }
 
-UTEST(heap_pages_zero_and_reusable)
+TEST(heap_pages_zero_and_reusable)
 {
 	long base = sys_brk(0);
 	CHECK(sys_brk((void *)(base + 8 * 4096)) > 0, "grow");
@@ -206,13 +206,13 @@ static int deep(int n)
 	return n == 0 ? 0 : deep(n - 1) + pad[0] - (char)n;
 }
 
-UTEST(stack_grows_on_demand)
+TEST(stack_grows_on_demand)
 {
 	CHECK_EQ(deep(700), 0);          /* about 700 KiB of stack */
 	return 0;
 }
 
-UTEST(malloc_many_sizes)
+TEST(malloc_many_sizes)
 {
 	void *p[200];
 	for (int i = 0; i < 200; i++) {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 
 #define FLOOD       3000             /* frames the sender gets through */
@@ -139,7 +139,7 @@ static void reap(int nic)
 	sleep_ms(10);
 }
 
-UTEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process)
+TEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process)
 {
 	static struct flood fl;
 	memset((void *)&fl, 0, sizeof fl);
@@ -210,7 +210,7 @@ UTEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_proces
 	return 0;
 }
 
-UTEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
+TEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 {
 	static struct flood fl;
 	memset((void *)&fl, 0, sizeof fl);
@@ -240,7 +240,7 @@ UTEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 	return 0;
 }
 
-UTEST(core_inject_checks_its_arguments)
+TEST(core_inject_checks_its_arguments)
 {
 	struct hako_core_inject in = { .kind = 99 };
 	CHECK_EQ(sys_core_ctl(99, HAKO_CORE_INJECT, &in), -ENODEV);
@@ -253,7 +253,7 @@ UTEST(core_inject_checks_its_arguments)
 	return 0;
 }
 
-UTEST_NEEDS(driver_faults_leave_kernel_and_bystanders_running, tx_process)
+TEST_NEEDS(driver_faults_leave_kernel_and_bystanders_running, tx_process)
 {
 	char *argv[] = { "faultinject", "200", "7", NULL };
 	int status = spawn_wait("faultinject", argv);
@@ -288,7 +288,7 @@ static int wait_gave_up(int nic, struct hako_core_stat *st)
 	return wait_stat(nic, st, given_up, 0);
 }
 
-UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_process)
+TEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_process)
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");
@@ -326,7 +326,7 @@ UTEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_p
 
 /* Resetting the counters of a card whose driver was given up leaves it restartable:
  * RESTART is accepted and frames go again. */
-UTEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
+TEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");
@@ -371,7 +371,7 @@ static bool wild_received(const struct hako_core_stat *st, uint64_t want)
 
 /* The fault counters are the kernel's: bit flips in the driver cannot reach them, and each
  * stays within what was injected and what the driver asked for. */
-UTEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
+TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");

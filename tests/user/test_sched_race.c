@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 
 #define NWORKERS 8
@@ -71,7 +71,7 @@ static void prio_changer(void *arg)
 	}
 }
 
-UTEST_NEEDS(setprio_while_threads_sleep_wake_and_migrate, needs_two_cpus)
+TEST_NEEDS(setprio_while_threads_sleep_wake_and_migrate, needs_two_cpus)
 {
 	int changers[NCHANGERS];
 	workers_left = NWORKERS;
@@ -121,7 +121,7 @@ static void spinner(void *arg __attribute__((unused)))
 	__atomic_fetch_add(&spinners_through, 1, __ATOMIC_RELAXED);
 }
 
-UTEST(spin_lock_holder_lowered_below_its_spinners_still_releases)
+TEST(spin_lock_holder_lowered_below_its_spinners_still_releases)
 {
 	int n = online_cpus(), tids[16];
 	int holder = thread_start(low_holder, NULL);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 
 #define KERNEL_PTR   0xffff800000100000ull   /* the direct map */
 #define KERNEL_TEXT  0xffffffff80100000ull
@@ -20,14 +20,14 @@ static const uint64_t bad_ptrs[] = {
 };
 #define NBAD (sizeof bad_ptrs / sizeof bad_ptrs[0])
 
-UTEST(null_syscall_returns_zero)
+TEST(null_syscall_returns_zero)
 {
 	for (int i = 0; i < 100; i++)
 		CHECK_EQ(sys_null(), 0);
 	return 0;
 }
 
-UTEST(unknown_syscalls_enosys)
+TEST(unknown_syscalls_enosys)
 {
 	const long numbers[] = { SYS_COUNT, SYS_COUNT + 1, 255, 256, 1000, 0x7fffffff, -1, -2, 1l << 40, (long)(~0ul >> 1) };
 	for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
@@ -35,7 +35,7 @@ UTEST(unknown_syscalls_enosys)
 	return 0;
 }
 
-UTEST(write_bad_pointers_efault)
+TEST(write_bad_pointers_efault)
 {
 	for (unsigned i = 0; i < NBAD; i++)
 		CHECK_EQ(sys_write((const void *)bad_ptrs[i], 16), -EFAULT);
@@ -47,7 +47,7 @@ UTEST(write_bad_pointers_efault)
 	return 0;
 }
 
-UTEST(write_partly_bad_buffer)
+TEST(write_partly_bad_buffer)
 {
 	/* The last page of the main stack is mapped, the one above USER_TOP is not ours. */
 	char *heap = malloc(64);
@@ -60,7 +60,7 @@ UTEST(write_partly_bad_buffer)
 	return 0;
 }
 
-UTEST(read_bad_arguments)
+TEST(read_bad_arguments)
 {
 	char buf[8];
 	/* An unmapped page of the user half is found only when the bytes come. */
@@ -73,7 +73,7 @@ UTEST(read_bad_arguments)
 	return 0;
 }
 
-UTEST(spawn_bad_paths)
+TEST(spawn_bad_paths)
 {
 	for (unsigned i = 0; i < NBAD; i++)
 		CHECK_EQ(sys_spawn((const char *)bad_ptrs[i], NULL), -EFAULT);
@@ -90,7 +90,7 @@ UTEST(spawn_bad_paths)
 	return 0;
 }
 
-UTEST(spawn_bad_argv)
+TEST(spawn_bad_argv)
 {
 	for (unsigned i = 0; i < NBAD; i++)
 		if (bad_ptrs[i])
@@ -109,14 +109,14 @@ UTEST(spawn_bad_argv)
 	return 0;
 }
 
-UTEST(spawn_passes_arguments)
+TEST(spawn_passes_arguments)
 {
 	char *argv[] = { "hello", "42", "second", "third", NULL };
 	CHECK_EQ(spawn_wait("hello", argv), 42);
 	return 0;
 }
 
-UTEST(wait_bad_arguments)
+TEST(wait_bad_arguments)
 {
 	int status;
 	CHECK_EQ(sys_wait(-1, &status), -ECHILD);
@@ -132,7 +132,7 @@ UTEST(wait_bad_arguments)
 	return 0;
 }
 
-UTEST(info_calls_bad_pointers)
+TEST(info_calls_bad_pointers)
 {
 	for (unsigned i = 0; i < NBAD; i++) {
 		CHECK_EQ(sys_sysinfo((struct hako_sysinfo *)bad_ptrs[i]), -EFAULT);
@@ -149,7 +149,7 @@ UTEST(info_calls_bad_pointers)
 	return 0;
 }
 
-UTEST(sysinfo_and_cpustat)
+TEST(sysinfo_and_cpustat)
 {
 	struct hako_sysinfo si;
 	CHECK_EQ(sys_sysinfo(&si), 0);
@@ -166,7 +166,7 @@ UTEST(sysinfo_and_cpustat)
 	return 0;
 }
 
-UTEST(progname_lists_programs)
+TEST(progname_lists_programs)
 {
 	char name[HAKO_PATH_MAX];
 	int found = 0, i;
@@ -177,7 +177,7 @@ UTEST(progname_lists_programs)
 	return 0;
 }
 
-UTEST(poweroff_denied_to_others)
+TEST(poweroff_denied_to_others)
 {
 	if (sys_getpid() == 1)
 		return 0;                    /* pid 1 may; never try it here */
@@ -186,7 +186,7 @@ UTEST(poweroff_denied_to_others)
 	return 0;
 }
 
-UTEST(brk_bad_values)
+TEST(brk_bad_values)
 {
 	long cur = sys_brk(0);
 	CHECK(cur > 0, "brk %ld", cur);
@@ -197,7 +197,7 @@ UTEST(brk_bad_values)
 	return 0;
 }
 
-UTEST(sleep_clock_yield)
+TEST(sleep_clock_yield)
 {
 	uint64_t t0 = clock_ns();
 	CHECK_EQ(sys_yield(), 0);
@@ -214,7 +214,7 @@ UTEST(sleep_clock_yield)
 	return 0;
 }
 
-UTEST(thread_and_cpu_bad_arguments)
+TEST(thread_and_cpu_bad_arguments)
 {
 	CHECK_EQ(sys_thread_create(NULL, NULL), -EINVAL);
 	CHECK_EQ(sys_thread_create((void (*)(void *))KERNEL_TEXT, NULL), -EINVAL);
@@ -235,7 +235,7 @@ UTEST(thread_and_cpu_bad_arguments)
 	return 0;
 }
 
-UTEST(semaphore_bad_ids)
+TEST(semaphore_bad_ids)
 {
 	CHECK_EQ(sys_sem_post(0), -EINVAL);
 	CHECK_EQ(sys_sem_wait(-1), -EINVAL);
@@ -250,7 +250,7 @@ UTEST(semaphore_bad_ids)
 	return 0;
 }
 
-UTEST(semaphore_table_exhaustion)
+TEST(semaphore_table_exhaustion)
 {
 	int ids[80], n = 0;
 	long r;
@@ -334,7 +334,7 @@ UROLE(garbage)
 	return calls > 1000 ? 0 : 1;
 }
 
-UTEST(garbage_syscalls_leave_kernel_up)
+TEST(garbage_syscalls_leave_kernel_up)
 {
 	const char *seeds[] = { "1", "2", "3", "0xdeadbeef" };
 	for (unsigned i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
@@ -352,7 +352,7 @@ UTEST(garbage_syscalls_leave_kernel_up)
  * addresses, blocking calls), under a watchdog: whatever state the child
  * ends in, a kill must end it and give back every frame.
  */
-UTEST(garbage_syscalls_reckless_then_killed)
+TEST(garbage_syscalls_reckless_then_killed)
 {
 	const char *seeds[] = { "11", "12", "13", "14", "15", "16" };
 	for (unsigned i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
@@ -371,7 +371,7 @@ UTEST(garbage_syscalls_reckless_then_killed)
 }
 
 /* The archive carries two broken copies of hello (see user/user.mk). */
-UTEST(spawn_malformed_elf_enoexec)
+TEST(spawn_malformed_elf_enoexec)
 {
 	CHECK_EQ(sys_spawn("broken-truncated", NULL), -ENOEXEC);
 	CHECK_EQ(sys_spawn("broken-magic", NULL), -ENOEXEC);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/sys.h>
-#include <hako/test.h>
+#include "test.h"
 #include <hako/thread.h>
 
 #define NTHREADS 4
@@ -32,7 +32,7 @@ static void add_many(void *arg)
 	}
 }
 
-UTEST(threads_share_memory_across_cpus)
+TEST(threads_share_memory_across_cpus)
 {
 	int n = online_cpus(), tids[NTHREADS];
 	for (int i = 0; i < NTHREADS; i++) {
@@ -55,7 +55,7 @@ static void exit_code(void *arg)
 	sys_thread_exit((int)(long)arg);
 }
 
-UTEST(thread_join_returns_exit_code)
+TEST(thread_join_returns_exit_code)
 {
 	int tid = thread_start(exit_code, (void *)33L);
 	CHECK(tid > 0, "thread_start %d", tid);
@@ -69,7 +69,7 @@ static void nap_thread(void *arg)
 	sleep_ms((uint64_t)(long)arg);
 }
 
-UTEST(thread_limit_eagain)
+TEST(thread_limit_eagain)
 {
 	int tids[HAKO_MAX_THREADS + 4], n = 0, r = 0;
 	while (n < HAKO_MAX_THREADS + 4 && (r = thread_start(nap_thread, (void *)30L)) > 0)
@@ -94,7 +94,7 @@ UROLE(thread_faults)
 	return 0;
 }
 
-UTEST(thread_fault_kills_whole_process)
+TEST(thread_fault_kills_whole_process)
 {
 	int s = run_role("thread_faults", NULL);
 	CHECK(HAKO_WIFKILLED(s) && HAKO_WCAUSE(s) == 14, "status 0x%x", s);
@@ -114,13 +114,13 @@ UROLE(thread_exits_process)
 	return 0;
 }
 
-UTEST(exit_from_thread_ends_process)
+TEST(exit_from_thread_ends_process)
 {
 	CHECK_EQ(run_role("thread_exits_process", NULL), 21);
 	return 0;
 }
 
-UTEST(affinity_and_migration)
+TEST(affinity_and_migration)
 {
 	int n = online_cpus();
 	for (int c = 0; c < n; c++) {
@@ -146,7 +146,7 @@ static void waiter(void *arg)
 	woke_on = (int)sys_getcpu();
 }
 
-UTEST_NEEDS(cross_cpu_wakeup, needs_two_cpus)
+TEST_NEEDS(cross_cpu_wakeup, needs_two_cpus)
 {
 	sem_a = (int)sys_sem_create(0);
 	sem_b = (int)sys_sem_create(0);
@@ -173,7 +173,7 @@ UROLE(pong)
 	return 0;
 }
 
-UTEST(semaphore_pingpong_between_processes)
+TEST(semaphore_pingpong_between_processes)
 {
 	int a = (int)sys_sem_create(0), b = (int)sys_sem_create(0);
 	char sa[16], sb[16];
@@ -191,7 +191,7 @@ UTEST(semaphore_pingpong_between_processes)
 	return 0;
 }
 
-UTEST(semaphore_destroyed_wakes_waiter)
+TEST(semaphore_destroyed_wakes_waiter)
 {
 	sem_a = (int)sys_sem_create(0);
 	int tid = thread_start(nap_thread, (void *)1L);
@@ -215,7 +215,7 @@ UROLE(main_thread_exits_first)
 	return 1;
 }
 
-UTEST(last_thread_exit_sets_status)
+TEST(last_thread_exit_sets_status)
 {
 	CHECK_EQ(run_role("main_thread_exits_first", NULL), 17);
 	return 0;
@@ -240,7 +240,7 @@ UROLE(mutual_join)
 	return 0;
 }
 
-UTEST(kill_ends_threads_joining_each_other)
+TEST(kill_ends_threads_joining_each_other)
 {
 	int pid = spawn_role("mutual_join", NULL);
 	CHECK(pid > 0, "spawn %d", pid);
@@ -269,7 +269,7 @@ static void nap_many(void *arg)
 	}
 }
 
-UTEST(short_sleeps_on_all_cpus)
+TEST(short_sleeps_on_all_cpus)
 {
 	int tids[NSLEEPERS];
 	for (int i = 0; i < NSLEEPERS; i++) {
@@ -305,7 +305,7 @@ static void high_waiter(void *arg)
 	waiter_ran = 1;
 }
 
-UTEST(wakeup_of_higher_priority_switches_at_call_exit)
+TEST(wakeup_of_higher_priority_switches_at_call_exit)
 {
 	int cpu = sys_getcpu();
 	CHECK_EQ(sys_set_affinity(0, 1ull << cpu), 0);
@@ -346,7 +346,7 @@ static void touch_stack(void *arg __attribute__((unused)))
 	(void)deep[0];
 }
 
-UTEST(thread_join_returns_with_its_stack_freed)
+TEST(thread_join_returns_with_its_stack_freed)
 {
 	int tid = thread_start(touch_stack, NULL);      /* warm-up: heap, tables */
 	CHECK(tid > 0, "thread_start %d", tid);
@@ -379,7 +379,7 @@ UROLE(threads_touch_then_exit)
  * selftest) a frame held when `before` was read came back during the
  * rounds, freed by background work of an earlier test (its source is
  * not known); so more frames than before is no failure here. */
-UTEST(exit_with_many_threads_frees_everything_before_wait_returns)
+TEST(exit_with_many_threads_frees_everything_before_wait_returns)
 {
 	uint64_t before = free_frames();
 	for (int i = 0; i < 3; i++) {
