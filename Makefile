@@ -1,5 +1,5 @@
-# Hako — build, run and test.  `make run` and `make test` are the two
-# commands people need; everything else is a step of those.
+# Hako — build, run and test.  `make run`, `make check` and `make test` are
+# the commands people need; everything else is a step of those.
 
 CC      := gcc
 LD      := ld
@@ -38,7 +38,7 @@ KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
 
-.PHONY: all kernel kernel-debug iso run test host-tests gdb deps clean report
+.PHONY: all kernel kernel-debug iso run check test host-tests gdb deps clean report
 all: kernel
 
 # The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
@@ -125,8 +125,18 @@ host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)
 	@$(MAKE) -s -f tools/costmodel/costmodel.mk BUILD=$(BUILD) costmodel-tests-build
 
-test: deps kernel kernel-debug costmodel
-	./hako test-all
+# The tests live in tests/ (host, kernel, user, harness, costmodel); two
+# tiers run them (tools/hakotool/testall.py).  `make check`, the quick one:
+# the layout check, the host tests, pytest, one ktest boot and one selftest
+# boot, then its wall time.  `make test`: the whole matrix.  `make test
+# T=NAME`: one test by name, sent to its runner (a ktest or selftest name,
+# a host test BINARY[:CASE] or CASE, a pytest node id; testone.py).
+check: deps
+	@start=$$(date +%s); ./hako test-all --check; status=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s wall time"; exit $$status
+
+test: deps $(if $(T),,kernel kernel-debug costmodel)
+	./hako test-all $(if $(T),--only '$(T)')
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in
 # the background (its console goes to build/gdb-console.log), gdb attaches

@@ -150,9 +150,6 @@ static void check_free_all(void)
 		free(check_allocs[--check_nallocs]);
 }
 
-#define CHECK_FAIL_ check_fail
-#define CHECK_RETURN_ return
-#include <checks.h>
 
 /* Integers of any type up to 64 bits, compared as values. */
 #define CHECK_EQ(actual, expected)                                              \
@@ -208,6 +205,11 @@ static void check_free_all(void)
 			return;                                                 \
 		}                                                               \
 	} while (0)
+
+/* CHECK and the vocabulary every C test shares; CHECK_EQ above is the host's. */
+#define CHECK_FAIL_ check_fail
+#define CHECK_RETURN_ return
+#include <checks.h>
 
 static void check_write_all(int fd, const char *p, size_t n)
 {

@@ -38,4 +38,18 @@
 		}                                                               \
 	} while (0)
 
+/* Two integers as longs; a runner with its own (the host's prints hex too)
+ * defines CHECK_EQ before including this header. */
+#ifndef CHECK_EQ
+#define CHECK_EQ(a, b)                                                          \
+	do {                                                                    \
+		long check_a_ = (long)(a), check_b_ = (long)(b);                \
+		if (check_a_ != check_b_) {                                     \
+			CHECK_FAIL_(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", \
+				    #a, check_a_, #b, check_b_);                \
+			CHECK_RETURN_;                                          \
+		}                                                               \
+	} while (0)
+#endif
+
 #endif

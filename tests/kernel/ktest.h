@@ -4,8 +4,8 @@
  * A test is a function returning 0 on success; TEST(name) defines one
  * and registers it in the .ktests section.  Each runs in a kernel thread
  * of its own and fails if the free-frame count is not back to where it
- * was.  CHECK(cond[, fmt, ...]) fails it (tests/include/checks.h, the
- * vocabulary every C test shares).  A test that cannot run on this machine
+ * was.  CHECK(cond[, fmt, ...]) and CHECK_EQ(a, b) fail it
+ * (tests/include/checks.h, the vocabulary every C test shares).  A test that cannot run on this machine
  * (no such device, one CPU) says so with SKIP(why): it is reported SKIP,
  * never PASS.
  * `ktest [NAME...]` on the command line runs them (all, or those named),

@@ -1,5 +1,5 @@
 /*
- * selftest/blkdevs.h — what the block-device tests (test_blk.c,
+ * tests/user/blkdevs.h — what the block-device tests (test_blk.c,
  * test_mpio.c) share: finding devices and the data pattern they write.
  */
 #ifndef SELFTEST_BLKDEVS_H

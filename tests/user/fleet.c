@@ -1,5 +1,5 @@
 /*
- * selftest/fleet.c — starting and stopping the servers of an ISPC test
+ * tests/user/fleet.c — starting and stopping the servers of an ISPC test
  * (fleet.h).
  */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * selftest/fleet.h — the server processes one ISPC test starts, and the
+ * tests/user/fleet.h — the server processes one ISPC test starts, and the
  * small helpers those tests share.
  *
  * ISPC_TEST(name) { ... } is a TEST whose body gets `struct fleet *fl`;

@@ -1,5 +1,5 @@
 /*
- * selftest/forbidden.h — the instructions of arch/x86_64/forbidden.S.
+ * tests/user/forbidden.h — the instructions of arch/x86_64/forbidden.S.
  */
 #ifndef SELFTEST_FORBIDDEN_H
 #define SELFTEST_FORBIDDEN_H

@@ -1,5 +1,5 @@
 /*
- * selftest/main.c — Hako's in-guest test suite: the runner.
+ * tests/user/main.c — Hako's in-guest test suite: the runner.
  *
  *   selftest                 every test
  *   selftest NAME...         the tests named

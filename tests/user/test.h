@@ -54,10 +54,6 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
 #define CHECK_FAIL_ test_fail
 #define CHECK_RETURN_ return 1
 #include <checks.h>
-#define CHECK_EQ(a, b) \
-	do { long _a = (long)(a), _b = (long)(b); \
-	     if (_a != _b) { test_fail(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", #a, _a, #b, _b); return 1; } \
-	} while (0)
 
 /* Spawn `selftest --role ROLE ARGS...` (args NULL-terminated); its pid or -errno. */
 int spawn_role(const char *role, ...);

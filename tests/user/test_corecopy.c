@@ -1,5 +1,5 @@
 /*
- * selftest/test_corecopy.c — a driver process's copy of a caller's data
+ * tests/user/test_corecopy.c — a driver process's copy of a caller's data
  * (core_copyin, paper 003) against the caller's other threads freeing the
  * page under it.
  *

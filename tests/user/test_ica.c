@@ -1,5 +1,5 @@
 /*
- * selftest/test_ica.c — the kernel's ICA and request machinery (paper 002)
+ * tests/user/test_ica.c — the kernel's ICA and request machinery (paper 002)
  * seen from the system calls alone: allocation, paste and peel, who may
  * touch what, and requests through tiny servers played by roles
  * (stepwise and direct return, a server that dies).  test_ispc.c checks

@@ -1,5 +1,5 @@
 /*
- * selftest/test_ica_rules.c — the rules of ICAs (paper 002) beyond
+ * tests/user/test_ica_rules.c — the rules of ICAs (paper 002) beyond
  * test_ica.c: what ica_stat reports, sizes and ids refused, ICAs zeroed
  * when reused, contents and counters across peel and paste, first-touch
  * faults by mode, ids that are not the caller's, and exhaustion of the

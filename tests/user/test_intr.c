@@ -1,5 +1,5 @@
 /*
- * selftest/test_intr.c — interrupt packaging (paper 000) and the network
+ * tests/user/test_intr.c — interrupt packaging (paper 000) and the network
  * cards from user space: argument checks, traffic from the kernel's
  * sender (the e1000) to a receiving process (the RTL8139) in each
  * interrupt mode, a flood far above the batch rate with nothing lost and

@@ -1,5 +1,5 @@
 /*
- * selftest/test_isoch.c — periodic threads (paper 004, kernel/sched/isoch.c):
+ * tests/user/test_isoch.c — periodic threads (paper 004, kernel/sched/isoch.c):
  * admission refuses what does not fit, with the reason; periodic threads
  * on every CPU miss no release while compute hogs run everywhere; a
  * thread that overruns its budget is counted and stopped, and the hog on

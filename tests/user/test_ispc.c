@@ -1,5 +1,5 @@
 /*
- * selftest/test_ispc.c — requests through the servers (paper 002):
+ * tests/user/test_ispc.c — requests through the servers (paper 002):
  * synchronous and asynchronous requests to echo, garbage control ICAs,
  * data that stays intact through thousands of ICA moves across CPUs, the
  * ramdisk, multi-stage requests with stepwise and direct return, and the

@@ -1,5 +1,5 @@
 /*
- * selftest/test_ispc_fail.c — server communication when things go wrong
+ * tests/user/test_ispc_fail.c — server communication when things go wrong
  * (paper 002): bad requests, a server that ends or is killed with
  * requests waiting and in service, a client that ends before its result,
  * and the queue limits.  Nothing may hang and no ICA page may be lost:

@@ -1,5 +1,5 @@
 /*
- * selftest/test_kill.c — programs that touch what is not theirs or run
+ * tests/user/test_kill.c — programs that touch what is not theirs or run
  * what they may not are killed, alone, with the right cause; the parent
  * sees it and the kernel goes on.
  */

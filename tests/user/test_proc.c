@@ -1,5 +1,5 @@
 /*
- * selftest/test_proc.c — processes: exit status, isolation, many
+ * tests/user/test_proc.c — processes: exit status, isolation, many
  * spawns, a fork bomb, a CPU hog, memory exhaustion.
  */
 #include <stdint.h>

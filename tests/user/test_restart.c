@@ -1,5 +1,5 @@
 /*
- * selftest/test_restart.c — faults and restart of driver processes
+ * tests/user/test_restart.c — faults and restart of driver processes
  * (paper 003): a driver process killed in the middle of
  * a flood is started again and every frame is accounted for; a hung one
  * is killed by the kernel's watchdog and started again; a short

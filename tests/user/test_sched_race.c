@@ -1,5 +1,5 @@
 /*
- * selftest/test_sched_race.c — the scheduler under churn: priorities of
+ * tests/user/test_sched_race.c — the scheduler under churn: priorities of
  * other threads changed while those threads sleep, wake, yield and move
  * between CPUs.  Every worker and changer draws its actions from its own
  * linear congruential sequence, so a run under icount repeats exactly.

@@ -1,5 +1,5 @@
 /*
- * selftest/test_sys.c — every system call, fed bad pointers, huge
+ * tests/user/test_sys.c — every system call, fed bad pointers, huge
  * lengths and random numbers, answers with an error and nothing else.
  */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * selftest/test_thread.c — threads of one process on several CPUs,
+ * tests/user/test_thread.c — threads of one process on several CPUs,
  * affinity and migration, semaphores between threads and processes.
  */
 #include <stdint.h>
