@@ -75,6 +75,18 @@ def test_guest_boots_come_from_the_full_plan_naming_boots_first():
     assert all(b.kinds == ("ktest",) and b.words == ("ktest", "pmm_alloc") for b in kernel)
 
 
+def test_a_skip_reason_moves_the_boots_it_asks_for_forward():
+    boots = guest_boots(testall.PLANS["full"], "ktest", "ahci_x")
+    assert testone.by_hint(boots, "needs 2 CPUs") == boots
+    disk = testone.by_hint(boots, "no AHCI disk (boot with --disk ahci)")
+    assert disk[0].label == "q35-smp4-disk-both-ktest" and len(disk) == len(boots)
+    drv = testone.by_hint(boots, "no driver process (boot with --net hub --drvproc rtl8139,e1000)")
+    assert drv[0].label == "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000"
+    iop = testone.by_hint(guest_boots(testall.PLANS["full"], "selftest", "x"),
+                          "no I/O processor (boot with iop=N)")
+    assert iop[0].cmdline == "iop=3"
+
+
 def run_one(name, env, plan=None):
     out, err = io.StringIO(), io.StringIO()
     root = Path(env["HAKO_ROOT"])

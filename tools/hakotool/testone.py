@@ -17,8 +17,9 @@ skipping it: the boots that name it first, then those with the network
 cards or disks (the tests that need them run only there, the others run
 there too), then the rest in plan order; the ISO and the debug kernel are
 left out.  A test skipped on every one is a failure, as make test's coverage
-check would make it.  Output as make test's: PASS/FAIL/SKIP lines, then `N passed, N failed,
-N skipped`.
+check would make it.  A skip whose reason says what to "boot with" (--disk,
+--net, --drvproc, iop=N) moves the boots that have it to the front.  Output
+as make test's: PASS/FAIL/SKIP lines, then `N passed, N failed, N skipped`.
 """
 from __future__ import annotations
 
@@ -103,6 +104,22 @@ def guest_boots(plan: Plan, word: str, name: str) -> list[BootCase]:
     return named + rest
 
 
+# What a skip reason's "boot with ..." asks for, and whether a boot has it.
+_HINTS = (("--disk", lambda case: case.disk != "none"),
+          ("--net", lambda case: case.net != "none"),
+          ("--drvproc", lambda case: "drvproc=" in case.cmdline),
+          ("iop", lambda case: "iop=" in case.cmdline))
+
+
+def by_hint(boots: list[BootCase], reason: str) -> list[BootCase]:
+    """The boots left, those giving what the skip reason's "boot with ..." names first."""
+    _, found, wish = reason.partition("boot with")
+    if not found:
+        return boots
+    wanted = [has for word, has in _HINTS if word in wish]
+    return sorted(boots, key=lambda case: -sum(has(case) for has in wanted))
+
+
 class OneTest(TestAll):
     """Runs the targets of one name and reports like TestAll."""
 
@@ -153,7 +170,9 @@ class OneTest(TestAll):
 
     def _one_guest(self, word: str, name: str) -> None:
         skips = []
-        for case in guest_boots(self.full, word, name):
+        boots = guest_boots(self.full, word, name)
+        while boots:
+            case = boots.pop(0)
             if not self._case_ready(case):
                 return
             outcome = self._boot(case, f"test-one-{case.label}")
@@ -163,6 +182,7 @@ class OneTest(TestAll):
                 skips.append(f"{case.label}: {items[0].reason}")
                 self.err.write(f"hako: {name} skipped on {case.label} ({items[0].reason}); "
                                "the next boot\n")
+                boots = by_hint(boots, items[0].reason)
                 continue
             self.reporter.add(items)
             return
