@@ -1,5 +1,5 @@
-# Hako — build, run and test.  `make run` and `make test` are the two
-# commands people need; everything else is a step of those.
+# Hako — build, run and test.  `make run`, `make check` and `make test` are
+# the commands people need; everything else is a step of those.
 
 CC      := gcc
 LD      := ld
@@ -23,22 +23,24 @@ KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unu
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include -Ilib/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
+	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include -Ilib/include -Itests/kernel -Itests/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
 KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
 # Generic code sees only the subsystems' headers (kernel/include.mk) and
 # the arch's interface headers
 # (kernel/arch/ARCH/include/arch/*.h); the arch's own files also see its
-# internal headers.  tools/checkarch.py checks that no generic file reaches
+# internal headers.  tools/build/checkarch.py checks that no generic file reaches
 # past the interface.  lib/ (string and format routines) is shared with
 # user space and the host tests; the kernel builds it with its own flags.
-KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c lib/*.c)
+# The kernel self-tests (tests/kernel, ktest.h) are kernel code, linked in
+# and held to the same boundary.
+KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c lib/*.c tests/kernel/*.c)
 KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk
 
-.PHONY: all kernel kernel-debug iso run test host-tests gdb deps clean report
+.PHONY: all kernel kernel-debug iso run check test host-tests gdb deps clean report
 all: kernel
 
 # The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
@@ -74,17 +76,17 @@ $(BUILD)/%.S.o: %.S
 
 # Two links: the first has an empty symbol table; its text symbols fill the
 # second.  .ksyms sits after all code, so no code address moves between them.
-$(BUILD)/ksyms0.o: tools/mksyms.py
+$(BUILD)/ksyms0.o: tools/build/mksyms.py
 	@mkdir -p $(BUILD)
-	$(PYTHON) tools/mksyms.py --empty > $(BUILD)/ksyms0.S
+	$(PYTHON) tools/build/mksyms.py --empty > $(BUILD)/ksyms0.S
 	$(CC) -c $(BUILD)/ksyms0.S -o $@
 
-$(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/$(ARCH)/linker.ld tools/mksyms.py tools/checkimage.py
+$(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/$(ARCH)/linker.ld tools/build/mksyms.py tools/build/checkimage.py
 	$(LD) $(KERNEL_LDFLAGS) -o $(BUILD)/hako.pass1.elf $(KERNEL_OBJS) $(BUILD)/ksyms0.o
-	nm -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/mksyms.py > $(BUILD)/ksyms.S
+	nm -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/build/mksyms.py > $(BUILD)/ksyms.S
 	$(CC) -c $(BUILD)/ksyms.S -o $(BUILD)/ksyms.o
 	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
-	$(PYTHON) tools/checkimage.py $(BUILD)/hako.pass1.elf $@
+	$(PYTHON) tools/build/checkimage.py $(BUILD)/hako.pass1.elf $@
 	objdump -d -M intel $@ > $(BUILD)/hako.asm
 	nm -n $@ > $(BUILD)/hako.sym
 
@@ -125,8 +127,18 @@ host-tests:
 	@$(MAKE) -s -f tests/host/Makefile BUILD=$(BUILD)
 	@$(MAKE) -s -f tools/costmodel/costmodel.mk BUILD=$(BUILD) costmodel-tests-build
 
-test: deps kernel kernel-debug costmodel
-	./hako test-all
+# The tests live in tests/ (host, kernel, user, harness, costmodel); two
+# tiers run them (tools/hakotool/testall.py).  `make check`, the quick one:
+# the layout check, the host tests, pytest, one ktest boot and one selftest
+# boot, then its wall time.  `make test`: the whole matrix.  `make test
+# T=NAME`: one test by name, sent to its runner (a ktest or selftest name,
+# a host test BINARY[:CASE] or CASE, a pytest node id; testone.py).
+check: deps
+	@start=$$(date +%s); ./hako test-all --check; status=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s wall time"; exit $$status
+
+test: deps $(if $(T),,kernel kernel-debug costmodel)
+	./hako test-all $(if $(T),--only '$(T)')
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in
 # the background (its console goes to build/gdb-console.log), gdb attaches

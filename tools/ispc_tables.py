@@ -20,7 +20,7 @@ lines), and prints Markdown tables for docs/results.md:
 `--model p4`, keeping each join as results/bench-ispc-PROFILE.joined.jsonl
 (the harness writes every --model run to results/bench-ispc.joined.jsonl).
 Everything else is pure functions of the records, tested on canned lines
-in tools/tests/test_ispc_tables.py.
+in tests/harness/test_ispc_tables.py.
 """
 from __future__ import annotations
 

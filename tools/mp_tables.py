@@ -57,7 +57,7 @@ improvements are taken per boot, then their median.
 
 --run first runs the three benches (the icount ones with --model modern).
 Everything else is pure functions of the records, tested on canned
-lines in tools/tests/test_mp_tables.py.
+lines in tests/harness/test_mp_tables.py.
 """
 from __future__ import annotations
 

@@ -42,8 +42,8 @@ USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(US
 # One run of the generator writes all its files (the kernel compiles
 # syscall_table.c).  It rewrites only files whose text changed, so touch
 # them all to keep make from rerunning it.
-$(SYSCALL_GEN) &: kernel/uapi/syscalls.def tools/gensyscalls.py
-	$(PYTHON) tools/gensyscalls.py kernel/uapi/syscalls.def $(GEN_DIR)
+$(SYSCALL_GEN) &: kernel/uapi/syscalls.def tools/build/gensyscalls.py
+	$(PYTHON) tools/build/gensyscalls.py kernel/uapi/syscalls.def $(GEN_DIR)
 	@touch $(SYSCALL_GEN)
 
 # The library: user/lib/*.c, the shared string and format routines
@@ -57,7 +57,9 @@ USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c))
 	$(BUILD)/user/lib/syscall_stubs.o
 
 # The programs: user/NAME/ and servers/NAME/; a name may be used once.
-USER_APPS := $(sort $(filter-out lib include drvhost,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))))
+# The in-guest test suite lives with the other tests, in tests/user/, and
+# is the program selftest.
+USER_APPS := $(sort $(filter-out lib include drvhost,$(patsubst user/%/,%,$(dir $(wildcard user/*/*.c)))) selftest)
 USER_SERVERS := $(sort $(patsubst servers/%/,%,$(dir $(wildcard servers/*/*.c))))
 ifneq ($(filter $(USER_APPS),$(USER_SERVERS)),)
 $(error programs in both user/ and servers/: $(filter $(USER_APPS),$(USER_SERVERS)))
@@ -77,7 +79,7 @@ DRVHOST_CFLAGS := -Iuser/drvhost/include $(USER_CFLAGS) -Wno-unused-parameter \
 DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard user/drvhost/*.c))
 DRVHOST_ELFS := $(patsubst %,$(BUILD)/user/drv-%.elf,$(DRVHOST_DRIVERS))
 USER_ELFS += $(DRVHOST_ELFS)
-user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers,user)/$(1)
+user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers/$(1),$(if $(filter selftest,$(1)),tests/user,user/$(1)))
 user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/*.c)) \
 	$(patsubst %.S,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/arch/$(USER_ARCH)/*.S))
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
@@ -100,7 +102,7 @@ $(BUILD)/user/shared/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_LIB_CFLAGS) -c $< -o $@
 
-# Programs in user/ and in servers/ compile alike (for user/lib the rule
+# Programs in user/, servers/ and tests/user/ compile alike (for user/lib the rule
 # above wins: its stem is shorter).
 define user_compile_rules
 $(BUILD)/$(1)/%.o: $(1)/%.c | $(GEN_DIR)/hako_syscalls.h
@@ -111,7 +113,9 @@ $(BUILD)/$(1)/%.o: $(1)/%.S | $(GEN_DIR)/hako_syscalls.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_ASFLAGS) -c $$< -o $$@
 endef
-$(foreach d,user servers,$(eval $(call user_compile_rules,$(d))))
+$(foreach d,user servers tests/user,$(eval $(call user_compile_rules,$(d))))
+# The in-guest tests also see the check vocabulary all C tests share.
+$(BUILD)/tests/user/%.o: USER_CFLAGS += -Itests/include
 
 $(BUILD)/user/drvhost/%.o: user/drvhost/%.c | $(GEN_DIR)/hako_syscalls.h
 	@mkdir -p $(dir $@)
@@ -138,7 +142,7 @@ $(BUILD)/user/$(1).elf: $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB) $(U
 endef
 $(foreach p,$(USER_PROGS),$(eval $(call user_prog_rule,$(p))))
 
-# The boot archive the kernel starts programs from (tools/mkinitrd.py).
+# The boot archive the kernel starts programs from (tools/build/mkinitrd.py).
 # Two deliberately broken programs ride along, so selftest can show that
 # spawn refuses them with -ENOEXEC: hello cut short, and hello with its
 # ELF magic spoiled.
@@ -148,8 +152,8 @@ $(BUILD)/user/broken-truncated.elf: $(BUILD)/user/hello.elf
 $(BUILD)/user/broken-magic.elf: $(BUILD)/user/hello.elf
 	( printf 'XELF'; tail -c +5 $< ) > $@
 
-$(BUILD)/initrd.img: $(USER_ELFS) $(USER_BROKEN) tools/mkinitrd.py
-	$(PYTHON) tools/mkinitrd.py $@ $(USER_ELFS) $(USER_BROKEN)
+$(BUILD)/initrd.img: $(USER_ELFS) $(USER_BROKEN) tools/build/mkinitrd.py
+	$(PYTHON) tools/build/mkinitrd.py $@ $(USER_ELFS) $(USER_BROKEN)
 
 # Absolute names work too: make $(pwd)/build/user/hello.elf
 ifeq ($(filter /%,$(BUILD)),)

@@ -1,6 +1,6 @@
 /*
  * archive.h — Hako's boot-module archive: the bundle of user programs the
- * boot loader hands the kernel as one module (built by tools/mkinitrd.py).
+ * boot loader hands the kernel as one module (built by tools/build/mkinitrd.py).
  *
  * Format, all integers little endian, offsets from the archive's start:
  *
@@ -15,7 +15,7 @@
  *
  * A name is 1..31 visible ASCII characters (0x21..0x7e) other than '/'
  * and no two entries share one.  Every file lies after the entry table
- * and inside the archive; files may be empty.  tools/mkinitrd.py writes
+ * and inside the archive; files may be empty.  tools/build/mkinitrd.py writes
  * entries sorted by name and files in entry order, but readers rely on
  * neither.
  *

@@ -21,7 +21,7 @@
 
 #define BOOT_MAX_REGIONS 64
 #define BOOT_MAX_MODULES 16
-#define BOOT_CMDLINE_MAX 1024        /* the harness's line with its test names (tools/tests/test_testall.py) */
+#define BOOT_CMDLINE_MAX 1024        /* the harness's line with its test names (tests/harness/test_testall.py) */
 
 struct mem_region {
 	uint64_t base, len;

@@ -3,7 +3,7 @@
  * other CPUs stopped, power off with POWER_PANIC.
  *
  * Symbols come from .ksyms, a sorted table of text symbols that the
- * second link pass fills in (tools/mksyms.py).
+ * second link pass fills in (tools/build/mksyms.py).
  */
 #include <stdarg.h>
 #include <stdint.h>

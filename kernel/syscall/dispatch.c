@@ -1,6 +1,6 @@
 /*
  * dispatch.c — every system call enters the kernel here: one table,
- * generated from kernel/uapi/syscalls.def (tools/gensyscalls.py),
+ * generated from kernel/uapi/syscalls.def (tools/build/gensyscalls.py),
  * indexed by the call's number.  A number outside the table or in a hole
  * of it gives -ENOSYS.  Results are >= 0 on success, -errno on failure.
  * The handlers are in the sys_*.c files of this folder.  With

@@ -7,8 +7,9 @@
  *     ok NAME
  *     not ok NAME: reason (file:line)
  *
- * and the program exits 1 if any case failed.  A CHECK that fails records
- * the first failure and returns from the function it is in.
+ * and the program exits 1 if any case failed.  A CHECK(cond[, fmt, ...])
+ * that fails (tests/include/checks.h, the vocabulary every C test shares)
+ * records the first failure and returns from the function it is in.
  *
  * Every case runs in a forked child with a time limit, so a crash (say an
  * AddressSanitizer report) or an endless loop in kernel code fails that
@@ -149,13 +150,6 @@ static void check_free_all(void)
 		free(check_allocs[--check_nallocs]);
 }
 
-#define CHECK(cond)                                                             \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			check_fail(__FILE__, __LINE__, "%s is false", #cond);   \
-			return;                                                 \
-		}                                                               \
-	} while (0)
 
 /* Integers of any type up to 64 bits, compared as values. */
 #define CHECK_EQ(actual, expected)                                              \
@@ -211,6 +205,11 @@ static void check_free_all(void)
 			return;                                                 \
 		}                                                               \
 	} while (0)
+
+/* CHECK and the vocabulary every C test shares; CHECK_EQ above is the host's. */
+#define CHECK_FAIL_ check_fail
+#define CHECK_RETURN_ return
+#include <checks.h>
 
 static void check_write_all(int fd, const char *p, size_t n)
 {

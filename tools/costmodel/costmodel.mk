@@ -4,7 +4,7 @@
 #   make -f tools/costmodel/costmodel.mk costmodel-tests   build and run the host tests
 #
 # Included from the top-level Makefile; also usable on its own (from the
-# repo root).  The tests build into $(BUILD)/host-tests/ as
+# repo root).  The tests (tests/costmodel/) build into $(BUILD)/host-tests/ as
 # test_costmodel_*, where `make host-tests` and `./hako test-all` find and
 # count them with the other host tests.
 
@@ -18,9 +18,10 @@ CM_HEADERS := $(wildcard $(CM_DIR)/*.h) kernel/uapi/hako_region.h kernel/uapi/ha
 CM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter
 CM_PLUGIN := $(CM_OUT)/libcostmodel.so
 
+CM_TEST_DIR := tests/costmodel
 CM_TEST_OUT := $(BUILD)/host-tests
-CM_TESTS := $(patsubst $(CM_DIR)/tests/test_%.c,$(CM_TEST_OUT)/test_costmodel_%,$(sort $(wildcard $(CM_DIR)/tests/test_*.c)))
-CM_TEST_FLAGS := $(CM_CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Itests/host -I$(CM_DIR)
+CM_TESTS := $(patsubst $(CM_TEST_DIR)/test_%.c,$(CM_TEST_OUT)/test_costmodel_%,$(sort $(wildcard $(CM_TEST_DIR)/test_*.c)))
+CM_TEST_FLAGS := $(CM_CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Itests/host -Itests/include -I$(CM_DIR)
 
 .PHONY: costmodel costmodel-tests-build costmodel-tests
 
@@ -31,7 +32,7 @@ $(CM_PLUGIN): $(CM_MODEL_SRC) $(CM_DIR)/plugin.c $(CM_HEADERS) $(CM_DIR)/costmod
 	@mkdir -p $(@D)
 	$(HOST_CC) $(CM_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $(CM_DIR)/plugin.c $(CM_MODEL_SRC)
 
-$(CM_TEST_OUT)/test_costmodel_%: $(CM_DIR)/tests/test_%.c $(CM_MODEL_SRC) $(CM_HEADERS) tests/host/check.h $(CM_DIR)/costmodel.mk
+$(CM_TEST_OUT)/test_costmodel_%: $(CM_TEST_DIR)/test_%.c $(CM_MODEL_SRC) $(CM_HEADERS) tests/host/check.h tests/include/checks.h $(CM_DIR)/costmodel.mk
 	@mkdir -p $(@D)
 	$(HOST_CC) $(CM_TEST_FLAGS) -o $@ $< $(CM_MODEL_SRC)
 

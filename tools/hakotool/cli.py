@@ -3,7 +3,9 @@
   hako boot   [options] [-- WORDS...]   boot once, collect results, exit-map
   hako shell  [options] [-- WORDS...]   interactive QEMU on this terminal
   hako summary RESULTS.jsonl            human-readable summary of results
-  hako test-all [--quick]               everything `make test` runs
+  hako test-all [--quick|--check|--only NAME]
+                                        everything `make test` runs; `make check`'s
+                                        tier; one test by name (`make test T=NAME`)
   hako bench NAME                       run a registered experiment
   hako report [--no-run | --summary]    run the papers' experiments, write docs/report/
   hako history [NAME]                   a report figure across commits (results/history.jsonl)
@@ -166,7 +168,13 @@ def make_parser() -> argparse.ArgumentParser:
     summary = subparsers.add_parser("summary", help="summarise a results .jsonl file")
     summary.add_argument("path")
     test_all = subparsers.add_parser("test-all", help="run everything `make test` runs")
-    test_all.add_argument("--quick", action="store_true", help="only the pc smp 4 boot")
+    tier = test_all.add_mutually_exclusive_group()
+    tier.add_argument("--quick", action="store_true", help="only the pc smp 4 boot")
+    tier.add_argument("--check", action="store_true", help="what `make check` runs: layout, host "
+                      "tests, pytest, one ktest and one selftest boot")
+    tier.add_argument("--only", default="", metavar="NAME",
+                      help="one test by name (`make test T=NAME`): a ktest or selftest name, "
+                      "a host test (BINARY or BINARY:CASE or CASE) or a pytest node id")
     bench = subparsers.add_parser("bench", help="run a registered experiment")
     bench.add_argument("name")
     bench.add_argument("--quiet", action="store_true", help="do not echo the console")
@@ -226,7 +234,7 @@ def cmd_summary(args, words) -> int:
 
 def cmd_test_all(args, words) -> int:
     from .testall import run_test_all
-    return run_test_all(quick=args.quick)
+    return run_test_all(quick=args.quick, check=args.check, only=args.only)
 
 
 def cmd_bench(args, words) -> int:

@@ -25,6 +25,11 @@ Counting is done by pure functions (count_boot, count_host_output,
 count_pytest, compare_runs, coverage_items) so it can be tested on canned
 data; the TestAll class only runs things and feeds their output to them.
 
+Two tiers: PLANS["check"] is `make check` (the layout check, the host
+tests, pytest, one kernel self-test boot and one selftest boot: minutes),
+PLANS["full"] is `make test`.  `make test T=NAME` runs one test by name
+(testone.py).
+
 Output: one progress line per item (`PASS name` / `FAIL name: reason` /
 `SKIP name: why`), then exactly one last line `N passed, M failed, K skipped`.
 """
@@ -54,7 +59,7 @@ COUNTED_KINDS = ("ktest",)
 BOOT_TIMEOUT = 180.0
 HOST_TEST_TIMEOUT = 120.0
 HOST_TESTS_DIR = "build/host-tests"
-PYTEST_ARGV = ("-m", "pytest", "-q", "tools/tests")
+PYTEST_ARGV = ("-m", "pytest", "-q", "tests/harness")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,7 +106,7 @@ class BootCase:
                        debug_kernel=self.debug_kernel)
 
 
-# user/selftest/test_iop.c: what the iop=3 boot runs.
+# tests/user/test_iop.c: what the iop=3 boot runs.
 IOP_TESTS = (
     "iop_every_device_checked_data_from_the_other_cpus",
     "iop_completions_follow_the_delivery_policy",
@@ -110,7 +115,7 @@ IOP_TESTS = (
 )
 
 
-# user/selftest: the card and core tests the drvproc boot runs (paper 003),
+# tests/user: the card and core tests the drvproc boot runs (paper 003),
 # with both network drivers as processes.
 DRVPROC = "drvproc=rtl8139,e1000"
 DRVPROC_TESTS = (
@@ -121,7 +126,7 @@ DRVPROC_TESTS = (
     "intr_and_nic_calls_check_arguments",
     "core_driver_calls_refused_to_other_processes",
     "core_call_to_unknown_core_fails",
-    # Phase 2: faults and restart (user/selftest/test_restart.c).
+    # Phase 2: faults and restart (tests/user/test_restart.c).
     "core_inject_checks_its_arguments",
     "driver_killed_mid_flood_restarts_and_accounts_every_frame",
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
@@ -200,6 +205,11 @@ PLANS = {
         *(BootCase("pc", 4, net="hub", words=fuzz_words(seed), kinds=("fuzz",),
                    tag=f"seed{seed}")
           for seed in FUZZ_SEEDS),
+    )),
+    # `make check`, the quick tier: no coverage step (two boots cannot run every test).
+    "check": Plan(steps=("layout", "host", "pytest", "boots"), boots=(
+        BootCase("pc", 4),
+        BootCase("pc", 4, words=("selftest",), kinds=("utest",)),
     )),
     "quick": Plan(steps=("boots",), boots=(BootCase("pc", 4),)),
 }
@@ -458,8 +468,8 @@ class TestAll:
 
     # -- steps -----------------------------------------------------------
     def step_layout(self) -> None:
-        """The arch boundary (tools/checkarch.py): no arch-internal header in generic code."""
-        proc = subprocess.run([sys.executable, str(self.root / "tools" / "checkarch.py"), str(self.root)],
+        """The arch boundary (tools/build/checkarch.py): no arch-internal header in generic code."""
+        proc = subprocess.run([sys.executable, str(self.root / "tools" / "build" / "checkarch.py"), str(self.root)],
                               capture_output=True, text=True, timeout=HOST_TEST_TIMEOUT)
         self.reporter.add(count_host_output("layout", proc.stdout, proc.returncode))
 
@@ -475,9 +485,9 @@ class TestAll:
         for binary in binaries:
             self.reporter.add(self._run_host_binary(binary))
 
-    def _run_host_binary(self, binary: Path) -> list[TestItem]:
+    def _run_host_binary(self, binary: Path, *args: str) -> list[TestItem]:
         try:
-            proc = subprocess.run([str(binary)], cwd=self.root, env=self.env,
+            proc = subprocess.run([str(binary), *args], cwd=self.root, env=self.env,
                                   capture_output=True, timeout=HOST_TEST_TIMEOUT)
         except subprocess.TimeoutExpired as exc:
             text = (exc.stdout or b"").decode("utf-8", errors="replace")
@@ -488,7 +498,10 @@ class TestAll:
         return count_host_output(binary.name, text, proc.returncode)
 
     def step_pytest(self) -> None:
-        proc = subprocess.run([sys.executable, *PYTEST_ARGV], cwd=self.root,
+        self.run_pytest(PYTEST_ARGV)
+
+    def run_pytest(self, argv) -> None:
+        proc = subprocess.run([sys.executable, *argv], cwd=self.root,
                               env=self.env, capture_output=True, text=True,
                               errors="replace")
         text = proc.stdout + proc.stderr
@@ -587,9 +600,14 @@ class TestAll:
 
 def run_test_all(quick: bool = False, plan: Plan | None = None,
                  root: Path | None = None, env: dict | None = None,
-                 out=None, err=None) -> int:
-    """Entry point used by the CLI (and by tests with a custom plan)."""
+                 out=None, err=None, check: bool = False, only: str = "") -> int:
+    """Entry point used by the CLI (and by tests with a custom plan).
+
+    only: one test's name, run alone by its runner (testone.py)."""
     env = dict(os.environ) if env is None else env
     root = paths.repo_root(env) if root is None else Path(root)
-    plan = plan or PLANS["quick" if quick else "full"]
+    if only:
+        from .testone import OneTest
+        return OneTest(only, PLANS["full"], root, env, out, err).run()
+    plan = plan or PLANS["check" if check else "quick" if quick else "full"]
     return TestAll(plan, root, env, out, err).run()

@@ -5,7 +5,7 @@ published figures (PUBLISHED and the tables its table scripts print beside
 Hako's), one criterion per measured result of the paper, and
 verdicts(results), which reads the result files, computes every result's
 verdict (hakotool.verdict) and returns them in the paper's order; report.py
-holds section(), the paper's part of docs/report/.  tools/tests/
+holds section(), the paper's part of docs/report/.  tests/harness/
 test_verdicts.py plants figures that fail each criterion.
 """
 from __future__ import annotations

@@ -1,0 +1,185 @@
+"""Tests for tools/build/gensyscalls.py: kernel/uapi/syscalls.def to the kernel table and user stubs."""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import gensyscalls
+from conftest import REPO_ROOT
+
+DEF = REPO_ROOT / "kernel" / "uapi" / "syscalls.def"
+
+
+def parse(text):
+    return gensyscalls.parse(text)
+
+
+def test_real_def_parses():
+    calls = parse(DEF.read_text())
+    numbers = [c.number for c in calls]
+    assert numbers == sorted(set(numbers))
+    assert len({c.name for c in calls}) == len(calls)
+    assert all(len(c.params) <= gensyscalls.MAX_ARGS for c in calls)
+    by_name = {c.name: c for c in calls}
+    # Numbers never change once given out (syscalls.def says so).
+    assert by_name["null"] == gensyscalls.Syscall(0, "null", ())
+    assert by_name["exit"] == gensyscalls.Syscall(1, "exit", ("int code",))
+    assert by_name["write"].params == ("const void *buf", "size_t len")
+    assert by_name["thread_create"].params == ("void (*entry)(void *)", "void *arg")
+
+
+def test_comments_blank_lines_and_order():
+    calls = parse("# header\n\n  \n5 b (int x)   # trailing comment\n2 a (void)\n")
+    assert [(c.number, c.name, c.params) for c in calls] == [(2, "a", ()), (5, "b", ("int x",))]
+
+
+@pytest.mark.parametrize("params", ["(void)", "()", "( void )", "(  )"])
+def test_no_params(params):
+    assert parse(f"0 f {params}")[0].params == ()
+
+
+def test_function_pointer_params_keep_their_commas():
+    calls = parse("0 sort (void *base, int (*cmp)(const void *, const void *), "
+                  "void (*done)(int, char *), size_t n)")
+    assert calls[0].params == ("void *base", "int (*cmp)(const void *, const void *)",
+                               "void (*done)(int, char *)", "size_t n")
+
+
+def test_duplicate_number():
+    with pytest.raises(gensyscalls.DefError, match=r"line 3: number 1 used twice"):
+        parse("0 a (void)\n1 b (void)\n1 c (void)\n")
+
+
+def test_duplicate_name():
+    with pytest.raises(gensyscalls.DefError, match=r"line 2: name a used twice"):
+        parse("0 a (void)\n1 a (int x)\n")
+
+
+def test_too_many_params():
+    six = ", ".join(f"int a{i}" for i in range(6))
+    assert len(parse(f"0 f ({six})")[0].params) == 6
+    with pytest.raises(gensyscalls.DefError, match=r"line 1: f has 7 parameters, at most 6"):
+        parse(f"0 f ({six}, int a6)")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("x f (void)", "line 1: expected"),
+    ("0 F (void)", "line 1: expected"),
+    ("0 f void", "line 1: expected"),
+    ("0 a (void)\n1 f (int a, )", "line 2: empty parameter in f"),
+    ("0 f (, int a)", "empty parameter"),
+    ("# only comments\n\n", "no system calls"),
+    ("", "no system calls"),
+])
+def test_malformed(text, message):
+    with pytest.raises(gensyscalls.DefError, match=re.escape(message)):
+        parse(text)
+
+
+def test_kernel_table_fills_holes_with_nosys():
+    table = gensyscalls.kernel_table(parse("0 a (void)\n3 b (int x, const char *s)\n"))
+    assert "const unsigned syscall_count = 4;" in table
+    assert "sys_a, \"a\", 0" in table
+    assert "sys_nosys" not in table.split("syscall_table[]")[0]     # declared by syscall.h
+    rows = re.findall(r"\[(\d+)\] = \{ \(syscall_fn\)\(void \(\*\)\(void\)\)sys_(\w+), \"(\w+)\", (\d) \}",
+                      table)
+    assert rows == [("0", "a", "a", "0"), ("1", "nosys", "nosys", "0"),
+                    ("2", "nosys", "nosys", "0"), ("3", "b", "b", "2")]
+
+
+def test_user_header():
+    header = gensyscalls.user_header(parse("0 a (void)\n4 b (int x, const char *s)\n"))
+    assert "#define SYS_a 0\n" in header and "#define SYS_b 4\n" in header
+    assert "#define SYS_COUNT 5\n" in header
+    assert "long sys_a(void);\n" in header
+    assert "long sys_b(int x, const char *s);\n" in header
+
+
+def stubs_by_name(text):
+    """Each stub's body (the lines from its label to the next .size)."""
+    return dict(re.findall(r"^(sys_\w+):\n(.*?)^\t\.size", text, re.S | re.M))
+
+
+def test_stubs_move_rcx_to_r10_only_for_more_than_three_args():
+    lines = [f"{n} f{n} ({', '.join(f'long a{i}' for i in range(n)) or 'void'})" for n in range(7)]
+    stubs = stubs_by_name(gensyscalls.user_stubs(parse("\n".join(lines))))
+    for n in range(7):
+        body = stubs[f"sys_f{n}"]
+        assert body.startswith(f"\tmovl ${n}, %eax\n")
+        assert ("movq %rcx, %r10" in body) == (n > 3), (n, body)
+        assert body.endswith("\tsyscall\n\tret\n")
+    assert "movq %r8, %r10" in stubs["sys_raw"]      # raw: a3 arrives in r8
+
+
+def test_stubs_for_real_def_assemble(tmp_path):
+    if not shutil.which("gcc"):
+        pytest.skip("no gcc")
+    src = tmp_path / "syscall_stubs.S"
+    src.write_text(gensyscalls.user_stubs(parse(DEF.read_text())))
+    r = subprocess.run(["gcc", "-c", str(src), "-o", str(tmp_path / "stubs.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_main_writes_only_changed_files(tmp_path):
+    out = tmp_path / "gen"
+    assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["fuzz_calls.h", "hako_syscalls.h", "kperf_calls.h", "syscall_handlers.h",
+                     "syscall_stubs.S", "syscall_table.c"]
+    for p in out.iterdir():
+        os.utime(p, (1, 1))
+    assert gensyscalls.main(["gensyscalls.py", str(DEF), str(out)]) == 0
+    assert all(p.stat().st_mtime == 1 for p in out.iterdir())     # same text: untouched
+
+
+def test_main_errors(tmp_path, capsys):
+    bad = tmp_path / "bad.def"
+    bad.write_text("0 a (void)\n0 b (void)\n")
+    assert gensyscalls.main(["gensyscalls.py", str(bad), str(tmp_path / "gen")]) == 1
+    assert "line 2: number 0 used twice" in capsys.readouterr().err
+    assert not (tmp_path / "gen").exists()
+    assert gensyscalls.main(["gensyscalls.py"]) == 2
+
+
+# Names the generated code uses itself, and broken parameter lists.
+def test_reserved_name_raw_refused():
+    with pytest.raises(gensyscalls.DefError):
+        parse("0 raw (int x)")
+
+
+def test_unbalanced_parentheses_refused():
+    with pytest.raises(gensyscalls.DefError):
+        parse("0 f (int (*cb)(int, int)")
+
+
+def test_kernel_prototypes_take_raw_words():
+    header = gensyscalls.kernel_prototypes(parse("0 a (void)\n3 b (int x, const char *s)\n"))
+    assert "#ifndef HAKO_SYSCALL_HANDLERS_H" in header and header.rstrip().endswith("#endif")
+    assert "long sys_a(void);\n" in header
+    assert "long sys_b(uint64_t, uint64_t);\n" in header
+
+
+# user/fuzz's table: each parameter's kind from its declaration.
+@pytest.mark.parametrize("param,kind", [
+    ("const void *buf", "PTR"), ("struct hako_nic_info *info", "PTR"), ("char *const *argv", "PTR"),
+    ("void (*entry)(void *)", "FN"), ("size_t len", "LEN"), ("uint64_t offset", "OFFSET"),
+    ("uint64_t ns", "NS"), ("uint64_t mask", "MASK"), ("uint64_t seed", "U64"), ("int pid", "PID"),
+    ("int tid", "TID"), ("int cpu", "CPU"), ("int op", "OP"), ("int flags", "FLAGS"),
+    ("int prio", "PRIO"), ("int nic", "ID"), ("int code", "INT"), ("long result", "INT"),
+])
+def test_fuzz_kind(param, kind):
+    assert gensyscalls.fuzz_kind(param) == kind
+
+
+def test_fuzz_calls_lists_every_call_with_its_kinds():
+    calls = parse(DEF.read_text())
+    text = gensyscalls.fuzz_calls(calls)
+    assert f"#define FZ_NCALLS {len(calls)}" in text
+    assert '{ 2, "write", 2, { FZ_PTR, FZ_LEN } },' in text
+    assert '{ 0, "null", 0, { 0 } },' in text
+    assert '{ 12, "thread_create", 2, { FZ_FN, FZ_PTR } },' in text
+    for i, kind in enumerate(gensyscalls.FUZZ_KINDS):
+        assert f"#define FZ_{kind} {i}\n" in text

@@ -1,0 +1,52 @@
+/*
+ * tests/user/fleet.h — the server processes one ISPC test starts, and the
+ * small helpers those tests share.
+ *
+ * ISPC_TEST(name) { ... } is a TEST whose body gets `struct fleet *fl`;
+ * whatever the body started with fleet_start is killed and waited for when
+ * it returns, pass or fail, so no server outlives its test (the frame and
+ * ICA counts the runner compares stay honest).
+ */
+#ifndef SELFTEST_FLEET_H
+#define SELFTEST_FLEET_H
+
+#include <stdint.h>
+#include <hako/ispc.h>
+#include "test.h"
+
+#define FLEET_MAX 8
+
+struct fleet {
+	int pid[FLEET_MAX];
+	int n;
+	int ns;                      /* the name server's pid, 0 before it is started */
+};
+
+/* Spawn program PROG with ARGS (NULL-terminated) as one of F's: its pid or -errno. */
+int fleet_start(struct fleet *f, const char *prog, ...);
+/* Start `PROG NAME ARGS...` (ARGS NULL-terminated), and a name server
+ * first if F has none; wait until NAME is registered: the pid, or -errno. */
+int fleet_server(struct fleet *f, const char *prog, const char *name, ...);
+/* Kill and reap member PID now: its wait status, or -errno. */
+int fleet_stop(struct fleet *f, int pid);
+/* Kill and reap all of them, newest first. */
+void fleet_stop_all(struct fleet *f);
+
+#define ISPC_TEST(tname) \
+	static int ispc_##tname(struct fleet *fl); \
+	TEST(tname) \
+	{ \
+		struct fleet fleet = { .n = 0, .ns = 0 }; \
+		int failed = ispc_##tname(&fleet); \
+		fleet_stop_all(&fleet); \
+		return failed; \
+	} \
+	static int ispc_##tname(struct fleet *fl __attribute__((unused)))
+
+/* Free pages of the ICA region (0 if ica_stat fails). */
+uint64_t ica_free_pages(void);
+/* Send asynchronous requests on CALL to PID until it listens (not -ESRCH),
+ * for up to MS ms: the tag, or the last error. */
+long send_when_listening(int pid, struct ispc_call *call, unsigned ms);
+
+#endif

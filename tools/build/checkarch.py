@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Check the arch boundary: generic kernel code sees only the arch's interface.
+
+Generic code is every C, header and assembly file under kernel/ outside
+kernel/arch/, and the kernel self-tests (tests/kernel/), which link into
+the kernel.  It may include the subsystems' headers and the arch's
+interface headers (<arch/NAME.h>, kernel/arch/ARCH/include/arch/); it must
+not include an arch-internal header (any other header under kernel/arch/),
+reach into another folder with a relative path, or contain inline assembly.
+It may call only the arch's arch_* hooks: a call to any other function the
+arch exports (a non-static function defined in kernel/arch/ARCH/*.c, a
+.globl symbol of its *.S, an inline function of its interface headers) is
+a breach.  Every folder kernel/NAME/ holding headers is one include folder
+(kernel/include.mk), so a header name may be used in one of them only.
+User programs, servers and the in-guest tests (user/, servers/, tests/user/)
+keep their inline assembly in arch/ folders too (user/include/hako/arch/,
+user/lib/arch/).
+
+Prints one line per breach ("not ok arch_boundary: path:line: why") or
+"ok arch_boundary" when there is none, the host tests' format; exits 1 on
+a breach.  `make check` and `make test` run it (tools/hakotool/testall.py,
+step "layout").
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+ASM = re.compile(r'\b(__asm__|asm)\s*(volatile|__volatile__)?\s*\(')
+SOURCES = ("*.c", "*.h", "*.S")
+
+
+def arch_headers(root: pathlib.Path) -> tuple[set[str], set[str]]:
+    """(internal header names, interface paths "arch/NAME.h") of every arch."""
+    internal, interface = set(), set()
+    for header in (root / "kernel" / "arch").rglob("*.h"):
+        rel = header.relative_to(root / "kernel" / "arch")
+        parts = rel.parts                # ARCH, ..., NAME.h
+        if len(parts) >= 3 and parts[1] == "include":
+            interface.add("/".join(parts[2:]))
+        else:
+            internal.add(header.name)
+    return internal, interface
+
+
+# Folders of generic kernel code; the arch's own folder is kernel/arch.
+GENERIC_DIRS = ("kernel", "tests/kernel")
+
+
+def generic_files(root: pathlib.Path):
+    for top in GENERIC_DIRS:
+        for pattern in SOURCES:
+            for path in sorted((root / top).rglob(pattern)):
+                if "arch" not in path.relative_to(root / top).parts[:1]:
+                    yield path
+
+
+COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+ATTRIBUTE = re.compile(r'__attribute__\s*\(\(.*?\)\)\s*')
+C_DEFINITION = re.compile(r'^([A-Za-z_][\w\s\*]*?)\b([A-Za-z_]\w*)\s*\(')
+INLINE_DEFINITION = re.compile(r'^\s*static\s+inline\b[\w\s\*]*?\b([A-Za-z_]\w*)\s*\(')
+GLOBL = re.compile(r'^[ \t]*\.glob(?:a)?l[ \t]+([\w \t,]+)$', re.M)
+NOT_TYPES = ("static", "typedef", "struct", "union", "enum", "extern", "return", "if", "for", "while")
+
+
+def blank_comments(text: str) -> str:
+    """text with comments and string literals blanked, newlines kept."""
+    return COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def exported_c_functions(text: str) -> set[str]:
+    """Names of the non-static functions a C file defines at file scope."""
+    lines = blank_comments(text).splitlines()
+    names = set()
+    for i, line in enumerate(lines):
+        if not line or line[0] in " \t#}{":
+            continue
+        head = ATTRIBUTE.sub("", line)
+        m = C_DEFINITION.match(head)
+        if not m or m.group(1).split()[0] in NOT_TYPES or "=" in head.split("(")[0]:
+            continue
+        rest = "\n".join(lines[i:i + 8])
+        body, end = rest.find("{"), rest.find(";")
+        if body >= 0 and (end < 0 or body < end):
+            names.add(m.group(2))
+    return names
+
+
+def arch_exports(root: pathlib.Path) -> dict[str, str]:
+    """Functions each arch exports to generic code: name -> defining file."""
+    exports = {}
+    for path in sorted((root / "kernel" / "arch").rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.suffix == ".c":
+            names = exported_c_functions(path.read_text(errors="replace"))
+        elif path.suffix == ".S":
+            names = {name.strip() for names in GLOBL.findall(path.read_text(errors="replace"))
+                     for name in names.split(",") if name.strip()}
+        elif path.suffix == ".h" and "include" in path.relative_to(root / "kernel" / "arch").parts[1:2]:
+            names = {m.group(1) for m in map(INLINE_DEFINITION.match,
+                     blank_comments(path.read_text(errors="replace")).splitlines()) if m}
+        else:
+            continue
+        for name in names:
+            exports.setdefault(name, rel)
+    return {name: rel for name, rel in exports.items() if not name.startswith("arch_")}
+
+
+def non_arch_calls(root: pathlib.Path) -> list[str]:
+    """Generic calls to a function the arch exports that is not an arch_ hook."""
+    exports = arch_exports(root)
+    if not exports:
+        return []
+    call = re.compile(r'\b(' + "|".join(sorted(map(re.escape, exports))) + r')\s*\(')
+    found = []
+    for path in generic_files(root):
+        if path.suffix == ".S":
+            continue
+        text = blank_comments(path.read_text(errors="replace"))
+        for number, line in enumerate(text.splitlines(), 1):
+            for m in call.finditer(line):
+                if line[:m.start()].rstrip().endswith(("->", ".")):
+                    continue
+                found.append(f"{path.relative_to(root)}:{number}: calls {m.group(1)}(), which "
+                             f"{exports[m.group(1)]} defines: generic code calls only arch_* hooks")
+    return found
+
+
+def duplicate_headers(root: pathlib.Path) -> list[str]:
+    """A header name in two include folders (kernel/NAME/*.h, kernel/include.mk)."""
+    seen: dict[str, pathlib.Path] = {}
+    found = []
+    for header in sorted((root / "kernel").glob("*/*.h")):
+        if header.parent.name == "arch":
+            continue
+        if header.name in seen:
+            found.append(f"{header.relative_to(root)}: header name {header.name!r} is also "
+                         f"{seen[header.name].relative_to(root)}; #include <{header.name}> would find either")
+        else:
+            seen[header.name] = header
+    return found
+
+
+def breaches(root: pathlib.Path) -> list[str]:
+    internal, interface = arch_headers(root)
+    found = []
+    for path in generic_files(root):
+        rel = path.relative_to(root)
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            where = f"{rel}:{number}"
+            m = INCLUDE.match(line)
+            if m:
+                target = m.group(1)
+                if ".." in pathlib.PurePosixPath(target).parts:
+                    found.append(f"{where}: relative include {target!r} reaches into another folder")
+                elif target.startswith("arch/") and target not in interface:
+                    found.append(f"{where}: {target!r} is not an arch interface header")
+                elif "/" not in target and target in internal and not (path.parent / target).exists():
+                    found.append(f"{where}: {target!r} is an arch-internal header; use an arch_* hook")
+            elif ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
+                found.append(f"{where}: inline assembly outside kernel/arch")
+    found += non_arch_calls(root)
+    found += duplicate_headers(root)
+    found += user_asm(root)
+    return found
+
+
+def user_asm(root: pathlib.Path) -> list[str]:
+    """Inline assembly in user programs and servers outside an arch/ folder."""
+    found = []
+    for top in ("user", "servers", "tests/user"):
+        for pattern in ("*.c", "*.h"):
+            for path in sorted((root / top).rglob(pattern)):
+                if "arch" in path.relative_to(root / top).parts:
+                    continue
+                for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                    if ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
+                        found.append(f"{path.relative_to(root)}:{number}: inline assembly outside an arch/ folder")
+    return found
+
+
+def main(argv: list[str]) -> int:
+    root = pathlib.Path(argv[1]) if len(argv) > 1 else pathlib.Path(__file__).resolve().parents[2]
+    found = breaches(root)
+    for line in found:
+        print(f"not ok arch_boundary: {line}")
+    if not found:
+        print("ok arch_boundary")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
