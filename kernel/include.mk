@@ -6,7 +6,7 @@
 # kernel/sched/thread.h, ...), and sources include them by name
 # (#include <vm.h>): every folder kernel/NAME/ that holds a header is one
 # -I here, so a header moves without its includers changing.  A header
-# name may exist in one of these folders only (tools/checkarch.py checks);
+# name may exist in one of these folders only (tools/build/checkarch.py checks);
 # headers one level further down (a driver's own registers) are reached
 # with quotes from beside them.  kernel/uapi/ is one of them: the
 # definitions user space shares (<hako_perf.h>), which user programs see

@@ -4,7 +4,7 @@
  * Everything here is implemented under arch/x86_64/.  Generic code
  * includes this file (never x86.h) and so never sees an instruction; it
  * calls no function of the arch that is not named arch_* (checked by
- * tools/checkarch.py).
+ * tools/build/checkarch.py).
  *
  * Port checklist: what a new arch ARCH provides, in
  * kernel/arch/ARCH/include/arch/ (the interface, found by -I) and the
