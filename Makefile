@@ -134,11 +134,11 @@ host-tests:
 # T=NAME`: one test by name, sent to its runner (a ktest or selftest name,
 # a host test BINARY[:CASE] or CASE, a pytest node id; testone.py).
 check: deps
-	@start=$$(date +%s); ./hako test-all --check; status=$$?; \
+	@start=$$(date +%s); ./hako test-all --check $(if $(J),-j $(J)); status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall time"; exit $$status
 
 test: deps $(if $(T),,kernel kernel-debug costmodel)
-	./hako test-all $(if $(T),--only '$(T)')
+	./hako test-all $(if $(T),--only '$(T)') $(if $(J),-j $(J))
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in
 # the background (its console goes to build/gdb-console.log), gdb attaches

@@ -297,13 +297,6 @@ def test_every_chain_of_the_report_shares_no_file_with_another():
         assert owner.setdefault(written, key) == key, f"{step.name} writes bench-{written}.*"
 
 
-def test_default_jobs_follows_cores_and_memory():
-    assert report.default_jobs(cpus=8, mem_kib=64 * 1024 * 1024) == 8
-    assert report.default_jobs(cpus=8, mem_kib=3 * 1024 * 1024) == 2
-    assert report.default_jobs(cpus=2, mem_kib=512 * 1024) == 1
-    assert report.default_jobs(cpus=4, mem_kib=0) == 4
-
-
 def fake_hako(tmp_path, body):
     (tmp_path / "hako").write_text("#!/bin/sh\n" + body)
     (tmp_path / "hako").chmod(0o755)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from hakotool import testall
 from hakotool.runner import BootOutcome
+from hakotool.results import guest_bytes
 from hakotool.testall import BootCase, Plan, TestItem
 
 
@@ -308,3 +309,21 @@ def test_every_plan_boot_fits_the_guest_command_line():
             line = "build/hako.elf " + case.profile().append()
             assert len(line) < line_max, (case.label, len(line))
             assert len(case.words) <= argv_max, (case.label, len(case.words))
+
+
+def test_boots_side_by_side_print_and_write_what_one_at_a_time_does(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = ktest_console(("pmm", True), ("sched", True))
+    fake_env["FAKE_QEMU_SLEEP"] = "0.3"
+    plan = Plan(steps=("boots", "coverage", "determinism"),
+                boots=(BootCase("pc", 1), BootCase("pc", 2), BootCase("q35", 4),
+                       BootCase("pc", 4, net="hub")))
+    root = Path(fake_env["HAKO_ROOT"])
+    runs = []
+    for jobs in (1, 3):
+        out = io.StringIO()
+        status = testall.run_test_all(plan=plan, root=root, env=fake_env, out=out,
+                                      err=io.StringIO(), jobs=jobs)
+        files = {p.name: guest_bytes(p.read_bytes()) for p in (root / "results").glob("*.jsonl")}
+        runs.append((status, out.getvalue(), files))
+    assert runs[0] == runs[1]
+    assert runs[0][1].splitlines()[-1] == "10 passed, 0 failed, 0 skipped"   # 8 + coverage + determinism

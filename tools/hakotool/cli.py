@@ -169,6 +169,9 @@ def make_parser() -> argparse.ArgumentParser:
     summary.add_argument("path")
     test_all = subparsers.add_parser("test-all", help="run everything `make test` runs")
     tier = test_all.add_mutually_exclusive_group()
+    test_all.add_argument("-j", "--jobs", type=positive_int, default=0, metavar="N",
+                          help="boots side by side (default: one per host core, as memory "
+                               "allows); the results are the same for every N")
     tier.add_argument("--quick", action="store_true", help="only the pc smp 4 boot")
     tier.add_argument("--check", action="store_true", help="what `make check` runs: layout, host "
                       "tests, pytest, one ktest and one selftest boot")
@@ -234,7 +237,7 @@ def cmd_summary(args, words) -> int:
 
 def cmd_test_all(args, words) -> int:
     from .testall import run_test_all
-    return run_test_all(quick=args.quick, check=args.check, only=args.only)
+    return run_test_all(quick=args.quick, check=args.check, only=args.only, jobs=args.jobs)
 
 
 def cmd_bench(args, words) -> int:

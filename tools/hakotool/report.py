@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from . import papers
+from .jobs import default_jobs
 from .mdhtml import to_html
 from .reportkit import read, verdict_table
 from .summary import render_tlbstep
@@ -104,27 +105,6 @@ def chains(steps) -> list[list[tuple[int, "Step"]]]:
     for i, step in enumerate(steps, 1):
         groups.setdefault(step.chain or f"step:{step.name}", []).append((i, step))
     return sorted(groups.values(), key=lambda g: (-sum(s.seconds for _, s in g), g[0][0]))
-
-
-def default_jobs(cpus: int | None = None, mem_kib: int | None = None) -> int:
-    """One experiment per host core, and no more than memory holds: a boot of
-    the largest bench (8 CPUs, 1 GiB guest, the cost model) takes about 1.5 GiB."""
-    cpus = cpus or os.cpu_count() or 1
-    if mem_kib is None:
-        mem_kib = available_kib()
-    by_memory = max(1, mem_kib // (1536 * 1024)) if mem_kib else cpus
-    return max(1, min(cpus, by_memory))
-
-
-def available_kib(meminfo: str = "/proc/meminfo") -> int:
-    try:
-        with open(meminfo, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
 
 
 class _Progress:

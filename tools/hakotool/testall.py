@@ -48,6 +48,7 @@ from .gdbcheck import check_gdb
 from .optioncheck import EXPECTED as OPTION_CASES, judge_option, option_profile
 from .shellcheck import check_shell
 from .qemu import DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile
+from .jobs import default_jobs, run_ordered
 from .results import guest_bytes, skip_reason, verdict
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 
@@ -429,8 +430,9 @@ class TestAll:
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, plan: Plan, root: Path, env: dict, out=None, err=None):
+    def __init__(self, plan: Plan, root: Path, env: dict, out=None, err=None, jobs: int = 1):
         self.plan = plan
+        self.jobs = jobs                                # boots at a time (jobs.py)
         self.root = root
         self.env = env
         self.err = sys.stderr if err is None else err
@@ -526,14 +528,16 @@ class TestAll:
         return True
 
     def step_boots(self) -> None:
-        for case in self.plan.boots:
-            if not self._case_ready(case):
-                continue
-            outcome = self._boot(case, f"test-{case.label}")
+        """Every boot of the plan, self.jobs at a time, reported in plan order."""
+        ready = [case for case in self.plan.boots if self._case_ready(case)]
+
+        def report(_, case, outcome):
             self._booted.append((outcome.records, case.kinds))
             self.reporter.add(count_boot(case.label, outcome.exit_code,
                                          _outcome_reason(outcome, self.root),
                                          outcome.records, case.kinds))
+        run_ordered(ready, lambda case: self._boot(case, f"test-{case.label}"), self.jobs,
+                    report)
 
     def step_coverage(self) -> None:
         """Every test the boots reported ran (passed or failed) in one of them."""
@@ -544,7 +548,9 @@ class TestAll:
         case = self.plan.determinism
         if not self._case_ready(case):
             return
-        outcomes = [self._boot(case, f"determinism-{i}") for i in (1, 2)]
+        outcomes = []
+        run_ordered((1, 2), lambda i: self._boot(case, f"determinism-{i}"), self.jobs,
+                    lambda _, __, outcome: outcomes.append(outcome))
         contents = [guest_bytes(o.jsonl.read_bytes()) if o.jsonl and o.jsonl.exists() else b""
                     for o in outcomes]                  # the meta records differ by date
         self.reporter.add([determinism_item(outcomes, contents)])
@@ -600,14 +606,16 @@ class TestAll:
 
 def run_test_all(quick: bool = False, plan: Plan | None = None,
                  root: Path | None = None, env: dict | None = None,
-                 out=None, err=None, check: bool = False, only: str = "") -> int:
+                 out=None, err=None, check: bool = False, only: str = "",
+                 jobs: int = 1) -> int:
     """Entry point used by the CLI (and by tests with a custom plan).
 
-    only: one test's name, run alone by its runner (testone.py)."""
+    only: one test's name, run alone by its runner (testone.py); jobs: boots
+    at a time (0: jobs.default_jobs())."""
     env = dict(os.environ) if env is None else env
     root = paths.repo_root(env) if root is None else Path(root)
     if only:
         from .testone import OneTest
         return OneTest(only, PLANS["full"], root, env, out, err).run()
     plan = plan or PLANS["check" if check else "quick" if quick else "full"]
-    return TestAll(plan, root, env, out, err).run()
+    return TestAll(plan, root, env, out, err, jobs or default_jobs()).run()
