@@ -8,7 +8,7 @@
 #include <acpi.h>
 #include <bootinfo.h>
 #include <cmdline.h>
-#include <core.h>
+#include <drvproc.h>
 #include <console.h>
 #include <cpu.h>
 #include <heap.h>
@@ -157,7 +157,7 @@ static int run_program(int argc, char **argv)
 static void kmain_thread(void *unused)
 {
 	print_boot_summary();
-	core_start_all();                        /* drvproc=: driver processes (paper 003) */
+	drvproc_start_all();                        /* drvproc=: driver processes (paper 003) */
 	int argc = kcmdline.argc;
 	char **argv = kcmdline.argv;
 	static char *shell[] = { "sh", NULL };

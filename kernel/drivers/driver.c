@@ -13,11 +13,11 @@
  * process instead: its devices are checked against the manifest and bound
  * (their index and name as always) but neither granted nor attached here;
  * at the end of boot the kernel spawns the driver process for each
- * (kernel/drvproc/core.c), which is granted the manifest's resources and
+ * (kernel/drvproc/drvproc.c), which is granted the manifest's resources and
  * attaches the device through system calls.
  */
 #include <string.h>
-#include <core.h>
+#include <drvproc.h>
 #include <driver.h>
 #include <errno.h>
 #include <kprintf.h>
@@ -76,7 +76,7 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	*dev = (struct drv_dev){ .driver = drv, .pci = d, .index = index };
 	ksnprintf(dev->name, sizeof dev->name, "%s.%d", drv->name, index);
 	int err = d ? drv_manifest_match(drv->manifest, d) : 0;
-	if (err == 0 && d && core_placed(drv)) {
+	if (err == 0 && d && drvproc_placed(drv)) {
 		dev->in_process = true;       /* attached later, by its driver process */
 		ndevs++;
 		return 0;

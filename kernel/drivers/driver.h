@@ -3,7 +3,7 @@
  * what each was granted.  Drivers see none of this; they hold a struct
  * drv_dev as a handle and use drvenv.h.
  *
- * drivers_probe() (dev/driver.c), called once at boot after PCI
+ * drivers_probe() (drivers/driver.c), called once at boot after PCI
  * enumeration, goes through the drivers registered with DRIVER() in
  * order; for each PCI device whose id a driver's manifest lists it checks
  * the device against the manifest, grants the resources (drvenv_kernel.c)
@@ -30,7 +30,7 @@ struct drv_dev {
 	char name[16];               /* driver.index */
 	bool granted;                /* drv_grant ran: bus mastering is on */
 	bool in_process;             /* drvproc= lists its driver: a driver process attaches it
-	                              * (paper 003, core.h); the kernel grants it nothing */
+	                              * (paper 003, drvproc.h); the kernel grants it nothing */
 	struct drv_mmio mmio[DRV_BARS];     /* the register windows granted */
 	struct drv_ports ports[DRV_BARS];   /* the port ranges granted */
 	struct drv_dma dma[DRV_DMA_MAX];    /* DMA areas held; bytes 0: a free slot */

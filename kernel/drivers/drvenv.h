@@ -1,35 +1,36 @@
 /*
  * drvenv.h — the driver environment: everything a device driver may use.
  *
- * A driver (kernel/drivers/<class>/<name>.c) includes this header and, if
- * it is a network card, the driver part of nic.h — nothing else of the
- * kernel.  It declares what it needs in a manifest: the PCI ids it binds,
- * which BARs it uses as registers (MMIO) or I/O ports and how much of
- * each, its interrupt kind, and how much DMA memory a device takes.
- * DRIVER() enters the driver and its manifest in the .drivers section; at
- * boot the driver core (dev/driver.c) matches every PCI device against the
- * manifests, grants the listed resources and calls the driver's attach
- * once per device bound.  If attach fails the core takes every grant back
- * (bus mastering off first, so no DMA lands in freed memory).
+ * A driver (kernel/drivers/<class>/<name>/) includes this header and its
+ * class interface (nic_driver.h, blk_driver.h) — nothing else of the
+ * kernel (tools/checkarch.py checks it).  It declares what it needs in a
+ * manifest: the PCI ids it binds, which BARs it uses as registers (MMIO)
+ * or I/O ports and how much of each, its interrupt kind, and how much DMA
+ * memory a device takes.  DRIVER() enters the driver and its manifest in
+ * the .drivers section; at boot the driver core (driver.c) matches every
+ * PCI device against the manifests, grants the listed resources and calls
+ * the driver's attach once per device bound.  If attach fails the driver
+ * core takes every grant back (bus mastering off first, so no DMA lands
+ * in freed memory).
  *
  * The driver reaches its device only through the calls below, and each
  * checks the grant: a BAR, port range, interrupt kind or DMA amount the
  * manifest does not list is -EPERM, never a mapping.  The manifest is
- * what a driver process will be granted when paper 003 runs the same
- * source as a process ("core"); that implementation of this header maps
+ * what a driver process is granted when paper 003 runs the same source
+ * as a process (drvproc); that implementation of this header maps
  * the BARs and DMA areas into the process and turns interrupts into a
  * wait, and the drivers need no change.  Register accesses are plain
  * loads and stores through the granted mapping (inline below) in both.
  *
  * Two placements implement it (paper 003), and a driver's source compiles
  * unchanged into either:
- *   in the kernel        kernel/dev/drvenv_kernel.c, with the kernel's
- *                        kernel/include/drvenv_impl.h
- *   in a driver process  user/drvhost/drvenv_process.c, with
- *                        user/drvhost/include/drvenv_impl.h
- * The per-placement header, found by include path, supplies what differs
- * in kind and not just in code: the lock (a kernel spinlock, or a flag in
- * a process), the timer's storage, the barrier and spin hint, and
+ *   in the kernel        drvenv_kernel.c, with drvenv_kernel.h
+ *   in a driver process  drvenv_process.c, with drvenv_process.h
+ *                        (built with HAKO_DRVENV_PROCESS defined: the
+ *                        driver programs drv-NAME, user/user.mk)
+ * The placement header, included at the end of this one, supplies what
+ * differs in kind and not just in code: the lock (a kernel spinlock, or a
+ * flag in a process), the timer's storage, the barrier and spin hint, and
  * DRIVER() (a .drivers section entry, or the one driver a process hosts).
  */
 #ifndef HAKO_DRVENV_H
@@ -91,8 +92,8 @@ struct driver {
 
 /*
  * DRIVER(name, order, .class = ..., .manifest = ..., .attach = ...) is
- * defined by drvenv_impl.h.  In the kernel the entry goes into
- * .drivers.<order>; the core binds drivers by order (two digits, which
+ * defined by the placement header.  In the kernel the entry goes into
+ * .drivers.<order>; the driver core binds drivers by order (two digits, which
  * decides for instance which network card is nic 0).  In a driver
  * process it is the process's one driver.
  */
@@ -140,7 +141,7 @@ static inline void drv_out8(const struct drv_ports *p, uint32_t off, uint8_t v) 
 static inline void drv_out16(const struct drv_ports *p, uint32_t off, uint16_t v) { drv_port_out(p, off, 2, v); }
 static inline void drv_out32(const struct drv_ports *p, uint32_t off, uint32_t v) { drv_port_out(p, off, 4, v); }
 
-/* drvenv_impl.h: drv_barrier() orders memory accesses the compiler might
+/* The placement header: drv_barrier() orders memory accesses the compiler might
  * move across a register access; drv_relax() in a polling loop lets the
  * other CPUs (QEMU's vCPUs) run. */
 
@@ -202,7 +203,7 @@ int drv_ncpus(void);                /* CPUs online: drv_cpu() is below this */
  * it is taken before any lock of the layer the driver reports to (the
  * block layer's completion), never after.
  */
-/* struct drv_lock, drv_lock_init(k, name), drv_lock(k), drv_unlock(k): drvenv_impl.h. */
+/* struct drv_lock, drv_lock_init(k, name), drv_lock(k), drv_unlock(k): the placement header. */
 
 /* ---- time ------------------------------------------------------------------- */
 
@@ -211,7 +212,7 @@ uint64_t drv_now_ns(void);          /* since boot */
 /* A one-shot timer: fn(arg) runs ns from now, in an interrupt on the CPU
  * that started it (interrupts off; it must not sleep). */
 typedef void (*drv_timer_fn)(void *arg);
-struct drv_timer;                   /* drvenv_impl.h */
+struct drv_timer;                   /* the placement header */
 void drv_timer_init(struct drv_timer *t, drv_timer_fn fn, void *arg);
 void drv_timer_start(struct drv_timer *t, uint64_t ns);
 bool drv_timer_cancel(struct drv_timer *t);        /* true if it was armed; waits out a run */
@@ -220,6 +221,10 @@ void drv_sleep_ns(uint64_t ns);     /* block the calling thread (not in attach o
 /* Poll until done(arg); -ETIMEDOUT after ns (resets take microseconds). */
 int drv_spin_until(bool (*done)(void *arg), void *arg, uint64_t ns);
 
-#include <drvenv_impl.h>
+#ifdef HAKO_DRVENV_PROCESS
+#include <drvenv_process.h>
+#else
+#include <drvenv_kernel.h>
+#endif
 
 #endif

@@ -1,16 +1,16 @@
 /*
- * drvenv_impl.h — the kernel placement's part of the driver environment
+ * drvenv_kernel.h — the kernel placement's part of the driver environment
  * (drvenv.h, paper 003): what differs between a driver linked into the
- * kernel and the same source run as a driver process
- * (user/drvhost/include/drvenv_impl.h).  Only drvenv.h includes it.
+ * kernel and the same source run as a driver process (drvenv_process.h).
+ * Only drvenv.h includes it.
  *
  * Here: the driver's lock is a kernel spinlock (interrupts off while held,
  * rank LOCK_DRIVER), the timer is a kernel timer, the barrier and spin
  * hint are the arch's, and DRIVER() puts the driver into .drivers.<order>
- * for the driver core (dev/driver.c).
+ * for the driver core (drivers/driver.c).
  */
-#ifndef HAKO_DRVENV_IMPL_H
-#define HAKO_DRVENV_IMPL_H
+#ifndef HAKO_DRVENV_KERNEL_H
+#define HAKO_DRVENV_KERNEL_H
 
 #include <arch/arch.h>
 #include <spinlock.h>

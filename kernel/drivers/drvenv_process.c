@@ -1,8 +1,8 @@
 /*
  * drvenv_process.c — the driver environment (drvenv.h) in a driver
- * process (paper 003): the same calls as kernel/dev/drvenv_kernel.c, made
+ * process (paper 003): the same calls as kernel/drivers/drvenv_kernel.c, made
  * with system calls.  The kernel checks every grant against the device's
- * manifest (kernel/drvproc/core_grant.c); this side only remembers what
+ * manifest (kernel/drvproc/drvproc_grant.c); this side only remembers what
  * it was given.
  *
  *   registers  drv_mmio asks for the BAR's window, which the kernel maps
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <hako/sys.h>
 #include <drvenv.h>
-#include "drvhost.h"
+#include <drvhost.h>
 
 struct drv_dev {
 	struct hako_drv_info info;

@@ -1,8 +1,8 @@
 /*
- * drvenv_impl.h — the driver-process placement's part of the driver
- * environment (drvenv.h, paper 003); the kernel's is
- * kernel/include/drvenv_impl.h.  Found first on the include path of the
- * drv-* programs (user/user.mk), so a driver's source compiles unchanged.
+ * drvenv_process.h — the driver-process placement's part of the driver
+ * environment (drvenv.h, paper 003); the kernel's is drvenv_kernel.h.
+ * drvenv.h includes it when HAKO_DRVENV_PROCESS is defined (the drv-*
+ * programs, user/user.mk), so a driver's source compiles unchanged.
  *
  * The process runs the driver in one thread (the loop in main.c receives
  * calls and interrupts one at a time), so the driver's lock only has to
@@ -10,8 +10,8 @@
  * checked by that loop when it wakes (drvenv_process.c).  DRIVER() makes
  * the process's one driver, drvhost_driver, which main.c attaches.
  */
-#ifndef HAKO_DRVENV_IMPL_H
-#define HAKO_DRVENV_IMPL_H
+#ifndef HAKO_DRVENV_PROCESS_H
+#define HAKO_DRVENV_PROCESS_H
 
 #include <stdbool.h>
 #include <stdint.h>

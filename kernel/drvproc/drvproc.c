@@ -1,33 +1,33 @@
 /*
- * core.c — the registry of driver processes ("cores", paper 003): which
+ * drvproc.c — the registry of driver processes (paper 003): which
  * drivers run as processes (the kernel option drvproc=), spawning each at
- * the end of boot and waiting for its registration, core-registration,
- * the counters, and a core's end.
+ * the end of boot and waiting for its registration, drvproc registration,
+ * the counters, and a driver process's end.
  *
- * Boot: the driver core (dev/driver.c) binds a listed driver's devices
- * without granting or attaching them; core_start_all spawns drv-DRIVER
+ * Boot: the driver core (drivers/driver.c) binds a listed driver's devices
+ * without granting or attaching them; drvproc_start_all spawns drv-DRIVER
  * with the device's name for each, one after the other, and waits (up to
- * CORE_START_NS of guest time) until it has registered, so the cards keep
+ * DRVPROC_START_NS of guest time) until it has registered, so the cards keep
  * the order and the indices they have in the kernel (rtl8139 is card 0)
  * and every program finds them when it starts.  A driver process is a
  * child of the kernel, like the program the kernel runs after it.
  *
  * The end: whatever ends a driver process (exit, a fault such as a port
- * outside its grant, kill, the watchdog), proc_end calls core_proc_end
+ * outside its grant, kill, the watchdog), proc_end calls drvproc_proc_end
  * before the address space goes: calls in flight fail with -EPIPE, the
  * kernel's queue of frames is dropped (counted), bus mastering and the
  * device's INTx are turned off before the DMA memory is freed, the line
  * it held masked is let through, and the card stays registered but dead
- * (sends fail with -EPIPE) until core_restart.c has started drv-DRIVER
+ * (sends fail with -EPIPE) until drvproc_restart.c has started drv-DRIVER
  * again and it has registered once more: the same card, the same index.
- * The counters go on across the restart (core_nic_take_stats adds the
+ * The counters go on across the restart (drvproc_nic_take_stats adds the
  * ended processes' counters to the new one's).
  */
 #include <stdint.h>
 #include <string.h>
 #include <cmdline.h>
 #include <cpu.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
@@ -36,13 +36,13 @@
 #include <thread.h>
 #include <time.h>
 
-#define CORE_START_NS 5000000000ull    /* a driver process registers within 5 s */
+#define DRVPROC_START_NS 5000000000ull    /* a driver process registers within 5 s */
 
-static struct core *cores[CORE_MAX];
-static int ncores;
+static struct drvproc *drvprocs[DRVPROC_MAX];
+static int ndrvprocs;
 
 /* drvproc=rtl8139,e1000 | all (every network driver) | none. */
-bool core_placed(const struct driver *drv)
+bool drvproc_placed(const struct driver *drv)
 {
 	const char *list = cmdline_get(&kcmdline, "drvproc");
 	if (!list)
@@ -60,49 +60,49 @@ bool core_placed(const struct driver *drv)
 	return false;
 }
 
-static struct core *core_alloc(struct drv_dev *dev)
+static struct drvproc *drvproc_alloc(struct drv_dev *dev)
 {
-	struct core *c = kzalloc(sizeof *c);
+	struct drvproc *c = kzalloc(sizeof *c);
 	if (!c)
 		return NULL;
-	c->txq = dev ? kzalloc(CORE_TXQ * sizeof *c->txq) : NULL;
+	c->txq = dev ? kzalloc(DRVPROC_TXQ * sizeof *c->txq) : NULL;
 	if (dev && !c->txq) {
 		kfree(c);
 		return NULL;
 	}
 	c->dev = dev;
 	c->grant.next_va = HAKO_DRV_AREA;
-	waitq_init(&c->wq, "core", LOCK_WAITQ);
+	waitq_init(&c->wq, "drvproc", LOCK_WAITQ);
 	waitq_init_guarded(&c->reply_wq, &c->wq.lock);
 	c->stat.placement = 1;
 	return c;
 }
 
-static void core_free(struct core *c)
+static void drvproc_free(struct drvproc *c)
 {
 	kfree(c->txq);
 	kfree(c);
 }
 
 /* proc_spawn_with's setup: the process is c's before its thread runs.  A
- * driver needs no control call (its own calls are checked by p->core). */
+ * driver needs no control call (its own calls are checked by p->drvproc). */
 static int attach_proc(struct proc *p, void *arg)
 {
-	struct core *c = arg;
+	struct drvproc *c = arg;
 	p->priv = HAKO_PRIV_NONE;
-	p->core = c;
+	p->drvproc = c;
 	c->proc = p;
 	c->pid = p->pid;
 	c->stat.pid = p->pid;
 	c->flipped = c->wild_window = false;
 	struct thread *t = p->threads[0].t;
-	t->core = c;
+	t->drvproc = c;
 	t->io = &c->grant.io;
 	return 0;
 }
 
 /* Start drv-DRIVER DEVICE for c: at boot and at each restart. */
-int core_spawn(struct core *c)
+int drvproc_spawn(struct drvproc *c)
 {
 	char path[HAKO_PATH_MAX];
 	ksnprintf(path, sizeof path, "drv-%s", c->dev->driver->name);
@@ -120,40 +120,40 @@ int core_spawn(struct core *c)
 	return pid;
 }
 
-int core_count(void) { return ncores; }
-struct core *core_get(int i) { return i >= 0 && i < ncores ? cores[i] : NULL; }
+int drvproc_count(void) { return ndrvprocs; }
+struct drvproc *drvproc_get(int i) { return i >= 0 && i < ndrvprocs ? drvprocs[i] : NULL; }
 
 static void start_one(struct drv_dev *dev)
 {
-	if (ncores == CORE_MAX) {
-		kprintf("core: %s: no room for another driver process\n", dev->name);
+	if (ndrvprocs == DRVPROC_MAX) {
+		kprintf("drvproc: %s: no room for another driver process\n", dev->name);
 		return;
 	}
-	struct core *c = core_alloc(dev);
+	struct drvproc *c = drvproc_alloc(dev);
 	if (!c) {
-		kprintf("core: %s: out of memory\n", dev->name);
+		kprintf("drvproc: %s: out of memory\n", dev->name);
 		return;
 	}
-	cores[ncores++] = c;
+	drvprocs[ndrvprocs++] = c;
 	c->dead = true;                      /* until it registers */
-	int pid = core_spawn(c);
+	int pid = drvproc_spawn(c);
 	if (pid < 0) {
-		kprintf("core: %s: cannot start drv-%s (error %d)\n", dev->name, dev->driver->name, pid);
+		kprintf("drvproc: %s: cannot start drv-%s (error %d)\n", dev->name, dev->driver->name, pid);
 		return;
 	}
-	uint64_t deadline = time_ns() + CORE_START_NS;
+	uint64_t deadline = time_ns() + DRVPROC_START_NS;
 	while (!__atomic_load_n(&c->registered, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&c->restart, __ATOMIC_ACQUIRE) && time_ns() < deadline)
 		thread_sleep_ns(100000);
 	if (c->registered)
-		kprintf("core: %s runs as process %d (drv-%s), card %d\n", dev->name, pid,
+		kprintf("drvproc: %s runs as process %d (drv-%s), card %d\n", dev->name, pid,
 			dev->driver->name, c->nic_index);
 	else
-		kprintf("core: %s: drv-%s (pid %d) did not register\n", dev->name, dev->driver->name,
+		kprintf("drvproc: %s: drv-%s (pid %d) did not register\n", dev->name, dev->driver->name,
 			pid);
 }
 
-void core_start_all(void)
+void drvproc_start_all(void)
 {
 	bool any = false;
 	for (int i = 0; i < drv_dev_count(); i++) {
@@ -164,29 +164,29 @@ void core_start_all(void)
 		}
 	}
 	if (any)
-		core_restart_start();
+		drvproc_restart_start();
 }
 
-struct core *core_of_proc(struct proc *p) { return p ? p->core : NULL; }
+struct drvproc *drvproc_of_proc(struct proc *p) { return p ? p->drvproc : NULL; }
 
-struct core *core_of_nic(int nic)
+struct drvproc *drvproc_of_nic(int nic)
 {
-	for (int i = 0; i < ncores; i++)
-		if (cores[i]->registered && cores[i]->nic_index == nic)
-			return cores[i];
+	for (int i = 0; i < ndrvprocs; i++)
+		if (drvprocs[i]->registered && drvprocs[i]->nic_index == nic)
+			return drvprocs[i];
 	return NULL;
 }
 
 /* Check, then act: a network card with a SEND entry, once. */
-int core_register(struct core *c, const struct hako_core_reg *reg)
+int drvproc_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
 {
 	if (!c->dev)
 		return -ENODEV;
-	if (reg->type != HAKO_CORE_NET || reg->nentries < 1 || reg->nentries > HAKO_CORE_ENTRIES)
+	if (reg->type != HAKO_DRVPROC_NET || reg->nentries < 1 || reg->nentries > HAKO_DRVPROC_ENTRIES)
 		return -EINVAL;
 	bool send = false;
 	for (int i = 0; i < reg->nentries; i++)
-		send |= reg->entries[i] == HAKO_CORE_NET_SEND;
+		send |= reg->entries[i] == HAKO_DRVPROC_NET_SEND;
 	if (!send)
 		return -EINVAL;
 	if (!c->dead)
@@ -195,19 +195,19 @@ int core_register(struct core *c, const struct hako_core_reg *reg)
 		if (memcmp(reg->mac, c->nic.mac, ETH_ALEN) != 0)
 			return -EIO;
 		c->nic.link_up = reg->link_up != 0;
-		core_grant_intx(c, true);
+		drvproc_grant_intx(c, true);
 		spin_lock(&c->wq.lock);
 		c->wd_progress = c->progress;
 		c->wd_ns = time_ns();
 		__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
 		c->failed_starts = 0;
-		c->events |= HAKO_CORE_EV_POLL;      /* frames that came while it was away */
+		c->events |= HAKO_DRVPROC_EV_POLL;      /* frames that came while it was away */
 		spin_unlock(&c->wq.lock);
-		kprintf("core: %s registered again (pid %d), card %d\n", c->dev->name, c->pid,
+		kprintf("drvproc: %s registered again (pid %d), card %d\n", c->dev->name, c->pid,
 			c->nic_index);
 		return 0;
 	}
-	int err = core_nic_register(c, reg);
+	int err = drvproc_nic_register(c, reg);
 	if (err < 0)
 		return err;
 	c->wd_ns = time_ns();
@@ -216,31 +216,31 @@ int core_register(struct core *c, const struct hako_core_reg *reg)
 	return 0;
 }
 
-void core_proc_end(struct proc *p)
+void drvproc_proc_end(struct proc *p)
 {
-	struct core *c = p->core;
+	struct drvproc *c = p->drvproc;
 	if (!c)
 		return;
 	spin_lock(&c->wq.lock);
 	bool served = !c->dead;
 	c->proc = NULL;
 	__atomic_store_n(&c->dead, true, __ATOMIC_RELEASE);
-	core_fail_calls(c);
+	drvproc_fail_calls(c);
 	spin_unlock(&c->wq.lock);
-	core_revoke(c);                  /* the device stops first: no DMA, no interrupt */
-	p->core = NULL;
+	drvproc_revoke(c);                  /* the device stops first: no DMA, no interrupt */
+	p->drvproc = NULL;
 	if (!c->dev) {
-		core_free(c);                /* a test core: nothing refers to it */
+		drvproc_free(c);                /* a test driver process: nothing refers to it */
 		return;
 	}
-	core_nic_dead(c);
-	core_ended(c, p->status, served);
+	drvproc_nic_dead(c);
+	drvproc_ended(c, p->status, served);
 }
 
 /* The scheduler, at every switch that involves a driver process's thread. */
-void core_switched(struct thread *from, struct thread *to, bool as_switch)
+void drvproc_switched(struct thread *from, struct thread *to, bool as_switch)
 {
-	struct core *out = from->core, *in = to->core;
+	struct drvproc *out = from->drvproc, *in = to->drvproc;
 	if (out == in)
 		return;                      /* between two threads of one driver process */
 	if (out)
@@ -251,31 +251,31 @@ void core_switched(struct thread *from, struct thread *to, bool as_switch)
 		__atomic_fetch_add(&(in ? in : out)->stat.as_switches, 1, __ATOMIC_RELAXED);
 }
 
-int core_spawn_test(const char *path, uint16_t base, uint16_t size)
+int drvproc_spawn_test(const char *path, uint16_t base, uint16_t size)
 {
-	struct core *c = core_alloc(NULL);
+	struct drvproc *c = drvproc_alloc(NULL);
 	if (!c)
 		return -ENOMEM;
 	c->grant.io = (struct arch_io_grant){ .n = 1, .base = { base }, .size = { size } };
 	char *argv[] = { (char *)path, NULL };
 	int pid = proc_spawn_with(NULL, path, 1, argv, attach_proc, c);
 	if (pid < 0)
-		core_free(c);
+		drvproc_free(c);
 	return pid;
 }
 
 /* ---- counters: both placements ------------------------------------------------ */
 
-static struct hako_core_stat kernel_stat[NIC_MAX];   /* cards driven in the kernel */
+static struct hako_drvproc_stat kernel_stat[NIC_MAX];   /* cards driven in the kernel */
 
-struct hako_core_stat *core_kernel_stat(int nic)
+struct hako_drvproc_stat *drvproc_kernel_stat(int nic)
 {
 	return nic >= 0 && nic < NIC_MAX ? &kernel_stat[nic] : NULL;
 }
 
-void core_stat(int nic, struct hako_core_stat *out)
+void drvproc_stat(int nic, struct hako_drvproc_stat *out)
 {
-	struct core *c = core_of_nic(nic);
+	struct drvproc *c = drvproc_of_nic(nic);
 	struct nic *n = nic_get(nic);
 	if (c) {
 		*out = c->stat;
@@ -295,10 +295,10 @@ void core_stat(int nic, struct hako_core_stat *out)
 
 /* The counters only: what the kernel acts on (the restart state, the
  * generation, the process) is kept. */
-void core_stat_reset(int nic)
+void drvproc_stat_reset(int nic)
 {
-	struct core *c = core_of_nic(nic);
-	struct hako_core_stat *s = c ? &c->stat : &kernel_stat[nic];
+	struct drvproc *c = drvproc_of_nic(nic);
+	struct hako_drvproc_stat *s = c ? &c->stat : &kernel_stat[nic];
 	int placement = s->placement, pid = s->pid;
 	uint64_t generation = s->generation;
 	memset(s, 0, sizeof *s);

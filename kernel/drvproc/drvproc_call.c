@@ -1,20 +1,20 @@
 /*
- * core_call.c — core-calls (paper 003): a caller blocks, the driver
+ * drvproc_call.c — drvproc calls (paper 003): a caller blocks, the driver
  * process's thread receives the call, runs the entry, copies the caller's
  * data from the caller's address space and replies; the reply wakes the
  * caller, which the scheduler switches back to.  The same loop of the
- * driver (core_recv) also receives the device's forwarded interrupts and
+ * driver (drvproc_recv) also receives the device's forwarded interrupts and
  * the kernel's other requests as events.
  *
  * Like ISPC (ipc/ispc.c) the request waits in a queue of the receiver and
  * the caller sleeps until its reply; unlike it nothing is copied or
  * pasted on the way: the call carries the caller's address and length,
- * and the driver copies exactly what it needs (core_copyin, core_copyout:
+ * and the driver copies exactly what it needs (drvproc_copyin, drvproc_copyout:
  * the caller's page tables are walked and its frames reached through the
  * kernel's direct map, while the driver's address space stays loaded —
  * this is the copy-in of the paper's Table 3).
  *
- * A call lives on its caller's kernel stack until core_reply marks it
+ * A call lives on its caller's kernel stack until drvproc_reply marks it
  * done; the caller waits without giving up (a kill is seen after the
  * reply), so the driver never touches a call that is gone.  A driver
  * receives one call at a time (c->active).  When the driver process ends,
@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <arch/arch.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <pmm.h>
 #include <proc.h>
@@ -39,15 +39,15 @@
 #include <uaccess.h>
 #include <vm.h>
 
-long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, uint64_t len)
+long drvproc_call(struct drvproc *c, struct proc *caller, int entry, uint64_t uaddr, uint64_t len)
 {
-	struct core_call call = { .entry = entry, .caller = caller, .uaddr = uaddr, .len = len,
+	struct drvproc_call call = { .entry = entry, .caller = caller, .uaddr = uaddr, .len = len,
 				  .t0 = arch_tsc() };
-	bool send = entry == HAKO_CORE_NET_SEND;
+	bool send = entry == HAKO_DRVPROC_NET_SEND;
 	spin_lock(&c->wq.lock);
 	if (send)
 		c->stat.send_calls++;
-	while (!c->dead && c->q_head - c->q_tail == CORE_CALLS)
+	while (!c->dead && c->q_head - c->q_tail == DRVPROC_CALLS)
 		waitq_wait_locked(&c->reply_wq);
 	if (c->dead) {
 		if (send)
@@ -57,7 +57,7 @@ long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, u
 	}
 	c->next_call = c->next_call == INT32_MAX ? 1 : c->next_call + 1;
 	call.id = c->next_call;
-	c->queue[c->q_head++ % CORE_CALLS] = &call;
+	c->queue[c->q_head++ % DRVPROC_CALLS] = &call;
 	if (caller)
 		c->stat.calls++;
 	else
@@ -71,11 +71,11 @@ long core_call(struct core *c, struct proc *caller, int entry, uint64_t uaddr, u
 }
 
 /* Caller holds c->wq.lock.  The driver answered call: count a frame's fate. */
-static void answer(struct core *c, struct core_call *call, long result)
+static void answer(struct drvproc *c, struct drvproc_call *call, long result)
 {
 	call->result = result;
 	call->done = true;
-	if (call->entry != HAKO_CORE_NET_SEND)
+	if (call->entry != HAKO_DRVPROC_NET_SEND)
 		return;
 	if (result == 0) {
 		c->stat.send_ok++;
@@ -86,29 +86,29 @@ static void answer(struct core *c, struct core_call *call, long result)
 }
 
 /* Caller holds c->wq.lock.  Every call waiting or received is answered -EPIPE. */
-void core_fail_calls(struct core *c)
+void drvproc_fail_calls(struct drvproc *c)
 {
 	if (c->active) {
 		c->active->result = -EPIPE;
 		c->active->done = true;
-		if (c->active->entry == HAKO_CORE_NET_SEND) {
+		if (c->active->entry == HAKO_DRVPROC_NET_SEND) {
 			c->stat.send_epipe++;
 			c->stat.send_epipe_active++;
 		}
 		c->active = NULL;
 	}
 	while (c->q_tail != c->q_head) {
-		struct core_call *call = c->queue[c->q_tail++ % CORE_CALLS];
+		struct drvproc_call *call = c->queue[c->q_tail++ % DRVPROC_CALLS];
 		call->result = -EPIPE;
 		call->done = true;
-		if (call->entry == HAKO_CORE_NET_SEND)
+		if (call->entry == HAKO_DRVPROC_NET_SEND)
 			c->stat.send_epipe++;
 	}
 	waitq_wake_all(&c->reply_wq);
 	waitq_wake_all(&c->wq);
 }
 
-void core_post(struct core *c, uint32_t events)
+void drvproc_post(struct drvproc *c, uint32_t events)
 {
 	spin_lock(&c->wq.lock);
 	c->events |= events;
@@ -117,11 +117,11 @@ void core_post(struct core *c, uint32_t events)
 }
 
 /* The next call, else the events (one queued frame with EV_TXQ), else sleep. */
-long core_recv(struct core *c, struct hako_core_msg *m)
+long drvproc_recv(struct drvproc *c, struct hako_drvproc_msg *m)
 {
 	spin_lock(&c->wq.lock);
 	if (!c->dead)
-		core_nic_take_stats(c, &m->st);
+		drvproc_nic_take_stats(c, &m->st);
 	c->progress++;
 	c->wild_window = false;              /* the requests of a WILD event end here */
 	long r = 0;
@@ -131,19 +131,19 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 			break;
 		}
 		if (c->q_head != c->q_tail) {
-			struct core_call *call = c->queue[c->q_tail++ % CORE_CALLS];
+			struct drvproc_call *call = c->queue[c->q_tail++ % DRVPROC_CALLS];
 			c->active = call;
-			m->kind = HAKO_CORE_MSG_CALL;
+			m->kind = HAKO_DRVPROC_MSG_CALL;
 			m->call = call->id;
 			m->entry = call->entry;
 			m->len = call->len;
 			waitq_wake_all(&c->reply_wq);    /* a caller may wait for queue room */
 			break;
 		}
-		if (c->events & HAKO_CORE_EV_WILD) {    /* alone: what follows are its wild requests */
-			c->events &= ~HAKO_CORE_EV_WILD;
-			m->kind = HAKO_CORE_MSG_EVENTS;
-			m->events = HAKO_CORE_EV_WILD;
+		if (c->events & HAKO_DRVPROC_EV_WILD) {    /* alone: what follows are its wild requests */
+			c->events &= ~HAKO_DRVPROC_EV_WILD;
+			m->kind = HAKO_DRVPROC_MSG_EVENTS;
+			m->events = HAKO_DRVPROC_EV_WILD;
 			m->len = 0;
 			c->stat.wild_events++;
 			if (!c->flipped) {
@@ -153,21 +153,21 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 			break;
 		}
 		if (c->events) {
-			uint32_t ev = c->events & ~HAKO_CORE_EV_TXQ;
+			uint32_t ev = c->events & ~HAKO_DRVPROC_EV_TXQ;
 			m->len = 0;
-			if (c->events & HAKO_CORE_EV_TXQ) {
-				int len = core_txq_take(c, m->data);
+			if (c->events & HAKO_DRVPROC_EV_TXQ) {
+				int len = drvproc_txq_take(c, m->data);
 				if (len > 0) {
 					m->len = (uint64_t)len;
-					ev |= HAKO_CORE_EV_TXQ;
+					ev |= HAKO_DRVPROC_EV_TXQ;
 				}
 				if (c->tx_head == c->tx_tail)
-					c->events &= ~HAKO_CORE_EV_TXQ;
+					c->events &= ~HAKO_DRVPROC_EV_TXQ;
 			}
-			c->events &= HAKO_CORE_EV_TXQ;
+			c->events &= HAKO_DRVPROC_EV_TXQ;
 			if (!ev)
 				continue;
-			m->kind = HAKO_CORE_MSG_EVENTS;
+			m->kind = HAKO_DRVPROC_MSG_EVENTS;
 			m->events = ev;
 			break;
 		}
@@ -181,10 +181,10 @@ long core_recv(struct core *c, struct hako_core_msg *m)
 	return r;
 }
 
-int core_reply(struct core *c, int id, long result)
+int drvproc_reply(struct drvproc *c, int id, long result)
 {
 	spin_lock(&c->wq.lock);
-	struct core_call *call = c->active;
+	struct drvproc_call *call = c->active;
 	int err = call && call->id == id ? 0 : -EINVAL;
 	if (err == 0) {
 		answer(c, call, result);
@@ -205,10 +205,10 @@ int core_reply(struct core *c, int id, long result)
  * its heap or unmap that page meanwhile, and the frame must not go to
  * anyone else while the driver still reads or writes it.
  */
-long core_copy(struct core *c, int id, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
+long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
 {
 	spin_lock(&c->wq.lock);
-	struct core_call *call = c->active;
+	struct drvproc_call *call = c->active;
 	bool ok = call && call->id == id && call->caller;
 	struct addrspace *as = ok ? call->caller->as : NULL;
 	uint64_t base = ok ? call->uaddr : 0, size = ok ? call->len : 0;

@@ -1,5 +1,5 @@
 /*
- * core_grant.c — what a driver process is granted of its device, exactly
+ * drvproc_grant.c — what a driver process is granted of its device, exactly
  * as its manifest lists it (the MINIX 3 way), and taking it back.
  *
  *   MMIO   a BAR the manifest lists as MMIO is mapped uncached, writable,
@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <arch/arch.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <pci.h>
 #include <pmm.h>
@@ -39,7 +39,7 @@
 
 static uint64_t pages_of(uint64_t bytes) { return (bytes + PAGE_SIZE - 1) / PAGE_SIZE; }
 
-static const struct drv_bar *manifest_bar(const struct core *c, int bar, enum drv_bar_use use)
+static const struct drv_bar *manifest_bar(const struct drvproc *c, int bar, enum drv_bar_use use)
 {
 	if (!c->dev || bar < 0 || bar >= DRV_BARS || c->dev->driver->manifest->bar[bar].use != use)
 		return NULL;
@@ -47,7 +47,7 @@ static const struct drv_bar *manifest_bar(const struct core *c, int bar, enum dr
 }
 
 /* npages of the driver area, or 0 when it is used up. */
-static uint64_t take_va(struct core *c, uint64_t npages)
+static uint64_t take_va(struct drvproc *c, uint64_t npages)
 {
 	uint64_t va = c->grant.next_va;
 	if (va + npages * PAGE_SIZE > HAKO_DRV_AREA + HAKO_DRV_AREA_SIZE)
@@ -56,7 +56,7 @@ static uint64_t take_va(struct core *c, uint64_t npages)
 	return va;
 }
 
-static int map_pages(struct core *c, uint64_t va, uint64_t pa, uint64_t npages, unsigned flags)
+static int map_pages(struct drvproc *c, uint64_t va, uint64_t pa, uint64_t npages, unsigned flags)
 {
 	for (uint64_t i = 0; i < npages; i++) {
 		int err = vm_map(c->proc->as, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, flags);
@@ -68,7 +68,7 @@ static int map_pages(struct core *c, uint64_t va, uint64_t pa, uint64_t npages, 
 	return 0;
 }
 
-void core_grant_bus_master(struct core *c)
+void drvproc_grant_bus_master(struct drvproc *c)
 {
 	if (c->dev && !c->grant.bus_master) {
 		pci_enable_bus_master(c->dev->pci);
@@ -76,7 +76,7 @@ void core_grant_bus_master(struct core *c)
 	}
 }
 
-int core_grant_mmio(struct core *c, int bar, struct hako_drv_grant *out)
+int drvproc_grant_mmio(struct drvproc *c, int bar, struct hako_drv_grant *out)
 {
 	const struct drv_bar *want = manifest_bar(c, bar, DRV_BAR_MMIO);
 	if (!want)
@@ -93,13 +93,13 @@ int core_grant_mmio(struct core *c, int bar, struct hako_drv_grant *out)
 	int err = map_pages(c, va, pa & ~(PAGE_SIZE - 1), npages, VM_USER | VM_WRITE | VM_NOCACHE);
 	if (err < 0)
 		return err;
-	core_grant_bus_master(c);
+	drvproc_grant_bus_master(c);
 	c->grant.mmio_va[bar] = va + (pa & (PAGE_SIZE - 1));
 	*out = (struct hako_drv_grant){ .bar = bar, .size = want->size, .va = c->grant.mmio_va[bar] };
 	return 0;
 }
 
-int core_grant_ports(struct core *c, int bar, struct hako_drv_grant *out)
+int drvproc_grant_ports(struct drvproc *c, int bar, struct hako_drv_grant *out)
 {
 	const struct drv_bar *want = manifest_bar(c, bar, DRV_BAR_PORTS);
 	if (!want)
@@ -119,12 +119,12 @@ int core_grant_ports(struct core *c, int bar, struct hako_drv_grant *out)
 		arch_io_bitmap_load(io);           /* this thread's CPU now; others at their next switch in */
 		arch_irq_restore(irq);
 	}
-	core_grant_bus_master(c);
+	drvproc_grant_bus_master(c);
 	*out = (struct hako_drv_grant){ .bar = bar, .size = size, .base = base };
 	return 0;
 }
 
-static struct core_dma *free_slot(struct core *c)
+static struct drvproc_dma *free_slot(struct drvproc *c)
 {
 	for (int i = 0; i < DRV_DMA_MAX; i++)
 		if (!c->grant.dma[i].pages)
@@ -132,12 +132,12 @@ static struct core_dma *free_slot(struct core *c)
 	return NULL;
 }
 
-int core_grant_dma(struct core *c, uint64_t bytes, struct hako_drv_dma *out)
+int drvproc_grant_dma(struct drvproc *c, uint64_t bytes, struct hako_drv_dma *out)
 {
 	if (!c->dev)
 		return -EPERM;
 	const struct drv_manifest *m = c->dev->driver->manifest;
-	struct core_dma *slot = free_slot(c);
+	struct drvproc_dma *slot = free_slot(c);
 	if (bytes == 0 || bytes > m->dma_bytes - c->grant.dma_used || !slot)
 		return -EPERM;
 	uint64_t npages = pages_of(bytes);
@@ -156,22 +156,22 @@ int core_grant_dma(struct core *c, uint64_t bytes, struct hako_drv_dma *out)
 		pmm_free_contig(pa, npages);
 		return err;
 	}
-	core_grant_bus_master(c);
-	*slot = (struct core_dma){ .pa = pa, .pages = npages, .va = va, .bytes = bytes };
+	drvproc_grant_bus_master(c);
+	*slot = (struct drvproc_dma){ .pa = pa, .pages = npages, .va = va, .bytes = bytes };
 	c->grant.dma_used += bytes;
 	*out = (struct hako_drv_dma){ .bytes = bytes, .va = va, .addr = pa };
 	return 0;
 }
 
-int core_free_dma(struct core *c, uint64_t addr)
+int drvproc_free_dma(struct drvproc *c, uint64_t addr)
 {
 	for (int i = 0; i < DRV_DMA_MAX; i++) {
-		struct core_dma *d = &c->grant.dma[i];
+		struct drvproc_dma *d = &c->grant.dma[i];
 		if (d->pages && d->pa == addr) {
 			vm_unmap_range(c->proc->as, d->va, d->pages);
 			pmm_free_contig(d->pa, d->pages);
 			c->grant.dma_used -= d->bytes;
-			*d = (struct core_dma){ 0 };
+			*d = (struct drvproc_dma){ 0 };
 			return 0;
 		}
 	}
@@ -179,27 +179,27 @@ int core_free_dma(struct core *c, uint64_t addr)
 }
 
 /* A device on an INTx line (not MSI): let it assert the line (on) or not. */
-void core_grant_intx(struct core *c, bool on)
+void drvproc_grant_intx(struct drvproc *c, bool on)
 {
 	if (c->dev && !drv_uses_msi(c->dev))
 		pci_intx_disable(c->dev->pci, !on);
 }
 
 /* The process is ending (no thread of it runs): the device stops using memory first. */
-void core_revoke(struct core *c)
+void drvproc_revoke(struct drvproc *c)
 {
 	if (c->grant.bus_master)
 		pci_disable_bus_master(c->dev->pci);
 	c->grant.bus_master = false;
-	core_grant_intx(c, false);
+	drvproc_grant_intx(c, false);
 	for (int i = 0; i < DRV_BARS; i++)
 		c->grant.mmio_va[i] = 0;
 	c->grant.next_va = HAKO_DRV_AREA;
 	for (int i = 0; i < DRV_DMA_MAX; i++) {
-		struct core_dma *d = &c->grant.dma[i];
+		struct drvproc_dma *d = &c->grant.dma[i];
 		if (d->pages)
 			pmm_free_contig(d->pa, d->pages);   /* mapped, not owned: vm_destroy leaves them */
-		*d = (struct core_dma){ 0 };
+		*d = (struct drvproc_dma){ 0 };
 	}
 	c->grant.dma_used = 0;
 }

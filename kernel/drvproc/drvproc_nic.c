@@ -1,25 +1,25 @@
 /*
- * core_nic.c — the kernel's struct nic for a card whose driver runs as a
+ * drvproc_nic.c — the kernel's struct nic for a card whose driver runs as a
  * process (paper 003): a proxy registered like any card (nic.c), so
  * nic_ctl/nic_recv/nic_send, nic_traffic and the self-tests work with
  * either placement.  Its operations hand the work to the driver process:
  *
  *   send       kernel senders (nic_traffic, a receiver forwarding in
  *              interrupt context) cannot switch processes: the frame goes
- *              into a bounded queue (CORE_TXQ frames) the driver drains
+ *              into a bounded queue (DRVPROC_TXQ frames) the driver drains
  *              (EV_TXQ); -EAGAIN when it is full.  A program's nic_send
- *              does not come here: it is a core-call (sys_nic.c).
+ *              does not come here: it is a drvproc call (sys_nic.c).
  *   ack        interrupt time: the kernel cannot read the device's status
  *              (the driver does, in ring 3), so it holds the line masked
  *              (intr_pack_hold), notes the time, posts EV_IRQ and wakes the
  *              driver; the process runs ack + work and says HAKO_DRV_IRQ_DONE,
- *              which lets the line through again (core_irq_done).
+ *              which lets the line through again (drvproc_irq_done).
  *   rx_work    nic_poll's "the receiver has room again": EV_POLL.
- *   drain      nic_drain (a program opening the card): a kernel core-call
+ *   drain      nic_drain (a program opening the card): a kernel drvproc call
  *              NET_POLL, so the frames from before the open are gone when
  *              it returns, as with an in-kernel driver.
  *   irq_enable EV_IMR_ON / EV_IMR_OFF.
- * Frames the driver receives come back by core_rx and reach the card's
+ * Frames the driver receives come back by drvproc_rx and reach the card's
  * receiver under rx_lock as in the kernel.
  *
  * While no driver process serves the card (it ended; a restarted one has
@@ -34,33 +34,33 @@
 #include <stdint.h>
 #include <string.h>
 #include <arch/arch.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <intr_pack.h>
 #include <kprintf.h>
 
 #define PROXY_FORWARDED 1u     /* what the proxy's ack returns: the interrupt went to the process */
 
-static struct core *core_of(struct nic *n) { return n->priv; }
+static struct drvproc *drvproc_of(struct nic *n) { return n->priv; }
 
 /* Caller holds tx_lock (nic_send). */
 static int proxy_send(struct nic *n, const void *frame, size_t len)
 {
-	struct core *c = core_of(n);
+	struct drvproc *c = drvproc_of(n);
 	int err = 0;
 	spin_lock(&c->wq.lock);
 	if (c->dead) {
 		err = -EPIPE;
 		c->stat.txq_dead++;
-	} else if (c->tx_head - c->tx_tail == CORE_TXQ) {
+	} else if (c->tx_head - c->tx_tail == DRVPROC_TXQ) {
 		err = -EAGAIN;
 		c->stat.txq_full++;
 	} else {
-		struct core_txq_slot *s = &c->txq[c->tx_head++ % CORE_TXQ];
+		struct drvproc_txq_slot *s = &c->txq[c->tx_head++ % DRVPROC_TXQ];
 		s->len = (uint16_t)len;
 		memcpy(s->data, frame, len);
 		c->stat.txq++;
-		c->events |= HAKO_CORE_EV_TXQ;
+		c->events |= HAKO_DRVPROC_EV_TXQ;
 		waitq_wake_one(&c->wq);
 	}
 	spin_unlock(&c->wq.lock);
@@ -68,19 +68,19 @@ static int proxy_send(struct nic *n, const void *frame, size_t len)
 }
 
 /* Caller holds c->wq.lock: one queued frame into buf, its length (0: none). */
-int core_txq_take(struct core *c, uint8_t *buf)
+int drvproc_txq_take(struct drvproc *c, uint8_t *buf)
 {
 	if (c->tx_head == c->tx_tail)
 		return 0;
-	struct core_txq_slot *s = &c->txq[c->tx_tail++ % CORE_TXQ];
+	struct drvproc_txq_slot *s = &c->txq[c->tx_tail++ % DRVPROC_TXQ];
 	memcpy(buf, s->data, s->len);
 	c->stat.txq_taken++;
 	c->accepted_gen++;
 	return s->len;
 }
 
-/* The driver process ended (core_proc_end, after core_revoke): account, let the line go. */
-void core_nic_dead(struct core *c)
+/* The driver process ended (drvproc_proc_end, after drvproc_revoke): account, let the line go. */
+void drvproc_nic_dead(struct drvproc *c)
 {
 	struct nic *n = &c->nic;
 	spin_lock(&c->wq.lock);
@@ -94,14 +94,14 @@ void core_nic_dead(struct core *c)
 	c->base.tx_errors += c->last.tx_errors;
 	c->base.rx_errors += c->last.rx_errors;
 	c->base.rx_dropped += c->last.rx_dropped;
-	c->last = (struct hako_core_nicstat){ 0 };
+	c->last = (struct hako_drvproc_nicstat){ 0 };
 	spin_unlock(&c->wq.lock);
 	intr_pack_release(&n->src);        /* held masked for a forwarded interrupt nobody finishes */
 }
 
-/* The driver's counters at its core_recv: the ended processes' plus this one's.
+/* The driver's counters at its drvproc_recv: the ended processes' plus this one's.
  * Caller holds c->wq.lock. */
-void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
+void drvproc_nic_take_stats(struct drvproc *c, const struct hako_drvproc_nicstat *st)
 {
 	struct nic *n = &c->nic;
 	/* A driver is believed for no more transmissions than it was given. */
@@ -124,14 +124,14 @@ void core_nic_take_stats(struct core *c, const struct hako_core_nicstat *st)
 
 static uint32_t proxy_ack(struct nic *n)
 {
-	struct core *c = core_of(n);
+	struct drvproc *c = drvproc_of(n);
 	if (__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
 		return 0;                      /* its INTx is off: not this card's */
 	intr_pack_hold(&n->src);           /* the line stays masked until the driver has acknowledged */
 	spin_lock(&c->wq.lock);
-	if (!(c->events & HAKO_CORE_EV_IRQ))
+	if (!(c->events & HAKO_DRVPROC_EV_IRQ))
 		c->irq_t0 = arch_tsc();
-	c->events |= HAKO_CORE_EV_IRQ;
+	c->events |= HAKO_DRVPROC_EV_IRQ;
 	c->stat.irqs++;
 	waitq_wake_one(&c->wq);
 	spin_unlock(&c->wq.lock);
@@ -141,9 +141,9 @@ static uint32_t proxy_ack(struct nic *n)
 /* Caller holds rx_lock. */
 static bool proxy_rx_work(struct nic *n, uint32_t status)
 {
-	struct core *c = core_of(n);
+	struct drvproc *c = drvproc_of(n);
 	if (status == 0 && !c->dead)       /* nic_poll; an interrupt's work runs in the process */
-		core_post(c, HAKO_CORE_EV_POLL);
+		drvproc_post(c, HAKO_DRVPROC_EV_POLL);
 	return false;                      /* the process takes every frame itself */
 }
 
@@ -151,14 +151,14 @@ static void proxy_tx_work(struct nic *n, uint32_t status) { }
 
 static void proxy_irq_enable(struct nic *n, bool on)
 {
-	struct core *c = core_of(n);
+	struct drvproc *c = drvproc_of(n);
 	if (!c->dead)
-		core_post(c, on ? HAKO_CORE_EV_IMR_ON : HAKO_CORE_EV_IMR_OFF);
+		drvproc_post(c, on ? HAKO_DRVPROC_EV_IMR_ON : HAKO_DRVPROC_EV_IMR_OFF);
 }
 
 static void proxy_drain(struct nic *n)
 {
-	core_call(core_of(n), NULL, HAKO_CORE_NET_POLL, 0, 0);
+	drvproc_call(drvproc_of(n), NULL, HAKO_DRVPROC_NET_POLL, 0, 0);
 }
 
 static const struct nic_ops proxy_ops = {
@@ -170,7 +170,7 @@ static const struct nic_ops proxy_ops = {
 	.drain = proxy_drain,
 };
 
-int core_nic_register(struct core *c, const struct hako_core_reg *reg)
+int drvproc_nic_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
 {
 	struct nic *n = &c->nic;
 	memcpy(n->mac, reg->mac, ETH_ALEN);
@@ -187,7 +187,7 @@ int core_nic_register(struct core *c, const struct hako_core_reg *reg)
 }
 
 /* A frame the driver received: to the card's receiver.  1: room for more, 0: not now. */
-long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len)
+long drvproc_nic_rx(struct drvproc *c, const uint8_t *frame, uint64_t len)
 {
 	struct nic *n = &c->nic;
 	spin_lock(&n->rx_lock);
@@ -206,7 +206,7 @@ long core_nic_rx(struct core *c, const uint8_t *frame, uint64_t len)
 }
 
 /* The driver handled the forwarded interrupt; mine: it was the device's. */
-int core_irq_done(struct core *c, bool mine)
+int drvproc_irq_done(struct drvproc *c, bool mine)
 {
 	struct nic *n = &c->nic;
 	if (!mine) {

@@ -1,33 +1,33 @@
 /*
- * core_restart.c — faults and restart of driver processes (paper 003):
+ * drvproc_restart.c — faults and restart of driver processes (paper 003):
  * the kernel's reincarnation thread, the watchdog, and
  * fault injection.
  *
  * Restart is in the kernel, not in a server process: the kernel already
- * spawns the drivers at boot (core.c), holds everything to revoke (the
+ * spawns the drivers at boot (drvproc.c), holds everything to revoke (the
  * grants, the proxy card, the calls in flight) and is where a process's
- * end is seen (proc_end → core_proc_end); a server would need a new
+ * end is seen (proc_end → drvproc_proc_end); a server would need a new
  * "tell me when it dies" call and would itself need restarting.
  *
- * The thread "core-restart" runs while any driver process exists.  It
- * wakes every CORE_WATCH_NS (a sleep on a kernel timer) and for each core:
- *   ended      core_proc_end has taken everything back (core.c) and
- *              core_ended marked it: collect the zombie, wait out the
+ * The thread "drvproc-restart" runs while any driver process exists.  It
+ * wakes every DRVPROC_WATCH_NS (a sleep on a kernel timer) and for each driver process:
+ *   ended      drvproc_proc_end has taken everything back (drvproc.c) and
+ *              drvproc_ended marked it: collect the zombie, wait out the
  *              back-off, spawn drv-DRIVER DEVICE again from the initrd.
  *              The new process attaches (the driver resets the card) and
- *              registers: the same card, the same index (core_register).
- *              A driver that ends CORE_GIVE_UP times in a row before it
+ *              registers: the same card, the same index (drvproc_register).
+ *              A driver that ends DRVPROC_GIVE_UP times in a row before it
  *              registers is not started again (a message says so); the
- *              back-off doubles from CORE_BACKOFF_NS with each such end.
- *   starting   a started process that has not registered in CORE_START_NS
+ *              back-off doubles from DRVPROC_BACKOFF_NS with each such end.
+ *   starting   a started process that has not registered in DRVPROC_START_NS
  *              is killed (then the above).
  *   serving    the watchdog: work is pending (a call queued or taken and
  *              not answered, events not received, a forwarded interrupt
  *              not finished) and the driver has made no progress (no
- *              core_recv, core_reply or IRQ_DONE) for CORE_WATCHDOG_NS:
+ *              drvproc_recv, drvproc_reply or IRQ_DONE) for DRVPROC_WATCHDOG_NS:
  *              it is killed with a message naming it, then restarted.
  *
- * Fault injection (core_ctl HAKO_CORE_INJECT, from a program that is not a
+ * Fault injection (drvproc_ctl HAKO_DRVPROC_INJECT, from a program that is not a
  * driver): TEXT and DATA flip one bit in the driver process's memory
  * through the direct map — every page of a process is its own copy
  * (proc_load copies the ELF image from the initrd), so the initrd and
@@ -35,17 +35,17 @@
  * acts on (user/drvhost/main.c): wild requests the kernel must refuse,
  * and an endless loop the watchdog must end; FAIL_INIT has the next
  * starts end before registering (an argument to the host), which is how
- * the back-off and giving up are tested.  core_ctl RESTART starts a
+ * the back-off and giving up are tested.  drvproc_ctl RESTART starts a
  * driver given up again.
  *
- * Locking: the thread reads a core's state under c->wq.lock and calls
- * proc_kill/proc_wait/core_spawn holding nothing.  A flip holds c->wq.lock
- * so the process's address space cannot go meanwhile (core_proc_end takes
+ * Locking: the thread reads a driver process's state under c->wq.lock and calls
+ * proc_kill/proc_wait/drvproc_spawn holding nothing.  A flip holds c->wq.lock
+ * so the process's address space cannot go meanwhile (drvproc_proc_end takes
  * that lock before vm_destroy).
  */
 #include <stdint.h>
 #include <string.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <kprintf.h>
 #include <proc.h>
@@ -53,20 +53,20 @@
 #include <time.h>
 #include <vm.h>
 
-#define CORE_WATCH_NS     20000000ull     /* the thread's period */
-#define CORE_WATCHDOG_NS  500000000ull    /* no progress with work pending: killed */
-#define CORE_START_NS     5000000000ull   /* a started driver registers within this */
-#define CORE_BACKOFF_NS   10000000ull     /* first wait after an end before registering */
-#define CORE_GIVE_UP      5               /* ends in a row before registering: no more */
+#define DRVPROC_WATCH_NS     20000000ull     /* the thread's period */
+#define DRVPROC_WATCHDOG_NS  500000000ull    /* no progress with work pending: killed */
+#define DRVPROC_START_NS     5000000000ull   /* a started driver registers within this */
+#define DRVPROC_BACKOFF_NS   10000000ull     /* first wait after an end before registering */
+#define DRVPROC_GIVE_UP      5               /* ends in a row before registering: no more */
 #define FLIP_TRIES        64              /* pages looked at for one flip */
 #define STACK_PAGES       4               /* the top of the main stack is data too */
 
 static struct thread *restarter;
 
-static const char *name_of(struct core *c) { return c->dev->name; }
+static const char *name_of(struct drvproc *c) { return c->dev->name; }
 
-/* core_proc_end (in proc_end, holding nothing): count the end, ask for a restart. */
-void core_ended(struct core *c, int status, bool served)
+/* drvproc_proc_end (in proc_end, holding nothing): count the end, ask for a restart. */
+void drvproc_ended(struct drvproc *c, int status, bool served)
 {
 	const char *how;
 	if (!(status & HAKO_STATUS_KILLED)) {
@@ -81,24 +81,24 @@ void core_ended(struct core *c, int status, bool served)
 	}
 	if (!served)
 		c->failed_starts++;
-	uint64_t wait = c->failed_starts ? CORE_BACKOFF_NS << (c->failed_starts - 1) : 0;
+	uint64_t wait = c->failed_starts ? DRVPROC_BACKOFF_NS << (c->failed_starts - 1) : 0;
 	c->restart_ns = time_ns() + wait;
 	c->ended_pid = c->pid;
-	kprintf("core: %s (pid %d, generation %lu) %s; %lu frames dropped from its queue, "
+	kprintf("drvproc: %s (pid %d, generation %lu) %s; %lu frames dropped from its queue, "
 		"%lu unconfirmed so far\n", name_of(c), c->pid, c->stat.generation, how,
 		c->stat.txq_dropped, c->stat.tx_unconfirmed);
 	__atomic_store_n(&c->restart, true, __ATOMIC_RELEASE);
 }
 
-static void reincarnate(struct core *c, uint64_t now)
+static void reincarnate(struct drvproc *c, uint64_t now)
 {
 	if (c->ended_pid) {
 		int status;
 		proc_wait(NULL, c->ended_pid, &status);   /* the kernel's zombie: its table slot */
 		c->ended_pid = 0;
 	}
-	if (c->failed_starts >= CORE_GIVE_UP) {
-		kprintf("core: %s: ended %d times in a row before registering; not started again\n",
+	if (c->failed_starts >= DRVPROC_GIVE_UP) {
+		kprintf("drvproc: %s: ended %d times in a row before registering; not started again\n",
 			name_of(c), c->failed_starts);
 		c->gave_up = true;
 		__atomic_store_n(&c->restart, false, __ATOMIC_RELEASE);
@@ -107,22 +107,22 @@ static void reincarnate(struct core *c, uint64_t now)
 	if (now < c->restart_ns)
 		return;
 	__atomic_store_n(&c->restart, false, __ATOMIC_RELEASE);
-	int pid = core_spawn(c);
+	int pid = drvproc_spawn(c);
 	if (pid < 0) {
-		kprintf("core: %s: cannot start drv-%s again (error %d)\n", name_of(c),
+		kprintf("drvproc: %s: cannot start drv-%s again (error %d)\n", name_of(c),
 			c->dev->driver->name, pid);
 		c->failed_starts++;
-		c->restart_ns = now + (CORE_BACKOFF_NS << (c->failed_starts - 1));
+		c->restart_ns = now + (DRVPROC_BACKOFF_NS << (c->failed_starts - 1));
 		__atomic_store_n(&c->restart, true, __ATOMIC_RELEASE);
 		return;
 	}
 	c->stat.restarts++;
-	kprintf("core: %s restarted as process %d (generation %lu)\n", name_of(c), pid,
+	kprintf("drvproc: %s restarted as process %d (generation %lu)\n", name_of(c), pid,
 		c->stat.generation);
 }
 
 /* A serving driver: kill it when it sits on pending work without progress. */
-static void watch(struct core *c, uint64_t now)
+static void watch(struct drvproc *c, uint64_t now)
 {
 	spin_lock(&c->wq.lock);
 	bool pending = c->active || c->q_head != c->q_tail || c->events || c->irq_t0;
@@ -137,22 +137,22 @@ static void watch(struct core *c, uint64_t now)
 		c->wd_ns = now;
 		return;
 	}
-	if (now - c->wd_ns < CORE_WATCHDOG_NS)
+	if (now - c->wd_ns < DRVPROC_WATCHDOG_NS)
 		return;
-	kprintf("core: %s (pid %d): work pending and no progress for %lu ms: killed by the "
+	kprintf("drvproc: %s (pid %d): work pending and no progress for %lu ms: killed by the "
 		"watchdog\n", name_of(c), pid, (now - c->wd_ns) / 1000000);
 	c->stat.watchdog_kills++;
 	c->wd_ns = now;
 	proc_kill(NULL, pid);
 }
 
-/* Started but not registered within CORE_START_NS: killed (it counts as a failed start). */
-static void watch_start(struct core *c, uint64_t now)
+/* Started but not registered within DRVPROC_START_NS: killed (it counts as a failed start). */
+static void watch_start(struct drvproc *c, uint64_t now)
 {
-	if (!c->proc || !c->dead || now - c->start_ns < CORE_START_NS)
+	if (!c->proc || !c->dead || now - c->start_ns < DRVPROC_START_NS)
 		return;
-	kprintf("core: %s (pid %d) did not register in %lu ms: killed\n", name_of(c), c->pid,
-		(uint64_t)(CORE_START_NS / 1000000));
+	kprintf("drvproc: %s (pid %d) did not register in %lu ms: killed\n", name_of(c), c->pid,
+		(uint64_t)(DRVPROC_START_NS / 1000000));
 	c->start_ns = now;
 	proc_kill(NULL, c->pid);
 }
@@ -160,10 +160,10 @@ static void watch_start(struct core *c, uint64_t now)
 static void restart_loop(void *arg)
 {
 	for (;;) {
-		thread_sleep_ns(CORE_WATCH_NS);
+		thread_sleep_ns(DRVPROC_WATCH_NS);
 		uint64_t now = time_ns();
-		for (int i = 0; i < core_count(); i++) {
-			struct core *c = core_get(i);
+		for (int i = 0; i < drvproc_count(); i++) {
+			struct drvproc *c = drvproc_get(i);
 			if (!c->dev)
 				continue;
 			if (__atomic_load_n(&c->restart, __ATOMIC_ACQUIRE))
@@ -176,13 +176,13 @@ static void restart_loop(void *arg)
 	}
 }
 
-void core_restart_start(void)
+void drvproc_restart_start(void)
 {
 	if (restarter)
 		return;
-	restarter = thread_spawn("core-restart", restart_loop, NULL, PRIO_DEFAULT);
+	restarter = thread_spawn("drvproc-restart", restart_loop, NULL, PRIO_DEFAULT);
 	if (!restarter)
-		kprintf("core: no reincarnation thread: driver processes are not restarted\n");
+		kprintf("drvproc: no reincarnation thread: driver processes are not restarted\n");
 }
 
 /* ---- fault injection ------------------------------------------------------------- */
@@ -218,7 +218,7 @@ static uint64_t pick_page(struct proc *p, int kind, uint64_t *rnd, uint64_t *pa)
 	return 0;
 }
 
-static int flip(struct core *c, struct hako_core_inject *spec)
+static int flip(struct drvproc *c, struct hako_drvproc_inject *spec)
 {
 	uint64_t rnd = spec->seed | 1;
 	int err = -ESRCH;
@@ -239,9 +239,9 @@ static int flip(struct core *c, struct hako_core_inject *spec)
 }
 
 /* Check, then act: a card whose driver is a process, a kind we know. */
-int core_inject(int nic, struct hako_core_inject *spec)
+int drvproc_inject(int nic, struct hako_drvproc_inject *spec)
 {
-	struct core *c = core_of_nic(nic);
+	struct drvproc *c = drvproc_of_nic(nic);
 	if (!c)
 		return -ENODEV;                  /* its driver is in the kernel */
 	if (spec->kind < 0 || spec->kind >= HAKO_INJECT_KINDS)
@@ -256,16 +256,16 @@ int core_inject(int nic, struct hako_core_inject *spec)
 	else if (spec->kind == HAKO_INJECT_FAIL_INIT)
 		c->fail_inits = (int)spec->seed;
 	else
-		core_post(c, spec->kind == HAKO_INJECT_WILD ? HAKO_CORE_EV_WILD : HAKO_CORE_EV_HANG);
+		drvproc_post(c, spec->kind == HAKO_INJECT_WILD ? HAKO_DRVPROC_EV_WILD : HAKO_DRVPROC_EV_HANG);
 	if (err == 0)
 		__atomic_fetch_add(&c->stat.injected[spec->kind], 1, __ATOMIC_RELAXED);
 	return err;
 }
 
-/* core_ctl RESTART: a driver given up is started again (its count of failed starts cleared). */
-int core_restart_given_up(int nic)
+/* drvproc_ctl RESTART: a driver given up is started again (its count of failed starts cleared). */
+int drvproc_restart_given_up(int nic)
 {
-	struct core *c = core_of_nic(nic);
+	struct drvproc *c = drvproc_of_nic(nic);
 	if (!c)
 		return -ENODEV;
 	if (!c->gave_up || c->proc)
@@ -273,7 +273,7 @@ int core_restart_given_up(int nic)
 	c->gave_up = false;
 	c->failed_starts = 0;
 	c->restart_ns = 0;
-	kprintf("core: %s: started again on request\n", name_of(c));
+	kprintf("drvproc: %s: started again on request\n", name_of(c));
 	__atomic_store_n(&c->restart, true, __ATOMIC_RELEASE);
 	return 0;
 }

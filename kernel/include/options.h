@@ -25,7 +25,7 @@
  */
 int options_check(const struct cmdline *cl, char *why, size_t len);
 
-/* The i-th network driver the kernel has (dev/driver.c; host tests bring
+/* The i-th network driver the kernel has (kernel/drivers/driver.c; host tests bring
  * their own), NULL past the last: what drvproc= may name. */
 const char *options_net_driver(int i);
 

@@ -1,26 +1,26 @@
 /*
  * sys_core.c — the system calls of drivers as processes (paper 003):
- * drv_ctl (a driver process's grants), core_register, core_call,
- * core_recv, core_reply, core_copyin, core_copyout, core_rx, core_ctl.
+ * drv_ctl (a driver process's grants), drvproc_register, drvproc_call,
+ * drvproc_recv, drvproc_reply, drvproc_copyin, drvproc_copyout, drvproc_rx, drvproc_ctl.
  * Checks and copies only; kernel/drvproc/ does the work.
  *
- * The driver-only calls (drv_ctl, core_register, core_recv, core_reply,
- * core_copy*, core_rx) give -EPERM to a process that is not a driver
- * process; a bad pointer is -EFAULT, a core (card) that does not exist
+ * The driver-only calls (drv_ctl, drvproc_register, drvproc_recv, drvproc_reply,
+ * drvproc_copy*, drvproc_rx) give -EPERM to a process that is not a driver
+ * process; a bad pointer is -EFAULT, a driver process (card) that does not exist
  * -ENODEV, a call id that is not the one received -EINVAL.  Every
- * request of a driver process is counted here (stat.requests; core_recv,
+ * request of a driver process is counted here (stat.requests; drvproc_recv,
  * the driver's loop, only when it is refused)
  * and so is every refusal (stat.refused); while the driver handles a WILD
- * event (c->wild_window, core_call.c) its requests are counted as wild
+ * event (c->wild_window, drvproc_call.c) its requests are counted as wild
  * and each one the kernel accepts is wild_accepted.  These counts live in
  * the kernel: the driver's memory, which fault injection flips, holds none.
- * core_ctl's STAT is open; RESET, INJECT and RESTART need
+ * drvproc_ctl's STAT is open; RESET, INJECT and RESTART need
  * HAKO_PRIV_DRVPROC (priv.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <pci.h>
 #include <string.h>
@@ -32,16 +32,16 @@
 #include <syscall.h>
 #include <uaccess.h>
 
-_Static_assert(sizeof(((struct hako_core_msg *)0)->data) >= ETH_FRAME_MAX, "a frame fits a message");
+_Static_assert(sizeof(((struct hako_drvproc_msg *)0)->data) >= ETH_FRAME_MAX, "a frame fits a message");
 
-/* The caller's core, or NULL (then -EPERM).  p->core goes when p ends. */
-static struct core *my_core(void)
+/* The caller's driver process, or NULL (then -EPERM).  p->drvproc goes when p ends. */
+static struct drvproc *my_drvproc(void)
 {
-	return core_of_proc(proc_current());
+	return drvproc_of_proc(proc_current());
 }
 
 /* A driver's request and its outcome R (a refusal: -EPERM, -EFAULT, -EINVAL): counted. */
-static long checked(struct core *c, long r)
+static long checked(struct drvproc *c, long r)
 {
 	bool refused = r == -EPERM || r == -EFAULT || r == -EINVAL;
 	__atomic_fetch_add(&c->stat.requests, 1, __ATOMIC_RELAXED);
@@ -55,17 +55,17 @@ static long checked(struct core *c, long r)
 	return r;
 }
 
-static long drv_ctl(struct core *c, uint64_t op, uint64_t uarg);
+static long drv_ctl(struct drvproc *c, uint64_t op, uint64_t uarg);
 
 long sys_drv_ctl(uint64_t op, uint64_t uarg)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
 	return checked(c, drv_ctl(c, op, uarg));
 }
 
-static long drv_info(struct core *c, uint64_t uarg)
+static long drv_info(struct drvproc *c, uint64_t uarg)
 {
 	struct hako_drv_info in = { 0 };
 	if (!c->dev)
@@ -79,7 +79,7 @@ static long drv_info(struct core *c, uint64_t uarg)
 	return copy_to_user(uarg, &in, sizeof in);
 }
 
-static long drv_ctl(struct core *c, uint64_t op, uint64_t uarg)
+static long drv_ctl(struct drvproc *c, uint64_t op, uint64_t uarg)
 {
 	struct hako_drv_grant g;
 	struct hako_drv_dma d;
@@ -91,36 +91,36 @@ static long drv_ctl(struct core *c, uint64_t op, uint64_t uarg)
 	case HAKO_DRV_PORTS:
 		if (copy_from_user(&g, uarg, sizeof g) < 0)
 			return -EFAULT;
-		err = op == HAKO_DRV_MMIO ? core_grant_mmio(c, g.bar, &g) : core_grant_ports(c, g.bar, &g);
+		err = op == HAKO_DRV_MMIO ? drvproc_grant_mmio(c, g.bar, &g) : drvproc_grant_ports(c, g.bar, &g);
 		return err < 0 ? err : copy_to_user(uarg, &g, sizeof g);
 	case HAKO_DRV_DMA_ALLOC:
 		if (copy_from_user(&d, uarg, sizeof d) < 0)
 			return -EFAULT;
-		err = core_grant_dma(c, d.bytes, &d);
+		err = drvproc_grant_dma(c, d.bytes, &d);
 		if (err == 0 && copy_to_user(uarg, &d, sizeof d) < 0) {
-			core_free_dma(c, d.addr);
+			drvproc_free_dma(c, d.addr);
 			return -EFAULT;
 		}
 		return err;
 	case HAKO_DRV_DMA_FREE:
 		if (copy_from_user(&d, uarg, sizeof d) < 0)
 			return -EFAULT;
-		return core_free_dma(c, d.addr);
+		return drvproc_free_dma(c, d.addr);
 	case HAKO_DRV_IRQ_DONE:
-		return !c->dead ? core_irq_done(c, uarg != 0) : -EINVAL;
+		return !c->dead ? drvproc_irq_done(c, uarg != 0) : -EINVAL;
 	}
 	return -EINVAL;
 }
 
-long sys_core_register(uint64_t ureg)
+long sys_drvproc_register(uint64_t ureg)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
-	struct hako_core_reg reg;
+	struct hako_drvproc_reg reg;
 	if (copy_from_user(&reg, ureg, sizeof reg) < 0)
 		return checked(c, -EFAULT);
-	return checked(c, core_register(c, &reg));
+	return checked(c, drvproc_register(c, &reg));
 }
 
 /*
@@ -129,20 +129,20 @@ long sys_core_register(uint64_t ureg)
  * data in.  A card driven in the kernel: the same entry runs here
  * directly, with the copy-in on this side.
  */
-long sys_core_call(uint64_t core, uint64_t entry, uint64_t ubuf, uint64_t len)
+long sys_drvproc_call(uint64_t id, uint64_t entry, uint64_t ubuf, uint64_t len)
 {
-	if (core >= (uint64_t)nic_count())
+	if (id >= (uint64_t)nic_count())
 		return -ENODEV;
-	if (entry != HAKO_CORE_NET_SEND && entry != HAKO_CORE_NET_COPY)
+	if (entry != HAKO_DRVPROC_NET_SEND && entry != HAKO_DRVPROC_NET_COPY)
 		return -EINVAL;
-	if (len < (entry == HAKO_CORE_NET_COPY ? 1 : ETH_HLEN) || len > ETH_FRAME_MAX)
+	if (len < (entry == HAKO_DRVPROC_NET_COPY ? 1 : ETH_HLEN) || len > ETH_FRAME_MAX)
 		return -EINVAL;
 	if (!user_range_ok(ubuf, len))
 		return -EFAULT;
-	struct core *c = core_of_nic((int)core);
+	struct drvproc *c = drvproc_of_nic((int)id);
 	if (c)
-		return core_call(c, proc_current(), (int)entry, ubuf, len);
-	struct hako_core_stat *ks = core_kernel_stat((int)core);
+		return drvproc_call(c, proc_current(), (int)entry, ubuf, len);
+	struct hako_drvproc_stat *ks = drvproc_kernel_stat((int)id);
 	uint8_t frame[ETH_FRAME_MAX];
 	uint64_t t0 = arch_tsc();
 	long err;
@@ -160,63 +160,63 @@ long sys_core_call(uint64_t core, uint64_t entry, uint64_t ubuf, uint64_t len)
 	ks->last_copy_tsc = arch_tsc() - t0;
 	ks->calls++;
 	ks->copyin_bytes += len;
-	if (entry == HAKO_CORE_NET_COPY)
+	if (entry == HAKO_DRVPROC_NET_COPY)
 		return (long)len;
-	return nic_send(nic_get((int)core), frame, len);
+	return nic_send(nic_get((int)id), frame, len);
 }
 
-long sys_core_recv(uint64_t umsg)
+long sys_drvproc_recv(uint64_t umsg)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
-	struct hako_core_msg m;
-	if (copy_from_user(&m.st, umsg + offsetof(struct hako_core_msg, st), sizeof m.st) < 0)
+	struct hako_drvproc_msg m;
+	if (copy_from_user(&m.st, umsg + offsetof(struct hako_drvproc_msg, st), sizeof m.st) < 0)
 		return checked(c, -EFAULT);
-	long r = core_recv(c, &m);
+	long r = drvproc_recv(c, &m);
 	if (r < 0)
 		return r;
-	uint64_t n = offsetof(struct hako_core_msg, st);
+	uint64_t n = offsetof(struct hako_drvproc_msg, st);
 	if (copy_to_user(umsg, &m, n) < 0)
 		return -EFAULT;
-	if (m.kind == HAKO_CORE_MSG_EVENTS && (m.events & HAKO_CORE_EV_TXQ) &&
-	    copy_to_user(umsg + offsetof(struct hako_core_msg, data), m.data, m.len) < 0)
+	if (m.kind == HAKO_DRVPROC_MSG_EVENTS && (m.events & HAKO_DRVPROC_EV_TXQ) &&
+	    copy_to_user(umsg + offsetof(struct hako_drvproc_msg, data), m.data, m.len) < 0)
 		return -EFAULT;
 	return 0;
 }
 
-long sys_core_reply(uint64_t call, uint64_t result)
+long sys_drvproc_reply(uint64_t call, uint64_t result)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
-	return checked(c, core_reply(c, (int)call, (long)result));
+	return checked(c, drvproc_reply(c, (int)call, (long)result));
 }
 
 /* copyin (IN: the caller's data into the driver's UBUF) or copyout. */
 static long copy_call(uint64_t call, uint64_t off, uint64_t ubuf, uint64_t len, bool in)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
 	if (!user_range_ok(ubuf, len))
 		return checked(c, -EFAULT);
-	return checked(c, core_copy(c, (int)call, off, ubuf, len, in));
+	return checked(c, drvproc_copy(c, (int)call, off, ubuf, len, in));
 }
 
-long sys_core_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
+long sys_drvproc_copyin(uint64_t call, uint64_t off, uint64_t udst, uint64_t len)
 {
 	return copy_call(call, off, udst, len, true);
 }
 
-long sys_core_copyout(uint64_t call, uint64_t off, uint64_t usrc, uint64_t len)
+long sys_drvproc_copyout(uint64_t call, uint64_t off, uint64_t usrc, uint64_t len)
 {
 	return copy_call(call, off, usrc, len, false);
 }
 
-long sys_core_rx(uint64_t uframe, uint64_t len)
+long sys_drvproc_rx(uint64_t uframe, uint64_t len)
 {
-	struct core *c = my_core();
+	struct drvproc *c = my_drvproc();
 	if (!c)
 		return -EPERM;
 	if (c->dead)
@@ -226,36 +226,36 @@ long sys_core_rx(uint64_t uframe, uint64_t len)
 	uint8_t frame[ETH_FRAME_MAX + 4];
 	if (copy_from_user(frame, uframe, len) < 0)
 		return checked(c, -EFAULT);
-	return checked(c, core_nic_rx(c, frame, len));
+	return checked(c, drvproc_nic_rx(c, frame, len));
 }
 
-long sys_core_ctl(uint64_t core, uint64_t op, uint64_t uarg)
+long sys_drvproc_ctl(uint64_t id, uint64_t op, uint64_t uarg)
 {
-	if ((int)op != HAKO_CORE_STAT && priv_check(HAKO_PRIV_DRVPROC) < 0)
+	if ((int)op != HAKO_DRVPROC_STAT && priv_check(HAKO_PRIV_DRVPROC) < 0)
 		return -EPERM;
-	if (core >= (uint64_t)nic_count())
+	if (id >= (uint64_t)nic_count())
 		return -ENODEV;
-	struct hako_core_stat st;
-	struct hako_core_inject in;
+	struct hako_drvproc_stat st;
+	struct hako_drvproc_inject in;
 	long err;
 	switch ((int)op) {
-	case HAKO_CORE_STAT:
-		core_stat((int)core, &st);
+	case HAKO_DRVPROC_STAT:
+		drvproc_stat((int)id, &st);
 		return copy_to_user(uarg, &st, sizeof st);
-	case HAKO_CORE_RESET:
-		core_stat_reset((int)core);
+	case HAKO_DRVPROC_RESET:
+		drvproc_stat_reset((int)id);
 		return 0;
-	case HAKO_CORE_INJECT:               /* not from a driver process */
-		if (core_of_proc(proc_current()))
+	case HAKO_DRVPROC_INJECT:               /* not from a driver process */
+		if (drvproc_of_proc(proc_current()))
 			return -EPERM;
 		if (copy_from_user(&in, uarg, sizeof in) < 0)
 			return -EFAULT;
-		err = core_inject((int)core, &in);
+		err = drvproc_inject((int)id, &in);
 		return err < 0 ? err : copy_to_user(uarg, &in, sizeof in);
-	case HAKO_CORE_RESTART:
-		if (core_of_proc(proc_current()))
+	case HAKO_DRVPROC_RESTART:
+		if (drvproc_of_proc(proc_current()))
 			return -EPERM;
-		return core_restart_given_up((int)core);
+		return drvproc_restart_given_up((int)id);
 	}
 	return -EINVAL;
 }

@@ -13,7 +13,7 @@
 #include <cmdline.h>
 #include <options.h>
 
-/* The kernel's network drivers, as dev/driver.c would list them. */
+/* The kernel's network drivers, as kernel/drivers/driver.c would list them. */
 const char *options_net_driver(int i)
 {
 	static const char *const names[] = { "rtl8139", "e1000" };

@@ -110,7 +110,7 @@ IOP_TESTS = (
 )
 
 
-# user/selftest: the card and core tests the drvproc boot runs (paper 003),
+# user/selftest: the card and drvproc tests the drvproc boot runs (paper 003),
 # with both network drivers as processes.
 DRVPROC = "drvproc=rtl8139,e1000"
 DRVPROC_TESTS = (
@@ -119,16 +119,16 @@ DRVPROC_TESTS = (
     "nic_frames_in_order_sequential",
     "nic_calls_check_arguments_on_the_cards",
     "intr_and_nic_calls_check_arguments",
-    "core_driver_calls_refused_to_other_processes",
-    "core_call_to_unknown_core_fails",
+    "drvproc_driver_calls_refused_to_other_processes",
+    "drvproc_call_to_unknown_card_fails",
     # Phase 2: faults and restart (user/selftest/test_restart.c).
-    "core_inject_checks_its_arguments",
+    "drvproc_inject_checks_its_arguments",
     "driver_killed_mid_flood_restarts_and_accounts_every_frame",
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
     "driver_faults_leave_kernel_and_bystanders_running",
     "driver_failing_its_start_is_given_up_then_restarted_on_request",
     "counter_reset_keeps_a_given_up_driver_restartable",
-    "core_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
+    "drvproc_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
     "fault_counters_are_the_kernels_and_stay_bounded",
 )
 

@@ -1,7 +1,7 @@
 /*
- * kperf/drv_core.c — drivers of the calls of drivers as processes (paper
- * 003).  core_call and core_ctl are timed on card 0 (with --net hub; a
- * core-call into a driver process when the boot has drvproc=).  The other
+ * kperf/drv_drvproc.c — drivers of the calls of drivers as processes (paper
+ * 003).  drvproc_call and drvproc_ctl are timed on card 0 (with --net hub; a
+ * drvproc call into a driver process when the boot has drvproc=).  The other
  * calls belong to a driver process, which kperf is not: they would only
  * time their -EPERM refusal, so they are not timed here; drvbench (`./hako
  * bench drvproc`) measures the driver's side of the paths.
@@ -18,12 +18,12 @@ static int driver_only(struct kperf_run *run)
 }
 
 int kperf_drv_drv_ctl(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_register(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_recv(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_reply(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_copyin(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_copyout(struct kperf_run *run) { return driver_only(run); }
-int kperf_drv_core_rx(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_register(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_recv(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_reply(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_copyin(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_copyout(struct kperf_run *run) { return driver_only(run); }
+int kperf_drv_drvproc_rx(struct kperf_run *run) { return driver_only(run); }
 
 static int two_cards(struct kperf_run *run, uint8_t mac0[6], uint8_t mac1[6])
 {
@@ -40,7 +40,7 @@ none:
 	return 1;
 }
 
-int kperf_drv_core_call(struct kperf_run *run)
+int kperf_drv_drvproc_call(struct kperf_run *run)
 {
 	uint8_t f[FRAME], mac0[6], mac1[6];
 	if (two_cards(run, mac0, mac1))
@@ -56,20 +56,20 @@ int kperf_drv_core_call(struct kperf_run *run)
 	memcpy(f + 6, mac0, 6);
 	f[12] = 0x88;
 	f[13] = 0xb5;
-	r = KPERF_TIME(run, sys_core_call(0, HAKO_CORE_NET_SEND, f, FRAME),
-		       sys_core_call(0, HAKO_CORE_NET_SEND, f, FRAME));
+	r = KPERF_TIME(run, sys_drvproc_call(0, HAKO_DRVPROC_NET_SEND, f, FRAME),
+		       sys_drvproc_call(0, HAKO_DRVPROC_NET_SEND, f, FRAME));
 	sys_nic_ctl(0, HAKO_NIC_CLOSE, NULL);
 	run->note = "NET_SEND of a 60-byte frame on card 0";
-	return r < 0 ? kperf_fail("core_call", r) : 0;
+	return r < 0 ? kperf_fail("drvproc_call", r) : 0;
 }
 
-int kperf_drv_core_ctl(struct kperf_run *run)
+int kperf_drv_drvproc_ctl(struct kperf_run *run)
 {
 	uint8_t mac0[6], mac1[6];
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	if (two_cards(run, mac0, mac1))
 		return KPERF_NOT_TIMED;
-	long r = KPERF_TIME(run, sys_core_ctl(0, HAKO_CORE_STAT, &st), sys_core_ctl(0, HAKO_CORE_STAT, &st));
-	run->note = "HAKO_CORE_STAT, card 0";
-	return r < 0 ? kperf_fail("core_ctl", r) : 0;
+	long r = KPERF_TIME(run, sys_drvproc_ctl(0, HAKO_DRVPROC_STAT, &st), sys_drvproc_ctl(0, HAKO_DRVPROC_STAT, &st));
+	run->note = "HAKO_DRVPROC_STAT, card 0";
+	return r < 0 ? kperf_fail("drvproc_ctl", r) : 0;
 }

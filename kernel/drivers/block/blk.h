@@ -1,6 +1,7 @@
 /*
- * blk.h — block devices: what every block driver offers, and the registry
- * of the devices found at boot (dev/blk.c).  Paper 001's devices
+ * blk.h — block devices in the kernel: the registry of the devices found
+ * at boot and the requests issued to them (blk.c); what a driver sees of
+ * them is blk_driver.h.  Paper 001's devices
  * (ramdisk, testdev, a real disk) are block devices; processes reach them
  * raw, without a buffer cache, through blk_read/blk_write (syscall/sys_blk.c).
  *
@@ -9,13 +10,12 @@
  * layer hands the driver a kernel buffer of BLK_SIZE bytes, page aligned
  * and physically contiguous, with the address the device uses for DMA.
  *
- * Driver side: a block driver (drvenv.h) embeds a struct blkdev in its own
- * state, fills in name, blocks and ops, and calls blk_register() at the end
- * of its attach.  ops->submit starts a request and returns at once (0, or
- * an -errno if it could not start it: the request then fails with that);
- * the driver later calls blk_complete(req, status) exactly once, from its
- * interrupt handler on whatever CPU took the interrupt, or from submit
- * itself for a device that works synchronously (the ramdisk).  submit may
+ * Driver side (blk_driver.h): a block driver (drvenv.h) embeds a struct
+ * blkdev in its own state, fills in name, blocks and ops, and calls
+ * blk_register() at the end of its attach.  ops->submit starts a request
+ * and returns at once; the driver later calls blk_complete(req, status)
+ * exactly once, from its interrupt handler on whatever CPU took the
+ * interrupt, or from submit itself (the ramdisk).  submit may
  * be called on any CPU, concurrently (the layer serialises nothing unless
  * the device is funnelled: the driver locks its own state), with
  * interrupts on; it must not sleep.  A funnelled device's submit runs on
@@ -28,11 +28,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <blk_driver.h>
 #include <cpu.h>
 #include <mpio.h>
 #include <sched.h>
 
-#define BLK_SIZE  4096
 #define BLK_MAX   8                  /* devices in the registry */
 
 struct blkdev;
@@ -58,12 +58,6 @@ struct blk_req {
 	struct blk_req *iop_next;    /* ... on one of iop.c's lists */
 };
 
-struct blkdev_ops {
-	int (*submit)(struct blkdev *d, struct blk_req *r);
-	/* Optional: set the service time of a device that has one (testdev), in µs. */
-	int (*set_delay)(struct blkdev *d, uint64_t us);
-};
-
 struct blkdev {
 	/* Filled in by the driver before blk_register: */
 	char name[16];               /* "ramdisk0", "ahci0", "nvme0", "testdev0" */
@@ -81,9 +75,6 @@ struct blkdev {
 	struct mpio mp;                         /* paper 001's switches (mpio.h) */
 };
 
-/* Driver side. */
-int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry is full */
-void blk_complete(struct blk_req *r, int status);   /* once per request, any context */
 /* mpio: complete r on this CPU now (what blk_complete does but for an IOP
  * request, whose completion the IOP sends to a CPU of the policy's). */
 void blk_finish(struct blk_req *r, int status);

@@ -67,7 +67,7 @@ static void src_work(struct intr_src *s, uint32_t status)
 	struct nic *n = s->priv;
 	nic_intr_work(n, status);
 	if (!s->forwarded)
-		n->last_done_tsc = arch_tsc();    /* a driver process says so itself (core_irq_done) */
+		n->last_done_tsc = arch_tsc();    /* a driver process says so itself (drvproc_irq_done) */
 }
 
 int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)

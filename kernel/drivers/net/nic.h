@@ -10,7 +10,7 @@
  * with nic_set_receiver().  What a driver may use is nic_driver.h (the
  * same in both placements of paper 003); the rest is for the kernel's
  * users of cards.  A card whose driver runs as a process has a proxy
- * struct nic here (kernel/drvproc/core_nic.c), so every user of cards
+ * struct nic here (kernel/drvproc/drvproc_nic.c), so every user of cards
  * works with either placement.
  *
  * The interrupt handler is split in two halves, as paper 000 (interrupt

@@ -3,14 +3,14 @@
  * does not depend on where the driver runs (paper 003): frame sizes, the
  * operations a driver offers, its counters, and the calls it makes.
  *
- * struct nic itself comes from nic.h, which each placement has: the
- * kernel's (kernel/include/nic.h: registry, locks, interrupt routing) and
- * a driver process's (user/drvhost/include/nic.h).  A driver uses only
- * these fields of it: mac, priv, dev, stats, link_up.  The calls below are
- * implemented by kernel/dev/nic.c in the kernel and by
- * user/drvhost/nic_process.c in a driver process, where nic_register
- * becomes the core-registration of paper 003 and nic_deliver hands the
- * frame to the kernel.
+ * A network driver includes this header (and drvenv.h) and nothing else
+ * of the kernel.  struct nic itself comes from the placement's header,
+ * included at the end: the kernel's nic.h (registry, locks, interrupt
+ * routing) or a driver process's nic_process.h.  A driver uses only these
+ * fields of it: mac, priv, dev, stats, link_up.  The calls below are
+ * implemented by nic.c in the kernel and by nic_process.c in a driver
+ * process, where nic_register becomes the drvproc registration of paper
+ * 003 and nic_deliver hands the frame to the kernel.
  */
 #ifndef HAKO_NIC_DRIVER_H
 #define HAKO_NIC_DRIVER_H
@@ -39,7 +39,7 @@ struct nic_ops {
 	void (*irq_enable)(struct nic *n, bool on);      /* the device's own interrupt mask */
 	/* Optional (NULL in the drivers): receive work from a thread that may
 	 * sleep, finished when it returns (nic_drain).  A driver process's
-	 * proxy card (kernel/drvproc/core_nic.c) needs it: its rx_work only
+	 * proxy card (kernel/drvproc/drvproc_nic.c) needs it: its rx_work only
 	 * asks the process. */
 	void (*drain)(struct nic *n);
 };
@@ -62,5 +62,12 @@ void nic_deliver(struct nic *n, const uint8_t *frame, size_t len);   /* caller h
 bool nic_rx_room(struct nic *n);     /* caller holds rx_lock: deliver another frame now? */
 /* Copy a frame into a transmit buffer, zero-padded to ETH_FRAME_MIN; returns the length to send. */
 size_t nic_copy_padded(void *dst, const void *frame, size_t len);
+
+/* struct nic, as the placement defines it. */
+#ifdef HAKO_DRVENV_PROCESS
+#include <nic_process.h>
+#else
+#include <nic.h>
+#endif
 
 #endif

@@ -1,19 +1,19 @@
 /*
  * nic_process.c — the driver side of a network card (nic_driver.h) in a
- * driver process (paper 003); the kernel's is kernel/dev/nic.c.
+ * driver process (paper 003); the kernel's is nic.c.
  *
- * nic_register is the paper's core-registration: the card's device type,
+ * nic_register is the paper's drvproc registration: the card's device type,
  * its entries (SEND, POLL), the interrupt handler's address and the MAC go
- * to the kernel with core_register, which enters the kernel's struct nic
+ * to the kernel with drvproc_register, which enters the kernel's struct nic
  * for the card.  nic_deliver hands a received frame to the kernel with
- * core_rx (one call per frame), which delivers it to the card's receiver
+ * drvproc_rx (one call per frame), which delivers it to the card's receiver
  * and says whether it has room for another; nic_rx_room returns that
  * answer until the kernel says there is room again (EV_POLL).
  */
 #include <string.h>
 #include <hako/sys.h>
 #include <drvenv.h>
-#include <nic.h>
+#include <nic_driver.h>
 
 static struct nic *card;
 static bool room = true;
@@ -26,15 +26,15 @@ int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
 	strlcpy(n->name, drv_name(dev), sizeof n->name);
 	n->dev = dev;
 	n->ops = ops;
-	struct hako_core_reg reg = {
-		.type = HAKO_CORE_NET,
+	struct hako_drvproc_reg reg = {
+		.type = HAKO_DRVPROC_NET,
 		.nentries = 2,
-		.entries = { HAKO_CORE_NET_SEND, HAKO_CORE_NET_POLL },
+		.entries = { HAKO_DRVPROC_NET_SEND, HAKO_DRVPROC_NET_POLL },
 		.irq_handler = (uint64_t)(uintptr_t)ops->ack,
 		.link_up = n->link_up,
 	};
 	memcpy(reg.mac, n->mac, ETH_ALEN);
-	long r = sys_core_register(&reg);
+	long r = sys_drvproc_register(&reg);
 	if (r < 0)
 		return (int)r;
 	card = n;
@@ -43,7 +43,7 @@ int nic_register(struct nic *n, struct drv_dev *dev, const struct nic_ops *ops)
 
 void nic_deliver(struct nic *n, const uint8_t *frame, size_t len)
 {
-	long r = sys_core_rx(frame, len);
+	long r = sys_drvproc_rx(frame, len);
 	room = r == 1;
 }
 

@@ -1,33 +1,33 @@
 /*
- * hako_core.h — drivers as processes (paper 003): the system calls of a
- * driver process (a "core") and of the programs that call drivers.
+ * hako_drvproc.h — drivers as processes (paper 003): the system calls of a
+ * driver process  and of the programs that call drivers.
  *
  * A driver process is spawned by the kernel at boot for a device listed
  * in `drvproc=` (program drv-DRIVER, arguments: the device's name and
  * index).  It learns its device (drv_ctl HAKO_DRV_INFO), asks for what its
  * manifest grants (MMIO windows and DMA memory mapped into it at
  * HAKO_DRV_AREA, I/O port ranges opened in the CPU's I/O bitmap), sets the
- * device up, and ends its initialisation with core_register: device type,
+ * device up, and ends its initialisation with drvproc_register: device type,
  * entry identifiers, interrupt handler.  From then on it loops in
- * core_recv, which returns a call (core_call from a program, or the kernel
+ * drvproc_recv, which returns a call (drvproc_call from a program, or the kernel
  * on a program's behalf: nic_send) or events (its device interrupted, the
  * kernel queued frames, the interrupt mask changed).  A call's data stays
  * in the caller's address space: the driver copies it with
- * core_copyin/core_copyout and answers with core_reply.
+ * drvproc_copyin/drvproc_copyout and answers with drvproc_reply.
  *
- * Core ids are network-card indices (nic_ctl): a card's core is either a
- * driver process or the driver in the kernel, and core_call and core_ctl
+ * Driver-process ids are network-card indices (nic_ctl): a card's driver process is either a
+ * driver process or the driver in the kernel, and drvproc_call and drvproc_ctl
  * take both ("in-kernel drivers are called through the same interface").
  *
  * Faults (phase 2): when a driver process ends — a fault, a kill, the
  * kernel's watchdog (work pending, no progress for 500 ms), exit — the
  * kernel takes its grants back, fails its calls in flight with -EPIPE
  * and starts drv-DRIVER again from the initrd; the new process registers
- * the same card.  Meanwhile calls and sends get -EPIPE.  core_ctl INJECT
+ * the same card.  Meanwhile calls and sends get -EPIPE.  drvproc_ctl INJECT
  * (programs that are not drivers) injects faults into a driver process.
  */
-#ifndef HAKO_UAPI_CORE_H
-#define HAKO_UAPI_CORE_H
+#ifndef HAKO_UAPI_DRVPROC_H
+#define HAKO_UAPI_DRVPROC_H
 
 #include <stdint.h>
 
@@ -64,58 +64,58 @@ struct hako_drv_dma {
 	uint64_t addr;               /* where the device reaches it */
 };
 
-/* Device types and entries of core_register and core_call. */
-#define HAKO_CORE_NET        1
-#define HAKO_CORE_NET_SEND   1   /* in: one frame (14..1514 bytes); result 0, -EAGAIN, -EINVAL */
-#define HAKO_CORE_NET_POLL   2   /* no data: receive work now (the kernel, from nic_drain) */
-#define HAKO_CORE_NET_COPY   3   /* in: 1..1514 bytes the driver copies in and drops; result: the
+/* Device types and entries of drvproc_register and drvproc_call. */
+#define HAKO_DRVPROC_NET        1
+#define HAKO_DRVPROC_NET_SEND   1   /* in: one frame (14..1514 bytes); result 0, -EAGAIN, -EINVAL */
+#define HAKO_DRVPROC_NET_POLL   2   /* no data: receive work now (the kernel, from nic_drain) */
+#define HAKO_DRVPROC_NET_COPY   3   /* in: 1..1514 bytes the driver copies in and drops; result: the
                                   * length (the copy-in alone: paper 003's Table 3) */
-#define HAKO_CORE_ENTRIES    4
+#define HAKO_DRVPROC_ENTRIES    4
 
-struct hako_core_reg {
-	int32_t type;                /* HAKO_CORE_NET */
+struct hako_drvproc_reg {
+	int32_t type;                /* HAKO_DRVPROC_NET */
 	int32_t nentries;
-	int32_t entries[HAKO_CORE_ENTRIES];
+	int32_t entries[HAKO_DRVPROC_ENTRIES];
 	uint64_t irq_handler;        /* the handler's address in the process (reported) */
 	uint8_t mac[6];              /* a network card's address */
 	uint8_t link_up;
 	uint8_t reserved;
 };
 
-/* What core_recv returns. */
-#define HAKO_CORE_MSG_CALL   1
-#define HAKO_CORE_MSG_EVENTS 2
+/* What drvproc_recv returns. */
+#define HAKO_DRVPROC_MSG_CALL   1
+#define HAKO_DRVPROC_MSG_EVENTS 2
 /* Events (a bit each). */
-#define HAKO_CORE_EV_IRQ     1u  /* the device interrupted: run ack + work, then HAKO_DRV_IRQ_DONE */
-#define HAKO_CORE_EV_POLL    2u  /* the receiver has room again: receive work */
-#define HAKO_CORE_EV_TXQ     4u  /* data[0..len) is a frame the kernel queued: send it */
-#define HAKO_CORE_EV_IMR_ON  8u  /* enable the device's interrupts */
-#define HAKO_CORE_EV_IMR_OFF 16u /* disable them */
-#define HAKO_CORE_EV_WILD    32u /* fault injection: make wild requests (each must be refused) */
-#define HAKO_CORE_EV_HANG    64u /* fault injection: stop serving (spin); the watchdog must act */
+#define HAKO_DRVPROC_EV_IRQ     1u  /* the device interrupted: run ack + work, then HAKO_DRV_IRQ_DONE */
+#define HAKO_DRVPROC_EV_POLL    2u  /* the receiver has room again: receive work */
+#define HAKO_DRVPROC_EV_TXQ     4u  /* data[0..len) is a frame the kernel queued: send it */
+#define HAKO_DRVPROC_EV_IMR_ON  8u  /* enable the device's interrupts */
+#define HAKO_DRVPROC_EV_IMR_OFF 16u /* disable them */
+#define HAKO_DRVPROC_EV_WILD    32u /* fault injection: make wild requests (each must be refused) */
+#define HAKO_DRVPROC_EV_HANG    64u /* fault injection: stop serving (spin); the watchdog must act */
 
-/* The driver's own counters, handed to the kernel's card at each core_recv. */
-struct hako_core_nicstat {
+/* The driver's own counters, handed to the kernel's card at each drvproc_recv. */
+struct hako_drvproc_nicstat {
 	uint64_t tx, tx_errors, rx_errors, rx_dropped;
 	uint32_t link_up;
 	uint32_t reserved;
 };
 
-struct hako_core_msg {
-	int32_t kind;                /* out: HAKO_CORE_MSG_* */
+struct hako_drvproc_msg {
+	int32_t kind;                /* out: HAKO_DRVPROC_MSG_* */
 	int32_t call;                /* out, CALL: its id for copyin, copyout, reply */
 	int32_t entry;               /* out, CALL: the entry */
 	uint32_t events;             /* out, EVENTS */
 	uint64_t len;                /* out: CALL the caller's bytes; EV_TXQ the frame's */
-	struct hako_core_nicstat st; /* in */
+	struct hako_drvproc_nicstat st; /* in */
 	uint8_t data[1536];          /* out, EV_TXQ: the frame */
 };
 
-/* core_ctl(core, op, arg) */
-#define HAKO_CORE_STAT       0   /* arg: struct hako_core_stat, out */
-#define HAKO_CORE_RESET      1   /* zero the counters (not gave_up, generation, pid) */
-#define HAKO_CORE_INJECT     2   /* arg: struct hako_core_inject, in/out; a driver process only */
-#define HAKO_CORE_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
+/* drvproc_ctl(id, op, arg) */
+#define HAKO_DRVPROC_STAT       0   /* arg: struct hako_drvproc_stat, out */
+#define HAKO_DRVPROC_RESET      1   /* zero the counters (not gave_up, generation, pid) */
+#define HAKO_DRVPROC_INJECT     2   /* arg: struct hako_drvproc_inject, in/out; a driver process only */
+#define HAKO_DRVPROC_RESTART    3   /* start again a driver the kernel gave up (-EBUSY otherwise) */
 
 /* Fault injection into a card's driver process (paper 003 phase 2, MINIX 3 style). */
 #define HAKO_INJECT_TEXT     0   /* flip one bit in a page of its program text */
@@ -124,10 +124,10 @@ struct hako_core_msg {
                                   * its grant; each must be refused (-EFAULT, -EPERM, -EINVAL) */
 #define HAKO_INJECT_HANG     3   /* it stops serving (an endless loop): the watchdog kills it */
 #define HAKO_INJECT_FAIL_INIT 4  /* its next seed (1..16) starts end before registering (the
-                                  * host is told to); CORE_GIVE_UP of them in a row: given up */
+                                  * host is told to); DRVPROC_GIVE_UP of them in a row: given up */
 #define HAKO_INJECT_KINDS    5
 
-struct hako_core_inject {
+struct hako_drvproc_inject {
 	int32_t kind;                /* HAKO_INJECT_* */
 	uint32_t reserved;
 	uint64_t seed;               /* picks the page and the bit (TEXT, DATA) */
@@ -135,15 +135,15 @@ struct hako_core_inject {
 };
 
 /*
- * Counted per core (card) on each path; every switch is named.  A
+ * Counted per driver process (card) on each path; every switch is named.  A
  * process switch is a change of the running process on a CPU (the kernel
  * counts the thread switches into and out of the driver process); an
  * address-space switch is a CR3 load, counted by the CPU doing it.
  */
-struct hako_core_stat {
+struct hako_drvproc_stat {
 	int32_t placement;           /* 0: in the kernel, 1: a driver process */
 	int32_t pid;                 /* the driver process, 0 */
-	uint64_t calls;              /* core-calls (nic_send from programs included) */
+	uint64_t calls;              /* drvproc calls (nic_send from programs included) */
 	uint64_t kernel_calls;       /* calls the kernel made (nic_drain) */
 	uint64_t irqs;               /* interrupts forwarded to the process */
 	uint64_t irq_done;           /* forwarded interrupts it finished */
@@ -155,7 +155,7 @@ struct hako_core_stat {
 	uint64_t switches_out;       /* and out of it */
 	uint64_t as_switches;        /* CR3 loads on the CPUs while switching into or out of it */
 	uint64_t irq_tsc_sum;        /* forwarded interrupts: interrupt entry to IRQ_DONE, TSC ticks */
-	uint64_t call_tsc_sum;       /* calls: entry of core_call to the caller running again */
+	uint64_t call_tsc_sum;       /* calls: entry of drvproc_call to the caller running again */
 	/* The last event of each path, TSC (paper 003's Tables 2 and 3; both placements): */
 	uint64_t last_irq_tsc;       /* the card's last interrupt entered the kernel */
 	uint64_t last_done_tsc;      /* its handler finished (in the kernel, or IRQ_DONE) */
@@ -176,7 +176,7 @@ struct hako_core_stat {
 	uint64_t kills;              /* ended by a kill (a program or the watchdog) */
 	uint64_t exits;              /* ended by exiting */
 	uint64_t watchdog_kills;     /* killed by the kernel: work pending, no progress */
-	uint64_t gave_up;            /* 1: ended CORE_GIVE_UP times in a row before registering and
+	uint64_t gave_up;            /* 1: ended DRVPROC_GIVE_UP times in a row before registering and
 	                              * not started again yet (a state: RESET leaves it) */
 	uint64_t send_calls;         /* NET_SEND calls from programs and the kernel */
 	uint64_t send_ok;            /* answered 0 by the driver: in the device's ring */
@@ -191,10 +191,10 @@ struct hako_core_stat {
 	uint64_t rx_kernel_dropped;  /* received frames the receiver had no room for */
 	/*
 	 * The kernel's own account of the requests a driver makes (its
-	 * driver-only system calls; core_recv only when refused); nothing
+	 * driver-only system calls; drvproc_recv only when refused); nothing
 	 * here comes from the driver's memory, which fault injection corrupts.  A WILD event goes to the
-	 * driver alone in its core_recv; the requests it makes until its next
-	 * core_recv are its wild requests.  They are checked only when no bit
+	 * driver alone in its drvproc_recv; the requests it makes until its next
+	 * drvproc_recv are its wild requests.  They are checked only when no bit
 	 * was flipped in that driver process (its code is the initrd's, so
 	 * every one of them lies outside its grant):
 	 *   refused <= requests;  wild_checked <= wild_events <= injected[WILD]

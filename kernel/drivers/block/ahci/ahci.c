@@ -21,7 +21,7 @@
  * for its LBA48 size.  Then the interrupt (MSI where offered, else INTx),
  * PxIE and GHC.IE, and one block device per disk ("ahci0", "ahci1"...).
  * A controller without disks (q35's 00:1f.2 under `--disk ahci`) is not
- * kept: attach says so and returns -ENODEV, and the core takes its grants
+ * kept: attach says so and returns -ENODEV, and the driver core takes its grants
  * back.
  *
  * I/O: a 4 KiB block is one command of 8 sectors, READ or WRITE DMA EXT,
@@ -54,7 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <blk.h>
+#include <blk_driver.h>
 #include <drvenv.h>
 #include "ahci.h"
 
@@ -455,7 +455,7 @@ static void ports_stop(struct ahci_hba *h)
 		port_stop(&h->disk[i]);
 }
 
-/* The core has mapped ABAR and turned bus mastering on; on an error it
+/* The driver core has mapped ABAR and turned bus mastering on; on an error it
  * turns it off and frees the ports' memory. */
 static int ahci_attach(struct drv_dev *dev)
 {

@@ -38,7 +38,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <blk.h>
+#include <blk_driver.h>
 #include <drvenv.h>
 #include "nvme.h"
 

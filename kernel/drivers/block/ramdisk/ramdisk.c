@@ -15,7 +15,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <blk.h>
+#include <blk_driver.h>
 #include <drvenv.h>
 
 #define RAMDISK_BYTES (1024 * 1024)     /* 256 blocks */

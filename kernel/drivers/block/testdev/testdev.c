@@ -5,7 +5,7 @@
  * without a disk's variance.
  *
  * The hardware is QEMU's second `edu` device (the harness adds two; the
- * first is the self-tests' interrupt source, kernel/drivers/misc/edu.c).
+ * first is the self-tests' interrupt source, kernel/drivers/misc/edu/edu.c).
  * The device serves one command at a time, in order: submit queues the
  * request and, if the device is idle, starts a one-shot timer for the
  * delay; when it fires the data moves (to or from the device's store, a
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <blk.h>
+#include <blk_driver.h>
 #include <drvenv.h>
 #include <edu.h>
 

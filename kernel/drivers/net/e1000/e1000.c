@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <drvenv.h>
-#include <nic.h>
+#include <nic_driver.h>
 #include "e1000.h"
 
 /* The causes this driver enables (IMS) and acknowledges. */
@@ -260,7 +260,7 @@ static void rings_start(struct e1000 *e)
 	e->nic.link_up = rd(e, REG_STATUS) & STATUS_LU;
 }
 
-/* The core has mapped the registers and turned bus mastering on; on an error
+/* The driver core has mapped the registers and turned bus mastering on; on an error
  * it turns it off again and frees the rings. */
 static int e1000_attach(struct drv_dev *dev)
 {

@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <drvenv.h>
-#include <nic.h>
+#include <nic_driver.h>
 #include "rtl8139.h"
 
 /* The causes this driver enables (IMR) and acknowledges. */
@@ -222,7 +222,7 @@ static void chip_start(struct rtl8139 *r)
 	r->nic.link_up = !(rd8(r, REG_MSR) & MSR_LINKB);
 }
 
-/* The core has mapped the registers and turned bus mastering on; on an error
+/* The driver core has mapped the registers and turned bus mastering on; on an error
  * it turns it off again and frees the rings. */
 static int rtl8139_attach(struct drv_dev *dev)
 {
