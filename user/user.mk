@@ -70,7 +70,8 @@ USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 # with HAKO_DRVENV_PROCESS defined, so drvenv.h and the class interfaces
 # include the process placement's headers; kernel/include is not on their
 # include path.
-DRVHOST_DRIVERS := rtl8139 e1000
+# The drivers built so: the network drivers and those DRIVER() marks .process.
+DRVHOST_DRIVERS := rtl8139 e1000 ramdisk ahci
 DRIVER_TREE_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc
 # Unused parameters are allowed, as in the kernel: an operation ignores what it need not read.
 DRVHOST_CFLAGS := -DHAKO_DRVENV_PROCESS $(USER_CFLAGS) -Wno-unused-parameter $(DRIVER_TREE_INCLUDES) -Iuser/drvhost

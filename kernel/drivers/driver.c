@@ -76,7 +76,7 @@ static int bind(const struct driver *drv, struct pci_device *d, int index)
 	*dev = (struct drv_dev){ .driver = drv, .pci = d, .index = index };
 	ksnprintf(dev->name, sizeof dev->name, "%s.%d", drv->name, index);
 	int err = d ? drv_manifest_match(drv->manifest, d) : 0;
-	if (err == 0 && d && drvproc_placed(drv)) {
+	if (err == 0 && drvproc_placed(drv)) {
 		dev->in_process = true;       /* attached later, by its driver process */
 		ndevs++;
 		return 0;
@@ -139,10 +139,10 @@ void drivers_probe(void)
 		bind_driver(drv);
 }
 
-const char *options_net_driver(int i)
+const char *options_drvproc_driver(int i)
 {
 	for (const struct driver *drv = __drivers_start; drv < __drivers_end; drv++)
-		if (drv->class == DRV_CLASS_NET && i-- == 0)
+		if ((drv->class == DRV_CLASS_NET || drv->process) && i-- == 0)
 			return drv->name;
 	return NULL;
 }

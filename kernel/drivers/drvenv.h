@@ -88,6 +88,8 @@ struct driver {
 	enum drv_class class;
 	const struct drv_manifest *manifest;
 	int (*attach)(struct drv_dev *dev);   /* set the device up, interrupts masked */
+	bool process;                /* it may also run as a process: drvproc= may name it (a
+	                              * network driver always may; the program drv-NAME exists) */
 };
 
 /*

@@ -14,8 +14,10 @@
  *   DMA        the kernel allocates, maps into us and returns the device
  *              address; freed with drv_dma_free or when we end.
  *   interrupts a network card's come through the card (nic_process.c and
- *              the loop in main.c).  drv_irq_attach and the rest are not
- *              offered to other devices yet: -ENODEV.
+ *              the loop in main.c).  drv_irq_attach has the kernel
+ *              forward the device's interrupt (a block device's): the loop
+ *              runs the handler on EV_IRQ, then says HAKO_DRV_IRQ_DONE.
+ *              MSI-X, masking and retargeting are not offered: -ENODEV.
  *   time       the kernel's clock; drv_sleep_ns sleeps; a timer fires when
  *              the loop next wakes after its due time (no wake-up of its
  *              own yet: the network drivers use none).
@@ -121,9 +123,28 @@ void drv_dma_free(struct drv_dev *dev, const struct drv_dma *dma)
 
 /* ---- interrupts --------------------------------------------------------- */
 
+static drv_irq_fn irq_fn;             /* the driver's handler, run by the loop on EV_IRQ */
+static void *irq_arg;
+
+/* The kernel forwards the interrupt (the kind the manifest grants) as EV_IRQ. */
 int drv_irq_attach(struct drv_dev *dev, enum drv_irq_kind how, int cpu, drv_irq_fn fn, void *arg)
 {
-	return -ENODEV;
+	if (irq_fn)
+		return -EBUSY;
+	long r = sys_drv_ctl(HAKO_DRV_IRQ_ATTACH, (void *)(uintptr_t)cpu);
+	if (r < 0)
+		return (int)r;
+	irq_fn = fn;
+	irq_arg = arg;
+	return 0;
+}
+
+bool drvhost_irq(void)
+{
+	if (!irq_fn)
+		return false;
+	irq_fn(irq_arg);
+	return true;
 }
 
 int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn, void *arg)

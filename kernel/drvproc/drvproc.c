@@ -145,9 +145,12 @@ static void start_one(struct drv_dev *dev)
 	while (!__atomic_load_n(&c->registered, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&c->restart, __ATOMIC_ACQUIRE) && time_ns() < deadline)
 		thread_sleep_ns(100000);
-	if (c->registered)
+	if (c->registered && c->type == HAKO_DRVPROC_NET)
 		kprintf("drvproc: %s runs as process %d (drv-%s), card %d\n", dev->name, pid,
 			dev->driver->name, c->nic_index);
+	else if (c->registered)
+		kprintf("drvproc: %s runs as process %d (drv-%s), block device %d\n", dev->name, pid,
+			dev->driver->name, drvproc_blk_index(c));
 	else
 		kprintf("drvproc: %s: drv-%s (pid %d) did not register\n", dev->name, dev->driver->name,
 			pid);
@@ -172,44 +175,71 @@ struct drvproc *drvproc_of_proc(struct proc *p) { return p ? p->drvproc : NULL; 
 struct drvproc *drvproc_of_nic(int nic)
 {
 	for (int i = 0; i < ndrvprocs; i++)
-		if (drvprocs[i]->registered && drvprocs[i]->nic_index == nic)
+		if (drvprocs[i]->registered && drvprocs[i]->type == HAKO_DRVPROC_NET &&
+		    drvprocs[i]->nic_index == nic)
 			return drvprocs[i];
 	return NULL;
 }
 
-/* Check, then act: a network card with a SEND entry, once. */
-int drvproc_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
+/* Check, then act: a network card with a SEND entry, or a block device; once a process. */
+static int check_reg(const struct drvproc *c, const struct hako_drvproc_reg *reg)
 {
-	if (!c->dev)
-		return -ENODEV;
-	if (reg->type != HAKO_DRVPROC_NET || reg->nentries < 1 || reg->nentries > HAKO_DRVPROC_ENTRIES)
+	enum drv_class class = c->dev->driver->class;
+	if (reg->type == HAKO_DRVPROC_BLK)
+		return class == DRV_CLASS_BLOCK ? 0 : -EINVAL;
+	if (reg->type != HAKO_DRVPROC_NET || class != DRV_CLASS_NET || reg->nentries < 1 ||
+	    reg->nentries > HAKO_DRVPROC_ENTRIES)
 		return -EINVAL;
 	bool send = false;
 	for (int i = 0; i < reg->nentries; i++)
 		send |= reg->entries[i] == HAKO_DRVPROC_NET_SEND;
-	if (!send)
-		return -EINVAL;
-	if (!c->dead)
-		return -EBUSY;                   /* this process registered already */
-	if (c->registered) {             /* a restarted driver: the same card again */
+	return send ? 0 : -EINVAL;
+}
+
+/* A restarted driver registers its device again: the same card or disk. */
+static int register_again(struct drvproc *c, const struct hako_drvproc_reg *reg)
+{
+	if (c->type == HAKO_DRVPROC_NET) {
 		if (memcmp(reg->mac, c->nic.mac, ETH_ALEN) != 0)
 			return -EIO;
 		c->nic.link_up = reg->link_up != 0;
 		drvproc_grant_intx(c, true);
-		spin_lock(&c->wq.lock);
-		c->wd_progress = c->progress;
-		c->wd_ns = time_ns();
-		__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
-		c->failed_starts = 0;
+	} else {
+		int err = drvproc_blk_register(c, reg);   /* checks it is the same device */
+		if (err < 0)
+			return err;
+	}
+	spin_lock(&c->wq.lock);
+	c->wd_progress = c->progress;
+	c->wd_ns = time_ns();
+	__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
+	c->failed_starts = 0;
+	if (c->type == HAKO_DRVPROC_NET)
 		c->events |= HAKO_DRVPROC_EV_POLL;      /* frames that came while it was away */
-		spin_unlock(&c->wq.lock);
+	spin_unlock(&c->wq.lock);
+	if (c->type == HAKO_DRVPROC_NET)
 		kprintf("drvproc: %s registered again (pid %d), card %d\n", c->dev->name, c->pid,
 			c->nic_index);
-		return 0;
-	}
-	int err = drvproc_nic_register(c, reg);
+	else
+		kprintf("drvproc: %s registered again (pid %d)\n", c->dev->name, c->pid);
+	return 0;
+}
+
+int drvproc_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
+{
+	if (!c->dev)
+		return -ENODEV;
+	int err = check_reg(c, reg);
 	if (err < 0)
 		return err;
+	if (!c->dead)
+		return -EBUSY;                   /* this process registered already */
+	if (c->registered)
+		return reg->type == c->type ? register_again(c, reg) : -EINVAL;
+	err = reg->type == HAKO_DRVPROC_NET ? drvproc_nic_register(c, reg) : drvproc_blk_register(c, reg);
+	if (err < 0)
+		return err;
+	c->type = reg->type;
 	c->wd_ns = time_ns();
 	__atomic_store_n(&c->dead, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->registered, true, __ATOMIC_RELEASE);
@@ -233,7 +263,10 @@ void drvproc_proc_end(struct proc *p)
 		drvproc_free(c);                /* a test driver process: nothing refers to it */
 		return;
 	}
-	drvproc_nic_dead(c);
+	if (c->type == HAKO_DRVPROC_BLK)
+		drvproc_blk_dead(c);
+	else
+		drvproc_nic_dead(c);
 	drvproc_ended(c, p->status, served);
 }
 

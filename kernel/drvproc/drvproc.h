@@ -23,6 +23,10 @@
  *                      sends from programs become drvproc calls, kernel
  *                      senders queue, the interrupt is forwarded, received
  *                      frames come back
+ *   drvproc_blk.c      the kernel's struct blkdev for a block device (a
+ *                      proxy registered in blk.c): requests are queued for
+ *                      the process (EV_BLK), which takes them, moves their
+ *                      data with HAKO_DRV_BLK_DATA and completes them
  *   drvproc_restart.c  a driver process that ends is started again from
  *                      the initrd (the kernel's reincarnation thread), a
  *                      watchdog kills one that stops serving, and faults
@@ -42,6 +46,7 @@
 #include <stdint.h>
 #include <arch/portio.h>
 #include <driver.h>
+#include <blk_driver.h>
 #include <nic.h>
 #include <sched.h>
 #include <uapi/hako.h>
@@ -49,6 +54,10 @@
 #define DRVPROC_MAX      4          /* driver processes */
 #define DRVPROC_CALLS    8          /* calls waiting for one driver process */
 #define DRVPROC_TXQ      32         /* frames kernel senders may queue for one card */
+#define DRVPROC_BLKQ     64         /* block requests waiting for one driver process */
+#define DRVPROC_BLK_SLOTS HAKO_DRV_BLK_SLOTS   /* block requests one driver process has in flight */
+#define DRVPROC_BLK_BOUNCE (DRVPROC_BLK_SLOTS * BLK_SIZE)   /* its request buffers: DMA memory
+                                     * granted beyond the manifest's (drvproc_grant.c) */
 
 struct proc;
 
@@ -83,8 +92,12 @@ struct drvproc_txq_slot {
 	uint8_t data[ETH_FRAME_MAX];
 };
 
+struct drvproc_blk;
+
 struct drvproc {
 	struct drv_dev *dev;         /* NULL: a test driver process (ports only) */
+	int type;                    /* HAKO_DRVPROC_NET or _BLK: its driver's class, once registered */
+	struct drvproc_blk *blk;     /* a block device's proxy and requests (drvproc_blk.c) */
 	struct proc *proc;           /* NULL once it ended */
 	int pid;
 	bool registered;             /* its card is in nic.c (from the first registration on) */
@@ -173,5 +186,15 @@ int drvproc_irq_done(struct drvproc *c, bool mine);
 void drvproc_nic_dead(struct drvproc *c);       /* the driver ended: its line let through, queue dropped */
 void drvproc_nic_take_stats(struct drvproc *c, const struct hako_drvproc_nicstat *st);   /* holds wq.lock */
 int drvproc_txq_take(struct drvproc *c, uint8_t *buf);          /* caller holds wq.lock; length or 0 */
+
+/* drvproc_blk.c */
+int drvproc_blk_register(struct drvproc *c, const struct hako_drvproc_reg *reg);
+int drvproc_blk_index(const struct drvproc *c);   /* its blk.c index, -1 */
+int drvproc_blk_take(struct drvproc *c, struct hako_drv_blkreq *out);
+int drvproc_blk_data(struct drvproc *c, int slot, bool to_kernel, uint64_t uva);
+int drvproc_blk_done(struct drvproc *c, int slot, int status);
+void drvproc_blk_dead(struct drvproc *c);       /* the driver ended: its requests fail with -EIO */
+int drvproc_irq_attach(struct drvproc *c, int cpu);   /* a block device's interrupt, forwarded */
+int drvproc_blk_irq_done(struct drvproc *c);
 
 #endif

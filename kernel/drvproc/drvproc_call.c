@@ -120,7 +120,7 @@ void drvproc_post(struct drvproc *c, uint32_t events)
 long drvproc_recv(struct drvproc *c, struct hako_drvproc_msg *m)
 {
 	spin_lock(&c->wq.lock);
-	if (!c->dead)
+	if (!c->dead && c->type == HAKO_DRVPROC_NET)
 		drvproc_nic_take_stats(c, &m->st);
 	c->progress++;
 	c->wild_window = false;              /* the requests of a WILD event end here */

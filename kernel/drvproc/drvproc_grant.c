@@ -70,7 +70,7 @@ static int map_pages(struct drvproc *c, uint64_t va, uint64_t pa, uint64_t npage
 
 void drvproc_grant_bus_master(struct drvproc *c)
 {
-	if (c->dev && !c->grant.bus_master) {
+	if (c->dev && c->dev->pci && !c->grant.bus_master) {    /* the ramdisk has no device */
 		pci_enable_bus_master(c->dev->pci);
 		c->grant.bus_master = true;
 	}
@@ -138,7 +138,9 @@ int drvproc_grant_dma(struct drvproc *c, uint64_t bytes, struct hako_drv_dma *ou
 		return -EPERM;
 	const struct drv_manifest *m = c->dev->driver->manifest;
 	struct drvproc_dma *slot = free_slot(c);
-	if (bytes == 0 || bytes > m->dma_bytes - c->grant.dma_used || !slot)
+	/* A block driver's process also holds the buffers of its requests (drvproc_blk.c). */
+	uint64_t limit = m->dma_bytes + (c->dev->driver->class == DRV_CLASS_BLOCK ? DRVPROC_BLK_BOUNCE : 0);
+	if (bytes == 0 || bytes > limit - c->grant.dma_used || !slot)
 		return -EPERM;
 	uint64_t npages = pages_of(bytes);
 	uint64_t va = take_va(c, npages);
@@ -181,7 +183,7 @@ int drvproc_free_dma(struct drvproc *c, uint64_t addr)
 /* A device on an INTx line (not MSI): let it assert the line (on) or not. */
 void drvproc_grant_intx(struct drvproc *c, bool on)
 {
-	if (c->dev && !drv_uses_msi(c->dev))
+	if (c->dev && c->dev->pci && !drv_uses_msi(c->dev))
 		pci_intx_disable(c->dev->pci, !on);
 }
 

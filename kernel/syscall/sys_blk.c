@@ -46,6 +46,7 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->writes = d->writes;
 	out->errors = d->errors;
 	out->delay_us = d->delay_us;
+	out->in_process = d->in_process;
 	const struct mpio *m = &d->mp;
 	out->mode = m->mode;
 	out->policy = m->policy;

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cpu.h>
 #include <drvproc.h>
 #include <errno.h>
 #include <pci.h>
@@ -73,10 +74,33 @@ static long drv_info(struct drvproc *c, uint64_t uarg)
 	strlcpy(in.driver, c->dev->driver->name, sizeof in.driver);
 	strlcpy(in.name, c->dev->name, sizeof in.name);
 	in.index = c->dev->index;
-	in.vendor = c->dev->pci->vendor;
-	in.device = c->dev->pci->device;
-	in.msi = drv_uses_msi(c->dev);
+	if (c->dev->pci) {                   /* else a device without hardware (the ramdisk) */
+		in.vendor = c->dev->pci->vendor;
+		in.device = c->dev->pci->device;
+		in.msi = drv_uses_msi(c->dev);
+	}
 	return copy_to_user(uarg, &in, sizeof in);
+}
+
+/* A block device's requests: take one, move its data, complete it (drvproc_blk.c). */
+static long drv_blk(struct drvproc *c, uint64_t op, uint64_t uarg)
+{
+	if (op == HAKO_DRV_BLK_TAKE) {
+		struct hako_drv_blkreq q;
+		if (!user_range_ok(uarg, sizeof q))
+			return -EFAULT;           /* before it is taken: a request is never lost */
+		long err = drvproc_blk_take(c, &q);
+		return err < 0 ? err : copy_to_user(uarg, &q, sizeof q);
+	}
+	union {
+		struct hako_drv_blkreq q;     /* BLK_DONE */
+		struct hako_drv_blkdata d;    /* BLK_DATA */
+	} a;
+	bool data = op == HAKO_DRV_BLK_DATA;
+	if (copy_from_user(&a, uarg, data ? sizeof a.d : sizeof a.q) < 0)
+		return -EFAULT;
+	return data ? drvproc_blk_data(c, a.d.slot, a.d.to_kernel != 0, a.d.va)
+		    : drvproc_blk_done(c, a.q.slot, a.q.status);
 }
 
 static long drv_ctl(struct drvproc *c, uint64_t op, uint64_t uarg)
@@ -107,7 +131,15 @@ static long drv_ctl(struct drvproc *c, uint64_t op, uint64_t uarg)
 			return -EFAULT;
 		return drvproc_free_dma(c, d.addr);
 	case HAKO_DRV_IRQ_DONE:
-		return !c->dead ? drvproc_irq_done(c, uarg != 0) : -EINVAL;
+		if (c->dead)
+			return -EINVAL;
+		return c->type == HAKO_DRVPROC_BLK ? drvproc_blk_irq_done(c) : drvproc_irq_done(c, uarg != 0);
+	case HAKO_DRV_IRQ_ATTACH:
+		return uarg < (uint64_t)ncpus ? drvproc_irq_attach(c, (int)uarg) : -EINVAL;
+	case HAKO_DRV_BLK_TAKE:
+	case HAKO_DRV_BLK_DATA:
+	case HAKO_DRV_BLK_DONE:
+		return drv_blk(c, op, uarg);
 	}
 	return -EINVAL;
 }

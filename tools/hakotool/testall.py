@@ -133,6 +133,17 @@ DRVPROC_TESTS = (
 )
 
 
+# user/selftest: block I/O through driver processes (paper 003): the
+# ramdisk's and the AHCI disk's drivers as processes, the data checked
+# against the disk's labels and read back on every device.
+DRVPROC_BLK = "drvproc=ramdisk,ahci"
+DRVPROC_BLK_TESTS = (
+    "drvproc_block_devices_move_the_same_data_as_in_the_kernel",
+    "blk_every_device_reads_back_what_was_written",
+    "blk_processes_on_every_cpu_share_each_device",
+)
+
+
 # user/fuzz in make test: CALLS SEED THREADS PROCS, every call of syscalls.def.
 # Two seeds: seed 1 with these numbers once stopped the kernel (a thread
 # preempted inside a cross-CPU call it had taken, moved behind a CPU waiting
@@ -194,6 +205,9 @@ PLANS = {
         BootCase("pc", 4, net="hub", cmdline=DRVPROC),
         BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
                  cmdline=DRVPROC),
+        # Block drivers as processes: the ramdisk and the AHCI disk.
+        BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
+                 cmdline=DRVPROC_BLK),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <hako/sys.h>
 #include <drvenv.h>
+#include <blk_driver.h>
 #include <nic_driver.h>
 #include <drvhost.h>
 
@@ -137,6 +138,32 @@ static void events(struct nic *n)
 	}
 }
 
+/* A block device: requests come as EV_BLK, its interrupt as EV_IRQ (blk_process.c). */
+static void serve_blk(struct blkdev *d)
+{
+	for (;;) {
+		msg.st = (struct hako_drvproc_nicstat){ 0 };
+		long r = sys_drvproc_recv(&msg);
+		if (r < 0) {
+			printf("%s: drvproc_recv: error %ld\n", d->name, r);
+			return;
+		}
+		if (msg.kind == HAKO_DRVPROC_MSG_CALL) {
+			sys_drvproc_reply(msg.call, -EINVAL);    /* a block device has no entries */
+		} else {
+			if ((msg.events & HAKO_DRVPROC_EV_IRQ) && drvhost_irq())
+				sys_drv_ctl(HAKO_DRV_IRQ_DONE, (void *)1);
+			if (msg.events & HAKO_DRVPROC_EV_WILD)
+				wild_requests();
+			if (msg.events & HAKO_DRVPROC_EV_HANG)
+				for (volatile int spin = 1; spin;)
+					;
+		}
+		blk_process_serve();             /* EV_BLK, and any left when every slot was busy */
+		drvhost_run_timers();
+	}
+}
+
 static void serve(struct nic *n)
 {
 	for (;;) {
@@ -174,10 +201,14 @@ int main(int argc, char **argv)
 	}
 	int err = drvhost_driver.attach(drvhost_dev(&info));
 	struct nic *n = nic_process_card();
-	if (err < 0 || !n) {
+	struct blkdev *b = blk_process_dev();
+	if (err < 0 || (!n && !b)) {
 		printf("%s: attach failed (error %d)\n", info.name, err);
 		return 1;
 	}
-	serve(n);
+	if (n)
+		serve(n);
+	else
+		serve_blk(b);
 	return 1;
 }

@@ -15,7 +15,10 @@
  * blk_register() at the end of its attach.  ops->submit starts a request
  * and returns at once; the driver later calls blk_complete(req, status)
  * exactly once, from its interrupt handler on whatever CPU took the
- * interrupt, or from submit itself (the ramdisk).  submit may
+ * interrupt, or from submit itself (the ramdisk).  A device whose driver
+ * runs as a process has a proxy struct blkdev here
+ * (kernel/drvproc/drvproc_blk.c), so every user works with either
+ * placement.  submit may
  * be called on any CPU, concurrently (the layer serialises nothing unless
  * the device is funnelled: the driver locks its own state), with
  * interrupts on; it must not sleep.  A funnelled device's submit runs on
@@ -68,6 +71,7 @@ struct blkdev {
 	struct drv_dev *dev;         /* the bound device (NULL without hardware: the ramdisk);
 	                              * paper 001's delivery policies retarget its interrupt */
 	/* The layer's: */
+	bool in_process;             /* a driver process serves it (the proxy, drvproc_blk.c) */
 	int index;
 	volatile uint64_t reads, writes, errors;
 	volatile uint64_t issued[MAX_CPUS];     /* requests submitted on each CPU */

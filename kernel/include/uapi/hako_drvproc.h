@@ -1,23 +1,27 @@
 /*
  * hako_drvproc.h — drivers as processes (paper 003): the system calls of a
- * driver process  and of the programs that call drivers.
+ * driver process and of the programs that call drivers.
  *
  * A driver process is spawned by the kernel at boot for a device listed
  * in `drvproc=` (program drv-DRIVER, arguments: the device's name and
  * index).  It learns its device (drv_ctl HAKO_DRV_INFO), asks for what its
  * manifest grants (MMIO windows and DMA memory mapped into it at
  * HAKO_DRV_AREA, I/O port ranges opened in the CPU's I/O bitmap), sets the
- * device up, and ends its initialisation with drvproc_register: device type,
- * entry identifiers, interrupt handler.  From then on it loops in
- * drvproc_recv, which returns a call (drvproc_call from a program, or the kernel
- * on a program's behalf: nic_send) or events (its device interrupted, the
- * kernel queued frames, the interrupt mask changed).  A call's data stays
- * in the caller's address space: the driver copies it with
- * drvproc_copyin/drvproc_copyout and answers with drvproc_reply.
+ * device up, and ends its initialisation with drvproc_register: device
+ * type, entry identifiers, interrupt handler.  From then on it loops in
+ * drvproc_recv, which returns a call (drvproc_call from a program, or the
+ * kernel on a program's behalf: nic_send) or events (its device
+ * interrupted, the kernel queued frames or block requests, the interrupt
+ * mask changed).  A call's data stays in the caller's address space: the
+ * driver copies it with drvproc_copyin/drvproc_copyout and answers with
+ * drvproc_reply.  A block device's requests are taken with drv_ctl
+ * HAKO_DRV_BLK_TAKE, their data moved with HAKO_DRV_BLK_DATA and their
+ * end told with HAKO_DRV_BLK_DONE.
  *
- * Driver-process ids are network-card indices (nic_ctl): a card's driver process is either a
- * driver process or the driver in the kernel, and drvproc_call and drvproc_ctl
- * take both ("in-kernel drivers are called through the same interface").
+ * Driver-process ids (drvproc_call, drvproc_ctl) are network-card indices
+ * (nic_ctl): a card is driven by a driver process or by the driver in the
+ * kernel, and both calls take both ("in-kernel drivers are called through
+ * the same interface").
  *
  * Faults (phase 2): when a driver process ends — a fault, a kill, the
  * kernel's watchdog (work pending, no progress for 500 ms), exit — the
@@ -41,6 +45,14 @@
 #define HAKO_DRV_DMA_ALLOC  3    /* arg: struct hako_drv_dma, in: bytes; out: va, addr */
 #define HAKO_DRV_DMA_FREE   4    /* arg: struct hako_drv_dma, in: addr */
 #define HAKO_DRV_IRQ_DONE   5    /* arg: (void *)mine: the forwarded interrupt is handled; its line is let through */
+/* A block device's requests (HAKO_DRVPROC_BLK; -EINVAL for other driver processes): */
+#define HAKO_DRV_BLK_TAKE   6    /* arg: struct hako_drv_blkreq, out: the oldest waiting request,
+                                  * now in flight; -EAGAIN when none waits */
+#define HAKO_DRV_BLK_DATA   7    /* arg: struct hako_drv_blkdata: a request's BLK_SIZE bytes to or
+                                  * from the driver's buffer */
+#define HAKO_DRV_BLK_DONE   8    /* arg: struct hako_drv_blkreq, in: slot, status: it completes */
+#define HAKO_DRV_IRQ_ATTACH 9    /* arg: (void *)cpu: forward the device's interrupt (how the
+                                  * manifest says) to this process as HAKO_DRVPROC_EV_IRQ */
 
 struct hako_drv_info {
 	char driver[16];             /* "rtl8139" */
@@ -49,6 +61,24 @@ struct hako_drv_info {
 	uint16_t vendor, device;     /* PCI ids */
 	uint32_t msi;                /* the interrupt goes by MSI */
 	uint32_t reserved;
+};
+
+#define HAKO_DRV_BLK_SLOTS  8    /* block requests one driver process has in flight */
+
+struct hako_drv_blkreq {
+	int32_t slot;                /* the request in flight (0 .. HAKO_DRV_BLK_SLOTS - 1): names it
+	                              * to BLK_DATA and BLK_DONE; never one still in flight */
+	int32_t write;               /* 1: write the block, 0: read it */
+	uint64_t block;              /* which block (of HAKO_BLK_SIZE bytes) */
+	int32_t status;              /* BLK_DONE: 0 or -errno */
+	uint32_t reserved;
+};
+
+struct hako_drv_blkdata {
+	int32_t slot;
+	int32_t to_kernel;           /* 1: the driver's buffer into the request (a read's data),
+	                              * 0: the request into the driver's buffer (a write's) */
+	uint64_t va;                 /* the driver's buffer, HAKO_BLK_SIZE bytes */
 };
 
 struct hako_drv_grant {
@@ -66,6 +96,7 @@ struct hako_drv_dma {
 
 /* Device types and entries of drvproc_register and drvproc_call. */
 #define HAKO_DRVPROC_NET        1
+#define HAKO_DRVPROC_BLK        2   /* a block device: no entries; requests come as EV_BLK */
 #define HAKO_DRVPROC_NET_SEND   1   /* in: one frame (14..1514 bytes); result 0, -EAGAIN, -EINVAL */
 #define HAKO_DRVPROC_NET_POLL   2   /* no data: receive work now (the kernel, from nic_drain) */
 #define HAKO_DRVPROC_NET_COPY   3   /* in: 1..1514 bytes the driver copies in and drops; result: the
@@ -73,13 +104,15 @@ struct hako_drv_dma {
 #define HAKO_DRVPROC_ENTRIES    4
 
 struct hako_drvproc_reg {
-	int32_t type;                /* HAKO_DRVPROC_NET */
+	int32_t type;                /* HAKO_DRVPROC_NET or HAKO_DRVPROC_BLK */
 	int32_t nentries;
 	int32_t entries[HAKO_DRVPROC_ENTRIES];
 	uint64_t irq_handler;        /* the handler's address in the process (reported) */
 	uint8_t mac[6];              /* a network card's address */
 	uint8_t link_up;
 	uint8_t reserved;
+	char name[16];               /* a block device's name ("ramdisk0") */
+	uint64_t blocks;             /* ... and size in HAKO_BLK_SIZE blocks */
 };
 
 /* What drvproc_recv returns. */
@@ -93,6 +126,7 @@ struct hako_drvproc_reg {
 #define HAKO_DRVPROC_EV_IMR_OFF 16u /* disable them */
 #define HAKO_DRVPROC_EV_WILD    32u /* fault injection: make wild requests (each must be refused) */
 #define HAKO_DRVPROC_EV_HANG    64u /* fault injection: stop serving (spin); the watchdog must act */
+#define HAKO_DRVPROC_EV_BLK     128u /* block requests wait: take them with HAKO_DRV_BLK_TAKE */
 
 /* The driver's own counters, handed to the kernel's card at each drvproc_recv. */
 struct hako_drvproc_nicstat {

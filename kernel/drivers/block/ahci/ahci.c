@@ -505,4 +505,5 @@ static int ahci_attach(struct drv_dev *dev)
 	return 0;
 }
 
-DRIVER(ahci, 41, .class = DRV_CLASS_BLOCK, .manifest = &ahci_manifest, .attach = ahci_attach);
+DRIVER(ahci, 41, .class = DRV_CLASS_BLOCK, .manifest = &ahci_manifest,
+       .attach = ahci_attach, .process = true);

@@ -58,4 +58,5 @@ static int ramdisk_attach(struct drv_dev *dev)
 	return blk_register(&ramdisk.blk);
 }
 
-DRIVER(ramdisk, 40, .class = DRV_CLASS_BLOCK, .manifest = &ramdisk_manifest, .attach = ramdisk_attach);
+DRIVER(ramdisk, 40, .class = DRV_CLASS_BLOCK, .manifest = &ramdisk_manifest,
+       .attach = ramdisk_attach, .process = true);
