@@ -100,8 +100,9 @@ struct drvproc {
 	struct drvproc_blk *blk;     /* a block device's proxy and requests (drvproc_blk.c) */
 	struct proc *proc;           /* NULL once it ended */
 	int pid;
-	bool registered;             /* its card is in nic.c (from the first registration on) */
-	bool dead;                   /* no driver process serves the card now (ended, restarting) */
+	bool registered;             /* its card (nic.c) or disk (blk.c) is entered: from the first
+	                              * registration on */
+	bool dead;                   /* no driver process serves the device now (ended, restarting) */
 	/* Restart (drvproc_restart.c; the reincarnation thread's, except where noted): */
 	bool restart;                /* ended: to be started again (set by drvproc_proc_end) */
 	int ended_pid;               /* the ended process, a zombie of the kernel to collect */
@@ -121,7 +122,7 @@ struct drvproc {
 	struct hako_drvproc_nicstat base;   /* the ended processes' counters, summed */
 	struct hako_drvproc_nicstat last;   /* the current process's last report */
 	uint64_t kdrops;             /* received frames the kernel dropped (no room), all along */
-	int nic_index;               /* the card, once registered */
+	int nic_index;               /* a network card's index, once registered */
 	struct drvproc_grant grant;
 	struct nic nic;              /* the kernel's card (drvproc_nic.c) */
 	struct waitq wq;             /* the driver process's thread waits here; its lock guards the rest */
