@@ -75,8 +75,12 @@ int drvproc_blk_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
 	if (reg->blocks == 0 || !memchr(reg->name, 0, sizeof reg->name) || !reg->name[0])
 		return -EINVAL;
 	struct drvproc_blk *b = c->blk;
-	if (b)                                    /* a restarted driver: the same device again */
-		return strcmp(b->blk.name, reg->name) == 0 && b->blk.blocks == reg->blocks ? 0 : -EIO;
+	if (b) {                                  /* a restarted driver: the same device again */
+		if (strcmp(b->blk.name, reg->name) != 0 || b->blk.blocks != reg->blocks)
+			return -EIO;
+		b->blk.driver_pid = c->pid;
+		return 0;
+	}
 	b = kzalloc(sizeof *b);
 	if (!b)
 		return -ENOMEM;
@@ -86,6 +90,7 @@ int drvproc_blk_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
 	b->blk.ops = &proxy_ops;
 	b->blk.priv = b;
 	b->blk.in_process = true;
+	b->blk.driver_pid = c->pid;
 	int err = blk_register(&b->blk);          /* blk.dev NULL: no interrupt for mpio to move */
 	if (err < 0) {
 		kfree(b);
@@ -181,6 +186,7 @@ void drvproc_blk_dead(struct drvproc *c)
 	while (b->q_tail != b->q_head)
 		failed[n++] = b->queue[b->q_tail++ % DRVPROC_BLKQ];
 	c->events = 0;
+	b->blk.driver_pid = 0;
 	spin_unlock(&c->wq.lock);
 	if (c->dev->irq != DRV_IRQ_NONE)
 		drv_irq_detach(c->dev);               /* the next process attaches it again */

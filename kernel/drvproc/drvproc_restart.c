@@ -84,9 +84,13 @@ void drvproc_ended(struct drvproc *c, int status, bool served)
 	uint64_t wait = c->failed_starts ? DRVPROC_BACKOFF_NS << (c->failed_starts - 1) : 0;
 	c->restart_ns = time_ns() + wait;
 	c->ended_pid = c->pid;
-	kprintf("drvproc: %s (pid %d, generation %lu) %s; %lu frames dropped from its queue, "
-		"%lu unconfirmed so far\n", name_of(c), c->pid, c->stat.generation, how,
-		c->stat.txq_dropped, c->stat.tx_unconfirmed);
+	if (c->type == HAKO_DRVPROC_BLK)
+		kprintf("drvproc: %s (pid %d, generation %lu) %s\n", name_of(c), c->pid,
+			c->stat.generation, how);
+	else
+		kprintf("drvproc: %s (pid %d, generation %lu) %s; %lu frames dropped from its queue, "
+			"%lu unconfirmed so far\n", name_of(c), c->pid, c->stat.generation, how,
+			c->stat.txq_dropped, c->stat.tx_unconfirmed);
 	__atomic_store_n(&c->restart, true, __ATOMIC_RELEASE);
 }
 

@@ -47,6 +47,7 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->errors = d->errors;
 	out->delay_us = d->delay_us;
 	out->in_process = d->in_process;
+	out->driver_pid = d->driver_pid;
 	const struct mpio *m = &d->mp;
 	out->mode = m->mode;
 	out->policy = m->policy;

@@ -135,10 +135,12 @@ DRVPROC_TESTS = (
 
 # user/selftest: block I/O through driver processes (paper 003): the
 # ramdisk's and the AHCI disk's drivers as processes, the data checked
-# against the disk's labels and read back on every device.
+# against the disk's labels and read back on every device, each driver
+# killed and restarted.
 DRVPROC_BLK = "drvproc=ramdisk,ahci"
 DRVPROC_BLK_TESTS = (
     "drvproc_block_devices_move_the_same_data_as_in_the_kernel",
+    "drvproc_block_driver_killed_is_restarted_and_serves_again",
     "blk_every_device_reads_back_what_was_written",
     "blk_processes_on_every_cpu_share_each_device",
 )

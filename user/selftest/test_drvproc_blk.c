@@ -5,7 +5,8 @@
  * labels the harness wrote (tools/hakotool/disks.py: "HAKODISK", the block
  * number, zeros), which the driver process must read as they are; blocks
  * written in the upper half (beyond test_blk.c's) read back the same, one
- * by one and many in one call, and no request fails.
+ * by one and many in one call, and no request fails.  A block driver
+ * process that is killed is started again and serves its device again.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,6 +80,46 @@ UTEST_NEEDS(drvproc_block_devices_move_the_same_data_as_in_the_kernel, block_pro
 			continue;
 		CHECK_EQ(blk_open_number(dev), 0);
 		if (check_device(dev, &before))
+			return 1;
+	}
+	return 0;
+}
+
+#define RESTART_WAIT_MS 2000             /* the kernel restarts a driver within this */
+
+/* Kill the driver process of device dev, wait for its successor, write and read a block. */
+static int kill_and_use(int dev)
+{
+	struct hako_blk_info info;
+	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &info), 0);
+	CHECK(info.driver_pid > 0, "%s: no driver process serves it", info.name);
+	CHECK_EQ(blk_open_number(dev), 0);
+	int pid = info.driver_pid;
+	CHECK_EQ(sys_kill(pid), 0);
+	int ms = 0;
+	for (; ms < RESTART_WAIT_MS; ms += 10) {
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &info), 0);
+		if (info.driver_pid > 0 && info.driver_pid != pid)
+			break;
+		sys_sleep(10000000);
+	}
+	CHECK(ms < RESTART_WAIT_MS, "%s: driver pid %d killed, no new one after %d ms", info.name, pid, ms);
+	uint64_t b = info.blocks * 3 / 4 + BATCH;
+	blk_pattern(out, dev, b, 78);
+	CHECK_EQ(sys_blk_write(dev, b * BS, out, BS), BS);
+	memset(in, 0, BS);
+	CHECK_EQ(sys_blk_read(dev, b * BS, in, BS), BS);
+	CHECK(memcmp(out, in, BS) == 0, "%s block %lu differs after the restart", info.name,
+	      (unsigned long)b);
+	return 0;
+}
+
+UTEST_NEEDS(drvproc_block_driver_killed_is_restarted_and_serves_again, block_process)
+{
+	struct hako_blk_info info;
+	for (int dev = 0; dev < blk_ndevs(); dev++) {
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &info), 0);
+		if (info.in_process && kill_and_use(dev))
 			return 1;
 	}
 	return 0;

@@ -71,7 +71,8 @@ struct blkdev {
 	struct drv_dev *dev;         /* the bound device (NULL without hardware: the ramdisk);
 	                              * paper 001's delivery policies retarget its interrupt */
 	/* The layer's: */
-	bool in_process;             /* a driver process serves it (the proxy, drvproc_blk.c) */
+	bool in_process;             /* a driver process serves it (the proxy, drvproc_blk.c) ... */
+	volatile int driver_pid;     /* ... this one; 0 while none does */
 	int index;
 	volatile uint64_t reads, writes, errors;
 	volatile uint64_t issued[MAX_CPUS];     /* requests submitted on each CPU */

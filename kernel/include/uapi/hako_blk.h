@@ -118,7 +118,7 @@ struct hako_blk_info {
 	uint64_t left[HAKO_BLK_CPUS];
 	uint64_t empty[HAKO_BLK_CPUS];
 	int32_t in_process;              /* 1: its driver runs as a process (drvproc=, paper 003) */
-	int32_t reserved;
+	int32_t driver_pid;              /* ... that process; 0 while none serves it (restarting) */
 };
 
 #endif
