@@ -18,12 +18,17 @@ include kernel/include.mk
 # loads into memory, so a path in it would move every frame after it and,
 # with them, the cost model's cache figures (docs/design/measure.md).
 REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
+# The driver tree (kernel/drivers/: the driver environment, the class
+# layers and one folder per driver) and the driver-process machinery.
+DRIVER_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc \
+	-Ikernel/drvproc
 KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
 	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
-	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include -Ilib/include -Itests/kernel -Itests/include -I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
+	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include $(DRIVER_INCLUDES) -Ilib/include -Itests/kernel -Itests/include \
+	-I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
 KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
@@ -33,9 +38,12 @@ KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx
 # internal headers.  tools/build/checkarch.py checks that no generic file reaches
 # past the interface.  lib/ (string and format routines) is shared with
 # user space and the host tests; the kernel builds it with its own flags.
+# A driver lives in kernel/drivers/CLASS/NAME/; the process placement's
+# files (*_process.c) are built into the driver programs (user/user.mk).
 # The kernel self-tests (tests/kernel, ktest.h) are kernel code, linked in
 # and held to the same boundary.
-KERNEL_C := $(wildcard kernel/*/*.c kernel/drivers/*/*.c kernel/arch/$(ARCH)/*.c lib/*.c tests/kernel/*.c)
+KERNEL_C := $(filter-out kernel/drivers/%_process.c,$(wildcard kernel/*/*.c kernel/drivers/*/*.c \
+	kernel/drivers/*/*/*.c kernel/arch/$(ARCH)/*.c lib/*.c tests/kernel/*.c))
 KERNEL_S := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_C) $(KERNEL_S)) $(BUILD)/gen/syscall_table.c.o
 include user/user.mk

@@ -67,29 +67,33 @@ endif
 USER_PROGS := $(USER_APPS) $(USER_SERVERS)
 USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 
-# Driver processes (paper 003): the host user/drvhost/ linked with one
-# driver's unchanged source from kernel/drivers/net/ makes drv-NAME.  The
-# host's include directory comes first, so <drvenv_impl.h> and <nic.h>
-# are the process placement's; drvenv.h and nic_driver.h come from the
-# kernel's include folders (kernel/include.mk), searched last.
-DRVHOST_DRIVERS := rtl8139 e1000
+# Driver processes (paper 003): the loop (user/drvhost/) and the process
+# placement of the driver environment and of the class layers
+# (kernel/drivers/*_process.c), linked with one driver's unchanged source
+# from kernel/drivers/CLASS/NAME/, make the program drv-NAME.  They compile
+# with HAKO_DRVENV_PROCESS defined, so drvenv.h and the class interfaces
+# include the process placement's headers; kernel/include is not on their
+# include path.
+# The drivers built so: the network drivers and those DRIVER() marks .process.
+DRVHOST_DRIVERS := rtl8139 e1000 ramdisk ahci
+DRIVER_TREE_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc
 # Unused parameters are allowed, as in the kernel: an operation ignores what it need not read.
-DRVHOST_CFLAGS := -Iuser/drvhost/include $(USER_CFLAGS) -Wno-unused-parameter \
-	$(addprefix -idirafter ,$(KERNEL_INC_DIRS))
-DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard user/drvhost/*.c))
+DRVHOST_CFLAGS := -DHAKO_DRVENV_PROCESS $(USER_CFLAGS) -Wno-unused-parameter $(DRIVER_TREE_INCLUDES) -Iuser/drvhost
+DRVHOST_SRCS := $(wildcard user/drvhost/*.c kernel/drivers/*_process.c kernel/drivers/*/*_process.c)
+DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/drvhost/%.o,$(DRVHOST_SRCS))
+DRVHOST_DRIVER_OBJS := $(patsubst %,$(BUILD)/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
 DRVHOST_ELFS := $(patsubst %,$(BUILD)/user/drv-%.elf,$(DRVHOST_DRIVERS))
 USER_ELFS += $(DRVHOST_ELFS)
 user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers/$(1),$(if $(filter selftest,$(1)),tests/user,user/$(1)))
 user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/*.c)) \
 	$(patsubst %.S,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/arch/$(USER_ARCH)/*.S))
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
-USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) \
-	$(patsubst %,$(BUILD)/user/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
+USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS)
 # The driver processes' objects are reached only through the drv-%.elf
 # pattern rule, which would make them intermediate: make would delete them
 # after every build (a stray `rm` line after make test's last line) and
 # rebuild them the next time.
-.SECONDARY: $(DRVHOST_OBJS) $(patsubst %,$(BUILD)/user/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
+.SECONDARY: $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS)
 
 .PHONY: user
 user: $(USER_ELFS) $(BUILD)/initrd.img
@@ -117,16 +121,20 @@ $(foreach d,user servers tests/user,$(eval $(call user_compile_rules,$(d))))
 # The in-guest tests also see the check vocabulary all C tests share.
 $(BUILD)/tests/user/%.o: USER_CFLAGS += -Itests/include
 
-$(BUILD)/user/drvhost/%.o: user/drvhost/%.c | $(GEN_DIR)/hako_syscalls.h
+$(BUILD)/drvhost/%.o: %.c | $(GEN_DIR)/hako_syscalls.h
 	@mkdir -p $(dir $@)
 	$(CC) $(DRVHOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/drvhost/drivers/%.o: kernel/drivers/net/%.c | $(GEN_DIR)/hako_syscalls.h
-	@mkdir -p $(dir $@)
-	$(CC) $(DRVHOST_CFLAGS) -c $< -o $@
+# A driver's source: kernel/drivers/CLASS/NAME/NAME.c.
+define drvhost_driver_rule
+$(BUILD)/drvhost/drivers/$(1).o: $(wildcard kernel/drivers/*/$(1)/$(1).c) | $(GEN_DIR)/hako_syscalls.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(DRVHOST_CFLAGS) -c $$< -o $$@
+endef
+$(foreach d,$(DRVHOST_DRIVERS),$(eval $(call drvhost_driver_rule,$(d))))
 
-$(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/user/drvhost/drivers/%.o $(USER_LIB) $(USER_LDSCRIPT)
-	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/user/drvhost/drivers/$*.o $(USER_LIB)
+$(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/%.o $(USER_LIB) $(USER_LDSCRIPT)
+	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/$*.o $(USER_LIB)
 
 $(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
 #include <acpi.h>
 #include <bootinfo.h>
 #include <cmdline.h>
-#include <core.h>
+#include <drvproc.h>
 #include <console.h>
 #include <cpu.h>
 #include <heap.h>
@@ -157,7 +157,7 @@ static int run_program(int argc, char **argv)
 static void kmain_thread(void *unused)
 {
 	print_boot_summary();
-	core_start_all();                        /* drvproc=: driver processes (paper 003) */
+	drvproc_start_all();                        /* drvproc=: driver processes (paper 003) */
 	int argc = kcmdline.argc;
 	char **argv = kcmdline.argv;
 	static char *shell[] = { "sh", NULL };
@@ -209,7 +209,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	sem_init();
 	ica_init();                              /* the ICA region (paper 002) */
 	ispc_init();                             /* process exit hooks, run in proc.h's rank order: */
-	core_init();                             /* ... a driver process's device, */
+	drvproc_init();                          /* ... a driver process's device, */
 	nic_user_init();                         /* ... a program's cards */
 	if (!thread_spawn("kmain", kmain_thread, NULL, PRIO_DEFAULT))
 		panic("boot: cannot create the first thread");

@@ -62,17 +62,17 @@ static bool each_word(const char *list, bool (*word_ok)(const char *w, size_t n)
 	}
 }
 
-static bool net_driver(const char *w, size_t n)
+static bool process_driver(const char *w, size_t n)
 {
-	for (int i = 0; options_net_driver(i); i++)
-		if (strlen(options_net_driver(i)) == n && strncmp(options_net_driver(i), w, n) == 0)
+	for (int i = 0; options_drvproc_driver(i); i++)
+		if (strlen(options_drvproc_driver(i)) == n && strncmp(options_drvproc_driver(i), w, n) == 0)
 			return true;
 	return false;
 }
 
 static bool drvproc_ok(const char *v)
 {
-	return one_of(v, "all", "none") || each_word(v, net_driver);
+	return one_of(v, "all", "none") || each_word(v, process_driver);
 }
 
 /* A program name: letters, digits, '-', '_', shorter than HAKO_PATH_MAX. */
@@ -107,7 +107,7 @@ static const struct option {
 	{ "console", "serial or vga", console_ok },
 	{ "ispc", "baseline or fast", ispc_ok },
 	{ "iop", "a CPU 1..15 other than the boot CPU", iop_ok },
-	{ "drvproc", "all, none, or network drivers joined by commas:", drvproc_ok },
+	{ "drvproc", "all (the network drivers), none, or drivers joined by commas:", drvproc_ok },
 	{ "servers", "programs joined by commas, 127 bytes at most, or nothing", servers_ok },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -117,7 +117,7 @@ static void append_names(char *why, size_t len, bool drivers)
 {
 	size_t used = strlen(why);
 	for (int i = 0;; i++) {
-		const char *name = drivers ? options_net_driver(i) : i < (int)NOPTIONS ? options[i].key : NULL;
+		const char *name = drivers ? options_drvproc_driver(i) : i < (int)NOPTIONS ? options[i].key : NULL;
 		if (!name || used + 1 >= len)
 			break;
 		used += (size_t)ksnprintf(why + used, len - used, "%s%s", drivers && i ? "," : " ", name);

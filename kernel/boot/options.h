@@ -25,9 +25,10 @@
  */
 int options_check(const struct cmdline *cl, char *why, size_t len);
 
-/* The i-th network driver the kernel has (dev/driver.c; host tests bring
- * their own), NULL past the last: what drvproc= may name. */
-const char *options_net_driver(int i);
+/* The i-th driver the kernel has that can run as a process (every network
+ * driver, and those DRIVER() marks .process; kernel/drivers/driver.c, host
+ * tests bring their own), NULL past the last: what drvproc= may name. */
+const char *options_drvproc_driver(int i);
 
 /* Print the refusal line and stop the machine with a failure (main.c). */
 void options_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

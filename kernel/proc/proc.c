@@ -23,7 +23,7 @@
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
-#include <core.h>
+#include <drvproc.h>
 #include <panic.h>
 #include <proc.h>
 #include <priv.h>
@@ -132,8 +132,8 @@ static int uthread_make(struct proc *p, struct uthread *u)
 		return -ENOMEM;
 	t->as = p->as;
 	t->owner = u;
-	t->core = p->core;
-	t->io = p->core ? &p->core->grant.io : NULL;
+	t->drvproc = p->drvproc;
+	t->io = p->drvproc ? &p->drvproc->grant.io : NULL;
 	u->t = t;
 	u->tid = t->tid;
 	u->proc = p;
@@ -439,11 +439,11 @@ static bool is_ancestor(struct proc *a, struct proc *b)
 /*
  * A driver process (paper 003) is the kernel's child, yet any program that
  * is not itself a driver may kill it: the kernel starts it again
- * (core_restart.c), and the restart tests and fault runs need to.
+ * (drvproc_restart.c), and the restart tests and fault runs need to.
  */
 static bool driver_killable(struct proc *killer, struct proc *p)
 {
-	return p->core && !killer->core;
+	return p->drvproc && !killer->drvproc;
 }
 
 int proc_kill(struct proc *killer, int pid)

@@ -30,7 +30,7 @@
 struct thread;
 struct addrspace;
 struct ispc_port;
-struct core;
+struct drvproc;
 
 enum uthread_state { UT_FREE, UT_LIVE, UT_EXITED };
 
@@ -73,7 +73,7 @@ struct proc {
 	struct ispc_port *ispc;          /* its queues (ispc.c), made on first use */
 	bool ica_window;                 /* the whole ICA region is mapped (ica_fast.c) */
 	uint32_t blk_open;               /* block devices opened, a bit per number (sys_blk.c) */
-	struct core *core;               /* set if it is a driver process (paper 003, core.h) */
+	struct drvproc *drvproc;            /* set if it is a driver process (paper 003, drvproc.h) */
 	uint32_t priv;                   /* HAKO_PRIV_* it holds: priv.c (atomic, only shrinks) */
 };
 
@@ -81,7 +81,7 @@ void proc_init(void);                /* after the archive is found */
 /* Start a program (argv NULL-terminated, kernel memory) as a child of parent (NULL: the kernel). */
 int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv[]);
 /* The same, with setup(p, arg) run once the process is built and before
- * its thread starts (a driver process gets its core there); a setup error
+ * its thread starts (a driver process gets its driver process there); a setup error
  * undoes the spawn. */
 int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const argv[],
 		    int (*setup)(struct proc *p, void *arg), void *arg);

@@ -29,7 +29,7 @@
 #include <errno.h>
 #include <cpu.h>
 #include <panic.h>
-#include <core.h>
+#include <drvproc.h>
 #include <sched.h>
 #include <serialiser.h>
 #include <smp.h>
@@ -183,8 +183,8 @@ static void switch_away(struct cpu *c)
 	c->prev = prev;
 	c->ctx_switches++;
 	bool intena = c->intena;
-	if (prev->core || next->core)
-		core_switched(prev, next, prev->as != next->as);
+	if (prev->drvproc || next->drvproc)
+		drvproc_switched(prev, next, prev->as != next->as);
 	arch_thread_switched_in(next);
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */

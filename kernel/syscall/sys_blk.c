@@ -2,7 +2,7 @@
  * sys_blk.c — the block-device system calls (blk_ctl, blk_read,
  * blk_write): raw 4 KiB blocks between a process and a device, no buffer
  * cache.  The device number, offset and length are checked here, then
- * each block goes through one frame the device can reach (dev/blk.c):
+ * each block goes through one frame the device can reach (kernel/drivers/block/blk.c):
  * copied from the caller before a write, to the caller after a read.
  * A buffer outside the caller's memory is refused before the device is
  * touched; one that faults part way (an unmapped page) stops the call
@@ -46,6 +46,8 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->writes = d->writes;
 	out->errors = d->errors;
 	out->delay_us = d->delay_us;
+	out->in_process = d->in_process;
+	out->driver_pid = d->driver_pid;
 	const struct mpio *m = &d->mp;
 	out->mode = m->mode;
 	out->policy = m->policy;

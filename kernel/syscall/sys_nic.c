@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <syscall.h>
-#include <core.h>
+#include <drvproc.h>
 #include <nic.h>
 #include <nic_user.h>
 #include <priv.h>
@@ -56,16 +56,16 @@ long sys_nic_recv(uint64_t nic, uint64_t ubuf, uint64_t len, uint64_t flags)
 	return r;
 }
 
-/* A card whose driver is a process: a core-call into it (paper 003), which copies the frame in. */
+/* A card whose driver is a process: a drvproc call into it (paper 003), which copies the frame in. */
 long sys_nic_send(uint64_t nic, uint64_t uframe, uint64_t len)
 {
 	if (!card_ok(nic))
 		return -ENODEV;
 	if (len < ETH_HLEN || len > ETH_FRAME_MAX)
 		return -EINVAL;
-	struct core *c = core_of_nic((int)nic);
+	struct drvproc *c = drvproc_of_nic((int)nic);
 	if (c)
-		return user_range_ok(uframe, len) ? core_call(c, proc_current(), HAKO_CORE_NET_SEND, uframe, len)
+		return user_range_ok(uframe, len) ? drvproc_call(c, proc_current(), HAKO_DRVPROC_NET_SEND, uframe, len)
 						  : -EFAULT;
 	uint8_t frame[ETH_FRAME_MAX];
 	if (copy_from_user(frame, uframe, len) < 0)

@@ -13,7 +13,7 @@
 #include "hako_blk.h"
 #include "hako_perf.h"
 #include "hako_isoch.h"
-#include "hako_core.h"
+#include "hako_drvproc.h"
 #include "hako_priv.h"
 
 /* User address-space layout (fixed; see docs/design/proc.md "User space"). */

@@ -117,6 +117,8 @@ struct hako_blk_info {
 	 * request (not counted under broadcast or with the IOP on). */
 	uint64_t left[HAKO_BLK_CPUS];
 	uint64_t empty[HAKO_BLK_CPUS];
+	int32_t in_process;              /* 1: its driver runs as a process (drvproc=, paper 003) */
+	int32_t driver_pid;              /* ... that process; 0 while none serves it (restarting) */
 };
 
 #endif

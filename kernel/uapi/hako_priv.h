@@ -17,7 +17,7 @@
 
 #define HAKO_PRIV_DEVCTL   0x01u  /* blk_ctl DELAY/SET/RESET (mode, policy, I/O processor), nic_traffic */
 #define HAKO_PRIV_INTR     0x02u  /* intr_ctl SET/RESET: a source's interrupt handling */
-#define HAKO_PRIV_DRVPROC  0x04u  /* core_ctl RESET/RESTART/INJECT: driver processes, fault injection */
+#define HAKO_PRIV_DRVPROC  0x04u  /* drvproc_ctl RESET/RESTART/INJECT: driver processes, fault injection */
 #define HAKO_PRIV_MEASURE  0x08u  /* perf_ctl PURGE/PREEMPT_RESET/INTERNAL, intr_ctl PROBE START/STOP/CALIBRATE */
 #define HAKO_PRIV_SCHED    0x10u  /* setprio above HAKO_PRIO_DEFAULT, isoch_ctl CREATE */
 #define HAKO_PRIV_IPC      0x20u  /* ispc_mode: the server-communication mode */

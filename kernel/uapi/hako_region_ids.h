@@ -47,8 +47,8 @@
 #define REGION_DRVPROC              0x200
 #define REGION_DRVPROC_SIZE         0x40
 #define REGION_DRVPROC_COPYIN       0x200   /* + 2 * (1514 bytes, not 4) + placement: the copy alone */
-#define REGION_DRVPROC_CALL         0x204   /* + placement: core_call NET_SEND, 60 bytes, round trip */
-#define REGION_DRVPROC_COPYCALL     0x206   /* + 2 * (1514 bytes) + placement: core_call NET_COPY */
+#define REGION_DRVPROC_CALL         0x204   /* + placement: drvproc_call NET_SEND, 60 bytes, round trip */
+#define REGION_DRVPROC_COPYCALL     0x206   /* + 2 * (1514 bytes) + placement: drvproc_call NET_COPY */
 #define REGION_DRVPROC_IRQ          0x20a   /* + placement (global): a frame sent by the kernel
                                              * until the waiting requester has it */
 #define REGION_DRVPROC_FRAMES       0x20c   /* + placement (global): the throughput run */

@@ -17,7 +17,7 @@ LOG = [
     "fuzz: 20000 calls, seed 1, 8 threads, 3 child processes",
     "hello from pid 11",
     "pid 5 (fuzz): page fault at 0, rip 400868: killed",
-    "core: drv-rtl8139 (pid 3) did not register in 500 ms: killed",
+    "drvproc: drv-rtl8139 (pid 3) did not register in 500 ms: killed",
     "KERNEL FAULT: #PF page fault (vector 14) on cpu 3",
     "PANIC sched: thread 7 queued twice",
     "fuzz: 38022 calls in 85 ms, 9 children (6 killed, 0 faulted)",

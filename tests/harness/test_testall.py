@@ -26,6 +26,7 @@ def test_plan_table():
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
+        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci",
         "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
@@ -36,12 +37,15 @@ def test_plan_table():
     for fuzz, seed in zip(full.boots[-2:], ("1", "2")):    # the short soak: one "fuzz" record
         assert fuzz.words == ("fuzz", "100000", seed, "8", "3") and fuzz.kinds == ("fuzz",)
         assert fuzz.net == "hub"
-    iop = full.boots[-5]
+    iop = full.boots[-6]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
-    drvproc = full.boots[-4:-2]
+    drvproc = full.boots[-5:-3]
     assert all(c.cmdline == "drvproc=rtl8139,e1000" and c.net == "hub" for c in drvproc)
     assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
+    blk = full.boots[-3]
+    assert blk.cmdline == "drvproc=ramdisk,ahci" and blk.disk == "ahci"
+    assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
     assert full.determinism.profile().net == "hub"
 

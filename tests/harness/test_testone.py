@@ -66,7 +66,7 @@ def test_guest_boots_come_from_the_full_plan_naming_boots_first():
     plain = guest_boots(full, "selftest", "spawn_works")
     assert [b.label for b in plain][:4] == [
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
-        "q35-smp4-disk-both-selftest", "pc-smp4-selftest"]
+        "q35-smp4-disk-both-selftest", "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci"]
     assert len({b.profile() for b in plain}) == len(plain)
     kernel = guest_boots(full, "ktest", "pmm_alloc")
     assert [b.label for b in kernel][:4] == [

@@ -13,11 +13,11 @@
 #include <cmdline.h>
 #include <options.h>
 
-/* The kernel's network drivers, as dev/driver.c would list them. */
-const char *options_net_driver(int i)
+/* The kernel's drivers that run as processes, as kernel/drivers/driver.c would list them. */
+const char *options_drvproc_driver(int i)
 {
-	static const char *const names[] = { "rtl8139", "e1000" };
-	return i >= 0 && i < 2 ? names[i] : NULL;
+	static const char *const names[] = { "rtl8139", "e1000", "ramdisk", "ahci" };
+	return i >= 0 && i < 4 ? names[i] : NULL;
 }
 
 static char why[OPTIONS_WHY_MAX];
@@ -99,8 +99,8 @@ TEST(iop_refused_out_of_range)
 TEST(drvproc_refuses_unknown_drivers)
 {
 	CHECK(!ok("drvproc=nosuch"));
-	CHECK_STR(why, "kernel option drvproc=nosuch refused (allowed: all, none, or network drivers "
-		       "joined by commas: rtl8139,e1000)");
+	CHECK_STR(why, "kernel option drvproc=nosuch refused (allowed: all (the network drivers), "
+		       "none, or drivers joined by commas: rtl8139,e1000,ramdisk,ahci)");
 	CHECK(!ok("drvproc=rtl8139,nosuch"));
 	CHECK(!ok("drvproc=rtl8139,"));
 	CHECK(!ok("drvproc=,e1000"));

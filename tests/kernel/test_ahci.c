@@ -1,5 +1,5 @@
 /*
- * test_ahci.c — self-tests of the AHCI driver (drivers/block/ahci.c) on the
+ * test_ahci.c — self-tests of the AHCI driver (kernel/drivers/block/ahci/ahci.c) on the
  * disk `./hako boot --disk ahci` attaches: a fresh 8 MiB image whose every
  * 4 KiB block starts with "HAKODISK" and the block number (u64, little
  * endian), the rest zero.  Reads check those labels, writes go to blocks

@@ -1,6 +1,6 @@
 /*
- * test_driver.c — self-tests of the driver core (dev/driver.c) and the
- * in-kernel driver environment (dev/drvenv_kernel.c): manifests match the
+ * test_driver.c — self-tests of the driver core (drivers/driver.c) and the
+ * in-kernel driver environment (drivers/drvenv_kernel.c): manifests match the
  * devices they should, the network cards are bound with exactly their
  * manifests' resources, and a driver asking for anything else gets
  * -EPERM, not a mapping.

@@ -8,23 +8,23 @@
  *       device has nothing granted in the kernel; its process holds the
  *       manifest's MMIO window and all its DMA budget; the card is
  *       registered with the process's MAC.
- *   drvproc_grants_outside_manifest_refused    a driver process's core is
+ *   drvproc_grants_outside_manifest_refused    a driver process is
  *       refused every BAR the manifest does not list as MMIO, every port
  *       range, and DMA past the budget (-EPERM), mapping nothing.
  */
 #include <stdint.h>
-#include <core.h>
+#include <drvproc.h>
 #include <errno.h>
 #include <ktest.h>
 #include <nic.h>
 #include <pmm.h>
 #include <proc.h>
 
-#define NO_CORE "no driver process (boot with --net hub --drvproc rtl8139,e1000)"
+#define NO_DRVPROC "no driver process (boot with --net hub --drvproc rtl8139,e1000)"
 
 TEST(drvproc_port_outside_grant_kills_process)
 {
-	int pid = core_spawn_test("drvport", 0x80, 1);
+	int pid = drvproc_spawn_test("drvport", 0x80, 1);
 	CHECK(pid > 0, "cannot spawn drvport: %d", pid);
 	int status = 0;
 	CHECK(proc_wait(NULL, pid, &status) == pid, "drvport not collected");
@@ -33,7 +33,7 @@ TEST(drvproc_port_outside_grant_kills_process)
 	return 0;
 }
 
-static int check_core(struct core *c)
+static int check_drvproc(struct drvproc *c)
 {
 	struct drv_dev *dev = c->dev;
 	const struct drv_manifest *m = dev->driver->manifest;
@@ -55,11 +55,11 @@ static int check_core(struct core *c)
 
 /* check(c) for every card whose driver runs as a process: 0, -1 at the
  * first failure, 1 if there is none. */
-static int each_core(int (*check)(struct core *c))
+static int each_drvproc(int (*check)(struct drvproc *c))
 {
 	int found = 0;
 	for (int i = 0; i < nic_count(); i++) {
-		struct core *c = core_of_nic(i);
+		struct drvproc *c = drvproc_of_nic(i);
 		if (!c)
 			continue;
 		found++;
@@ -71,28 +71,28 @@ static int each_core(int (*check)(struct core *c))
 
 TEST(drvproc_cards_granted_to_processes_only)
 {
-	int r = each_core(check_core);
+	int r = each_drvproc(check_drvproc);
 	if (r > 0)
-		SKIP(NO_CORE);
+		SKIP(NO_DRVPROC);
 	return r;
 }
 
 /* Every grant outside c's manifest is refused, and takes nothing. */
-static int check_refusals(struct core *c)
+static int check_refusals(struct drvproc *c)
 {
 	const struct drv_manifest *m = c->dev->driver->manifest;
 	for (int bar = -1; bar <= DRV_BARS; bar++) {
 		struct hako_drv_grant g = { 0 };
 		bool mmio = bar >= 0 && bar < DRV_BARS && m->bar[bar].use == DRV_BAR_MMIO;
 		if (!mmio)
-			CHECK(core_grant_mmio(c, bar, &g) == -EPERM && !g.va,
+			CHECK(drvproc_grant_mmio(c, bar, &g) == -EPERM && !g.va,
 				 "%s: BAR%d mapped outside the manifest", c->dev->name, bar);
-		CHECK(core_grant_ports(c, bar, &g) == -EPERM && !g.size,
+		CHECK(drvproc_grant_ports(c, bar, &g) == -EPERM && !g.size,
 			 "%s: ports of BAR%d granted outside the manifest", c->dev->name, bar);
 	}
 	uint64_t free_frames = pmm_free_count();
 	struct hako_drv_dma d = { 0 };
-	CHECK(core_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
+	CHECK(drvproc_grant_dma(c, 1, &d) == -EPERM && !d.va, "%s: DMA past the manifest",
 		 c->dev->name);
 	CHECK(pmm_free_count() == free_frames, "%s: a refused DMA took memory", c->dev->name);
 	return 0;
@@ -100,8 +100,8 @@ static int check_refusals(struct core *c)
 
 TEST(drvproc_grants_outside_manifest_refused)
 {
-	int r = each_core(check_refusals);
+	int r = each_drvproc(check_refusals);
 	if (r > 0)
-		SKIP(NO_CORE);
+		SKIP(NO_DRVPROC);
 	return r;
 }

@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <core.h>
+#include <drvproc.h>
 #include <heap.h>
 #include <ispc.h>
 #include <kstack.h>
@@ -218,7 +218,7 @@ TEST(process_exit_hooks_run_ipc_then_drvproc_then_nic)
 	const struct proc_exit_hook *h = proc_exit_hooks();
 	CHECK(h && h->rank == PROC_EXIT_ISPC && h->fn == ispc_proc_end, "first hook is not ipc's");
 	h = h->next;
-	CHECK(h && h->rank == PROC_EXIT_DRVPROC && h->fn == core_proc_end, "second hook is not drvproc's");
+	CHECK(h && h->rank == PROC_EXIT_DRVPROC && h->fn == drvproc_proc_end, "second hook is not drvproc's");
 	h = h->next;
 	CHECK(h && h->rank == PROC_EXIT_NIC, "third hook is not the NICs'");
 	CHECK(!h->next, "a fourth hook (rank %d)", h->next->rank);

@@ -1,5 +1,5 @@
 /*
- * test_nvme.c — self-tests of the NVMe driver (drivers/block/nvme.c) on
+ * test_nvme.c — self-tests of the NVMe driver (kernel/drivers/block/nvme/nvme.c) on
  * the disk `./hako boot --disk nvme` gives the guest: a fresh image whose
  * every 4 KiB block starts with "HAKODISK" and the block's number (u64,
  * little-endian), the rest zero (tools/hakotool/disks.py).  The tests

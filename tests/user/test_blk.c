@@ -178,7 +178,10 @@ TEST(blk_testdev_answers_after_its_delay)
 	CHECK_EQ(in.delay_us, 17000);
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)0), -EINVAL);
 	CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_DELAY, (void *)10000001), -EINVAL);
-	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_DELAY, (void *)1000), -EINVAL);   /* the ramdisk has none */
+	struct hako_blk_info rin;
+	int rd = blk_find("ramdisk0", &rin);
+	CHECK(rd >= 0, "no ramdisk0");
+	CHECK_EQ(sys_blk_ctl(rd, HAKO_BLK_DELAY, (void *)1000), -EINVAL);   /* the ramdisk has none */
 	uint64_t t0 = sys_clock();
 	CHECK_EQ(sys_blk_read(dev, 0, buf, BS), BS);
 	uint64_t slow = sys_clock() - t0;

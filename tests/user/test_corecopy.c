@@ -1,9 +1,9 @@
 /*
  * tests/user/test_corecopy.c — a driver process's copy of a caller's data
- * (core_copyin, paper 003) against the caller's other threads freeing the
+ * (drvproc_copyin, paper 003) against the caller's other threads freeing the
  * page under it.
  *
- * The caller's sending thread core-calls NET_SEND on the e1000 (its driver
+ * The caller's sending thread drvproc calls NET_SEND on the e1000 (its driver
  * a process) with a 64-byte frame on the last page of its heap, while two
  * other threads shrink the heap below that page (its frame is freed) and
  * grow it again (a new frame, the frame written again), on other CPUs.
@@ -29,7 +29,7 @@
 #define PAGE         4096ull
 #define FRAME        64
 #define OFFSET       (PAGE - 4 * FRAME)  /* the frame's place in the caller's page */
-#define CALLS        120000              /* core-calls the sender makes */
+#define CALLS        120000              /* drvproc calls the sender makes */
 #define SQUAT_PAGES  8                   /* pages the squatter takes at a time */
 #define MALLOC_ROOM  (256u << 10)
 #define TICK_NS      20000               /* the ticker's sleep */
@@ -94,7 +94,7 @@ UROLE(frame_squatter)
 static void sender(void *arg __attribute__((unused)))
 {
 	for (uint64_t i = 0; i < CALLS && !ct.stop; i++) {
-		long r = sys_core_call(ct.tx, HAKO_CORE_NET_SEND, (void *)(ct.page + OFFSET), FRAME);
+		long r = sys_drvproc_call(ct.tx, HAKO_DRVPROC_NET_SEND, (void *)(ct.page + OFFSET), FRAME);
 		ct.calls++;
 		if (r == 0)
 			ct.ok++;
@@ -156,15 +156,15 @@ static const char *e1000_process(void)
 {
 	uint8_t a[6], b[6];
 	int tx, rx;
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	if (!find_pair(a, b, &tx, &rx))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_core_ctl(tx, HAKO_CORE_STAT, &st) < 0 || st.placement != 1)
+	if (sys_drvproc_ctl(tx, HAKO_DRVPROC_STAT, &st) < 0 || st.placement != 1)
 		return "the e1000's driver is in the kernel (boot with --drvproc rtl8139,e1000)";
 	return needs_two_cpus();
 }
 
-TEST_NEEDS(core_copy_from_a_page_freed_under_it_reads_no_other_process_frame, e1000_process)
+TEST_NEEDS(drvproc_copy_from_a_page_freed_under_it_reads_no_other_process_frame, e1000_process)
 {
 	memset((void *)&ct, 0, sizeof ct);
 	CHECK(find_pair(ct.tx_mac, ct.rx_mac, &ct.tx, &ct.rx), "the NIC pair is gone");
@@ -191,7 +191,7 @@ TEST_NEEDS(core_copy_from_a_page_freed_under_it_reads_no_other_process_frame, e1
 	thread_join(tids[0]);
 	sys_nic_ctl(ct.rx, HAKO_NIC_CLOSE, NULL);
 	int status = kill_after(squatter, 0);
-	printf("selftest: core copy vs heap churn: %lu calls (ok %lu, efault %lu, other %lu), %lu "
+	printf("selftest: drvproc copy vs heap churn: %lu calls (ok %lu, efault %lu, other %lu), %lu "
 	       "churns; received: ours %lu (torn %lu), with the squatter's bytes %lu\n", ct.calls,
 	       ct.ok, ct.efault, ct.other, ct.churns, ct.ours, ct.torn, ct.theirs);
 	CHECK(status >= 0, "the squatter was not reaped (%d)", status);

@@ -61,10 +61,10 @@ static const char *nic_pair(void)
 static const char *nic_pair_packaging(void)
 {
 	struct pair p;
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	if (!hub_pair(&p))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_core_ctl(p.rtl, HAKO_CORE_STAT, &st) == 0 && st.placement == 1)
+	if (sys_drvproc_ctl(p.rtl, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1)
 		return "the RTL8139's driver is a process (drvproc=): no interrupt packaging";
 	return NULL;
 }

@@ -278,9 +278,9 @@ static const char *hub_cards(void)
 /* Packing the RTL8139's interrupts needs its driver in the kernel (not drvproc=). */
 static const char *hub_cards_packaging(void)
 {
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	const char *why = hub_cards();
-	if (!why && sys_core_ctl(rtl, HAKO_CORE_STAT, &st) == 0 && st.placement == 1)
+	if (!why && sys_drvproc_ctl(rtl, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1)
 		why = "the RTL8139's driver is a process (drvproc=): no interrupt packaging";
 	return why;
 }

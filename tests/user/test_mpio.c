@@ -344,7 +344,9 @@ TEST(mpio_funnel_submits_on_the_master_and_returns_home)
 		restore(dev);
 		CHECK(!err, "%s: the workers failed (exit 3: not back on their CPU)", names[i]);
 		CHECK(in.issued[0] == 64, "%s: %lu of 64 submits on cpu 0", in.name, (unsigned long)in.issued[0]);
-		CHECK(in.completed[0] == 64, "%s: %lu of 64 completions on cpu 0", in.name,
+		/* The ramdisk completes in its submit, so on cpu 0 too; as a driver
+		 * process (drvproc=ramdisk) it completes where that process runs. */
+		CHECK(in.in_process || in.completed[0] == 64, "%s: %lu of 64 completions on cpu 0", in.name,
 		      (unsigned long)in.completed[0]);
 	}
 	return 0;
@@ -406,10 +408,15 @@ static int issuer_alone(int dev)
 }
 
 /* testdev0, and ahci0 where the boot has one (--disk ahci|both): its MSIs
- * come when QEMU's host threads finish the commands, one per command. */
+ * come when QEMU's host threads finish the commands, one per command.  A
+ * disk whose driver is a process (drvproc=ahci) is left out: its interrupt
+ * goes to that process, where the kernel's delivery policies do not move it. */
 TEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
 {
-	int td = find_dev("testdev0"), disk = find_dev("ahci0");
+	struct hako_blk_info din;
+	int td = find_dev("testdev0"), disk = blk_find("ahci0", &din);
+	if (disk >= 0 && din.in_process)
+		disk = -1;
 	CHECK(td >= 0, "no testdev0");
 	CHECK(issuer_alone(td) == 0, "testdev0 failed");
 	CHECK(disk < 0 || issuer_alone(disk) == 0, "ahci0 failed");

@@ -22,7 +22,7 @@
 
 static struct hako_intr_set intr_set;
 static struct hako_blk_set blk_set = { .mode = 99 };
-static struct hako_core_inject inject = { .kind = 99 };
+static struct hako_drvproc_inject inject = { .kind = 99 };
 static struct hako_traffic traffic;      /* all zero: refused by every check */
 static struct hako_isoch isoch;          /* period 0: refused by admission */
 
@@ -43,9 +43,9 @@ static long c_blk_reset(void) { return sys_blk_ctl(NO_DEV, HAKO_BLK_RESET, NULL)
 static long c_perf_purge(void) { return sys_perf_ctl(HAKO_PERF_PURGE, (void *)1); }
 static long c_perf_preempt_reset(void) { return sys_perf_ctl(HAKO_PERF_PREEMPT_RESET, (void *)1); }
 static long c_perf_internal(void) { return sys_perf_ctl(HAKO_PERF_INTERNAL, NULL); }
-static long c_core_reset(void) { return sys_core_ctl(NO_DEV, HAKO_CORE_RESET, NULL); }
-static long c_core_inject(void) { return sys_core_ctl(NO_DEV, HAKO_CORE_INJECT, &inject); }
-static long c_core_restart(void) { return sys_core_ctl(NO_DEV, HAKO_CORE_RESTART, NULL); }
+static long c_drvproc_reset(void) { return sys_drvproc_ctl(NO_DEV, HAKO_DRVPROC_RESET, NULL); }
+static long c_drvproc_inject(void) { return sys_drvproc_ctl(NO_DEV, HAKO_DRVPROC_INJECT, &inject); }
+static long c_drvproc_restart(void) { return sys_drvproc_ctl(NO_DEV, HAKO_DRVPROC_RESTART, NULL); }
 static long c_nic_traffic_start(void) { return sys_nic_traffic(NO_DEV, &traffic); }
 static long c_nic_traffic_stop(void) { return sys_nic_traffic(NO_DEV, NULL); }
 static long c_ispc_mode(void) { return sys_ispc_mode(99); }
@@ -69,9 +69,9 @@ static const struct {
 	{ "perf_ctl PURGE", c_perf_purge, HAKO_PRIV_MEASURE },
 	{ "perf_ctl PREEMPT_RESET", c_perf_preempt_reset, HAKO_PRIV_MEASURE },
 	{ "perf_ctl INTERNAL", c_perf_internal, HAKO_PRIV_MEASURE },
-	{ "core_ctl RESET", c_core_reset, HAKO_PRIV_DRVPROC },
-	{ "core_ctl INJECT", c_core_inject, HAKO_PRIV_DRVPROC },
-	{ "core_ctl RESTART", c_core_restart, HAKO_PRIV_DRVPROC },
+	{ "drvproc_ctl RESET", c_drvproc_reset, HAKO_PRIV_DRVPROC },
+	{ "drvproc_ctl INJECT", c_drvproc_inject, HAKO_PRIV_DRVPROC },
+	{ "drvproc_ctl RESTART", c_drvproc_restart, HAKO_PRIV_DRVPROC },
 	{ "nic_traffic start", c_nic_traffic_start, HAKO_PRIV_DEVCTL },
 	{ "nic_traffic stop", c_nic_traffic_stop, HAKO_PRIV_DEVCTL },
 	{ "ispc_mode", c_ispc_mode, HAKO_PRIV_IPC },
@@ -136,9 +136,9 @@ TEST(unprivileged_queries_stay_open)
 	CHECK_EQ(sys_setprio(0, HAKO_PRIO_DEFAULT - 1), 0);
 	long r = sys_blk_ctl(0, HAKO_BLK_INFO, &info);
 	CHECK(r == 0 || r == -ENODEV, "blk_ctl INFO returned %ld", r);
-	struct hako_core_stat st;
-	r = sys_core_ctl(0, HAKO_CORE_STAT, &st);
-	CHECK(r == 0 || r == -ENODEV, "core_ctl STAT returned %ld", r);
+	struct hako_drvproc_stat st;
+	r = sys_drvproc_ctl(0, HAKO_DRVPROC_STAT, &st);
+	CHECK(r == 0 || r == -ENODEV, "drvproc_ctl STAT returned %ld", r);
 	CHECK_EQ(spawn_role_priv("priv_report", HAKO_PRIV_ALL), HAKO_PRIV_NONE);
 	return 0;
 }
@@ -172,8 +172,8 @@ TEST(privileged_call_works_after_another_bit_dropped)
 	CHECK_EQ(sys_blk_ctl(0, HAKO_BLK_RESET, NULL), -EPERM);      /* DEVCTL gone */
 	CHECK_EQ(sys_setprio(0, HAKO_PRIO_DEFAULT + 1), -EPERM);     /* SCHED gone */
 	CHECK_EQ(sys_ispc_mode(99), -EINVAL);                        /* IPC held: the mode is checked */
-	struct hako_core_stat st;
-	long r = sys_core_ctl(NO_DEV, HAKO_CORE_RESET, &st);
+	struct hako_drvproc_stat st;
+	long r = sys_drvproc_ctl(NO_DEV, HAKO_DRVPROC_RESET, &st);
 	CHECK_EQ(r, -ENODEV);                                        /* DRVPROC held: the card is checked */
 	return 0;
 }

@@ -45,10 +45,10 @@ static bool find_cards(struct cards *c)
 static const char *tx_process(void)
 {
 	struct cards c;
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	if (!find_cards(&c))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_core_ctl(c.tx, HAKO_CORE_STAT, &st) < 0 || st.placement != 1)
+	if (sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &st) < 0 || st.placement != 1)
 		return "the e1000's driver is in the kernel (boot with --drvproc rtl8139,e1000)";
 	return NULL;
 }
@@ -105,23 +105,23 @@ static void receiver(void *arg)
 }
 
 /* Poll nic's counters into st until done(st, want) holds, for RESTART_MS at most: 0 or -1. */
-static int wait_stat(int nic, struct hako_core_stat *st,
-		     bool (*done)(const struct hako_core_stat *, uint64_t), uint64_t want)
+static int wait_stat(int nic, struct hako_drvproc_stat *st,
+		     bool (*done)(const struct hako_drvproc_stat *, uint64_t), uint64_t want)
 {
 	for (int i = 0; i < RESTART_MS; i++) {
-		if (sys_core_ctl(nic, HAKO_CORE_STAT, st) == 0 && done(st, want))
+		if (sys_drvproc_ctl(nic, HAKO_DRVPROC_STAT, st) == 0 && done(st, want))
 			return 0;
 		sleep_ms(1);
 	}
 	return -1;
 }
 
-static bool started(const struct hako_core_stat *st, uint64_t gen)
+static bool started(const struct hako_drvproc_stat *st, uint64_t gen)
 {
 	return st->generation >= gen && st->pid > 0;
 }
 
-static int wait_generation(int nic, uint64_t gen, struct hako_core_stat *st)
+static int wait_generation(int nic, uint64_t gen, struct hako_drvproc_stat *st)
 {
 	return wait_stat(nic, st, started, gen);
 }
@@ -146,18 +146,18 @@ TEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process
 	CHECK(find_cards(&fl.c), "the NIC pair is gone");
 	struct hako_nic_info open = { .cpu = online_cpus() - 1 };
 	CHECK_EQ(sys_nic_ctl(fl.c.rx, HAKO_NIC_OPEN, &open), 0);
-	struct hako_core_stat s0, s1, r0, r1;
+	struct hako_drvproc_stat s0, s1, r0, r1;
 	reap(fl.c.tx);                       /* nothing of an earlier test left in the device */
-	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s0), 0);
+	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_STAT, &s0), 0);
 	struct hako_nic_info t0, t1;
 	CHECK_EQ(sys_nic_ctl(fl.c.tx, HAKO_NIC_INFO, &t0), 0);
-	sys_core_ctl(fl.c.rx, HAKO_CORE_STAT, &r0);
+	sys_drvproc_ctl(fl.c.rx, HAKO_DRVPROC_STAT, &r0);
 	int tids[2] = { thread_start(sender, &fl), thread_start(receiver, &fl) };
 	while (fl.ok < FLOOD / 3)
 		sleep_ms(1);
 	int killed = s0.pid;
 	CHECK_EQ(sys_kill(killed), 0);
-	struct hako_core_stat mid;
+	struct hako_drvproc_stat mid;
 	CHECK(wait_generation(fl.c.tx, s0.generation + 1, &mid) == 0,
 	      "the driver was not started again in %d ms", RESTART_MS);
 	for (int i = 0; i < 10000 && fl.ok < FLOOD; i++)
@@ -169,9 +169,9 @@ TEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process
 	thread_join(tids[1]);
 	sys_nic_ctl(fl.c.rx, HAKO_NIC_CLOSE, NULL);
 	reap(fl.c.tx);
-	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	CHECK_EQ(sys_nic_ctl(fl.c.tx, HAKO_NIC_INFO, &t1), 0);
-	sys_core_ctl(fl.c.rx, HAKO_CORE_STAT, &r1);
+	sys_drvproc_ctl(fl.c.rx, HAKO_DRVPROC_STAT, &r1);
 	struct hako_nic_info rin;
 	sys_nic_ctl(fl.c.rx, HAKO_NIC_INFO, &rin);
 	uint64_t accepted = D(send_ok) + D(txq_taken);
@@ -200,7 +200,7 @@ TEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process
 	CHECK(in_device == 0, "%ld accepted frames unaccounted", in_device);
 	/* The card's counters go on across the restart (the new driver's start from 0). */
 	CHECK(t1.tx + t1.tx_errors - t0.tx - t0.tx_errors == D(tx_done),
-	      "nic_ctl INFO counts %lu sent, the core %lu", t1.tx + t1.tx_errors - t0.tx - t0.tx_errors,
+	      "nic_ctl INFO counts %lu sent, the driver process %lu", t1.tx + t1.tx_errors - t0.tx - t0.tx_errors,
 	      D(tx_done));
 	/* On the wire: the frames reported sent arrived (or a drop was counted); the unconfirmed
 	 * ones and the one the killed driver had taken may or may not have. */
@@ -217,10 +217,10 @@ TEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 	CHECK(find_cards(&fl.c), "the NIC pair is gone");
 	fl.gap_ms = 1;
 	fl.received = ~0ull >> 1;            /* no window: nobody receives */
-	struct hako_core_stat s0, s1;
-	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s0), 0);
-	struct hako_core_inject in = { .kind = HAKO_INJECT_HANG };
-	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_INJECT, &in), 0);
+	struct hako_drvproc_stat s0, s1;
+	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	struct hako_drvproc_inject in = { .kind = HAKO_INJECT_HANG };
+	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_INJECT, &in), 0);
 	int tid = thread_start(sender, &fl);          /* work for the hung driver */
 	int r = wait_generation(fl.c.tx, s0.generation + 1, &s1);
 	uint64_t ok_at_restart = fl.ok;
@@ -228,7 +228,7 @@ TEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 		sleep_ms(1);
 	fl.stop = true;
 	thread_join(tid);
-	CHECK_EQ(sys_core_ctl(fl.c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	printf("selftest: watchdog: generation %lu -> %lu, watchdog kills %lu, sender ok %lu "
 	       "(%lu before the restart) epipe %lu\n", s0.generation, s1.generation,
 	       D(watchdog_kills), fl.ok, ok_at_restart, fl.epipe);
@@ -240,16 +240,16 @@ TEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 	return 0;
 }
 
-TEST(core_inject_checks_its_arguments)
+TEST(drvproc_inject_checks_its_arguments)
 {
-	struct hako_core_inject in = { .kind = 99 };
-	CHECK_EQ(sys_core_ctl(99, HAKO_CORE_INJECT, &in), -ENODEV);
+	struct hako_drvproc_inject in = { .kind = 99 };
+	CHECK_EQ(sys_drvproc_ctl(99, HAKO_DRVPROC_INJECT, &in), -ENODEV);
 	if (tx_process())
 		return 0;
 	struct cards c;
 	find_cards(&c);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &in), -EINVAL);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, (void *)16), -EFAULT);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &in), -EINVAL);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, (void *)16), -EFAULT);
 	return 0;
 }
 
@@ -278,12 +278,12 @@ static int send_one(const struct cards *c, int ms)
 	return -1;
 }
 
-static bool given_up(const struct hako_core_stat *st, uint64_t want __attribute__((unused)))
+static bool given_up(const struct hako_drvproc_stat *st, uint64_t want __attribute__((unused)))
 {
 	return st->gave_up != 0;
 }
 
-static int wait_gave_up(int nic, struct hako_core_stat *st)
+static int wait_gave_up(int nic, struct hako_drvproc_stat *st)
 {
 	return wait_stat(nic, st, given_up, 0);
 }
@@ -292,34 +292,34 @@ TEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_pr
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");
-	struct hako_core_stat s0, s1;
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL), -EBUSY);   /* not given up */
-	struct hako_core_inject bad = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 17 };
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &bad), -EINVAL);
+	struct hako_drvproc_stat s0, s1;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESTART, NULL), -EBUSY);   /* not given up */
+	struct hako_drvproc_inject bad = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 17 };
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &bad), -EINVAL);
 	/* Two failed starts, then the third registers. */
-	struct hako_core_inject two = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 2 };
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &two), 0);
+	struct hako_drvproc_inject two = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 2 };
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &two), 0);
 	CHECK_EQ(sys_kill(s0.pid), 0);
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after two failed starts");
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	printf("selftest: failed starts: generation %lu -> %lu, exits %lu, restarts %lu\n",
 	       s0.generation, s1.generation, D(exits), D(restarts));
 	CHECK_EQ(D(exits), 2);
 	CHECK_EQ(D(restarts), 3);
 	CHECK_EQ(s1.gave_up, 0);
 	/* Five in a row: given up, the card refuses; started again on request. */
-	struct hako_core_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &five), 0);
+	struct hako_drvproc_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &five), 0);
 	CHECK_EQ(sys_kill(s1.pid), 0);
-	struct hako_core_stat s2;
+	struct hako_drvproc_stat s2;
 	CHECK(wait_gave_up(c.tx, &s2) == 0, "not given up after five failed starts");
 	CHECK(send_one(&c, 1) < 0, "a send went through a card given up");
 	printf("selftest: given up after %lu more exits\n", s2.exits - s1.exits);
 	CHECK_EQ(s2.exits - s1.exits, 5);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESTART, NULL), 0);
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s2), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s2), 0);
 	CHECK_EQ(s2.gave_up, 0);
 	return 0;
 }
@@ -330,20 +330,20 @@ TEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");
-	struct hako_core_stat s0, s1;
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
-	struct hako_core_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_INJECT, &five), 0);
+	struct hako_drvproc_stat s0, s1;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	struct hako_drvproc_inject five = { .kind = HAKO_INJECT_FAIL_INIT, .seed = 5 };
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &five), 0);
 	CHECK_EQ(sys_kill(s0.pid), 0);
 	CHECK(wait_gave_up(c.tx, &s1) == 0, "not given up after five failed starts");
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_RESET, NULL), 0);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
-	long r = sys_core_ctl(c.tx, HAKO_CORE_RESTART, NULL);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESET, NULL), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
+	long r = sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESTART, NULL);
 	CHECK(r == 0, "RESTART after a counter reset refused (%ld)", r);
 	CHECK(s1.gave_up == 1, "the reset cleared the given-up state (gave_up %lu)", s1.gave_up);
 	CHECK_EQ(s1.exits, 0);                       /* the counters did go */
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	CHECK_EQ(s1.gave_up, 0);
 	return 0;
 }
@@ -353,10 +353,10 @@ TEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
 /* Inject kind into nic's driver, retried while it is being restarted: 0 or the error. */
 static long inject(int nic, int kind, uint64_t seed)
 {
-	struct hako_core_inject in = { .kind = kind, .seed = seed };
+	struct hako_drvproc_inject in = { .kind = kind, .seed = seed };
 	long r = -ESRCH;
 	for (int i = 0; i < RESTART_MS && r == -ESRCH; i++) {
-		r = sys_core_ctl(nic, HAKO_CORE_INJECT, &in);
+		r = sys_drvproc_ctl(nic, HAKO_DRVPROC_INJECT, &in);
 		if (r == -ESRCH)
 			sleep_ms(1);
 	}
@@ -364,7 +364,7 @@ static long inject(int nic, int kind, uint64_t seed)
 }
 
 /* nic's driver has received want WILD events in all. */
-static bool wild_received(const struct hako_core_stat *st, uint64_t want)
+static bool wild_received(const struct hako_drvproc_stat *st, uint64_t want)
 {
 	return st->wild_events >= want;
 }
@@ -375,15 +375,15 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 {
 	struct cards c;
 	CHECK(find_cards(&c), "the NIC pair is gone");
-	struct hako_core_stat s0, s1, mid;
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s0), 0);
+	struct hako_drvproc_stat s0, s1, mid;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
 	CHECK_EQ(sys_kill(s0.pid), 0);           /* a fresh driver: no bit flipped in it */
 	CHECK(wait_generation(c.tx, s0.generation + 1, &mid) == 0, "no restart");
 	CHECK_EQ(inject(c.tx, HAKO_INJECT_WILD, 0), 0);
 	CHECK(wait_stat(c.tx, &mid, wild_received, s0.wild_events + 1) == 0,
 	      "the WILD event was not received");
 	sleep_ms(5);                             /* its requests made */
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &mid), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &mid), 0);
 	printf("selftest: wild requests of an unflipped driver: %lu made, %lu refused, %lu "
 	       "accepted\n", mid.wild_requests - s0.wild_requests, mid.wild_refused - s0.wild_refused,
 	       mid.wild_accepted - s0.wild_accepted);
@@ -401,7 +401,7 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 		sleep_ms(1);
 	}
 	sleep_ms(50);
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	printf("selftest: after %d flips and %d wild events: requests %lu, refused %lu; wild events "
 	       "%lu (checked %lu): %lu requests, %lu refused, %lu accepted; crashes %lu\n", flips,
 	       wilds, D(requests), D(refused), D(wild_events), D(wild_checked), D(wild_requests),
@@ -420,7 +420,7 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 	      D(wild_accepted));
 	CHECK(D(wild_requests) <= D(requests), "more wild requests than requests");
 	/* A flipped bit may leave the driver running but wrong: a fresh copy for what follows. */
-	CHECK_EQ(sys_core_ctl(c.tx, HAKO_CORE_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	if (s1.pid > 0)
 		sys_kill(s1.pid);
 	CHECK(wait_generation(c.tx, s1.generation + 1, &s1) == 0, "no fresh driver at the end");

@@ -12,9 +12,17 @@ arch exports (a non-static function defined in kernel/arch/ARCH/*.c, a
 .globl symbol of its *.S, an inline function of its interface headers) is
 a breach.  Every folder kernel/NAME/ holding headers is one include folder
 (kernel/include.mk), so a header name may be used in one of them only.
-User programs, servers and the in-guest tests (user/, servers/, tests/user/)
+User programs, servers, the in-guest tests and the driver environment's
+process placement (user/, servers/, tests/user/, kernel/drivers/**/*_process.[ch])
 keep their inline assembly in arch/ folders too (user/include/hako/arch/,
 user/lib/arch/).
+
+A driver (every file under kernel/drivers/CLASS/NAME/) compiles into the
+kernel or into a driver process unchanged, so it may include only the
+driver environment interface (drvenv.h), a class interface
+(DRIVER_INTERFACES), the libc-ish headers both placements have
+(DRIVER_LIBC) and its own headers beside it: never a placement header
+(drvenv_kernel.h, nic.h, blk_process.h...) nor any other kernel header.
 
 Prints one line per breach ("not ok arch_boundary: path:line: why") or
 "ok arch_boundary" when there is none, the host tests' format; exits 1 on
@@ -49,11 +57,17 @@ def arch_headers(root: pathlib.Path) -> tuple[set[str], set[str]]:
 GENERIC_DIRS = ("kernel", "tests/kernel")
 
 
+def process_placement(path: pathlib.Path) -> bool:
+    """kernel/drivers/**/NAME_process.{c,h}: user code, built into the driver programs."""
+    return path.stem.endswith("_process") and "drivers" in path.parts
+
+
 def generic_files(root: pathlib.Path):
     for top in GENERIC_DIRS:
         for pattern in SOURCES:
             for path in sorted((root / top).rglob(pattern)):
-                if "arch" not in path.relative_to(root / top).parts[:1]:
+                if "arch" not in path.relative_to(root / top).parts[:1] \
+                        and not process_placement(path):
                     yield path
 
 
@@ -164,20 +178,58 @@ def breaches(root: pathlib.Path) -> list[str]:
     found += non_arch_calls(root)
     found += duplicate_headers(root)
     found += user_asm(root)
+    found += driver_includes(root)
     return found
 
 
 def user_asm(root: pathlib.Path) -> list[str]:
-    """Inline assembly in user programs and servers outside an arch/ folder."""
+    """Inline assembly in user programs and servers outside an arch/ folder (the driver
+    environment's process placement under kernel/drivers/ is user code too)."""
     found = []
-    for top in ("user", "servers", "tests/user"):
+    for top in ("user", "servers", "tests/user", "kernel/drivers"):
         for pattern in ("*.c", "*.h"):
             for path in sorted((root / top).rglob(pattern)):
                 if "arch" in path.relative_to(root / top).parts:
                     continue
+                if top == "kernel/drivers" and not process_placement(path):
+                    continue
                 for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
                     if ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
                         found.append(f"{path.relative_to(root)}:{number}: inline assembly outside an arch/ folder")
+    return found
+
+
+# What a driver's source may include (see the module's docstring).
+DRIVER_INTERFACES = {"drvenv.h", "nic_driver.h", "blk_driver.h", "edu.h"}
+DRIVER_LIBC = {"stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "string.h", "errno.h"}
+
+
+def driver_files(root: pathlib.Path):
+    """Every C file and header of a driver: kernel/drivers/CLASS/NAME/..."""
+    drivers = root / "kernel" / "drivers"
+    for pattern in ("*.c", "*.h"):
+        for path in sorted(drivers.rglob(pattern)):
+            if len(path.relative_to(drivers).parts) >= 3:
+                yield path
+
+
+def driver_includes(root: pathlib.Path) -> list[str]:
+    """Includes of a driver's source outside the driver environment and its class interface."""
+    found = []
+    for path in driver_files(root):
+        rel = path.relative_to(root)
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            target = m.group(1)
+            if target in DRIVER_INTERFACES or target in DRIVER_LIBC:
+                continue
+            if "/" not in target and line.split("include", 1)[1].lstrip().startswith('"') \
+                    and (path.parent / target).exists():
+                continue                 # the driver's own header, beside it
+            found.append(f"{rel}:{number}: a driver includes {target!r}: only drvenv.h, its class "
+                         "interface and libc headers (the same source runs in both placements)")
     return found
 
 

@@ -207,7 +207,7 @@ def kperf_calls(calls: list[Syscall]) -> str:
 FUZZ_KINDS = ("INT", "U64", "LEN", "PTR", "FN", "PID", "TID", "CPU", "OP", "FLAGS", "ID",
               "OFFSET", "NS", "MASK", "PRIO")
 FUZZ_NAMED_INTS = {"pid": "PID", "tid": "TID", "cpu": "CPU", "op": "OP", "flags": "FLAGS",
-                   "prio": "PRIO", "nic": "ID", "dev": "ID", "core": "ID", "id": "ID",
+                   "prio": "PRIO", "nic": "ID", "dev": "ID", "id": "ID",
                    "call": "ID", "tag": "ID", "entry": "ID", "index": "ID"}
 FUZZ_NAMED_U64 = {"offset": "OFFSET", "ns": "NS", "mask": "MASK"}
 

@@ -81,7 +81,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-DRVPROC_DRIVERS = ("rtl8139", "e1000")
+DRVPROC_DRIVERS = ("rtl8139", "e1000", "ramdisk", "ahci")
 
 
 def drvproc_list(text: str) -> str:
@@ -120,8 +120,9 @@ def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> N
                         "or an rtl8139 fed frames from the host (dgram: a soak, boot only)")
     parser.add_argument("--cmdline", default="", help='kernel command line "k=v ..."')
     parser.add_argument("--drvproc", type=drvproc_list, default="", metavar="LIST",
-                        help="network drivers that run as processes (paper 003): "
-                        "rtl8139,e1000 or all (adds drvproc=LIST to the command line)")
+                        help="drivers that run as processes (paper 003): any of "
+                        "rtl8139,e1000,ramdisk,ahci, or all (the network drivers); adds "
+                        "drvproc=LIST to the command line")
     parser.add_argument("--iso", action="store_true", help="boot build/hako.iso via GRUB")
     parser.add_argument("--debug-kernel", action="store_true",
                         help="boot build/debug/hako.elf, the kernel with the lock-order "

@@ -24,9 +24,9 @@ TABLE2 = (("irq_handler", "interrupt entry -> handler done", None, None),
           ("irq_path", "interrupt entry -> requester running", *PUBLISHED["irq_path"]))
 TABLE3 = (("copyin_4", "copy-in of 4 bytes (the copy alone)", *PUBLISHED["copyin_4"]),
           ("copyin_1514", "copy-in of 1514 bytes (the copy alone)", None, None),
-          ("copycall_4", "core_call NET_COPY 4 bytes, round trip", None, None),
-          ("copycall_1514", "core_call NET_COPY 1514 bytes, round trip", None, None))
-CALLS = (("call_send60", "core_call NET_SEND 60 bytes, round trip", PUBLISHED["call_send60"],
+          ("copycall_4", "drvproc_call NET_COPY 4 bytes, round trip", None, None),
+          ("copycall_1514", "drvproc_call NET_COPY 1514 bytes, round trip", None, None))
+CALLS = (("call_send60", "drvproc_call NET_SEND 60 bytes, round trip", PUBLISHED["call_send60"],
           None),)
 
 

@@ -22,8 +22,8 @@ EXPECTED = {
     "slice=-1": ("slice=-1", ("hello",),
                  "hako: kernel option slice=-1 refused (allowed: 1..9 ticks)"),
     "drvproc=nosuch": ("drvproc=nosuch", ("hello",),
-                       "hako: kernel option drvproc=nosuch refused (allowed: all, none, or network "
-                       "drivers joined by commas: rtl8139,e1000)"),
+                       "hako: kernel option drvproc=nosuch refused (allowed: all (the network "
+                       "drivers), none, or drivers joined by commas: rtl8139,e1000,ramdisk,ahci)"),
     "serialise=maybe": ("serialise=maybe", ("hello",),
                         "hako: kernel option serialise=maybe refused (allowed: on or off)"),
     "iop=99": ("iop=99", ("hello",),

@@ -43,7 +43,7 @@ DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
 TEST_DEVICE = "edu"
 # A second edu: the interrupt source behind paper 001's testdev, a block
-# device that answers after a fixed delay (kernel/drivers/block/testdev.c).
+# device that answers after a fixed delay (kernel/drivers/block/testdev/testdev.c).
 TESTDEV_DEVICE = "edu"
 KVM_DEVICE = "/dev/kvm"
 # The hub's cards: (QEMU device, netdev id, MAC).  romfile= keeps their

@@ -116,7 +116,7 @@ IOP_TESTS = (
 )
 
 
-# tests/user: the card and core tests the drvproc boot runs (paper 003),
+# user/selftest: the card and drvproc tests the drvproc boot runs (paper 003),
 # with both network drivers as processes.
 DRVPROC = "drvproc=rtl8139,e1000"
 DRVPROC_TESTS = (
@@ -125,17 +125,30 @@ DRVPROC_TESTS = (
     "nic_frames_in_order_sequential",
     "nic_calls_check_arguments_on_the_cards",
     "intr_and_nic_calls_check_arguments",
-    "core_driver_calls_refused_to_other_processes",
-    "core_call_to_unknown_core_fails",
+    "drvproc_driver_calls_refused_to_other_processes",
+    "drvproc_call_to_unknown_card_fails",
     # Phase 2: faults and restart (tests/user/test_restart.c).
-    "core_inject_checks_its_arguments",
+    "drvproc_inject_checks_its_arguments",
     "driver_killed_mid_flood_restarts_and_accounts_every_frame",
     "driver_hung_is_killed_by_the_watchdog_and_restarted",
     "driver_faults_leave_kernel_and_bystanders_running",
     "driver_failing_its_start_is_given_up_then_restarted_on_request",
     "counter_reset_keeps_a_given_up_driver_restartable",
-    "core_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
+    "drvproc_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
     "fault_counters_are_the_kernels_and_stay_bounded",
+)
+
+
+# user/selftest: block I/O through driver processes (paper 003): the
+# ramdisk's and the AHCI disk's drivers as processes, the data checked
+# against the disk's labels and read back on every device, each driver
+# killed and restarted.
+DRVPROC_BLK = "drvproc=ramdisk,ahci"
+DRVPROC_BLK_TESTS = (
+    "drvproc_block_devices_move_the_same_data_as_in_the_kernel",
+    "drvproc_block_driver_killed_is_restarted_and_serves_again",
+    "blk_every_device_reads_back_what_was_written",
+    "blk_processes_on_every_cpu_share_each_device",
 )
 
 
@@ -200,6 +213,9 @@ PLANS = {
         BootCase("pc", 4, net="hub", cmdline=DRVPROC),
         BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
                  cmdline=DRVPROC),
+        # Block drivers as processes: the ramdisk and the AHCI disk.
+        BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
+                 cmdline=DRVPROC_BLK),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).

@@ -8,10 +8,10 @@
  * misses.  The RTL8139 (the paper's card) is the driver measured; the
  * e1000 only sends (its interrupts stay off: nobody opens it).
  *
- *   call      core_call NET_SEND of a 60-byte frame on the RTL8139: the
+ *   call      drvproc_call NET_SEND of a 60-byte frame on the RTL8139: the
  *             driver-call path (a process switch into the driver and back,
  *             or the kernel's entry called directly).
- *   copyin    core_call NET_COPY of 4 and 1514 bytes: the copy-in alone as
+ *   copyin    drvproc_call NET_COPY of 4 and 1514 bytes: the copy-in alone as
  *             the kernel times it (Table 3: the driver's address space
  *             loaded and the caller's buffer reached through its page
  *             tables, or copy_from_user in the caller's own), and the whole
@@ -48,16 +48,16 @@ static const char *where[] = { "kernel", "process" };
 static uint8_t mac_rtl[6], mac_e1k[6];
 static uint8_t buf[2048] __attribute__((aligned(4096)));
 
-static struct hako_core_stat stat(int card)
+static struct hako_drvproc_stat stat(int card)
 {
-	struct hako_core_stat st;
+	struct hako_drvproc_stat st;
 	memset(&st, 0, sizeof st);
-	sys_core_ctl(card, HAKO_CORE_STAT, &st);
+	sys_drvproc_ctl(card, HAKO_DRVPROC_STAT, &st);
 	return st;
 }
 
 /* Switches per operation between two snapshots of card's counters, as a result line. */
-static void switches(const char *figure, const struct hako_core_stat *a, const struct hako_core_stat *b,
+static void switches(const char *figure, const struct hako_drvproc_stat *a, const struct hako_drvproc_stat *b,
 		     unsigned long ops)
 {
 	result_line("{\"kind\":\"drvproc\",\"figure\":\"%s\",\"placement\":\"%s\",\"ops\":%lu,"
@@ -115,28 +115,28 @@ static int bench_call(void)
 	uint8_t f[FRAME];
 	frame_to(f, mac_e1k, mac_rtl);
 	for (int i = 0; i < 10; i++)
-		sys_core_call(rtl, HAKO_CORE_NET_SEND, f, FRAME);
-	struct hako_core_stat a = stat(rtl);
+		sys_drvproc_call(rtl, HAKO_DRVPROC_NET_SEND, f, FRAME);
+	struct hako_drvproc_stat a = stat(rtl);
 	for (int i = 0; i < CALLS; i++) {
 		if (placement)
 			region_global_begin(REGION_DRVPROC_CALL + 1);
 		else
 			region_global_begin(REGION_DRVPROC_CALL);
 		uint64_t t0 = tsc_now();
-		long r = sys_core_call(rtl, HAKO_CORE_NET_SEND, f, FRAME);
+		long r = sys_drvproc_call(rtl, HAKO_DRVPROC_NET_SEND, f, FRAME);
 		uint64_t t1 = tsc_now();
 		if (placement)
 			region_global_end(REGION_DRVPROC_CALL + 1);
 		else
 			region_global_end(REGION_DRVPROC_CALL);
 		if (r < 0 && r != -EAGAIN) {
-			printf("drvbench: core_call NET_SEND: error %ld\n", r);
+			printf("drvbench: drvproc_call NET_SEND: error %ld\n", r);
 			return -1;
 		}
 		samples_add(&s, t1 - t0);
 	}
-	struct hako_core_stat b = stat(rtl);
-	bench_report_region(fig("call_send60"), &s, "core_call NET_SEND, 60 bytes",
+	struct hako_drvproc_stat b = stat(rtl);
+	bench_report_region(fig("call_send60"), &s, "drvproc_call NET_SEND, 60 bytes",
 			    REGION_DRVPROC_CALL + placement, CALLS);
 	switches(fig("call_send60"), &a, &b, CALLS);
 	samples_free(&s);
@@ -151,9 +151,9 @@ static int bench_copy(uint64_t len)
 		return -1;
 	memset(buf, 0x5a, sizeof buf);
 	for (int i = 0; i < 10; i++)
-		sys_core_call(rtl, HAKO_CORE_NET_COPY, buf, len);
+		sys_drvproc_call(rtl, HAKO_DRVPROC_NET_COPY, buf, len);
 	bool big = len > 4;
-	struct hako_core_stat a = stat(rtl);
+	struct hako_drvproc_stat a = stat(rtl);
 	for (int i = 0; i < CALLS; i++) {
 		if (big && placement)
 			region_global_begin(REGION_DRVPROC_COPYCALL + 3);
@@ -164,7 +164,7 @@ static int bench_copy(uint64_t len)
 		else
 			region_global_begin(REGION_DRVPROC_COPYCALL);
 		uint64_t t0 = tsc_now();
-		long r = sys_core_call(rtl, HAKO_CORE_NET_COPY, buf, len);
+		long r = sys_drvproc_call(rtl, HAKO_DRVPROC_NET_COPY, buf, len);
 		uint64_t t1 = tsc_now();
 		if (big && placement)
 			region_global_end(REGION_DRVPROC_COPYCALL + 3);
@@ -175,19 +175,19 @@ static int bench_copy(uint64_t len)
 		else
 			region_global_end(REGION_DRVPROC_COPYCALL);
 		if (r != (long)len) {
-			printf("drvbench: core_call NET_COPY %lu: %ld\n", len, r);
+			printf("drvbench: drvproc_call NET_COPY %lu: %ld\n", len, r);
 			return -1;
 		}
 		samples_add(&call, t1 - t0);
 		samples_add(&copy, stat(rtl).last_copy_tsc);
 	}
-	struct hako_core_stat b = stat(rtl);
+	struct hako_drvproc_stat b = stat(rtl);
 	char what[48];
 	snprintf(what, sizeof what, "copyin_%lu", len);
 	bench_report_region(fig(what), &copy, "the copy-in alone (kernel-timed)",
 			    REGION_DRVPROC_COPYIN + 2 * big + placement, CALLS);
 	snprintf(what, sizeof what, "copycall_%lu", len);
-	bench_report_region(fig(what), &call, "core_call NET_COPY round trip",
+	bench_report_region(fig(what), &call, "drvproc_call NET_COPY round trip",
 			    REGION_DRVPROC_COPYCALL + 2 * big + placement, CALLS);
 	/* the stat calls in between are not part of a figure: counts from the whole loop */
 	switches(fig(what), &a, &b, CALLS);
@@ -216,7 +216,7 @@ static int bench_irq(void)
 		return -1;
 	struct hako_traffic one = { .dst = rtl, .cpu = 0, .len = FRAME, .per_period = 1,
 				    .period_ns = 200000, .count = 1, .burst = 1 };
-	struct hako_core_stat a = stat(rtl), b;
+	struct hako_drvproc_stat a = stat(rtl), b;
 	for (int i = 0; i < IRQ_FRAMES + 5; i++) {
 		if (i == 5)
 			a = stat(rtl);
@@ -262,7 +262,7 @@ static int bench_frames(void)
 		return -1;
 	struct hako_traffic flood = { .dst = rtl, .cpu = 0, .len = FRAME, .per_period = 16,
 				      .period_ns = 100000, .count = FLOOD, .burst = 16 };
-	struct hako_core_stat a = stat(rtl);
+	struct hako_drvproc_stat a = stat(rtl);
 	long t0 = sys_clock();
 	uint64_t c0 = tsc_now();
 	if (placement)
@@ -284,7 +284,7 @@ static int bench_frames(void)
 		region_global_end(REGION_DRVPROC_FRAMES);
 	uint64_t c1 = tsc_now();
 	long t1 = sys_clock();
-	struct hako_core_stat b = stat(rtl);
+	struct hako_drvproc_stat b = stat(rtl);
 	sys_nic_traffic(e1k, NULL);
 	sys_nic_ctl(rtl, HAKO_NIC_CLOSE, NULL);
 	if (r < 0) {

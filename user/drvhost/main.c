@@ -1,5 +1,5 @@
 /*
- * drvhost/main.c — the loop of a driver process (paper 003's "core"),
+ * drvhost/main.c — the loop of a driver process (paper 003),
  * shared by every driver (STYLE: one library owns the loop, the driver
  * fills in callbacks and a manifest).  The kernel spawns drv-DRIVER at
  * boot for a device listed in drvproc=, with the device's name as
@@ -9,11 +9,11 @@
  * failed start): learn the device (drv_ctl INFO), check it is this program's
  * driver's, and run the driver's attach — the same function the kernel
  * runs for an in-kernel driver — which maps its registers, allocates its
- * rings and ends with nic_register, i.e. core_register.
+ * rings and ends with nic_register, i.e. drvproc_register.
  *
- * Loop: core_recv hands over one thing at a time, and the driver's
+ * Loop: drvproc_recv hands over one thing at a time, and the driver's
  * counters go to the kernel with each:
- *   a call     NET_SEND: copy the caller's frame in (core_copyin, the
+ *   a call     NET_SEND: copy the caller's frame in (drvproc_copyin, the
  *              paper's copy-in), queue it like nic_send does (one reclaim
  *              if every slot is busy), reply with the result;
  *              NET_COPY: the copy-in alone (paper 003's Table 3), reply
@@ -35,12 +35,13 @@
 #include <string.h>
 #include <hako/sys.h>
 #include <drvenv.h>
-#include <nic.h>
-#include "drvhost.h"
+#include <blk_driver.h>
+#include <nic_driver.h>
+#include <drvhost.h>
 
 #define TXQ_TRIES 1000               /* a queued frame waits this many reclaims for a slot */
 
-static struct hako_core_msg msg;
+static struct hako_drvproc_msg msg;
 static uint8_t frame[ETH_FRAME_MAX];
 
 /* As the kernel's nic_send: a full transmitter gets one reclaim first. */
@@ -65,23 +66,23 @@ static void work(struct nic *n, uint32_t status)
 static void call(struct nic *n)
 {
 	long r = 0;
-	if (msg.entry == HAKO_CORE_NET_SEND) {
+	if (msg.entry == HAKO_DRVPROC_NET_SEND) {
 		size_t len = msg.len;
-		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, len);
+		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_drvproc_copyin(msg.call, 0, frame, len);
 		if (r >= 0)
 			r = send_frame(n, frame, len);
-	} else if (msg.entry == HAKO_CORE_NET_COPY) {
-		r = msg.len > ETH_FRAME_MAX ? -EINVAL : sys_core_copyin(msg.call, 0, frame, msg.len);
-	} else if (msg.entry == HAKO_CORE_NET_POLL) {
+	} else if (msg.entry == HAKO_DRVPROC_NET_COPY) {
+		r = msg.len > ETH_FRAME_MAX ? -EINVAL : sys_drvproc_copyin(msg.call, 0, frame, msg.len);
+	} else if (msg.entry == HAKO_DRVPROC_NET_POLL) {
 		nic_process_room(true);
 		work(n, 0);
 	} else {
 		r = -EINVAL;
 	}
-	sys_core_reply(msg.call, r);
+	sys_drvproc_reply(msg.call, r);
 }
 
-/* Each must fail.  The kernel counts them and their refusals itself (core_ctl STAT
+/* Each must fail.  The kernel counts them and their refusals itself (drvproc_ctl STAT
  * wild_requests, wild_refused, wild_accepted): a count kept here could be hit by a flip. */
 static void wild_requests(void)
 {
@@ -96,37 +97,37 @@ static void wild_requests(void)
 	sys_drv_ctl(HAKO_DRV_DMA_ALLOC, kernel);
 	sys_drv_ctl(HAKO_DRV_DMA_FREE, &wild);
 	sys_drv_ctl(99, &g);
-	sys_core_copyin(-1, 0, frame, 64);
-	sys_core_copyin(1, 0, kernel, 64);
-	sys_core_copyout(1, 0, bad, 64);
-	sys_core_reply(-1, 0);
-	sys_core_rx(bad, 64);
-	sys_core_rx(frame, 3);
+	sys_drvproc_copyin(-1, 0, frame, 64);
+	sys_drvproc_copyin(1, 0, kernel, 64);
+	sys_drvproc_copyout(1, 0, bad, 64);
+	sys_drvproc_reply(-1, 0);
+	sys_drvproc_rx(bad, 64);
+	sys_drvproc_rx(frame, 3);
 }
 
 static void events(struct nic *n)
 {
 	uint32_t ev = msg.events;
-	if (ev & HAKO_CORE_EV_IMR_OFF)
+	if (ev & HAKO_DRVPROC_EV_IMR_OFF)
 		n->ops->irq_enable(n, false);
-	if (ev & HAKO_CORE_EV_IMR_ON)
+	if (ev & HAKO_DRVPROC_EV_IMR_ON)
 		n->ops->irq_enable(n, true);
-	if (ev & HAKO_CORE_EV_IRQ) {
+	if (ev & HAKO_DRVPROC_EV_IRQ) {
 		uint32_t status = n->ops->ack(n);
 		if (status)
 			work(n, status);
 		sys_drv_ctl(HAKO_DRV_IRQ_DONE, (void *)(uintptr_t)(status != 0));
 	}
-	if (ev & HAKO_CORE_EV_POLL) {
+	if (ev & HAKO_DRVPROC_EV_POLL) {
 		nic_process_room(true);
 		work(n, 0);
 	}
-	if (ev & HAKO_CORE_EV_WILD)
+	if (ev & HAKO_DRVPROC_EV_WILD)
 		wild_requests();
-	if (ev & HAKO_CORE_EV_HANG)
+	if (ev & HAKO_DRVPROC_EV_HANG)
 		for (volatile int spin = 1; spin;)
 			;
-	if (ev & HAKO_CORE_EV_TXQ) {
+	if (ev & HAKO_DRVPROC_EV_TXQ) {
 		int r = send_frame(n, msg.data, msg.len);
 		for (int i = 0; r == -EAGAIN && i < TXQ_TRIES; i++) {
 			drv_relax();
@@ -137,18 +138,44 @@ static void events(struct nic *n)
 	}
 }
 
+/* A block device: requests come as EV_BLK, its interrupt as EV_IRQ (blk_process.c). */
+static void serve_blk(struct blkdev *d)
+{
+	for (;;) {
+		msg.st = (struct hako_drvproc_nicstat){ 0 };
+		long r = sys_drvproc_recv(&msg);
+		if (r < 0) {
+			printf("%s: drvproc_recv: error %ld\n", d->name, r);
+			return;
+		}
+		if (msg.kind == HAKO_DRVPROC_MSG_CALL) {
+			sys_drvproc_reply(msg.call, -EINVAL);    /* a block device has no entries */
+		} else {
+			if ((msg.events & HAKO_DRVPROC_EV_IRQ) && drvhost_irq())
+				sys_drv_ctl(HAKO_DRV_IRQ_DONE, (void *)1);
+			if (msg.events & HAKO_DRVPROC_EV_WILD)
+				wild_requests();
+			if (msg.events & HAKO_DRVPROC_EV_HANG)
+				for (volatile int spin = 1; spin;)
+					;
+		}
+		blk_process_serve();             /* EV_BLK, and any left when every slot was busy */
+		drvhost_run_timers();
+	}
+}
+
 static void serve(struct nic *n)
 {
 	for (;;) {
-		msg.st = (struct hako_core_nicstat){ .tx = n->stats.tx, .tx_errors = n->stats.tx_errors,
+		msg.st = (struct hako_drvproc_nicstat){ .tx = n->stats.tx, .tx_errors = n->stats.tx_errors,
 						     .rx_errors = n->stats.rx_errors,
 						     .rx_dropped = n->stats.rx_dropped, .link_up = n->link_up };
-		long r = sys_core_recv(&msg);
+		long r = sys_drvproc_recv(&msg);
 		if (r < 0) {
-			printf("%s: core_recv: error %ld\n", n->name, r);
+			printf("%s: drvproc_recv: error %ld\n", n->name, r);
 			return;
 		}
-		if (msg.kind == HAKO_CORE_MSG_CALL)
+		if (msg.kind == HAKO_DRVPROC_MSG_CALL)
 			call(n);
 		else
 			events(n);
@@ -174,10 +201,14 @@ int main(int argc, char **argv)
 	}
 	int err = drvhost_driver.attach(drvhost_dev(&info));
 	struct nic *n = nic_process_card();
-	if (err < 0 || !n) {
+	struct blkdev *b = blk_process_dev();
+	if (err < 0 || (!n && !b)) {
 		printf("%s: attach failed (error %d)\n", info.name, err);
 		return 1;
 	}
-	serve(n);
+	if (n)
+		serve(n);
+	else
+		serve_blk(b);
 	return 1;
 }

@@ -8,12 +8,12 @@
  * process (drvproc=): a sender thread sends 64-byte frames with
  * nic_send from the e1000 to the RTL8139 (which this program opens and a
  * receiver thread reads), a bystander thread counts, and the main thread
- * injects FAULTS faults (core_ctl HAKO_CORE_INJECT) into the cards'
+ * injects FAULTS faults (drvproc_ctl HAKO_DRVPROC_INJECT) into the cards'
  * driver processes, one every 0-3 ms, chosen by a PRNG seeded with SEED:
  * 45 % a bit flipped in the driver's text, 45 % in its data, 9.5 % wild
  * requests (bad pointers, MMIO and DMA outside its grant) the kernel must
  * refuse, 0.5 % a hang the watchdog must end.  Every count it prints is
- * the kernel's (core_ctl STAT), none the driver's own: the wild requests
+ * the kernel's (drvproc_ctl STAT), none the driver's own: the wild requests
  * are counted by the kernel, and checked when the driver that made them
  * had no bit flipped.  Then traffic must flow
  * again, and it prints what was injected, the driver ends and restarts,
@@ -40,7 +40,7 @@
 struct card {
 	int nic;
 	struct hako_nic_info info;
-	struct hako_core_stat s0, s1;        /* before and after */
+	struct hako_drvproc_stat s0, s1;        /* before and after */
 	bool process;
 };
 
@@ -64,8 +64,8 @@ static bool find(struct card *c, const char *name)
 	for (int i = 0; sys_nic_ctl(i, HAKO_NIC_INFO, &c->info) == 0; i++)
 		if (strcmp(c->info.name, name) == 0) {
 			c->nic = i;
-			struct hako_core_stat st;
-			c->process = sys_core_ctl(i, HAKO_CORE_STAT, &st) == 0 && st.placement == 1;
+			struct hako_drvproc_stat st;
+			c->process = sys_drvproc_ctl(i, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1;
 			return true;
 		}
 	return false;
@@ -114,10 +114,10 @@ static void bystand(void *arg __attribute__((unused)))
 	}
 }
 
-static void stat_of(struct card *c, struct hako_core_stat *s)
+static void stat_of(struct card *c, struct hako_drvproc_stat *s)
 {
 	memset(s, 0, sizeof *s);
-	sys_core_ctl(c->nic, HAKO_CORE_STAT, s);
+	sys_drvproc_ctl(c->nic, HAKO_DRVPROC_STAT, s);
 }
 
 #define D(c, f) ((c)->s1.f - (c)->s0.f)
@@ -177,12 +177,12 @@ int main(int argc, char **argv)
 	for (uint64_t i = 0; i < faults; tries++) {
 		struct card *c = targets[rnd() % ntargets];
 		uint64_t k = rnd() % 1000;
-		struct hako_core_inject in = {
+		struct hako_drvproc_inject in = {
 			.kind = k < 450 ? HAKO_INJECT_TEXT : k < 900 ? HAKO_INJECT_DATA :
 				k < 995 ? HAKO_INJECT_WILD : HAKO_INJECT_HANG,
 			.seed = rnd(),
 		};
-		r = sys_core_ctl(c->nic, HAKO_CORE_INJECT, &in);
+		r = sys_drvproc_ctl(c->nic, HAKO_DRVPROC_INJECT, &in);
 		if (r == 0)
 			i++;
 		else if (r == -ESRCH)
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 	printf("faultinject: %s\n", good ? "ok" : "FAILED");
 	/* A flipped bit may leave a driver running but wrong: start both afresh for what follows. */
 	for (int t = 0; t < ntargets; t++) {
-		struct hako_core_stat st;
+		struct hako_drvproc_stat st;
 		stat_of(targets[t], &st);
 		uint64_t gen = st.generation;
 		if (st.pid > 0)

@@ -285,7 +285,7 @@ static uint32_t rarity(int nr)
 	case SYS_spawn:       return 100;
 	case SYS_thread_create: case SYS_nic_traffic: case SYS_isoch_ctl: case SYS_ispc_mode:
 		return 8;
-	case SYS_perf_ctl: case SYS_intr_ctl: case SYS_blk_ctl: case SYS_core_ctl:
+	case SYS_perf_ctl: case SYS_intr_ctl: case SYS_blk_ctl: case SYS_drvproc_ctl:
 		return 4;
 	}
 	return 1;

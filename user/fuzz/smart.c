@@ -152,13 +152,13 @@ static long nic_one(struct fz_thread *t, int nr)
 	case SYS_nic_recv:
 		return call(t, SYS_nic_recv, nic, data_ptr(t), B(t, 2048), HAKO_NIC_NONBLOCK);
 	case SYS_nic_send:
-	case SYS_core_call:
+	case SYS_drvproc_call:
 		memset(f, 0xff, 6);                              /* broadcast */
 		f[12] = 0x88;
 		f[13] = 0xb7;
 		if (nr == SYS_nic_send)
 			return call(t, SYS_nic_send, nic, (uint64_t)f, 14 + B(t, 1501), 0);
-		return call(t, SYS_core_call, nic, 1 + B(t, HAKO_CORE_ENTRIES), (uint64_t)f,
+		return call(t, SYS_drvproc_call, nic, 1 + B(t, HAKO_DRVPROC_ENTRIES), (uint64_t)f,
 			    B(t, 1600));
 	default: {
 		if (B(t, 3) == 0)
@@ -225,17 +225,17 @@ static long perf_one(struct fz_thread *t)
 	}
 }
 
-static long core_ctl_one(struct fz_thread *t)
+static long drvproc_ctl_one(struct fz_thread *t)
 {
-	uint64_t core = B(t, (uint64_t)fz.nnics + 1);
+	uint64_t id = B(t, (uint64_t)fz.nnics + 1);
 	uint64_t op = B(t, 4);
-	struct hako_core_inject *in = area(t);
-	if (op == HAKO_CORE_INJECT) {
+	struct hako_drvproc_inject *in = area(t);
+	if (op == HAKO_DRVPROC_INJECT) {
 		memset(in, 0, sizeof *in);
 		in->kind = (int32_t)B(t, HAKO_INJECT_KINDS + 1);
 		in->seed = R(t);
 	}
-	return call(t, SYS_core_ctl, core, op, (uint64_t)in, 0);
+	return call(t, SYS_drvproc_ctl, id, op, (uint64_t)in, 0);
 }
 
 /* A mostly valid request for nr; false if nr has no generator here. */
@@ -288,7 +288,7 @@ bool fz_smart(struct fz_thread *t, int nr)
 	case SYS_ispc_mode:    call(t, nr, B(t, 3) - 1, 0, 0, 0); return true;
 	case SYS_intr_ctl:     intr_one(t); return true;
 	case SYS_nic_ctl: case SYS_nic_recv: case SYS_nic_send: case SYS_nic_traffic:
-	case SYS_core_call:
+	case SYS_drvproc_call:
 		nic_one(t, nr);
 		return true;
 	case SYS_blk_open: case SYS_blk_close: case SYS_blk_ctl: case SYS_blk_read:
@@ -297,7 +297,7 @@ bool fz_smart(struct fz_thread *t, int nr)
 		return true;
 	case SYS_perf_ctl:     perf_one(t); return true;
 	case SYS_isoch_ctl:    isoch_round(t); return true;
-	case SYS_core_ctl:     core_ctl_one(t); return true;
+	case SYS_drvproc_ctl:     drvproc_ctl_one(t); return true;
 	}
 	return false;
 }

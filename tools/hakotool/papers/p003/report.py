@@ -39,7 +39,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             f"estimated {P['overhead_pct']:g} % overall. Hako's process placement adds "
             f"{grows} to the interrupt path: its driver process runs in ring 3 (the paper's "
             "core ran in supervisor mode in its own address space), so the interrupt's "
-            "acknowledgement, the receive work's hand-over of each frame (`core_rx`) and the end "
+            "acknowledgement, the receive work's hand-over of each frame (`drvproc_rx`) and the end "
             "of the handler are system calls; and QEMU's TCG has no PCID, so every CR3 load "
             f"empties the TLB ({dtlb('process')} data-TLB misses on the process's interrupt path "
             f"against {dtlb('kernel')}). The copy-in alone comes closest to the paper's "

@@ -1,6 +1,6 @@
 /*
  * arch/portio.h — I/O port access for generic code (the driver
- * environment's port grants, dev/drvenv_kernel.c).  x86_64 has a separate
+ * environment's port grants, kernel/drivers/drvenv_kernel.c).  x86_64 has a separate
  * 64 KiB port space reached by in/out instructions (portio.c).
  */
 #ifndef HAKO_ARCH_PORTIO_H

@@ -1,0 +1,50 @@
+/*
+ * blk_driver.h — the driver side of a block device, the part that does not
+ * depend on where the driver runs (paper 003): the block size, the
+ * operations a driver offers and the calls it makes.  A block driver
+ * includes this header (and drvenv.h) and nothing else of the kernel.
+ *
+ * struct blkdev and struct blk_req come from the placement's header,
+ * included at the end: the kernel's blk.h (the registry, the waiting
+ * issuer, paper 001's mpio state) or a driver process's blk_process.h.
+ * A driver uses only these fields of them:
+ *   struct blkdev   name, blocks, ops, priv, dev, delay_us (set before
+ *                   blk_register)
+ *   struct blk_req  block, write, buf, buf_addr (read), drv (the driver's
+ *                   own link while the request is in flight)
+ * blk_register and blk_complete are implemented by blk.c in the kernel and
+ * by blk_process.c in a driver process.
+ *
+ * The contract (both placements): ops->submit starts a request and
+ * returns at once (0, or an -errno if it could not start it: the request
+ * then fails with that); the driver later calls blk_complete(req, status)
+ * exactly once, from its interrupt handler or from submit itself for a
+ * device that works synchronously (the ramdisk).  submit must not sleep.
+ */
+#ifndef HAKO_BLK_DRIVER_H
+#define HAKO_BLK_DRIVER_H
+
+#include <stdint.h>
+
+#define BLK_SIZE  4096               /* bytes of a block, everywhere above the driver */
+
+struct blkdev;
+struct blk_req;
+
+struct blkdev_ops {
+	int (*submit)(struct blkdev *d, struct blk_req *r);
+	/* Optional: set the service time of a device that has one (testdev), in µs. */
+	int (*set_delay)(struct blkdev *d, uint64_t us);
+};
+
+int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry is full */
+void blk_complete(struct blk_req *r, int status);   /* once per request, any context */
+
+/* struct blkdev and struct blk_req, as the placement defines them. */
+#ifdef HAKO_DRVENV_PROCESS
+#include <blk_process.h>
+#else
+#include <blk.h>
+#endif
+
+#endif
