@@ -1,13 +1,16 @@
 """Tests for the Linux peer baseline: the cpio writer (cpio.py) and the
 table built from canned result lines (peer.py)."""
+import hashlib
 import io
 import json
 import stat
+from pathlib import Path
 
 import pytest
 
 from hakotool import bench, cpio, peer
 from hakotool.qemu import Profile
+from hakotool.results import load_meta, load_records
 
 
 # ---- the newc writer ----------------------------------------------------------
@@ -228,3 +231,19 @@ def test_cpu_number_is_remembered_for_the_model(tmp_path):
     peer.remember_cpu_number(tmp_path, [{"kind": "peer-info", "name": "cpu_number",
                                          "value": "rm -rf"}])
     assert (tmp_path / peer.CPU_NUMBER).read_text() == "0x199e0\n"
+
+
+def test_a_linux_boot_writes_its_records_after_a_linux_meta_record(fake_env):
+    root = Path(fake_env["HAKO_ROOT"])
+    (root / "build" / "peer").mkdir(parents=True, exist_ok=True)
+    (root / peer.KERNEL).write_bytes(b"vmlinuz")
+    fake_env["FAKE_QEMU_OUT"] = ('@@ {"kind":"peer-linux","release":"6.1","cpus":4}\n'
+                                 '@@ {"kind":"peer-done","failed":0}\n')
+    outcome = peer.run_linux(root, "default", "", quiet=True, keep_log=False, env=fake_env,
+                             out=io.StringIO(), err=io.StringIO(), name="peer-fake")
+    assert outcome.exit_code == 0
+    meta = load_meta(root / "results" / "peer-fake.jsonl")
+    assert meta["guest"] == "linux" and meta["cmdline"] == peer.linux_cmdline("")
+    assert meta["build"]["image"] == hashlib.sha256(b"vmlinuz").hexdigest()[:16]
+    assert [r["kind"] for r in load_records(root / "results" / "peer-fake.jsonl")] == [
+        "peer-linux", "peer-done"]

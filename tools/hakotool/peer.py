@@ -44,7 +44,7 @@ from . import model as costmodel
 from .qemu import ACCEL_ARGS, Profile, env_extra, machine_args, qemu_command
 from .results import load_records
 from .runner import (EXIT_BUILD, EXIT_GUEST_FAILED, EXIT_PASSED, EXIT_USAGE, BootOutcome,
-                     finish, launch, report, run_boot)
+                     file_digest, finish, launch, report, run_boot, run_meta)
 
 PEER_DIR = "build/peer"
 KERNEL = "build/peer/vmlinuz"
@@ -225,6 +225,8 @@ def run_linux(root: Path, variant: str, extra: str, *, quiet: bool, keep_log: bo
     err.flush()
     meta = {**run_meta(LINUX_PROFILE, root, env, argv), "guest": "linux", "cmdline": append,
             "profile": model or None}
+    meta["build"] = {**meta["build"], "image": file_digest(root / KERNEL),
+                     "initrd": file_digest(root / INITRAMFS)}
     outcome = launch(argv, name, LINUX_TIMEOUT * (5 if model else 1), quiet, root, env, out)
     done = next((r for r in outcome.records if r.get("kind") == "peer-done"), None)
     if outcome.exit_code == EXIT_PASSED and (done is None or done.get("failed")):
