@@ -48,3 +48,9 @@ def test_argv_without_images_is_refused():
 def test_default_name_says_the_disk():
     assert Profile(disk="ahci").default_name().endswith("-disk-ahci")
     assert Profile().default_name() == "boot-pc-smp4-icount"
+
+
+def test_a_comma_in_the_image_path_is_doubled_for_qemu():
+    # make test's boot names may hold a comma ("...-drvproc-ramdisk,ahci").
+    argv = disks.disk_args("ahci", ("build/disks/test-drvproc-ramdisk,ahci-ahci.img",))
+    assert argv[1] == "file=build/disks/test-drvproc-ramdisk,,ahci-ahci.img,if=none,id=hako-ahci,format=raw"

@@ -64,7 +64,9 @@ def disk_args(disk: str, images: tuple[str, ...]) -> list[str]:
     argv = []
     for kind, image in zip(wanted, images):
         drive = f"hako-{kind}"
-        argv += ["-drive", f"file={image},if=none,id={drive},format=raw"]
+        # A comma in an option value is written twice (a run name may hold one:
+        # "...-drvproc-ramdisk,ahci").
+        argv += ["-drive", f"file={image.replace(',', ',,')},if=none,id={drive},format=raw"]
         if kind == "ahci":
             argv += ["-device", "ahci,id=hako-ahci",
                      "-device", f"ide-hd,drive={drive},bus=hako-ahci.0"]
