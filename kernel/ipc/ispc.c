@@ -25,35 +25,7 @@
 #include <proc.h>
 #include <sched.h>
 #include <thread.h>
-
-#define REQ_MAX 256
-
-enum req_state { RQ_FREE, RQ_QUEUED, RQ_SERVING, RQ_RETURNED };
-
-struct ispc_req {
-	enum req_state state;
-	struct list_node link;           /* in at->requests or at->results */
-	struct ica *ctl, *data;
-	struct ica *orig;                /* HAKO_ISPC_COPY: the requester's data ICA; data is its copy */
-	uint64_t copy_bytes;
-	struct proc *stage[HAKO_ISPC_MAX_STAGES];   /* NULL: that requester has ended */
-	int depth;
-	struct ispc_port *at;
-	bool direct;
-	int status;
-	int answered_by;                 /* pid of the server that replied last */
-};
-
-struct ispc_port {
-	struct proc *proc;
-	bool listening;
-	struct list_node link;           /* in `listeners` while listening */
-	struct list_node requests;       /* queued for this server */
-	int nrequests;
-	struct list_node results;        /* returned to this process, not yet taken */
-	int awaited;                     /* results it will take: queued, travelling, or here */
-	struct waitq wq;                 /* its receivers and result takers; guard: ica_lock */
-};
+#include "ispc_internal.h"
 
 static struct ispc_req reqs[REQ_MAX];
 static int nreqs;
@@ -162,8 +134,9 @@ static void req_drop(struct ispc_req *r)
 		ica_release(orig);
 }
 
-/* The server is done with r (status is its result): back down the stages. */
-static void deliver(struct ispc_req *r, int status)
+/* The server is done with r (status is its result): back down the stages.
+ * The port it went to (woken if `wake`), or NULL if nobody was left. */
+static struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 {
 	r->status = status;
 	for (;;) {
@@ -177,13 +150,14 @@ static void deliver(struct ispc_req *r, int status)
 			r->state = RQ_RETURNED;
 			r->at = to->ispc;
 			list_push_back(&r->at->results, &r->link);
-			port_wake(r->at);
-			return;
+			if (wake)
+				port_wake(r->at);
+			return r->at;
 		}
 		r->status = -EPIPE;          /* that stage has ended: tell the one below */
 		if (r->depth == 0) {
 			req_drop(r);
-			return;
+			return NULL;
 		}
 	}
 }
@@ -249,12 +223,15 @@ static bool awaits(struct proc *p, int tag)
 }
 
 /* Take a result for p (ica_lock held, released here); `mapped`: its ICAs
- * never left p's page tables. */
+ * never left p's page tables; `handoff`: the fastpath's request, queued
+ * with its server not yet woken (ispc_fastpath.c). */
 static long take_result(struct proc *p, struct ispc_port *port, int tag, struct hako_ispc_msg *m,
-			int flags, bool mapped)
+			int flags, bool mapped, struct ispc_req *handoff)
 {
 	struct ispc_req *r;
 	long err = 0;
+	if (handoff)
+		fastpath_call(port, handoff, tag);
 	while (!(r = find_result(port, tag)) && !err) {
 		bool coming = tag < 0 ? port->awaited > 0 : awaits(p, tag);
 		err = coming ? port_wait(port, flags) : -ESRCH;
@@ -302,7 +279,7 @@ long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
 	if (!port)
 		return -ENOMEM;
 	spin_lock(&ica_lock);
-	return take_result(p, port, tag, m, flags, false);
+	return take_result(p, port, tag, m, flags, false, NULL);
 }
 
 /* ---- requests --------------------------------------------------------- */
@@ -390,7 +367,11 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	r->at = to;
 	list_push_back(&to->requests, &r->link);
 	to->nrequests++;
-	port_wake(to);
+	/* the fastpath (ispc_fastpath.c) wakes the server when we come to wait */
+	bool fast = ispc_fastpath_on && waits && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
+		    r->depth == 1;
+	if (!fast)
+		port_wake(to);
 	int tag = c->id;
 	struct ica_span cs = ica_span_of(c), ds = r->data && !copy ? ica_span_of(r->data) : no_span();
 	/* fast mode's kept mappings (ica_fast.c): a lone thread that now
@@ -400,7 +381,7 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	bool keep = waits && !(flags & HAKO_ISPC_ASYNC) && ica_mode == HAKO_ISPC_FAST && proc_alone(p);
 	if (keep) {
 		ica_count_kept();
-		return take_result(p, port, tag, m, 0, true);
+		return take_result(p, port, tag, m, 0, true, fast ? r : NULL);
 	}
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);
@@ -413,7 +394,7 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	if (flags & HAKO_ISPC_ASYNC)
 		return 0;
 	spin_lock(&ica_lock);
-	return take_result(p, port, tag, m, 0, false);
+	return take_result(p, port, tag, m, 0, false, fast ? r : NULL);
 }
 
 /* ---- serving ---------------------------------------------------------- */
@@ -491,10 +472,14 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
-	deliver(r, m->status);
 	bool wait = flags & HAKO_ISPC_WAIT;
 	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */
-	if (p->ica_window && wait && port->listening)
+	bool window = p->ica_window && wait && port->listening;
+	bool fast = window && ispc_fastpath_on && !(flags & HAKO_ISPC_NONBLOCK);
+	struct ispc_port *back = deliver(r, m->status, !fast);
+	if (fast && back)
+		fastpath_return(port, back);    /* ispc_fastpath.c */
+	if (window)
 		return receive_locked(p, port, m, flags & HAKO_ISPC_NONBLOCK);
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);
@@ -521,20 +506,20 @@ void ispc_proc_end(struct proc *p)
 		while (!list_empty(&port->requests)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
 			r->answered_by = p->pid;
-			deliver(r, -EPIPE);
+			deliver(r, -EPIPE, true);
 		}
 		for (int i = 0; i < REQ_MAX; i++)
 			if (reqs[i].state == RQ_SERVING && reqs[i].at == port) {
 				set_holder(&reqs[i], NULL);
 				reqs[i].answered_by = p->pid;
-				deliver(&reqs[i], -EPIPE);
+				deliver(&reqs[i], -EPIPE, true);
 			}
 		while (!list_empty(&port->results)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->results), struct ispc_req, link);
 			if (r->depth == 0)
 				req_drop(r);
 			else
-				deliver(r, -EPIPE);
+				deliver(r, -EPIPE, true);
 		}
 		p->ispc = NULL;
 	}
@@ -547,6 +532,7 @@ static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_ISPC, .fn = ispc_pr
 
 void ispc_init(void)
 {
+	ispc_fastpath_init();
 	proc_on_exit(&exit_hook);
 }
 

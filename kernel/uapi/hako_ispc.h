@@ -54,6 +54,12 @@
 #define HAKO_ISPC_BASELINE 0     /* paste maps nothing (first touch faults); every peel unmaps */
 #define HAKO_ISPC_FAST     1     /* paste fills the PTEs; servers keep the whole region mapped */
 #define HAKO_ISPC_QUERY    (-1)
+/* ispc_mode, the second switch, at any time: synchronous calls switch
+ * straight between requester and server when they can (the fastpath,
+ * kernel option fastpath=on|off); returns the state, ON or OFF. */
+#define HAKO_ISPC_FASTPATH_OFF   2
+#define HAKO_ISPC_FASTPATH_ON    3
+#define HAKO_ISPC_FASTPATH_QUERY (-2)
 
 /*
  * What ispc_request, ispc_receive, ispc_reply and ispc_result exchange.

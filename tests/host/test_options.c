@@ -125,7 +125,7 @@ TEST(unknown_key_refused)
 {
 	CHECK(!ok("tick=10ms frobnicate=1"));
 	CHECK_STR(why, "kernel option frobnicate=1 refused (no such option; the options: tick slice "
-		       "irqtrace lockcheck serialise console ispc iop drvproc servers)");
+		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath)");
 	CHECK(!ok("Tick=10ms"));
 	CHECK(!ok("=5"));
 }
