@@ -22,6 +22,7 @@ int ispc_requests_in_flight(void);
 /* The fastpath switch: HAKO_ISPC_FASTPATH_ON, _OFF or _QUERY; returns the
  * state (ON or OFF), or -EINVAL (ispc_fastpath.c). */
 long ispc_fastpath_set(int mode);
-void ispc_fastpath_init(void);       /* boot: the kernel option fastpath=on|off */
+void ispc_fastpath_init(void);
+void ispc_fastpath_stat(struct hako_ica_stat *st);   /* its counters and state */       /* boot: the kernel option fastpath=on|off */
 
 #endif

@@ -44,6 +44,7 @@
 #include "ispc_internal.h"
 
 bool ispc_fastpath_on;
+static uint64_t direct, fallbacks;   /* guard: ica_lock */
 
 void ispc_fastpath_init(void)
 {
@@ -60,6 +61,15 @@ long ispc_fastpath_set(int mode)
 	return ispc_fastpath_on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF;
 }
 
+void ispc_fastpath_stat(struct hako_ica_stat *st)
+{
+	spin_lock(&ica_lock);
+	st->direct = direct;
+	st->fallbacks = fallbacks;
+	spin_unlock(&ica_lock);
+	st->fastpath = (int32_t)ispc_fastpath_set(HAKO_ISPC_FASTPATH_QUERY);
+}
+
 /* The one thread asleep on wq, or NULL if none or several. */
 static struct thread *sole_sleeper(struct waitq *wq)
 {
@@ -74,7 +84,13 @@ static struct thread *sole_sleeper(struct waitq *wq)
 static bool hand_to(struct ispc_port *port, struct ispc_port *to)
 {
 	struct thread *next = sole_sleeper(&to->wq);
-	return next && sched_switch_direct(&port->wq, next, &to->wq);
+	if (!next)
+		return false;
+	direct++;                        /* seen by ica_stat while we sleep */
+	if (sched_switch_direct(&port->wq, next, &to->wq))
+		return true;
+	direct--;                        /* ica_lock was held throughout */
+	return false;
 }
 
 void fastpath_call(struct ispc_port *port, struct ispc_req *r, int tag)
@@ -88,6 +104,7 @@ void fastpath_call(struct ispc_port *port, struct ispc_req *r, int tag)
 	struct ispc_port *to = r->at;
 	if (to->nrequests == 1 && hand_to(port, to))
 		return;
+	fallbacks++;
 	waitq_wake_all(&to->wq);
 }
 
@@ -95,5 +112,6 @@ void fastpath_return(struct ispc_port *port, struct ispc_port *back)
 {
 	if (list_empty(&port->requests) && hand_to(port, back))
 		return;
+	fallbacks++;
 	waitq_wake_all(&back->wq);
 }

@@ -34,6 +34,7 @@ long sys_ica_stat(uint64_t uout)
 	struct hako_ica_stat st = { 0 };
 	ica_stat(&st);
 	st.requests = ispc_requests_in_flight();
+	ispc_fastpath_stat(&st);
 	return copy_to_user(uout, &st, sizeof st);
 }
 

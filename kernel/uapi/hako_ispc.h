@@ -89,6 +89,9 @@ struct hako_ica_stat {
 	int32_t windows, reserved;      /* servers with the whole region mapped (fast mode) */
 	uint64_t pastes, peels, faults; /* since boot: PTE fills at paste, peels, first-touch faults */
 	uint64_t kept;                  /* synchronous requests that kept their mappings (fast) */
+	uint64_t direct;                /* fastpath: direct switches, requester <-> server */
+	uint64_t fallbacks;             /* fastpath: tried, a precondition failed, general path */
+	int32_t fastpath, reserved2;    /* HAKO_ISPC_FASTPATH_ON or _OFF */
 };
 
 #endif
