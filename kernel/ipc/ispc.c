@@ -135,8 +135,10 @@ static void req_drop(struct ispc_req *r)
 }
 
 /* The server is done with r (status is its result): back down the stages.
- * The port it went to (woken if `wake`), or NULL if nobody was left. */
-static struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
+ * The port it went to (woken if `wake`), or NULL if nobody was left.
+ * Inlined, so each caller's constant `wake` costs nothing. */
+static inline __attribute__((always_inline))
+struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 {
 	r->status = status;
 	for (;;) {
@@ -223,15 +225,12 @@ static bool awaits(struct proc *p, int tag)
 }
 
 /* Take a result for p (ica_lock held, released here); `mapped`: its ICAs
- * never left p's page tables; `handoff`: the fastpath's request, queued
- * with its server not yet woken (ispc_fastpath.c). */
+ * never left p's page tables. */
 static long take_result(struct proc *p, struct ispc_port *port, int tag, struct hako_ispc_msg *m,
-			int flags, bool mapped, struct ispc_req *handoff)
+			int flags, bool mapped)
 {
 	struct ispc_req *r;
 	long err = 0;
-	if (handoff)
-		fastpath_call(port, handoff, tag);
 	while (!(r = find_result(port, tag)) && !err) {
 		bool coming = tag < 0 ? port->awaited > 0 : awaits(p, tag);
 		err = coming ? port_wait(port, flags) : -ESRCH;
@@ -279,7 +278,7 @@ long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags)
 	if (!port)
 		return -ENOMEM;
 	spin_lock(&ica_lock);
-	return take_result(p, port, tag, m, flags, false, NULL);
+	return take_result(p, port, tag, m, flags, false);
 }
 
 /* ---- requests --------------------------------------------------------- */
@@ -368,9 +367,10 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	list_push_back(&to->requests, &r->link);
 	to->nrequests++;
 	/* the fastpath (ispc_fastpath.c) wakes the server when we come to wait */
-	bool fast = ispc_fastpath_on && waits && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
-		    r->depth == 1;
-	if (!fast)
+	if (__builtin_expect(ispc_fastpath_on, 0) && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
+	    waits && r->depth == 1)
+		flags |= ISPC_FASTPATH_PENDING;
+	else
 		port_wake(to);
 	int tag = c->id;
 	struct ica_span cs = ica_span_of(c), ds = r->data && !copy ? ica_span_of(r->data) : no_span();
@@ -381,7 +381,9 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	bool keep = waits && !(flags & HAKO_ISPC_ASYNC) && ica_mode == HAKO_ISPC_FAST && proc_alone(p);
 	if (keep) {
 		ica_count_kept();
-		return take_result(p, port, tag, m, 0, true, fast ? r : NULL);
+		if (flags & ISPC_FASTPATH_PENDING)
+			fastpath_call(port, tag);
+		return take_result(p, port, tag, m, 0, true);
 	}
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);
@@ -394,7 +396,9 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	if (flags & HAKO_ISPC_ASYNC)
 		return 0;
 	spin_lock(&ica_lock);
-	return take_result(p, port, tag, m, 0, false, fast ? r : NULL);
+	if (flags & ISPC_FASTPATH_PENDING)
+		fastpath_call(port, tag);
+	return take_result(p, port, tag, m, 0, false);
 }
 
 /* ---- serving ---------------------------------------------------------- */
@@ -472,14 +476,18 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
+	if (__builtin_expect(ispc_fastpath_on, 0) &&
+	    (flags & (HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK)) == HAKO_ISPC_WAIT &&
+	    p->ica_window && port->listening) {
+		struct ispc_port *back = deliver(r, m->status, false);
+		if (back)
+			fastpath_return(port, back);    /* ispc_fastpath.c */
+		return receive_locked(p, port, m, 0);
+	}
+	deliver(r, m->status, true);
 	bool wait = flags & HAKO_ISPC_WAIT;
 	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */
-	bool window = p->ica_window && wait && port->listening;
-	bool fast = window && ispc_fastpath_on && !(flags & HAKO_ISPC_NONBLOCK);
-	struct ispc_port *back = deliver(r, m->status, !fast);
-	if (fast && back)
-		fastpath_return(port, back);    /* ispc_fastpath.c */
-	if (window)
+	if (p->ica_window && wait && port->listening)
 		return receive_locked(p, port, m, flags & HAKO_ISPC_NONBLOCK);
 	spin_unlock(&ica_lock);
 	peel_both(p, cs, ds);

@@ -93,13 +93,15 @@ static bool hand_to(struct ispc_port *port, struct ispc_port *to)
 	return false;
 }
 
-void fastpath_call(struct ispc_port *port, struct ispc_req *r, int tag)
+void fastpath_call(struct ispc_port *port, int tag)
 {
 	/* Through the tag, not a kept pointer: in baseline mode ica_lock was
-	 * released while the requester peeled, and r may have been served
-	 * (its server was awake then) or failed meanwhile. */
+	 * released while the requester peeled, and the request may have been
+	 * served (its server was awake then) or failed meanwhile.  Queued
+	 * still, it is ours: a control ICA is in one request at a time. */
 	struct ica *c = ica_lookup(tag);
-	if (!c || c->req != r || r->state != RQ_QUEUED)
+	struct ispc_req *r = c ? c->req : NULL;
+	if (!r || r->ctl != c || r->state != RQ_QUEUED)
 		return;
 	struct ispc_port *to = r->at;
 	if (to->nrequests == 1 && hand_to(port, to))

@@ -46,14 +46,18 @@ struct ispc_port {
  * HAKO_ISPC_FASTPATH_ON/OFF): read once per call, so flipping it is safe. */
 extern bool ispc_fastpath_on;
 
+/* ispc_request's own flag (beside the uapi's): the request was queued
+ * without waking its server; fastpath_call must, one way or the other. */
+#define ISPC_FASTPATH_PENDING 0x40000000
+
 /*
- * The requester's side: r (tagged tag) was queued at its server without
- * waking it; the caller (the requester, about to wait on `port` for the
- * result) holds ica_lock.  Either switches straight to the server and
- * returns once woken, or wakes the server the general way and returns;
- * ica_lock is held on return either way.
+ * The requester's side: the request tagged `tag` was queued at its server
+ * without waking it; the caller (the requester, about to wait on `port`
+ * for the result) holds ica_lock.  Either switches straight to the server
+ * and returns once woken, or wakes the server the general way and
+ * returns; ica_lock is held on return either way.
  */
-void fastpath_call(struct ispc_port *port, struct ispc_req *r, int tag);
+void fastpath_call(struct ispc_port *port, int tag);
 /*
  * The server's side of a synchronous return: the result went to `back`
  * without a wake; the server (port `port`) is about to wait for its next
