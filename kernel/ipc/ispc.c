@@ -16,6 +16,11 @@
  * shortcuts here, both marked: a lone synchronous requester keeps its
  * ICAs mapped into the wait, and a server with the window replies and
  * receives the next request under one hold of ica_lock.
+ *
+ * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) leaves
+ * all of this as it is and replaces only the wake-up of a synchronous
+ * call and of its synchronous return by a direct switch; the two places
+ * that hand over to it are marked.
  */
 #include <stdint.h>
 #include <errno.h>

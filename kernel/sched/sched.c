@@ -20,6 +20,11 @@
  * A thread moving elsewhere gets its new `cpu` under the old lock and is
  * queued there under the new one; between the two it is on no queue.
  *
+ * One switch does not ask the run queue: sched_switch_direct, for the
+ * fastpath of server calls (ipc/ispc_fastpath.c), puts the running thread
+ * to sleep on a wait queue and runs a thread asleep on another, on this
+ * CPU, in its place, under the same lock protocol as every switch.
+ *
  * A CPU can be withdrawn from scheduling at boot, before any thread
  * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
  * sched_cpu_mask, so no pick, affinity, migration or steal puts a thread
