@@ -16,6 +16,11 @@
  * shortcuts here, both marked: a lone synchronous requester keeps its
  * ICAs mapped into the wait, and a server with the window replies and
  * receives the next request under one hold of ica_lock.
+ *
+ * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) leaves
+ * all of this as it is and replaces only the wake-up of a synchronous
+ * call and of its synchronous return by a direct switch; the two places
+ * that hand over to it are marked.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -25,35 +30,7 @@
 #include <proc.h>
 #include <sched.h>
 #include <thread.h>
-
-#define REQ_MAX 256
-
-enum req_state { RQ_FREE, RQ_QUEUED, RQ_SERVING, RQ_RETURNED };
-
-struct ispc_req {
-	enum req_state state;
-	struct list_node link;           /* in at->requests or at->results */
-	struct ica *ctl, *data;
-	struct ica *orig;                /* HAKO_ISPC_COPY: the requester's data ICA; data is its copy */
-	uint64_t copy_bytes;
-	struct proc *stage[HAKO_ISPC_MAX_STAGES];   /* NULL: that requester has ended */
-	int depth;
-	struct ispc_port *at;
-	bool direct;
-	int status;
-	int answered_by;                 /* pid of the server that replied last */
-};
-
-struct ispc_port {
-	struct proc *proc;
-	bool listening;
-	struct list_node link;           /* in `listeners` while listening */
-	struct list_node requests;       /* queued for this server */
-	int nrequests;
-	struct list_node results;        /* returned to this process, not yet taken */
-	int awaited;                     /* results it will take: queued, travelling, or here */
-	struct waitq wq;                 /* its receivers and result takers; guard: ica_lock */
-};
+#include "ispc_internal.h"
 
 static struct ispc_req reqs[REQ_MAX];
 static int nreqs;
@@ -162,8 +139,11 @@ static void req_drop(struct ispc_req *r)
 		ica_release(orig);
 }
 
-/* The server is done with r (status is its result): back down the stages. */
-static void deliver(struct ispc_req *r, int status)
+/* The server is done with r (status is its result): back down the stages.
+ * The port it went to (woken if `wake`), or NULL if nobody was left.
+ * Inlined, so each caller's constant `wake` costs nothing. */
+static inline __attribute__((always_inline))
+struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 {
 	r->status = status;
 	for (;;) {
@@ -177,13 +157,14 @@ static void deliver(struct ispc_req *r, int status)
 			r->state = RQ_RETURNED;
 			r->at = to->ispc;
 			list_push_back(&r->at->results, &r->link);
-			port_wake(r->at);
-			return;
+			if (wake)
+				port_wake(r->at);
+			return r->at;
 		}
 		r->status = -EPIPE;          /* that stage has ended: tell the one below */
 		if (r->depth == 0) {
 			req_drop(r);
-			return;
+			return NULL;
 		}
 	}
 }
@@ -390,7 +371,12 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	r->at = to;
 	list_push_back(&to->requests, &r->link);
 	to->nrequests++;
-	port_wake(to);
+	/* the fastpath (ispc_fastpath.c) wakes the server when we come to wait */
+	if (__builtin_expect(ispc_fastpath_on, 0) && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
+	    waits && r->depth == 1)
+		flags |= ISPC_FASTPATH_PENDING;
+	else
+		port_wake(to);
 	int tag = c->id;
 	struct ica_span cs = ica_span_of(c), ds = r->data && !copy ? ica_span_of(r->data) : no_span();
 	/* fast mode's kept mappings (ica_fast.c): a lone thread that now
@@ -400,6 +386,8 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	bool keep = waits && !(flags & HAKO_ISPC_ASYNC) && ica_mode == HAKO_ISPC_FAST && proc_alone(p);
 	if (keep) {
 		ica_count_kept();
+		if (flags & ISPC_FASTPATH_PENDING)
+			fastpath_call(port, tag);
 		return take_result(p, port, tag, m, 0, true);
 	}
 	spin_unlock(&ica_lock);
@@ -413,6 +401,8 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	if (flags & HAKO_ISPC_ASYNC)
 		return 0;
 	spin_lock(&ica_lock);
+	if (flags & ISPC_FASTPATH_PENDING)
+		fastpath_call(port, tag);
 	return take_result(p, port, tag, m, 0, false);
 }
 
@@ -491,7 +481,15 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
-	deliver(r, m->status);
+	if (__builtin_expect(ispc_fastpath_on, 0) &&
+	    (flags & (HAKO_ISPC_WAIT | HAKO_ISPC_NONBLOCK)) == HAKO_ISPC_WAIT &&
+	    p->ica_window && port->listening) {
+		struct ispc_port *back = deliver(r, m->status, false);
+		if (back)
+			fastpath_return(port, back);    /* ispc_fastpath.c */
+		return receive_locked(p, port, m, 0);
+	}
+	deliver(r, m->status, true);
 	bool wait = flags & HAKO_ISPC_WAIT;
 	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */
 	if (p->ica_window && wait && port->listening)
@@ -521,20 +519,20 @@ void ispc_proc_end(struct proc *p)
 		while (!list_empty(&port->requests)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
 			r->answered_by = p->pid;
-			deliver(r, -EPIPE);
+			deliver(r, -EPIPE, true);
 		}
 		for (int i = 0; i < REQ_MAX; i++)
 			if (reqs[i].state == RQ_SERVING && reqs[i].at == port) {
 				set_holder(&reqs[i], NULL);
 				reqs[i].answered_by = p->pid;
-				deliver(&reqs[i], -EPIPE);
+				deliver(&reqs[i], -EPIPE, true);
 			}
 		while (!list_empty(&port->results)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->results), struct ispc_req, link);
 			if (r->depth == 0)
 				req_drop(r);
 			else
-				deliver(r, -EPIPE);
+				deliver(r, -EPIPE, true);
 		}
 		p->ispc = NULL;
 	}
@@ -547,6 +545,7 @@ static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_ISPC, .fn = ispc_pr
 
 void ispc_init(void)
 {
+	ispc_fastpath_init();
 	proc_on_exit(&exit_hook);
 }
 

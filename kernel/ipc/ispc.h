@@ -19,5 +19,10 @@ long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags);
 void ispc_init(void);                /* boot: ispc_proc_end becomes an exit hook */
 void ispc_proc_end(struct proc *p);
 int ispc_requests_in_flight(void);
+/* The fastpath switch: HAKO_ISPC_FASTPATH_ON, _OFF or _QUERY; returns the
+ * state (ON or OFF), or -EINVAL (ispc_fastpath.c). */
+long ispc_fastpath_set(int mode);
+void ispc_fastpath_init(void);
+void ispc_fastpath_stat(struct hako_ica_stat *st);   /* its counters and state */       /* boot: the kernel option fastpath=on|off */
 
 #endif

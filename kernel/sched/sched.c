@@ -20,6 +20,11 @@
  * A thread moving elsewhere gets its new `cpu` under the old lock and is
  * queued there under the new one; between the two it is on no queue.
  *
+ * One switch does not ask the run queue: sched_switch_direct, for the
+ * fastpath of server calls (ipc/ispc_fastpath.c), puts the running thread
+ * to sleep on a wait queue and runs a thread asleep on another, on this
+ * CPU, in its place, under the same lock protocol as every switch.
+ *
  * A CPU can be withdrawn from scheduling at boot, before any thread
  * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
  * sched_cpu_mask, so no pick, affinity, migration or steal puts a thread
@@ -146,6 +151,39 @@ static int leave_target(struct cpu *c, struct thread *t)
 }
 
 /*
+ * Run next in prev's place on c, for `slice` ticks.  Caller holds
+ * c->rq.lock (and nothing else); next is on no run queue and may run on
+ * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
+ */
+static inline __attribute__((always_inline))
+void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice)
+{
+	uint64_t now = arch_tsc();
+	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
+	next->no_steal = false;
+	next->slice_left = slice;
+	if (next == prev) {
+		spin_unlock(&c->rq.lock);
+		return;
+	}
+	prev->runtime_tsc += now - prev->switched_in_tsc;
+	next->switched_in_tsc = now;
+	c->current = next;
+	c->idle = next == c->idle_thread;
+	c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
+	c->prev = prev;
+	c->ctx_switches++;
+	bool intena = c->intena;
+	if (prev->drvproc || next->drvproc)
+		drvproc_switched(prev, next, prev->as != next->as);
+	arch_thread_switched_in(next);
+	arch_switch(&prev->saved_rsp, next->saved_rsp);
+	c = this_cpu();                  /* prev may resume on another CPU */
+	c->intena = intena;
+	sched_finish_switch();
+}
+
+/*
  * Give this CPU to the best runnable thread.  Caller holds c->rq.lock
  * (and nothing else) and has set current->state if it is not staying
  * runnable.  Returns in the old thread, later, with the lock released.
@@ -167,29 +205,7 @@ static void switch_away(struct cpu *c)
 		rq_remove(c, next);
 	else
 		next = c->idle_thread;
-	uint64_t now = arch_tsc();
-	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
-	next->no_steal = false;
-	next->slice_left = sched_slice_ticks;
-	if (next == prev) {
-		spin_unlock(&c->rq.lock);
-		return;
-	}
-	prev->runtime_tsc += now - prev->switched_in_tsc;
-	next->switched_in_tsc = now;
-	c->current = next;
-	c->idle = next == c->idle_thread;
-	c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
-	c->prev = prev;
-	c->ctx_switches++;
-	bool intena = c->intena;
-	if (prev->drvproc || next->drvproc)
-		drvproc_switched(prev, next, prev->as != next->as);
-	arch_thread_switched_in(next);
-	arch_switch(&prev->saved_rsp, next->saved_rsp);
-	c = this_cpu();                  /* prev may resume on another CPU */
-	c->intena = intena;
-	sched_finish_switch();
+	switch_to(c, prev, next, sched_slice_ticks);
 }
 
 /* First thing a thread does after being switched to. */
@@ -512,6 +528,54 @@ void waitq_wait_killable(struct waitq *wq)
 	struct thread *t = thread_current();
 	if (wait_begin(wq, t))
 		sleep_on(wq, t, true);
+}
+
+/*
+ * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
+ * thread starts a killable wait on wq and next, asleep on next_wq on this
+ * CPU, runs in its place at once, with what is left of the running
+ * thread's time slice: next is taken off next_wq, but no run queue is
+ * touched and no other thread is considered.
+ *
+ * Locking: caller holds wq->guard, which must also be next_wq's guard, and
+ * nothing else (interrupts are off while it is held).  The running
+ * thread's state and next's are changed under this CPU's run-queue lock,
+ * taken after the guard (its rank is below), and that lock is held across
+ * the switch exactly as in switch_away, so a waker on another CPU cannot
+ * queue the sleeper before its registers are saved.  Returns with
+ * wq->guard held again: true once woken (the caller rechecks its
+ * condition, as after any killable wait), false without having slept if
+ * a precondition failed (the caller then wakes next and waits the usual
+ * way): the running thread is killed, next is not asleep on next_wq here
+ * or is killed, a switch is already due here, or a thread of a higher
+ * priority than next's is runnable here.
+ */
+bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
+{
+	struct thread *t = thread_current();
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
+	if (!wait_begin(wq, t))
+		return false;
+	spin_lock(&c->rq.lock);
+	bool ok = c->ncli == 2 && !c->need_resched && next->cpu == c->id &&
+		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
+		  !next->isoch && !t->isoch &&
+		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
+	if (!ok) {
+		spin_unlock(&c->rq.lock);
+		t->wait_on = NULL;
+		return false;
+	}
+	list_remove(&next->rq_link);     /* off next_wq: woken by hand */
+	next->wait_on = NULL;
+	next->handed = false;
+	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
+	list_push_back(&wq->sleepers, &t->rq_link);
+	spin_unlock(wq->guard);
+	c->prev_target = -1;
+	switch_to(c, t, next, t->slice_left);
+	spin_lock(wq->guard);
+	return true;
 }
 
 /*

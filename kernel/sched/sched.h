@@ -79,6 +79,10 @@ void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 void waitq_wait_locked(struct waitq *wq);
 /* The same, but a killed thread returns at once (see thread_interrupt). */
 void waitq_wait_killable(struct waitq *wq);
+/* Wait on wq and run next (asleep on next_wq, here) in the caller's place,
+ * without the run queue; caller holds the one guard of both.  false: not
+ * possible (nothing done), see sched.c. */
+bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
 bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
 int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */

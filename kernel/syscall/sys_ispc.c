@@ -34,13 +34,20 @@ long sys_ica_stat(uint64_t uout)
 	struct hako_ica_stat st = { 0 };
 	ica_stat(&st);
 	st.requests = ispc_requests_in_flight();
+	ispc_fastpath_stat(&st);
 	return copy_to_user(uout, &st, sizeof st);
 }
 
 long sys_ispc_listen(uint64_t flags) { return ispc_listen(proc_current(), (int)flags); }
 long sys_ispc_mode(uint64_t mode)
 {
-	return priv_check(HAKO_PRIV_IPC) < 0 ? -EPERM : ica_set_mode((int)mode);
+	int m = (int)mode;
+	bool fastpath = m == HAKO_ISPC_FASTPATH_ON || m == HAKO_ISPC_FASTPATH_OFF;
+	if (m == HAKO_ISPC_FASTPATH_QUERY)
+		return ispc_fastpath_set(m);
+	if (priv_check(HAKO_PRIV_IPC) < 0)
+		return -EPERM;
+	return fastpath ? ispc_fastpath_set(m) : ica_set_mode(m);
 }
 
 /* Read the message, and make sure it can be written back: a result or a

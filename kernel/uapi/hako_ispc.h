@@ -54,6 +54,12 @@
 #define HAKO_ISPC_BASELINE 0     /* paste maps nothing (first touch faults); every peel unmaps */
 #define HAKO_ISPC_FAST     1     /* paste fills the PTEs; servers keep the whole region mapped */
 #define HAKO_ISPC_QUERY    (-1)
+/* ispc_mode, the second switch, at any time: synchronous calls switch
+ * straight between requester and server when they can (the fastpath,
+ * kernel option fastpath=on|off); returns the state, ON or OFF. */
+#define HAKO_ISPC_FASTPATH_OFF   2
+#define HAKO_ISPC_FASTPATH_ON    3
+#define HAKO_ISPC_FASTPATH_QUERY (-2)
 
 /*
  * What ispc_request, ispc_receive, ispc_reply and ispc_result exchange.
@@ -83,6 +89,9 @@ struct hako_ica_stat {
 	int32_t windows, reserved;      /* servers with the whole region mapped (fast mode) */
 	uint64_t pastes, peels, faults; /* since boot: PTE fills at paste, peels, first-touch faults */
 	uint64_t kept;                  /* synchronous requests that kept their mappings (fast) */
+	uint64_t direct;                /* fastpath: direct switches, requester <-> server */
+	uint64_t fallbacks;             /* fastpath: tried, a precondition failed, general path */
+	int32_t fastpath, reserved2;    /* HAKO_ISPC_FASTPATH_ON or _OFF */
 };
 
 #endif

@@ -39,6 +39,7 @@
 #define REGION_ISPC_SERVER_REPLY    0x0e    /* + (4 KiB data): a server's reply without waiting */
 #define REGION_ISPC_RELAY           0x10    /* + 8 * (direct) + depth - 1 */
 #define REGION_ISPC_DATA            0x20    /* + 8 * (copy) + size index */
+#define REGION_ISPC_FASTPATH        0x30    /* + (4 KiB data): the synchronous round trip, fastpath on */
 
 /*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a

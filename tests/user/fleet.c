@@ -100,3 +100,16 @@ long send_when_listening(int pid, struct ispc_call *call, unsigned ms)
 	}
 	return r;
 }
+
+/* Wait until WANT requests are in flight (up to MS ms): how many are. */
+int wait_requests(int want, unsigned ms)
+{
+	struct hako_ica_stat st = { .requests = -1 };
+	for (unsigned waited = 0; waited <= ms; waited++) {
+		if (sys_ica_stat(&st) == 0 && st.requests >= want)
+			break;
+		sleep_ms(1);
+	}
+	return st.requests;
+}
+

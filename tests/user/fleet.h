@@ -32,9 +32,11 @@ int fleet_stop(struct fleet *f, int pid);
 /* Kill and reap all of them, newest first. */
 void fleet_stop_all(struct fleet *f);
 
-#define ISPC_TEST(tname) \
+#define ISPC_TEST(tname) ISPC_TEST_NEEDS(tname, NULL)
+/* The same for a test that needs something (TEST_NEEDS). */
+#define ISPC_TEST_NEEDS(tname, need) \
 	static int ispc_##tname(struct fleet *fl); \
-	TEST(tname) \
+	TEST_NEEDS(tname, need) \
 	{ \
 		struct fleet fleet = { .n = 0, .ns = 0 }; \
 		int failed = ispc_##tname(&fleet); \
@@ -45,6 +47,8 @@ void fleet_stop_all(struct fleet *f);
 
 /* Free pages of the ICA region (0 if ica_stat fails). */
 uint64_t ica_free_pages(void);
+/* Wait until WANT requests are in flight (up to MS ms): how many are. */
+int wait_requests(int want, unsigned ms);
 /* Send asynchronous requests on CALL to PID until it listens (not -ESRCH),
  * for up to MS ms: the tag, or the last error. */
 long send_when_listening(int pid, struct ispc_call *call, unsigned ms);

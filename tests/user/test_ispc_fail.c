@@ -26,18 +26,6 @@ static void sleep_forever(void)
 		sys_sleep(FOREVER_NS);
 }
 
-/* Wait until WANT requests are in flight (up to MS ms): how many are. */
-static int wait_requests(int want, unsigned ms)
-{
-	struct hako_ica_stat st = { .requests = -1 };
-	for (unsigned waited = 0; waited <= ms; waited++) {
-		if (sys_ica_stat(&st) == 0 && st.requests >= want)
-			break;
-		sleep_ms(1);
-	}
-	return st.requests;
-}
-
 /* Listen and never take a request. */
 UROLE(srv_listen_only)
 {

@@ -16,7 +16,11 @@
  *   server_receive  the server's ispc_receive of a request already queued
  *                   (server side too: the paste into the server, no switch)
  * The two round trips have regions (sync_request and sync_return are
- * parts of the first, async_request of the second).
+ * parts of the first, async_request of the second).  The synchronous
+ * figures are taken with the fastpath off (the general path), then again
+ * with it on as sync_*_fastpath_* (kernel/ipc/ispc_fastpath.c: the switch
+ * goes straight from client to server and back); the switch is left as
+ * it was found.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,26 +38,29 @@ static int basic_slot(const struct call *c)
 
 struct basic {
 	struct samples req, ret, rt, areq, art;
+	struct samples fpreq, fpret, fprt;       /* the same round trips, fastpath on */
 };
 
-static int sync_once(int server, struct call *c, struct basic *b)
+/* SLOT + K is the round trip's region: REGION_ISPC_BASIC + basic_slot, or
+ * REGION_ISPC_FASTPATH + (4 KiB data). */
+static int sync_once(int server, struct call *c, unsigned slot, int k, struct samples *req,
+		     struct samples *ret, struct samples *rt)
 {
 	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
-	int k = basic_slot(c);
 	c->st->op = OP_STAMP;
-	ispc_region_begin(REGION_ISPC_BASIC, k);
+	ispc_region_begin(slot, k);
 	c->st->t_sent = tsc_now();
 	long r = sys_ispc_request(server, &m, 0);
 	(void)*(volatile uint32_t *)&c->st->op;   /* the first touch of what came back */
 	if (c->data_word)
 		(void)*c->data_word;
 	uint64_t back = tsc_now();
-	ispc_region_end(REGION_ISPC_BASIC, k);
+	ispc_region_end(slot, k);
 	if (r < 0 || m.status < 0)
 		return fail("synchronous request", r < 0 ? r : m.status);
-	samples_add(&b->req, c->st->t_received - c->st->t_sent);
-	samples_add(&b->ret, back - c->st->t_replied);
-	samples_add(&b->rt, back - c->st->t_sent);
+	samples_add(req, c->st->t_received - c->st->t_sent);
+	samples_add(ret, back - c->st->t_replied);
+	samples_add(rt, back - c->st->t_sent);
 	return 0;
 }
 
@@ -141,6 +148,13 @@ static void report_basic(struct basic *b, const char *suffix, int slot)
 	bench_report(figure("sync_return", suffix), &b->ret, "result sent -> client has it");
 	bench_report_region(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result",
 			    ispc_region(REGION_ISPC_BASIC + slot), b->rt.n);
+	bench_report(figure("sync_request_fastpath", suffix), &b->fpreq,
+		     "request sent -> server has it, fastpath");
+	bench_report(figure("sync_return_fastpath", suffix), &b->fpret,
+		     "result sent -> client has it, fastpath");
+	bench_report_region(figure("sync_roundtrip_fastpath", suffix), &b->fprt,
+			    "synchronous request + result, fastpath",
+			    ispc_region(REGION_ISPC_FASTPATH + slot / 2), b->fprt.n);
 	bench_report(figure("async_request", suffix), &b->areq, "the asynchronous ispc_request call");
 	bench_report_region(figure("async_roundtrip", suffix), &b->art,
 			    "asynchronous request, then ispc_result",
@@ -150,10 +164,11 @@ static void report_basic(struct basic *b, const char *suffix, int slot)
 static int basic_run(int data_pages, const char *suffix)
 {
 	struct basic b;
-	struct samples *all[] = { &b.req, &b.ret, &b.rt, &b.areq, &b.art };
+	struct samples *all[] = { &b.req, &b.ret, &b.rt, &b.areq, &b.art, &b.fpreq, &b.fpret, &b.fprt };
+	const int nall = (int)(sizeof all / sizeof all[0]);
 	struct call c, c2;
 	int err = 0;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < nall; i++)
 		if (samples_init(all[i], RUNS) < 0)
 			err = -1;
 	int server = err ? -1 : spawn_server(0);
@@ -164,8 +179,18 @@ static int basic_run(int data_pages, const char *suffix)
 		return -1;
 	}
 	c.st->touch = data_pages > 0;
+	long was = sys_ispc_mode(HAKO_ISPC_FASTPATH_OFF);
+	if (was < 0)
+		err = fail("ispc_mode fastpath", was);
 	for (int i = 0; i < RUNS && !err; i++)
-		err = sync_once(server, &c, &b);
+		err = sync_once(server, &c, REGION_ISPC_BASIC, basic_slot(&c), &b.req, &b.ret, &b.rt);
+	if (!err && sys_ispc_mode(HAKO_ISPC_FASTPATH_ON) < 0)
+		err = fail("ispc_mode fastpath", -1);
+	for (int i = 0; i < RUNS && !err; i++)
+		err = sync_once(server, &c, REGION_ISPC_FASTPATH, basic_slot(&c) / 2, &b.fpreq, &b.fpret,
+				&b.fprt);
+	if (was >= 0)
+		sys_ispc_mode((int)was);
 	for (int i = 0; i < RUNS && !err; i++)
 		err = async_once(server, &c, &b);
 	if (!err)
@@ -177,7 +202,7 @@ static int basic_run(int data_pages, const char *suffix)
 	call_close(&c);
 	call_close(&c2);
 	stop_server(server);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < nall; i++)
 		samples_free(all[i]);
 	return err;
 }

@@ -36,6 +36,8 @@ static const struct part parts[] = {
 static const struct bench_target targets[] = {
 	{ "sync_roundtrip_nodata_fast", 2500, "request + result, no data ICA, fast" },
 	{ "sync_roundtrip_4k_fast", 4000, "request + result, 4 KiB data ICA both ways, fast" },
+	{ "sync_roundtrip_fastpath_nodata_fast", 840, "the same, no data ICA, fastpath" },
+	{ "sync_roundtrip_fastpath_4k_fast", 1000, "the same, 4 KiB data ICA, fastpath" },
 };
 
 static int mode;
