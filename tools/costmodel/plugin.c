@@ -14,8 +14,12 @@
  *     (a line already entered in the block is an L1i and iTLB hit by
  *     construction, so the other instructions skip it);
  *   - every memory access: a callback with the virtual and physical address;
- *   - the few instructions decode.h recognises: a callback that reads the
- *     registers it needs and applies the flush or the marker.
+ *     one to a device (QEMU's "I/O" memory) is priced as a register access
+ *     by its direction, the local APIC's page at its own price (model.h);
+ *   - port I/O: in and out charge one port access each when they run; ins
+ *     and outs one per element, from the memory callback of each element;
+ *   - the few other instructions decode.h recognises: a callback that reads
+ *     the registers it needs and applies the flush or the marker.
  *
  * Which vCPU runs: under -icount with more than one vCPU, QEMU 10.0
  * passes callbacks a wrong vCPU index (it bakes a constant into the
@@ -278,8 +282,25 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 {
 	struct vcpu *v = &vcpus[current];
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, va);
+	uint64_t pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : va;
 	v->io = hw && qemu_plugin_hwaddr_is_io(hw);
-	cm_core_data(&v->core, va, hw ? qemu_plugin_hwaddr_phys_addr(hw) : va, v->io);
+	if (v->io)
+		cm_core_mmio(&v->core, va, pa, qemu_plugin_mem_is_store(info));
+	else
+		cm_core_data(&v->core, va, pa, false);
+}
+
+/* in, out: one port access (ud: its enum cm_io), before the instruction runs. */
+static void on_port(unsigned int vcpu_ignored, void *ud)
+{
+	cm_core_io(&vcpus[current].core, (enum cm_io)(uintptr_t)ud, 1);
+}
+
+/* An element of ins or outs: its memory side, and the port access that goes with it. */
+static void on_port_string(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64_t va, void *ud)
+{
+	on_mem(vcpu_ignored, info, va, NULL);
+	cm_core_io(&vcpus[current].core, (enum cm_io)(uintptr_t)ud, 1);
 }
 
 /* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
@@ -333,6 +354,10 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_HLT:
 		v->halts++;
 		break;
+	case CM_INSN_PORT_IN:        /* on_port and on_port_string price these */
+	case CM_INSN_PORT_OUT:
+	case CM_INSN_PORT_INS:
+	case CM_INSN_PORT_OUTS:
 	case CM_INSN_OTHER:
 		break;
 	}
@@ -377,11 +402,27 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
 		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
-		if (d.kind != CM_INSN_OTHER)
+		switch (d.kind) {
+		case CM_INSN_PORT_IN:
+		case CM_INSN_PORT_OUT:
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_port, QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)(d.kind == CM_INSN_PORT_IN ? CM_IO_PORT_READ : CM_IO_PORT_WRITE));
+			break;
+		case CM_INSN_PORT_INS:       /* on_port_string, below */
+		case CM_INSN_PORT_OUTS:
+		case CM_INSN_OTHER:
+			break;
+		default:
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_special, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)intern(&d, va));
-		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, NULL);
+		}
+		if (d.kind == CM_INSN_PORT_INS || d.kind == CM_INSN_PORT_OUTS)
+			qemu_plugin_register_vcpu_mem_cb(insn, on_port_string, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)(d.kind == CM_INSN_PORT_INS ?
+									CM_IO_PORT_READ : CM_IO_PORT_WRITE));
+		else
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, NULL);
 	}
 	pthread_mutex_unlock(&trans_lock);
 }
