@@ -81,7 +81,7 @@ BENCHES: dict[str, Bench] = {
     "intr": Bench(
         profile=Profile(machine="pc", smp=2, mode="icount", net="hub", words=("intrbench",),
                         model_epochs=INTR_EPOCHS),
-        timeout=1800.0,
+        timeout=3600.0,
         about="interrupt packaging, paper 000 (intrbench), sequential/packed/adaptive, "
               "both NICs on a hub, pc, 2 CPUs, icount",
     ),

@@ -44,7 +44,7 @@ def planted(seq_io_per_int=1000, pack_io_per_batch=3000, io_per_frame_fig6=2000)
                       seq_io_per_int * modelled.ROUNDS * modelled.SEQ_FRAMES, io=4000))
     seq += 2
     recs.append(epoch(seq, "part_delay", [0, 0, 0], 0, 0))
-    recs.append(epoch(seq + 1, "one_case", [0, 0, 0], 1, 0))
+    recs.append(epoch(seq + 1, "part_interference", [0, 0, 0], 1, 0))   # one_case(0) inlined
     seq += 2
     for k in range(1, 11):
         frames = 100 * k
@@ -76,6 +76,12 @@ def test_fig6_loops_in_one_modelled_second():
     assert seq[10] == (450_000_000 - 30_000_000 - 2_000_000) // 1000
     assert packed[10] == (450_000_000 - 20_000_000 - 1_000_000) // 1000
     assert abs(f["fig6"][("sequential", 10)]["io_share_pct"] - 100 * 2e6 / 450e6) < 1e-9
+
+
+def test_a_no_io_case_of_its_own_is_taken_too():
+    recs = [{**r, "at_name": "one_case"} if r.get("at_name") == "part_interference" else r
+            for r in planted()]
+    assert modelled.figures(recs)["fig6"][("none", 0)]["loops_cycles"] == 450_000
 
 
 def test_unexpected_epochs_are_refused_with_the_reason():
