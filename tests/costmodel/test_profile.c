@@ -22,7 +22,9 @@ static const char good[] =
 	"l1d.size = 8K\nl1d.ways = 4\nl1d.line = 64\nl1d.latency = 2\n"
 	"l2.size = 512K\nl2.ways = 8\nl2.line = 128\nl2.latency = 7\n"
 	"l3.size = 0\nl3.ways = 0\nl3.line = 0\nl3.latency = 0\n"
-	"mem.latency = 300\n";
+	"mem.latency = 300\n"
+	"io.port_read_cycles = 1792\nio.port_write_cycles = 1624\n"
+	"io.mmio_read_cycles = 1792\nio.mmio_write_cycles = 84\nio.lapic_cycles = 63\n";
 
 /* good with the first occurrence of from replaced by to. */
 static const char *edited(const char *from, const char *to)

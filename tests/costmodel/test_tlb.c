@@ -207,8 +207,10 @@ TEST(cycle_formula)
 	cm_core_data(&c, PAGE(1), PAGE(1), false);      /* walk 50; memory 100 - 1 */
 	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 99);
 	CHECK_EQ(cm_cycles(&c.n, &p), 15 + 50 + 99);
-	cm_core_data(&c, PAGE(1) + 64, PAGE(1) + 64, true);   /* MMIO: no cache, memory latency */
-	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 99 + 99);
+	p.io.mmio_read = 300;
+	cm_core_data(&c, PAGE(1) + 64, PAGE(1) + 64, true);   /* MMIO: no cache, the io price */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 99);
+	CHECK_EQ(c.n.v[CM_IO_CYCLES], 300);
 	CHECK_EQ(c.n.v[CM_L1D_MISS], 1);
 	cm_core_free(&c);
 }

@@ -64,6 +64,30 @@ static size_t decode_mem(const uint8_t *b, size_t n, size_t at, uint8_t rex, str
 	return at;
 }
 
+/*
+ * The port I/O instruction whose opcode is op, rest bytes from it to the
+ * end of the instruction: the immediate forms have one byte of port
+ * number after the opcode, the others none.
+ */
+static bool port_io(uint8_t op, size_t rest, struct cm_insn *out)
+{
+	enum cm_insn_kind kind;
+	size_t len = 1;
+	switch (op) {
+	case 0xE4: case 0xE5: kind = CM_INSN_PORT_IN; len = 2; break;
+	case 0xE6: case 0xE7: kind = CM_INSN_PORT_OUT; len = 2; break;
+	case 0xEC: case 0xED: kind = CM_INSN_PORT_IN; break;
+	case 0xEE: case 0xEF: kind = CM_INSN_PORT_OUT; break;
+	case 0x6C: case 0x6D: kind = CM_INSN_PORT_INS; break;
+	case 0x6E: case 0x6F: kind = CM_INSN_PORT_OUTS; break;
+	default: return false;
+	}
+	if (rest != len)
+		return false;
+	out->kind = kind;
+	return true;
+}
+
 void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 {
 	memset(out, 0, sizeof *out);
@@ -84,6 +108,10 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 		rex = b[at++];
 	if (at + 1 == n && b[at] == 0xF4) {
 		out->kind = CM_INSN_HLT;
+		out->len = (uint8_t)n;
+		return;
+	}
+	if (port_io(b[at], n - at, out)) {
 		out->len = (uint8_t)n;
 		return;
 	}

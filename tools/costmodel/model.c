@@ -13,6 +13,7 @@ const char *const cm_count_names[CM_NCOUNTS] = {
 	[CM_L1I_MISS] = "l1i_miss", [CM_L1D_MISS] = "l1d_miss",
 	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss",
 	[CM_MEM_CYCLES] = "mem_cycles",
+	[CM_IO_READS] = "io_reads", [CM_IO_WRITES] = "io_writes", [CM_IO_CYCLES] = "io_cycles",
 };
 
 bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache *l3,
@@ -76,11 +77,34 @@ void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
 
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
 {
+	if (io) {
+		cm_core_mmio(c, va, pa, false);
+		return;
+	}
 	translate(c, false, va);
-	if (!io)
-		charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, pa);
-	else if (c->p->mem_latency > c->p->l1d.latency)
-		c->n.v[CM_MEM_CYCLES] += c->p->mem_latency - c->p->l1d.latency;
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, pa);
+}
+
+void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
+{
+	translate(c, false, va);
+	if (pa - CM_LAPIC_BASE < CM_LAPIC_SIZE)
+		cm_core_io(c, write ? CM_IO_LAPIC_WRITE : CM_IO_LAPIC_READ, 1);
+	else
+		cm_core_io(c, write ? CM_IO_MMIO_WRITE : CM_IO_MMIO_READ, 1);
+}
+
+void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count)
+{
+	const struct cm_io_costs *io = &c->p->io;
+	const uint32_t price[] = {
+		[CM_IO_PORT_READ] = io->port_read, [CM_IO_PORT_WRITE] = io->port_write,
+		[CM_IO_MMIO_READ] = io->mmio_read, [CM_IO_MMIO_WRITE] = io->mmio_write,
+		[CM_IO_LAPIC_READ] = io->lapic, [CM_IO_LAPIC_WRITE] = io->lapic,
+	};
+	bool write = kind == CM_IO_PORT_WRITE || kind == CM_IO_MMIO_WRITE || kind == CM_IO_LAPIC_WRITE;
+	c->n.v[write ? CM_IO_WRITES : CM_IO_READS] += count;
+	c->n.v[CM_IO_CYCLES] += count * price[kind];
 }
 
 /*
@@ -141,7 +165,8 @@ void cm_core_empty_caches(struct cm_core *c)
 
 uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p)
 {
-	return n->v[CM_INSNS] * p->base_cpi_milli / 1000 + n->v[CM_WALK_CYCLES] + n->v[CM_MEM_CYCLES];
+	return n->v[CM_INSNS] * p->base_cpi_milli / 1000 + n->v[CM_WALK_CYCLES] + n->v[CM_MEM_CYCLES] +
+	       n->v[CM_IO_CYCLES];
 }
 
 void cm_counts_add(struct cm_counts *a, const struct cm_counts *b)

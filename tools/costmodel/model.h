@@ -11,11 +11,16 @@
  *                                          walk.cycles per page walk
  *            + mem_cycles                  per access served below L1:
  *                                          latency(serving level) - latency(L1)
+ *            + io_cycles                   per device register access: the
+ *                                          profile's io.* price of its kind
  *
  * base_cpi is the cost of an instruction when every lookup hits.  An
  * instruction fetch pays against l1i.latency, a data access against
- * l1d.latency; an access to memory-mapped I/O skips the caches and pays
- * mem.latency - l1d.latency.  No overlap between misses is modelled.
+ * l1d.latency.  An access to a device register skips the caches and pays
+ * its io.* price whole: a port read or write (in, out, and each element
+ * of ins, outs), a memory-mapped read or write, or an access to the
+ * local APIC's page (CM_LAPIC_BASE).  No overlap between misses is
+ * modelled, nor between device accesses.
  */
 #ifndef COSTMODEL_MODEL_H
 #define COSTMODEL_MODEL_H
@@ -36,6 +41,8 @@ enum cm_count {
 	CM_WALK_CYCLES,
 	CM_L1I_MISS, CM_L1D_MISS, CM_L2_MISS, CM_L3_MISS,
 	CM_MEM_CYCLES,
+	CM_IO_READS, CM_IO_WRITES,   /* device register accesses, by direction */
+	CM_IO_CYCLES,
 	CM_NCOUNTS
 };
 
@@ -48,6 +55,17 @@ extern const char *const cm_count_names[CM_NCOUNTS];
 #define CM_CR4_PGE   (1ull << 7)
 #define CM_CR4_PCIDE (1ull << 17)
 #define CM_CR3_NOFLUSH (1ull << 63)
+
+/* The local APIC's registers (xAPIC mode, its reset base): SDM vol. 3A 11.4.1. */
+#define CM_LAPIC_BASE 0xFEE00000ull
+#define CM_LAPIC_SIZE 0x1000ull
+
+/* What a device register access is, for its price (profile.h, struct cm_io_costs). */
+enum cm_io {
+	CM_IO_PORT_READ, CM_IO_PORT_WRITE,
+	CM_IO_MMIO_READ, CM_IO_MMIO_WRITE,
+	CM_IO_LAPIC_READ, CM_IO_LAPIC_WRITE,
+};
 
 struct cm_core {
 	const struct cm_profile *p;
@@ -66,9 +84,19 @@ bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache
 		  cm_walk_fn walk, void *walk_ctx);
 void cm_core_free(struct cm_core *c);
 
-/* An instruction fetch at va (physical pa), a data access at va (pa). */
+/*
+ * An instruction fetch at va (physical pa), a data access at va (pa).  A
+ * data access with io set goes to a memory-mapped register and is priced
+ * as cm_core_mmio's read.
+ */
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa);
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io);
+
+/* A load (write false) or store to a memory-mapped register at va (pa). */
+void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);
+
+/* count device register accesses of one kind (no translation: ports, or after it). */
+void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count);
 
 /* Control-register writes and the flush instructions, as the SDM defines them. */
 void cm_core_write_cr3(struct cm_core *c, uint64_t cr3);

@@ -6,6 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
+ *           [,epoch=ADDR...]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -14,8 +15,14 @@
  *     (a line already entered in the block is an L1i and iTLB hit by
  *     construction, so the other instructions skip it);
  *   - every memory access: a callback with the virtual and physical address;
- *   - the few instructions decode.h recognises: a callback that reads the
- *     registers it needs and applies the flush or the marker.
+ *     one to a device (QEMU's "I/O" memory) is priced as a register access
+ *     by its direction, the local APIC's page at its own price (model.h);
+ *   - port I/O: in and out charge one port access each when they run; ins
+ *     and outs one per element, from the memory callback of each element;
+ *   - the few other instructions decode.h recognises: a callback that reads
+ *     the registers it needs and applies the flush or the marker;
+ *   - an instruction at an epoch=ADDR address: a callback that starts an
+ *     epoch (epochs.h) labelled with the address, rdi, rsi and rdx.
  *
  * Which vCPU runs: under -icount with more than one vCPU, QEMU 10.0
  * passes callbacks a wrong vCPU index (it bakes a constant into the
@@ -44,6 +51,7 @@
 
 #include "qemu_plugin_api.h"
 #include "decode.h"
+#include "epochs.h"
 #include "model.h"
 #include "regions.h"
 #include "sections.h"
@@ -116,6 +124,10 @@ static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections *
 static unsigned fetch_line_shift;
 static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in global regions */
 static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
+#define EPOCH_ADDRS_MAX 8
+static uint64_t epoch_addrs[EPOCH_ADDRS_MAX];   /* epoch=ADDR: where a new epoch starts */
+static unsigned nepoch_addrs;
+static struct cm_epochs *epochs;
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -278,8 +290,41 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 {
 	struct vcpu *v = &vcpus[current];
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, va);
+	uint64_t pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : va;
 	v->io = hw && qemu_plugin_hwaddr_is_io(hw);
-	cm_core_data(&v->core, va, hw ? qemu_plugin_hwaddr_phys_addr(hw) : va, v->io);
+	if (v->io)
+		cm_core_mmio(&v->core, va, pa, qemu_plugin_mem_is_store(info));
+	else
+		cm_core_data(&v->core, va, pa, false);
+}
+
+/* in, out: one port access (ud: its enum cm_io), before the instruction runs. */
+static void on_port(unsigned int vcpu_ignored, void *ud)
+{
+	cm_core_io(&vcpus[current].core, (enum cm_io)(uintptr_t)ud, 1);
+}
+
+/* An element of ins or outs: its memory side, and the port access that goes with it. */
+static void on_port_string(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64_t va, void *ud)
+{
+	on_mem(vcpu_ignored, info, va, NULL);
+	cm_core_io(&vcpus[current].core, (enum cm_io)(uintptr_t)ud, 1);
+}
+
+/* The instruction at an epoch=ADDR address (ud: the address) is about to run. */
+static void on_epoch(unsigned int vcpu_ignored, void *ud)
+{
+	uint64_t args[CM_EPOCH_ARGS] = { read_reg(gpr[7]), read_reg(gpr[6]), read_reg(gpr[2]) };
+	if (cm_epochs_start(epochs, (uint64_t)(uintptr_t)ud, args, sync_counts()) < 0)
+		fprintf(stderr, "costmodel: out of memory for epochs\n");
+}
+
+static bool is_epoch_addr(uint64_t va)
+{
+	for (unsigned i = 0; i < nepoch_addrs; i++)
+		if (epoch_addrs[i] == va)
+			return true;
+	return false;
 }
 
 /* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
@@ -333,6 +378,10 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_HLT:
 		v->halts++;
 		break;
+	case CM_INSN_PORT_IN:        /* on_port and on_port_string price these */
+	case CM_INSN_PORT_OUT:
+	case CM_INSN_PORT_INS:
+	case CM_INSN_PORT_OUTS:
 	case CM_INSN_OTHER:
 		break;
 	}
@@ -373,15 +422,34 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		} else {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		}
+		if (is_epoch_addr(va))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_epoch, QEMU_PLUGIN_CB_R_REGS,
+							       (void *)(uintptr_t)va);
 		uint8_t bytes[16];
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
 		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
-		if (d.kind != CM_INSN_OTHER)
+		switch (d.kind) {
+		case CM_INSN_PORT_IN:
+		case CM_INSN_PORT_OUT:
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_port, QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)(d.kind == CM_INSN_PORT_IN ? CM_IO_PORT_READ : CM_IO_PORT_WRITE));
+			break;
+		case CM_INSN_PORT_INS:       /* on_port_string, below */
+		case CM_INSN_PORT_OUTS:
+		case CM_INSN_OTHER:
+			break;
+		default:
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_special, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)intern(&d, va));
-		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, NULL);
+		}
+		if (d.kind == CM_INSN_PORT_INS || d.kind == CM_INSN_PORT_OUTS)
+			qemu_plugin_register_vcpu_mem_cb(insn, on_port_string, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)(d.kind == CM_INSN_PORT_INS ?
+									CM_IO_PORT_READ : CM_IO_PORT_WRITE));
+		else
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, NULL);
 	}
 	pthread_mutex_unlock(&trans_lock);
 }
@@ -449,10 +517,20 @@ static void print_pcprof(const struct cm_pcprof_row *row, void *arg)
 		"\",\"insns\":%" PRIu64 "}\n", row->region, row->vcpu, row->pc, row->insns);
 }
 
+static void print_epoch(const struct cm_epoch_row *row, void *arg)
+{
+	char counts[1024];
+	cm_counts_json(&row->n, &profile, counts, sizeof counts);
+	fprintf(out, "{\"kind\":\"epoch\",\"seq\":%u,\"at\":\"0x%" PRIx64 "\",\"args\":[%" PRIu64
+		",%" PRIu64 ",%" PRIu64 "],\"vcpu\":%u,%s}\n", row->seq, row->at, row->args[0],
+		row->args[1], row->args[2], row->vcpu, counts);
+}
+
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
 	struct cm_counts *now = sync_counts();
 	cm_regions_close(regions, now);
+	cm_epochs_close(epochs, now);
 	out = out_path ? fopen(out_path, "w") : stderr;
 	if (!out) {
 		perror(out_path);
@@ -470,6 +548,7 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	cm_sections_each(sections, print_section, NULL);
 	if (pcprof)
 		cm_pcprof_each(pcprof, print_pcprof, NULL);
+	cm_epochs_each(epochs, print_epoch, NULL);
 	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
 	if (out != stderr)
 		fclose(out);
@@ -510,9 +589,12 @@ static int parse_args(int argc, char **argv)
 			cpu_id_offset = strtoull(argv[i] + 14, NULL, 0);
 		else if (strncmp(argv[i], "large=", 6) == 0 && parse_large(argv[i] + 6) == 0)
 			continue;
+		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
+			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
 		else {
 			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
-				"cpu_id_offset=N, large=BASE:SIZE)\n", argv[i]);
+				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d)\n", argv[i],
+				EPOCH_ADDRS_MAX);
 			return -1;
 		}
 	}
@@ -540,7 +622,8 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	vcpus = calloc(nvcpus, sizeof *vcpus);
 	regions = cm_regions_new(nvcpus);
 	sections = cm_sections_new(nvcpus);
-	if (!vcpus || !regions || !sections || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
+	epochs = cm_epochs_new(nvcpus);
+	if (!vcpus || !regions || !sections || !epochs || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
 		return -1;
 	for (unsigned i = 0; i < nvcpus; i++)
 		if (!cm_core_init(&vcpus[i].core, &profile, profile.l3.size ? &l3 : NULL,

@@ -44,6 +44,9 @@ static const struct key keys[] = {
 	U64("l3.size", l3.size), U32("l3.ways", l3.ways),
 	U32("l3.line", l3.line), U32("l3.latency", l3.latency),
 	U32("mem.latency", mem_latency),
+	U32("io.port_read_cycles", io.port_read), U32("io.port_write_cycles", io.port_write),
+	U32("io.mmio_read_cycles", io.mmio_read), U32("io.mmio_write_cycles", io.mmio_write),
+	U32("io.lapic_cycles", io.lapic),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -3,7 +3,8 @@
  * latencies of one processor's TLBs and caches, read from a small
  * `key = value` text file (tools/costmodel/profiles/NAME.profile).
  *
- * Every key is required; an unknown key, a missing key or a value that is
+ * Every key is required (the io.* keys too: a profile says what its
+ * buses cost); an unknown key, a missing key or a value that is
  * not a number is an error that names the file, the line and the key.
  * Integers may end in K or M (times 1024, 1024*1024).  base_cpi is a
  * decimal number with at most three decimals, kept in thousandths so the
@@ -31,6 +32,18 @@ struct cm_cache_geom {
 	uint32_t latency;            /* load-to-use cycles of a hit at this level */
 };
 
+/*
+ * An uncached access to a device register, in core cycles, charged on top
+ * of the instruction's base_cpi: a port read (in, ins) or write (out,
+ * outs); a memory-mapped read or write; an access to the local APIC's
+ * registers (physical CM_LAPIC_BASE.., on the processor itself).
+ */
+struct cm_io_costs {
+	uint32_t port_read, port_write;
+	uint32_t mmio_read, mmio_write;
+	uint32_t lapic;
+};
+
 struct cm_profile {
 	char name[CM_NAME_MAX];
 	uint32_t base_cpi_milli;     /* cycles per instruction x 1000, all hits */
@@ -39,6 +52,7 @@ struct cm_profile {
 	uint32_t walk_cycles;        /* a page walk (a miss in the last TLB level) */
 	struct cm_cache_geom l1i, l1d, l2, l3;
 	uint32_t mem_latency;        /* load-to-use cycles from memory */
+	struct cm_io_costs io;
 };
 
 /*

@@ -120,7 +120,8 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin
 				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
 				      void *userdata);
 
-/* A memory access's physical side (valid during the memory callback only). */
+/* A memory access's direction, and its physical side (valid during the memory callback only). */
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 from . import ksyms
@@ -33,14 +34,14 @@ PLUGIN = "build/costmodel/libcostmodel.so"
 # Each profile's clock in MHz (from its header; the profiles themselves
 # model cycles only): for figures in time at a stated clock.
 CLOCK_MHZ = {"pentium166": 166, "pentium200-fpm": 200, "pentium200-edo": 200,
-             "pentiumpro200": 200, "p4": 2800, "modern": 4000}
+             "pentiumpro200": 200, "pentium2-450": 450, "p4": 2800, "modern": 4000}
 PROFILES_DIR = "tools/costmodel/profiles"
 PROFILE_SUFFIX = ".profile"
 MODEL_SUFFIX = ".model.jsonl"
 JOINED_SUFFIX = ".joined.jsonl"
 # The plugin's per-region counters, in the order tables show them.
 COUNTERS = ("insns", "cycles", "itlb_miss", "dtlb_miss", "stlb_miss", "walk_cycles",
-            "l1i_miss", "l1d_miss", "l2_miss", "l3_miss")
+            "l1i_miss", "l1d_miss", "l2_miss", "l3_miss", "io_reads", "io_writes", "io_cycles")
 PER_ITER_DIGITS = 3
 
 
@@ -58,9 +59,35 @@ def joined_path(root: Path, run_name: str) -> Path:
     return root / "results" / f"{run_name}{JOINED_SUFFIX}"
 
 
-def plugin_args(profile_name: str, out_rel: str) -> list[str]:
-    """The QEMU arguments that load the plugin."""
-    return ["-plugin", f"{PLUGIN},profile={profile_rel(profile_name)},out={out_rel}"]
+def plugin_args(profile_name: str, out_rel: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """The QEMU arguments that load the plugin (EXTRA: more of its arguments)."""
+    return ["-plugin", ",".join((f"{PLUGIN},profile={profile_rel(profile_name)},out={out_rel}",
+                                 *extra))]
+
+
+def epoch_addresses(root: Path, specs: tuple[tuple[str, str], ...]) -> tuple[dict[int, str], list[str]]:
+    """The code addresses of SPECS, (ELF relative to ROOT, symbol) pairs, for
+    the plugin's epoch=ADDR arguments: {address: symbol}, and the specs not
+    found (no ELF, no such symbol)."""
+    found, missing, tables = {}, [], {}
+    for elf, symbol in specs:
+        if elf not in tables:
+            try:
+                text = subprocess.run(["nm", "-n", str(root / elf)], capture_output=True,
+                                      text=True, check=True).stdout
+            except (OSError, subprocess.CalledProcessError):
+                text = ""
+            tables[elf] = {name: addr for addr, name in ksyms.parse_symbols(text)}
+        addr = tables[elf].get(symbol)
+        if addr is None:
+            missing.append(f"{elf}:{symbol}")
+        else:
+            found[addr] = symbol
+    return found, missing
+
+
+def epoch_args(addresses: dict[int, str]) -> tuple[str, ...]:
+    return tuple(f"epoch={addr:x}" for addr in sorted(addresses))
 
 
 def known_profiles(root: Path) -> list[str]:
@@ -90,19 +117,24 @@ class ModelOutput:
 
     def __init__(self, lines: list[dict]):
         self.profile = ""
+        self.base_cpi_milli = 1000
         self.vcpus: list[dict] = []
+        self.epochs: list[dict] = []      # epoch=ADDR: per epoch and vCPU (tools/costmodel/epochs.h)
         self.regions: dict[int, list[dict]] = {}
         self.sections: list[dict] = []    # irqtrace=on: longest section per context and vCPU
         for line in lines:
             kind = line.get("kind")
             if kind == "profile":
                 self.profile = str(line.get("name", ""))
+                self.base_cpi_milli = int(line.get("base_cpi_milli", 1000))
             elif kind == "vcpu":
                 self.vcpus.append(line)
             elif kind == "region" and isinstance(line.get("region"), int):
                 self.regions.setdefault(line["region"], []).append(line)
             elif kind == "section":
                 self.sections.append(line)
+            elif kind == "epoch":
+                self.epochs.append(line)
 
     def region_totals(self, region: int) -> dict | None:
         """Counters of REGION summed over vCPUs, with spans and vCPU ids."""
@@ -144,12 +176,15 @@ def model_of(record: dict, model: ModelOutput) -> dict | None:
 
 
 def join_records(records: list[dict], model: ModelOutput,
-                 syms: list[tuple[int, str]] | None = None) -> tuple[list[dict], list[int]]:
+                 syms: list[tuple[int, str]] | None = None,
+                 epoch_names: dict[int, str] | None = None) -> tuple[list[dict], list[int]]:
     """Records with "model" added where they name a region; and the region
     ids named by a record but absent from the plugin's output.  The
     plugin's section lines follow, each with its "site" (an address) also
     named as "site_name" when SYMS, the symbols of the kernel that ran,
-    are given: so the result file names its sites after the build changes."""
+    are given: so the result file names its sites after the build changes.
+    The plugin's epoch lines (epoch=ADDR) come last, each named by
+    EPOCH_NAMES ("at_name") and carrying the profile's base CPI."""
     joined, missing = [], []
     for record in records:
         extra = model_of(record, model)
@@ -164,6 +199,10 @@ def join_records(records: list[dict], model: ModelOutput,
         if syms:
             section["site_name"] = ksyms.symbolize(int(str(line.get("site", "0")), 0), syms)
         joined.append(section)
+    for line in model.epochs:
+        at = int(str(line.get("at", "0")), 0)
+        joined.append({**line, "at_name": (epoch_names or {}).get(at, ""),
+                       "profile": model.profile, "base_cpi_milli": model.base_cpi_milli})
     return joined, missing
 
 

@@ -108,6 +108,11 @@ class Profile:
     # (relative to the root; the runner names it after the run).
     model: str = ""
     model_out: str = ""
+    # --model: (ELF relative to the root, symbol) where the plugin starts an
+    # epoch (tools/costmodel/epochs.h), resolved after the build into
+    # model_args, the plugin's extra epoch=ADDR arguments.
+    model_epochs: tuple[tuple[str, str], ...] = ()
+    model_args: tuple[str, ...] = ()
 
     def validate(self) -> None:
         """Raise ValueError if the profile cannot be turned into argv."""
@@ -272,7 +277,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.model:
-        argv += costmodel.plugin_args(profile.model, profile.model_out)
+        argv += costmodel.plugin_args(profile.model, profile.model_out, profile.model_args)
     if profile.gdb:
         argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]
     argv += list(profile.extra)

@@ -492,8 +492,10 @@ def run_boot(profile: Profile, name: str | None = None,
     return outcome
 
 
-def join_model(outcome: BootOutcome, profile: Profile, root: Path, err) -> None:
-    """After a --model run: join the plugin's regions to the result lines."""
+def join_model(outcome: BootOutcome, profile: Profile, root: Path, err,
+               epoch_names: dict[int, str] | None = None) -> None:
+    """After a --model run: join the plugin's regions (and epochs, named by
+    EPOCH_NAMES) to the result lines."""
     path = root / profile.model_out
     if not path.is_file():
         err.write(f"hako: warning: the cost-model plugin wrote no {profile.model_out}; "
@@ -507,7 +509,7 @@ def join_model(outcome: BootOutcome, profile: Profile, root: Path, err) -> None:
         if not syms:
             err.write(f"hako: warning: no {paths.relative(root, sym_path)}: the sections' "
                       "sites stay addresses\n")
-    joined, missing = costmodel.join_records(outcome.records, output, syms)
+    joined, missing = costmodel.join_records(outcome.records, output, syms, epoch_names)
     outcome.joined = joined
     target = costmodel.joined_path(root, outcome.name)
     costmodel.write_joined(target, joined, outcome.meta)
@@ -556,6 +558,13 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
     problem = prepare(profile, root, env, build)
     if problem:
         return BootOutcome(name, *problem)
+    epoch_names = {}
+    if profile.model and profile.model_epochs:   # the addresses of the build just made
+        epoch_names, missing = costmodel.epoch_addresses(root, profile.model_epochs)
+        if missing:
+            err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
+        profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names))
+        argv = build_argv(profile, env)
     banner = qemu_banner(profile, env) if announce else None
     if banner:
         err.write(banner + "\n")
@@ -582,7 +591,7 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
                 budget.close()
     finish(outcome, root, keep_log, meta)
     if profile.model:
-        join_model(outcome, profile, root, err)
+        join_model(outcome, profile, root, err, epoch_names)
     return outcome
 
 

@@ -60,3 +60,31 @@ l3.line = 64
 l3.latency = 44
 # source: [7CPU] 42 cycles + 51 ns at 4.0 GHz = about 246 cycles (medium)
 mem.latency = 246
+
+# --- device registers ---
+
+# Device register accesses (io.*): uncached, one transaction each, not
+# overlapped with anything.
+# [PCIe] PCI Express Base Specification 1.0a (PCI-SIG, 2003), transaction
+#      ordering: memory writes are posted; memory reads, I/O reads and
+#      writes and configuration requests are non-posted and wait for a
+#      completion from the device.
+# Hako's devices under QEMU would be PCIe endpoints or, for the legacy
+# ports (timer, serial), parts of the chipset's LPC bus on such a machine.
+
+# source: estimate: a non-posted read to a legacy port or an endpoint's I/O
+# space, about 1 us (the classic port-0x80 delay) x 4 GHz = 4000 (low)
+io.port_read_cycles = 4000
+# source: estimate: I/O writes are non-posted ([PCIe]), as long as a read,
+# 4000 (low)
+io.port_write_cycles = 4000
+# source: estimate: a non-posted read to a legacy port or an endpoint's I/O
+# space, about 1 us (the classic port-0x80 delay) x 4 GHz = 4000 (low); the
+# same transaction in memory space
+io.mmio_read_cycles = 3200
+# source: [PCIe] posted; estimate: about 40 ns for the core to hand the
+# uncached store to the system agent, x 4 GHz = 150 (low)
+io.mmio_write_cycles = 150
+# source: estimate: an xAPIC register access, answered in the core, about 25
+# ns x 4 GHz = 100 (low)
+io.lapic_cycles = 100

@@ -60,3 +60,39 @@ l3.latency = 0
 # source: estimate: about 107 ns (533 MHz bus, DDR SDRAM, about 12 cycles
 # to reach the bus per [ORM-P4] plus DRAM access) x 2.8 GHz = 300 (low)
 mem.latency = 300
+
+# --- device registers ---
+
+# Device register accesses (io.*): uncached, one bus transaction each, not
+# overlapped with anything.
+# [PCI] PCI Local Bus Specification rev. 2.1 (PCI-SIG, 1995): 33 MHz
+#      clock (30 ns); DEVSEL# fast/medium/slow 1-3 clocks after the address;
+#      a target must give the first data within 16 clocks (target initial
+#      latency); only memory writes may be posted by a bridge, I/O and
+#      configuration writes complete at the target before the processor's
+#      write does.
+# [ICH] Intel 82801BA/82801DB I/O Controller Hub (ICH2/ICH4) datasheets:
+#      the PCI bus (33 MHz) hangs off the hub link (266 MB/s) below the
+#      memory controller hub; the MCH posts processor memory writes.
+# a PCI read (port or memory space), in PCI clocks: about 2 to cross the
+# host bridge and arbitrate, 1 address, 2 DEVSEL# (medium), about 8 to the
+# target's first data (the spec allows up to 16), 1 data, 1 turnaround, 3
+# back over the host bus: about 18 clocks = 540 ns; a non-posted write
+# waits as long but for the data turnaround, about 16 clocks = 480 ns.
+
+# source: estimate: the PCI read above plus about 100 ns across the hub link
+# and back, about 640 ns x 2.8 GHz = 1792 (low)
+io.port_read_cycles = 1792
+# source: estimate: a non-posted I/O write ([PCI]) plus the hub link, about
+# 580 ns x 2.8 GHz = 1624 (low)
+io.port_write_cycles = 1624
+# source: estimate: the PCI read above plus about 100 ns across the hub link
+# and back, about 640 ns x 2.8 GHz = 1792 (low); the same transaction in
+# memory space
+io.mmio_read_cycles = 1792
+# source: [ICH] posted by the MCH; estimate: about 4 clocks of the 133 MHz
+# host bus (30 ns) x 2.8 GHz = 84 (low)
+io.mmio_write_cycles = 84
+# source: estimate: the local APIC is on the processor, about 3 host-bus
+# clocks (22.5 ns) x 2.8 GHz = 63 (low)
+io.lapic_cycles = 63

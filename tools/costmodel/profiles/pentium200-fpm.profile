@@ -57,3 +57,37 @@ l3.line = 0
 l3.latency = 0
 # source: [PC] fast-page-mode DRAM, first data of a line fill in bus clocks x 3 (low)
 mem.latency = 36
+
+# --- device registers ---
+
+# Device register accesses (io.*): uncached, one bus transaction each, not
+# overlapped with anything.
+# [PCI] PCI Local Bus Specification rev. 2.1 (PCI-SIG, 1995): 33 MHz
+#      clock (30 ns); DEVSEL# fast/medium/slow 1-3 clocks after the address;
+#      a target must give the first data within 16 clocks (target initial
+#      latency); only memory writes may be posted by a bridge, I/O and
+#      configuration writes complete at the target before the processor's
+#      write does.
+# [430] Intel 82437FX/82437VX/82439HX system controllers (1995-96): 33 MHz PCI
+#      beside the 66 MHz host bus, CPU-to-PCI posted write buffers.
+# a PCI read (port or memory space), in PCI clocks: about 2 to cross the
+# host bridge and arbitrate, 1 address, 2 DEVSEL# (medium), about 8 to the
+# target's first data (the spec allows up to 16), 1 data, 1 turnaround, 3
+# back over the host bus: about 18 clocks = 540 ns; a non-posted write
+# waits as long but for the data turnaround, about 16 clocks = 480 ns.
+
+# source: estimate: about 18 PCI clocks (540 ns, [PCI]) x 200 MHz = 108 (low)
+io.port_read_cycles = 108
+# source: estimate: a non-posted I/O write ([PCI]), about 16 PCI clocks (480
+# ns) x 200 MHz = 96 (low)
+io.port_write_cycles = 96
+# source: estimate: about 18 PCI clocks (540 ns, [PCI]) x 200 MHz = 108 (low);
+# the same transaction in memory space
+io.mmio_read_cycles = 108
+# source: [430] the bridge posts CPU-to-PCI memory writes; estimate: about 4
+# host-bus clocks for it to take one, 4 x 3 = 12 (low); a read after posted
+# writes waits for them to drain, which is not modelled
+io.mmio_write_cycles = 12
+# source: estimate: the local APIC is on the processor and answers without a
+# bus cycle, about 3 host-bus clocks, 3 x 3 = 9 (low)
+io.lapic_cycles = 9

@@ -117,4 +117,43 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
                     f"paper's own model predicted +{P['fig6_model_gain_pct']} % and attributed "
                     "the rest to cache locality of back-to-back handlers, which icount does not "
                     "model.", ""]
+    return out + modelled_section(results)
+
+
+def modelled_section(results: Path) -> list[str]:
+    """Tables 2 and Fig. 6 in modelled cycles, when the run had the cost model
+    (criteria.figures: the joined file of the same run)."""
+    from .criteria import PUBLISHED as P, figures, saving_pct
+    m = figures(results).get("modelled")
+    if not m:
+        return []
+    out = [f"### In modelled cycles ({m['profile']}, {m['mhz']} MHz)", "",
+           "Run: `./hako bench intr --model " + m["profile"] + "`. Each figure is its "
+           "instructions at the profile's base CPI plus the device register accesses (port, "
+           "MMIO, local APIC, at the profile's `io.*` prices) the same run made, spread over "
+           "its interrupts; cache and TLB cycles are not added. The phases of Table 2 cannot "
+           "be split this way and stay in instructions above.", ""]
+    rows = [(k, n(r["seq_insns"]), n(r["seq_cycles"]), n(r["packed_insns"]), n(r["packed_cycles"]),
+             f"{r['saving_pct']:.1f} %") for k, r in m["totals"].items()]
+    out += table(("N", "sequential (insns)", "sequential (cycles)", "packed (insns)",
+                  "packed (cycles)", "saving (cycles)"), rows) + [""]
+    paper_saving = saving_pct(P["total_seq_n10"], P["total_pack_n10"])
+    out += [f"A sequential interrupt makes {m['seq_accesses_per_int']:.1f} device accesses, "
+            f"{n(round(m['seq_io_per_int']))} cycles, {m['seq_io_share_pct']:.1f} % of its modelled "
+            f"cost; the saving at N = 10 is {m['totals'][10]['saving_pct']:.1f} % in cycles (the "
+            f"paper's {paper_saving:.1f} %), packing wins from N = {m['breakeven_n']}.", ""]
+    fig = m["fig6"]
+    none = fig[("none", 0)]
+    rows = [(k, n(fig[("sequential", k)]["loops_cycles"]), n(fig[("packed", k)]["loops_cycles"]),
+             f"{fig[('sequential', k)]['io_share_pct']:.2f} %")
+            for k in sorted(k for (mode, k) in fig if mode == "sequential")]
+    out += table(("k", "sequential (loops)", "packed (loops)", "device accesses' share (seq)"),
+                 rows) + [""]
+    k = P["fig6_k"]
+    s10, p10 = fig[("sequential", k)]["loops_cycles"], fig[("packed", k)]["loops_cycles"]
+    out += [f"Loops in one modelled second: no I/O {n(none['loops_cycles'])}; at k = {k} "
+            f"sequential {n(s10)}, packed {n(p10)} ({100 * (p10 - s10) / s10:+.3f} %); the I/O "
+            f"takes {pct(none['loops_cycles'] - s10, none['loops_cycles'])} of the loop's time, "
+            f"the device accesses alone {fig[('sequential', k)]['io_share_pct']:.2f} % (the paper: "
+            f"{pct(P['fig6_none'] - P['fig6_seq'], P['fig6_none'])}).", ""]
     return out
