@@ -397,6 +397,11 @@ long isoch_op(int op, int tid, struct hako_isoch *out)
 		uint64_t affinity = is->normal_affinity;
 		int prio = is->normal_prio;
 		spin_lock(&isoch_lock);
+		if (is->retiring) {      /* another DESTROY, or its thread's exit, got there first */
+			is->users--;
+			spin_unlock(&isoch_lock);
+			return -ESRCH;
+		}
 		int mine = unlist(is);
 		is->users--;
 		if (t != me) {           /* listed until now, so alive: no yield for another */

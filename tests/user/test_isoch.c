@@ -348,3 +348,51 @@ TEST_NEEDS(isoch_no_missed_release_under_packed_interrupts, hub_cards_packaging)
 	}
 	return 0;
 }
+
+/* Two threads destroy one periodic thread at the same moment, from two CPUs:
+ * one of them does it, the other is told -ESRCH, and the reservation is
+ * given back once (not unlisted and freed twice). */
+#define DESTROY_ROUNDS 100
+static volatile int destroy_go;
+static volatile int destroy_target;
+static volatile long destroy_result[2];
+
+static void destroyer(void *arg)
+{
+	int me = (int)(long)arg;
+	while (!destroy_go)
+		cpu_pause();
+	destroy_result[me] = sys_isoch_ctl(HAKO_ISOCH_DESTROY, destroy_target, NULL);
+}
+
+TEST(isoch_destroyed_by_two_threads_at_once_is_retired_once)
+{
+	struct hako_isoch st;
+	for (int round = 0; round < DESTROY_ROUNDS; round++) {
+		nappers_go = 0;
+		destroy_go = 0;
+		int target = thread_start(napper, NULL);
+		CHECK(target > 0, "thread_start %d", target);
+		CHECK_EQ(make_periodic(target, 0, 10000000, 100000, &st), 0);
+		destroy_target = target;
+		int d[2];
+		for (int i = 0; i < 2; i++) {
+			d[i] = thread_start(destroyer, (void *)(long)i);
+			CHECK(d[i] > 0, "thread_start %d", d[i]);
+			sys_set_affinity(d[i], 1ull << (i % 2));
+		}
+		destroy_go = 1;
+		for (int i = 0; i < 2; i++)
+			CHECK_EQ(thread_join(d[i]), 0);
+		long a = destroy_result[0], b = destroy_result[1];
+		CHECK((a == 0 && b == -ESRCH) || (a == -ESRCH && b == 0),
+		      "round %d: the two DESTROYs returned %ld and %ld", round, a, b);
+		CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_INFO, target, &st), -ESRCH);
+		nappers_go = 1;
+		CHECK_EQ(thread_join(target), 0);
+	}
+	/* Everything was given back: a thread may take 90 % of CPU 0 again. */
+	CHECK_EQ(make_periodic(0, 0, 1000000, 900000, &st), 0);
+	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL), 0);
+	return 0;
+}
