@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import functools
 import hashlib
 import os
 import signal
@@ -398,14 +399,20 @@ def file_digest(path: Path) -> str | None:
         return None
 
 
-def compiler_version(env: dict) -> str:
-    """The first line of `gcc --version` (what built the guest), or "unknown"."""
+@functools.lru_cache(maxsize=None)
+def _version_line(cc: str) -> str:
     try:
-        proc = subprocess.run([env.get("CC", "gcc"), "--version"], capture_output=True,
+        proc = subprocess.run([cc, "--version"], capture_output=True,
                               text=True, errors="replace", timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return (proc.stdout.splitlines() or ["unknown"])[0].strip()
+
+
+def compiler_version(env: dict) -> str:
+    """The first line of `gcc --version` (what built the guest), or "unknown"; asked once
+    per compiler for the life of the process (a test-all run boots dozens of times)."""
+    return _version_line(env.get("CC", "gcc"))
 
 
 def build_meta(profile: Profile, root: Path, env: dict) -> dict:
