@@ -8,12 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most one write system call puts out (whole: writes never interleave). */
+#define CONSOLE_WRITE_MAX 4096
+
 void console_init(bool vga);
+/* Queues s whole and returns once it is sent (console.c: short lock holds). */
 void console_write(const char *s, size_t n);
-void console_panic_mode(void);
-void console_lock_acquire(void);   /* then console_write_locked pieces, then release */
-void console_write_locked(const char *s, size_t n);
-void console_lock_release(void);     /* stop taking the lock: we are dying */
+void console_panic_mode(void);       /* send the queue, then write without the lock */
 
 /* Input (console_input.c): bytes typed on COM1, received by interrupt. */
 void console_input_init(void);     /* after the I/O APIC and the scheduler */

@@ -7,6 +7,7 @@
 #include <cpu.h>
 #include <console.h>
 #include <errno.h>
+#include <heap.h>
 #include <panic.h>
 #include <pmm.h>
 #include <proc.h>
@@ -19,29 +20,27 @@
 #include <vm.h>
 
 #define WRITE_CHUNK 256
-#define WRITE_MAX   4096         /* one call writes at most this much; the rest is for the next */
 #define MAX_SLEEP_NS (1000ull * 1000000000ull)   /* 1000 s per call */
 
 long sys_null(void) { return 0; }
 
 long sys_write(uint64_t ubuf, uint64_t len)
 {
-	char buf[WRITE_CHUNK];
 	if (!user_range_ok(ubuf, len))
 		return -EFAULT;
-	if (len > WRITE_MAX)
-		len = WRITE_MAX;
-	uint64_t done = 0;
-	console_lock_acquire();
-	while (done < len) {
-		uint64_t n = len - done < WRITE_CHUNK ? len - done : WRITE_CHUNK;
-		if (copy_from_user(buf, ubuf + done, n) < 0)
-			break;
-		console_write_locked(buf, n);
-		done += n;
-	}
-	console_lock_release();
-	return done || len == 0 ? (long)done : -EFAULT;
+	if (len > CONSOLE_WRITE_MAX)
+		len = CONSOLE_WRITE_MAX;     /* the rest is for the next call */
+	if (len == 0)
+		return 0;
+	/* Copied in first, outside the console lock, then appended whole. */
+	char *buf = kmalloc(len);
+	if (!buf)
+		return -ENOMEM;
+	long r = copy_from_user(buf, ubuf, len) < 0 ? -EFAULT : (long)len;
+	if (r > 0)
+		console_write(buf, len);
+	kfree(buf);
+	return r;
 }
 
 long sys_read(uint64_t ubuf, uint64_t len, uint64_t flags)

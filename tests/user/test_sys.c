@@ -47,6 +47,18 @@ TEST(write_bad_pointers_efault)
 	return 0;
 }
 
+/* One call writes at most 4096 bytes (whole); the caller writes the rest. */
+TEST(write_sends_at_most_4096_bytes_a_call)
+{
+	char *buf = malloc(5000);
+	CHECK(buf, "malloc");
+	for (int i = 0; i < 5000; i++)
+		buf[i] = i % 64 == 63 ? '\n' : i % 64 == 0 ? '#' : ' ';
+	CHECK_EQ(sys_write(buf, 5000), 4096);    /* 64 whole lines */
+	free(buf);
+	return 0;
+}
+
 TEST(write_partly_bad_buffer)
 {
 	/* The last page of the main stack is mapped, the one above USER_TOP is not ours. */
