@@ -14,9 +14,8 @@ Two halves:
     the same bytes.
 
 Each paper's section and the verdicts of its results come from its package
-(hakotool/papers/pNNN/: criteria.py, report.py), which use the table
-scripts (tools/ispc_tables.py, tools/mp_tables.py, the harness's summary
-tables); this module adds the verdict table, the instrument's and the peer
+(hakotool/papers/pNNN/: criteria.py, report.py, and its table and plot
+modules beside them); this module adds the verdict table, the instrument's and the peer
 baseline's sections, and refuses to build while a result file of INPUTS is
 missing.  `--no-run` builds from the result files already there.
 """

@@ -15,7 +15,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     path = results / "bench-mp.jsonl"
     if not path.is_file():
         return out + status_block(v)
-    import mp_tables
+    from . import tables as mp_tables
     recs = load_records(path)
     boots = [(recs, mp_tables.load_model_vcpus(mp_tables.model_path(path)))]
     disks = [(load_records(p), mp_tables.load_model_vcpus(mp_tables.model_path(p)))
@@ -26,11 +26,11 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "(T_master / T_policy − 1) × 100 for Table 2, from two figures per cell: the "
             "icount elapsed time (the sum of all CPUs' work: it cannot show a parallel "
             "speed-up) and a makespan bound from the cost model's per-CPU instructions "
-            "(tools/mp_tables.py explains both); the verdicts read the makespan bound, the "
+            "(papers/p001/tables.py explains both); the verdicts read the makespan bound, the "
             "only one of the two that can show the paper's effect. The paper's figures are "
             "elapsed real time "
             "on TOP-1. Run: `./hako bench mp --model modern`; tables by "
-            "`tools/mp_tables.py`. Real time in multi-threaded TCG (`./hako bench mp-tcg`) "
+            "`./hako paper 001 tables`. Real time in multi-threaded TCG (`./hako bench mp-tcg`) "
             "is in docs/results.md, not here: host time does not repeat.", ""]
     text = mp_tables.render(boots, [])
     out += text.splitlines() + [""]

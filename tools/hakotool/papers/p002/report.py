@@ -15,7 +15,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     icount = results / "bench-ispc.jsonl"
     if not icount.is_file():
         return out + status_block(v)
-    import ispc_tables
+    from . import tables as ispc_tables
     joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
     f = ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
     profiles = ", ".join(f.profiles()) or "none"
@@ -26,7 +26,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "= guest instructions (median); **cycles** = the cost model's cycles per "
             f"operation (profiles: {profiles}; `modern` Skylake, `p4` Pentium 4); the paper's "
             "are µs on its SH-4. The verdicts read the `p4` cycles. Run: `./hako bench ispc`, "
-            "with `--model modern` and `--model p4`; tables by `tools/ispc_tables.py`.", ""]
+            "with `--model modern` and `--model p4`; tables by `./hako paper 002 tables`.", ""]
     judged = p002.JUDGED_PROFILE
 
     def change(name):
