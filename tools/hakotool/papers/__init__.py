@@ -7,7 +7,9 @@ Each package holds:
     every result's verdict (hakotool.verdict) and returns them in the
     paper's order;
   * benches.py: BENCHES, the `./hako bench` experiments that measure it and
-    the tables they print (hakotool.bench holds the machinery);
+    the tables they print (hakotool.bench holds the machinery), and the
+    report's runs of them (REPORT_STEPS) and the result files its section
+    reads (REPORT_INPUTS);
   * its table and plot modules (tables.py, plots.py, ...), the ones named in
     its TOOLS run by `./hako paper NNN TOOL [ARGS]`;
   * report.py: section(), the paper's part of docs/report/.
@@ -45,6 +47,16 @@ def benches() -> dict:
                 raise ValueError(f"bench {name!r} registered twice (paper {paper})")
             found[name] = bench
     return found
+
+
+def report_steps() -> tuple:
+    """The report's experiments (hakotool.reportkit.Step), paper after paper."""
+    return tuple(step for module in MODULES.values() for step in module.REPORT_STEPS)
+
+
+def report_inputs() -> tuple:
+    """The result files the papers' sections read: (glob under results/, bench)."""
+    return tuple(i for module in MODULES.values() for i in module.REPORT_INPUTS)
 
 
 def tools() -> str:

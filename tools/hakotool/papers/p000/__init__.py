@@ -2,7 +2,7 @@
 modelled.py the cost model's Table 2 and Fig. 6, plots.py Fig. 6, its report section
 (report.py).
 """
-from .benches import BENCHES  # noqa: F401
+from .benches import BENCHES, REPORT_INPUTS, REPORT_STEPS  # noqa: F401
 from .criteria import *  # noqa: F401,F403
 from .criteria import CRITERIA, verdicts  # noqa: F401
 from .report import section  # noqa: F401

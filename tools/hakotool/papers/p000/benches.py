@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...bench import Bench, Boots
 from ...qemu import Profile
+from ...reportkit import Step
 from ...summary import render_bench_only
 from . import modelled
 
@@ -34,3 +35,10 @@ BENCHES: dict[str, Bench] = {
         table=intr_table,
     ),
 }
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)", seconds=50),
+)
+REPORT_INPUTS = (("bench-intr.jsonl", "./hako bench intr"),)

@@ -5,6 +5,7 @@ import os
 
 from ...bench import Bench, Boots
 from ...qemu import Profile
+from ...reportkit import Step
 from ...results import load_records
 from . import tables
 
@@ -85,3 +86,15 @@ BENCHES: dict[str, Bench] = {
               "cell, 3 sittings, ~6 min on 2 cores",
     ),
 }
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    Step("mp", "001", ("mp", "--model", "modern"),
+         "device access, iotest Tables 1-2, 8 CPUs (~85 s)", seconds=85),
+)
+REPORT_INPUTS = (
+    ("bench-mp.jsonl", "./hako bench mp --model modern"),
+    ("bench-mp.model.jsonl", "./hako bench mp --model modern"),
+    ("bench-mp-disk-[0-9]*.jsonl", "./hako bench mp-disk --model modern"),
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...bench import Bench, Boots, variant_tables
 from ...qemu import Profile
+from ...reportkit import Step
 from . import faults, tables
 
 
@@ -41,3 +42,19 @@ BENCHES: dict[str, Bench] = {
               "flow (faultinject 2000 1): crashes, restarts, frames lost, pc, 4 CPUs, icount",
     ),
 }
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    Step("drvproc", "003", ("drvproc", "--model", "p4"),
+         "drivers in the kernel, then as processes, drvbench, cost model p4 (~10 s)",
+         (("bench-drvproc-kernel.joined.jsonl", "bench-drvproc-kernel-p4.joined.jsonl"),
+          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl")), 10),
+    Step("faults", "003", ("faults",), "2,000 faults injected into the driver processes while "
+         "frames flow, faultinject 2000 1 (~10 s)", seconds=10),
+)
+REPORT_INPUTS = (
+    ("bench-drvproc-kernel-p4.joined.jsonl", "./hako bench drvproc --model p4"),
+    ("bench-drvproc-process-p4.joined.jsonl", "./hako bench drvproc --model p4"),
+    ("bench-faults.jsonl", "./hako bench faults"),
+)

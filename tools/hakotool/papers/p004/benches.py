@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ...bench import Bench, Boots
 from ...qemu import Profile
+from ...reportkit import Step
+from .machines import PAPER_PROFILES
 from .preempt import check_bound, render_before_after
 
 
@@ -59,3 +61,26 @@ BENCHES: dict[str, Bench] = {
         table=before_after,
     ),
 }
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
+           f"kperf on the cost model's {p} (Fig. 1)",
+           (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),), 60, "kperf")
+      for p in PAPER_PROFILES),
+    Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst",
+         seconds=60, chain="kperf"),
+    Step("preempt", "004", ("preempt",), "preemption-off sections under stress, serialise=off "
+         "then on, cost model pentium166 (~6 min)", seconds=650),
+    Step("isoch-calls", "004", ("isoch-calls",), "periodic threads: start/stop, switch (~30 s)",
+         seconds=30),
+)
+REPORT_INPUTS = (
+    *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {p}")
+      for p in PAPER_PROFILES),
+    ("bench-kperf.joined.jsonl", "./hako bench kperf --model modern"),
+    ("bench-preempt-before.joined.jsonl", "./hako bench preempt"),
+    ("bench-preempt-after.joined.jsonl", "./hako bench preempt"),
+    ("bench-isoch-calls.jsonl", "./hako bench isoch-calls"),
+)

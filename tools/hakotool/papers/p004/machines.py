@@ -25,7 +25,6 @@ import argparse
 import dataclasses
 import math
 import sys
-from pathlib import Path
 
 from ...model import CLOCK_MHZ
 from ...paths import repo_root
