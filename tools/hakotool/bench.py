@@ -51,19 +51,6 @@ class Boots:
         return self.runs[-1][1] if self.runs else []
 
 
-# intrbench's calls where the cost model starts an epoch (--model): one per
-# configuration of Table 2 and case of Fig. 6, and the parts that follow
-# them, so each call's epoch ends where the next thing starts
-# (papers/p000/modelled.py).
-INTR_ELF = "build/user/intrbench.elf"
-INTR_EPOCHS = tuple((INTR_ELF, symbol) for symbol in
-                    ("run_config", "part_delay", "part_interference", "one_case", "part_adaptive"))
-
-# The kernel's servers= list for ispcbench: its own helper servers are OS
-# servers there, so in fast mode they get the ICA window like the others.
-ISPC_SERVERS = "nameserver,echo,ramdisk,ispcbench"
-
-
 @dataclasses.dataclass(frozen=True)
 class Bench:
     """One registered experiment."""
