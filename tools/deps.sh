@@ -4,11 +4,13 @@
 # Idempotent and non-interactive.  Checks for every tool the build and the
 # harness need; when something is missing it installs the Debian packages
 # (as root, or through sudo when available), first without refreshing the
-# package index and, if that fails, after `apt-get update`.  pytest and
-# matplotlib (the report's plots, `make report`) and jsonschema (the result
-# files' schema test) come from Debian's python3-pytest, python3-matplotlib
-# and python3-jsonschema and fall back to pip when the
-# python3 on PATH does not see them (another Python than Debian's).
+# package index and, if that fails, after `apt-get update`.  pytest,
+# matplotlib (the report's plots, `make report`), Markdown (the report's
+# HTML page) and jsonschema (the result files' schema test) come from
+# Debian's python3-pytest, python3-matplotlib, python3-markdown and
+# python3-jsonschema and fall back to pip, at Debian 12's versions of the
+# report's two, when the python3 on PATH does not see them (another Python
+# than Debian's).
 #
 # QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
 # under icount and cannot load Hako's cost-model plugin; docs/design/qemu.md).
@@ -28,7 +30,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
-          binutils gdb python3 python3-pytest python3-matplotlib python3-jsonschema)
+          binutils gdb python3 python3-pytest python3-matplotlib python3-markdown
+          python3-jsonschema)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 QEMU_MAJOR_MIN=10
 # glibc's static C library: the Linux peer's benchmark is linked with it.
@@ -58,6 +61,10 @@ have_matplotlib() {
     command -v python3 >/dev/null 2>&1 && python3 -c 'import matplotlib' >/dev/null 2>&1
 }
 
+have_markdown() {
+    command -v python3 >/dev/null 2>&1 && python3 -c 'import markdown' >/dev/null 2>&1
+}
+
 # The major version of the installed QEMU, or 0 without one.
 qemu_major() {
     local v
@@ -74,6 +81,7 @@ missing_tools() {
     have_pytest || echo "pytest"
     [ -f "$STATIC_LIBC" ] || echo "libc.a"
     have_matplotlib || echo "matplotlib"
+    have_markdown || echo "markdown"
     have_jsonschema || echo "jsonschema"
     if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
        [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
@@ -253,6 +261,7 @@ main() {
     pip_fallback have_pytest pytest
     # Debian 12's version: the report's SVGs are byte-identical only with the same one.
     pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
+    pip_fallback have_markdown "Markdown==3.4.1"
     pip_fallback have_jsonschema "jsonschema>=4"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"

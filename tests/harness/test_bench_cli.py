@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hakotool.results import load_records
 from hakotool import bench, cli
+from hakotool.papers.p001 import benches as p001
 
 from conftest import REPO_ROOT
 
@@ -30,7 +31,7 @@ def test_sys_profile_registered():
 
 
 def test_intr_profile_boots_both_cards():
-    intr = bench.BENCHES["intr"]
+    intr = bench.registry()["intr"]
     profile = intr.profile
     assert (profile.machine, profile.smp, profile.mode, profile.net, profile.words) == (
         "pc", 2, "icount", "hub", ("intrbench",))
@@ -161,7 +162,7 @@ def option_after(words, option):
 def test_mp_disk_runs_both_tables_on_the_disks_in_three_boots():
     """Table 1 on both disks and Table 2 on ahci0 with mp's Table 2 loops,
     the counters on, one boot with both disks, three times."""
-    disk, mp = bench.BENCHES["mp-disk"], bench.BENCHES["mp"]
+    disk, mp = bench.registry()["mp-disk"], bench.registry()["mp"]
     words = disk.profile.words
     assert (disk.profile.disk, disk.profile.smp, disk.profile.mode) == ("both", 8, "icount")
     assert words[:2] == ("iotest", "all")
@@ -175,10 +176,10 @@ def test_mp_disk_runs_both_tables_on_the_disks_in_three_boots():
 
 
 def test_mp_tcg_runs_the_grid_on_one_vcpu_per_host_core_in_three_sittings():
-    tcg = bench.BENCHES["mp-tcg"]
+    tcg = bench.registry()["mp-tcg"]
     words = tcg.profile.words
     assert tcg.profile.mode == "tcg" and tcg.boots == 3
-    assert tcg.profile.smp == max(2, min(8, os.cpu_count() or 2)) == bench.TCG_CPUS
+    assert tcg.profile.smp == max(2, min(8, os.cpu_count() or 2)) == p001.TCG_CPUS
     assert option_after(words, "--t2dev") == "ahci0,testdev0"
     assert (option_after(words, "--loops"), option_after(words, "--reps")) == ("100", "5")
 
@@ -202,7 +203,8 @@ def test_a_repeated_bench_boots_n_times_and_drops_an_older_sittings_files(
     for path in stale + kept:
         path.write_text("{}\n")
     rep = bench.Bench(profile=bench.Profile(machine="pc", smp=2, mode="icount",
-                                            words=("iotest", "all")), boots=2)
+                                            words=("iotest", "all")), boots=2,
+                      table=p001.iotest_table)
     out, err = io.StringIO(), io.StringIO()
     status = bench.run_repeated("rep", rep, "", 2, quiet=True, out=out, err=err, root=root,
                                 env=fake_env)
@@ -214,7 +216,8 @@ def test_a_repeated_bench_boots_n_times_and_drops_an_older_sittings_files(
     assert sorted(bench.repeat_files(results, "rep")) == [1, 2]
     text = out.getvalue()
     assert "2 boots in " in text and "results/bench-rep-1..2.jsonl" in text
-    assert "2 iotest runs, tables: python3 tools/mp_tables.py" in text
+    assert ("2 iotest runs in results/bench-rep-1..2.jsonl; all of paper 001's tables: "
+            "./hako paper 001 tables") in text
     # The sitting's own tables come first, over both boots.
     assert "### Table 1 — ahci0 (paper: scsihd)" in text
     assert "median (min…max) of 2 boots" in text

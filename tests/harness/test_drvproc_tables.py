@@ -1,5 +1,6 @@
-"""Tests for hakotool.drvproc_tables (paper 003's tables) and the drvproc bench entry."""
-from hakotool import bench, drvproc_tables
+"""Tests for hakotool.papers.p003.tables (paper 003's tables) and the drvproc bench entry."""
+from hakotool import bench
+from hakotool.papers.p003 import tables as drvproc_tables
 
 
 def bench_rec(name, median, model=None):
@@ -60,6 +61,6 @@ def test_missing_figures_render_as_dashes():
 
 
 def test_drvproc_bench_boots_both_placements():
-    b = bench.BENCHES["drvproc"]
+    b = bench.registry()["drvproc"]
     assert b.profile.words == ("drvbench",) and b.profile.net == "hub" and b.profile.smp == 1
     assert b.variants == (("kernel", ""), ("process", "drvproc=rtl8139,e1000"))

@@ -1,5 +1,6 @@
 """Tests for the fault-injection summary of `./hako bench faults`."""
-from hakotool import bench, faults_table
+from hakotool import bench
+from hakotool.papers.p003 import faults as faults_table
 
 RECORD = {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3306, "text": 897, "data": 880,
           "wild": 216, "hang": 7, "crashes": 18, "kills": 4, "watchdog": 4, "exits": 0,
@@ -12,7 +13,7 @@ RECORD = {"kind": "faults", "faults": 2000, "seed": 1, "ms": 3306, "text": 897, 
 
 
 def test_faults_bench_registered_with_both_drivers_as_processes():
-    faults = bench.BENCHES["faults"]
+    faults = bench.registry()["faults"]
     assert faults.profile.cmdline == "drvproc=rtl8139,e1000"
     assert faults.profile.net == "hub"
     assert faults.profile.words[0] == "faultinject"

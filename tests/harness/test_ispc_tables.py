@@ -1,7 +1,7 @@
-"""Tests for tools/ispc_tables.py: paper 002's tables from canned ispcbench lines."""
+"""Tests for hakotool/papers/p002/tables.py: paper 002's tables from canned ispcbench lines."""
 import json
 
-import ispc_tables
+from hakotool.papers.p002 import tables as ispc_tables
 
 # Medians of one made-up run (guest instructions), both modes.
 MEDIANS = {

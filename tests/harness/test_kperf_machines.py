@@ -1,11 +1,5 @@
-"""Paper 004's Fig. 1 tool (tools/kperf_machines.py) on canned kperf lines."""
-import importlib.util
-from pathlib import Path
-
-SPEC = importlib.util.spec_from_file_location(
-    "kperf_machines", Path(__file__).resolve().parents[2] / "tools" / "kperf_machines.py")
-km = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(km)
+"""Paper 004's Fig. 1 tool (hakotool/papers/p004/machines.py) on canned kperf lines."""
+from hakotool.papers.p004 import machines as km
 
 
 def rec(kind, name, case, cycles):

@@ -2,7 +2,8 @@
 where the plugin is told to start them, and how their lines join the run."""
 import subprocess
 
-from hakotool import bench, model
+from hakotool import model
+from hakotool.papers.p000 import benches as p000
 from hakotool.qemu import Profile, build_argv
 
 NM = """0000000000400170 T part_delay
@@ -39,9 +40,9 @@ def test_plugin_gets_the_epochs_after_its_own_arguments():
 
 
 def test_intr_bench_names_intrbenchs_calls():
-    symbols = [s for _, s in bench.BENCHES["intr"].profile.model_epochs]
+    symbols = [s for _, s in p000.BENCHES["intr"].profile.model_epochs]
     assert {"run_config", "one_case"} <= set(symbols)
-    assert all(elf == bench.INTR_ELF for elf, _ in bench.BENCHES["intr"].profile.model_epochs)
+    assert all(elf == p000.INTR_ELF for elf, _ in p000.BENCHES["intr"].profile.model_epochs)
 
 
 def test_epoch_lines_join_named_with_the_profile():

@@ -1,9 +1,9 @@
-"""Tests for tools/mp_tables.py: paper 001's tables from canned iotest lines."""
+"""Tests for hakotool/papers/p001/tables.py: paper 001's tables from canned iotest lines."""
 import json
 
 import pytest
 
-import mp_tables
+from hakotool.papers.p001 import tables as mp_tables
 
 
 def run(table, dev, setting, k, wait, elapsed, region, rep=0, delay_us=0):

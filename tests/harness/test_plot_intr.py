@@ -1,9 +1,10 @@
-"""Tests for tools/plot_intr.py: intrbench's interference records to an SVG chart."""
+"""Tests for paper 000's Fig. 6 (hakotool/papers/p000/plots.py): intrbench's
+interference records to an SVG chart."""
 import xml.etree.ElementTree as ET
 
 import pytest
 
-import plot_intr
+from hakotool.papers.p000 import plots as plot_intr
 
 RECORDS = [{"kind": "intr-interference", "k": 0, "mode": "none", "loops": 1000}]
 for k in (2, 1):

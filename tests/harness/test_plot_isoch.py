@@ -1,11 +1,8 @@
-"""Tests for tools/plot_isoch.py: the histogram series and a stable SVG."""
-import sys
-from pathlib import Path
-
+"""Tests for paper 004's release-latency plot (hakotool/papers/p004/plots.py):
+the histogram series and a stable SVG."""
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import plot_isoch  # noqa: E402
+from hakotool.papers.p004 import plots as plot_isoch
 
 RECORDS = [{"kind": "isoch_hist", "load": load, "cpu": cpu, "bucket_ns": 1000,
             "hist": [0, 400 - cpu, 90, 10 + cpu]}

@@ -1,7 +1,7 @@
-"""Paper 004's Table 2 (tools/hakotool/preempt_table.py): the TSC table, the
+"""Paper 004's Table 2 (tools/hakotool/papers/p004/preempt.py): the TSC table, the
 cost model's own-instruction figures per stress case, and before/after."""
 from hakotool import ksyms
-from hakotool import preempt_table as pt
+from hakotool.papers.p004 import preempt as pt
 
 
 def preempt(case, ctx, max_, wait=0, site="vm_unmap+0x23", cpu=0):

@@ -93,7 +93,17 @@ def test_html_is_self_contained(canned, tmp_path):
     out = report.build(canned, tmp_path / "r")
     page = (out / "index.html").read_text()
     assert page.count("<svg") == 2 and 'src="' not in page
-    assert "<h2>Paper 002" in page and "<table>" in page
+    assert len(re.findall(r"<figure><svg.*?</svg>\s*<figcaption>[^<]+</figcaption>\s*</figure>",
+                          page, re.S)) == 2
+    assert re.search(r'<h2 id="[^"]+">Paper 002', page) and "<table>" in page
+
+
+def test_html_lists_every_section_under_the_title(canned, tmp_path):
+    page = (report.build(canned, tmp_path / "r") / "index.html").read_text()
+    toc = page[page.index('<nav class="toc">'):page.index("</nav>")]
+    ids = re.findall(r'<h[23] id="([^"]+)"', page)
+    assert len(ids) > 5 and all(f'href="#{i}"' in toc for i in ids)
+    assert page.index("</h1>") < page.index('<nav class="toc">') < page.index("<h2")
 
 
 def test_summary_only_when_the_report_exists(canned, tmp_path):

@@ -161,7 +161,7 @@ def test_001_a_published_constant_flips_the_verdict(monkeypatch):
 # ---- paper 002 ---------------------------------------------------------------
 
 class Figures:
-    """A stand-in for ispc_tables.Figures: cycles and instructions by name."""
+    """A stand-in for papers/p002/tables.Figures: cycles and instructions by name."""
 
     def __init__(self, values):
         self.values = values
@@ -185,7 +185,7 @@ def ispc(switch_after=5.8, peel_server_after=1.8, request_saved=50.0, rest=10.0,
         v[f"sync_request_{data}_baseline"] = 1000
         v[f"sync_request_{data}_fast"] = 1000 * (1 - request_saved / 100)
         v[f"sync_return_{data}_baseline"], v[f"sync_return_{data}_fast"] = 1000, 600
-    import ispc_tables
+    from hakotool.papers.p002 import tables as ispc_tables
     parts = ispc_tables.breakdown(lambda n: v.get(n, 1), True, "baseline")
     four = sum(parts[k] for _, k in ispc_tables.FIG5_PARTS if k != "syscall")
     v["sync_roundtrip_4k_baseline"] = (four + 2 * v["syscall_baseline"]) / (1 - rest / 100)

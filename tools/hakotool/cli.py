@@ -9,6 +9,7 @@
   hako bench NAME                       run a registered experiment
   hako report [--no-run | --summary]    run the papers' experiments, write docs/report/
   hako history [NAME]                   a report figure across commits (results/history.jsonl)
+  hako paper NNN TOOL [ARGS...]         one of a paper's table or plot tools (papers/pNNN/)
 
 `--model PROFILE` (boot, bench) loads the cost-model plugin with that
 profile and joins its regions to the result lines (model.py).
@@ -198,6 +199,11 @@ def make_parser() -> argparse.ArgumentParser:
     history = subparsers.add_parser("history", help="how a report figure moved across commits "
                                     "(results/history.jsonl); without NAME, the names")
     history.add_argument("name", nargs="?", default=None)
+    paper = subparsers.add_parser("paper", help="run one of a paper's table or plot tools "
+                                  "(without NNN, the list)")
+    paper.add_argument("paper", nargs="?", default="", metavar="NNN")
+    paper.add_argument("tool", nargs="?", default="")
+    paper.add_argument("args", nargs=argparse.REMAINDER, help="the tool's own options")
     return parser
 
 
@@ -264,6 +270,14 @@ def cmd_history(args, words) -> int:
     return show(repo_root(), args.name, sys.stdout)
 
 
+def cmd_paper(args, words) -> int:
+    from .papers import run_tool, tools
+    if not args.paper:
+        sys.stdout.write(f"the papers' tools (`./hako paper NNN TOOL --help`):\n{tools()}\n")
+        return 0
+    return run_tool(args.paper, args.tool, args.args)
+
+
 COMMANDS = {
     "boot": cmd_boot,
     "shell": cmd_shell,
@@ -272,6 +286,7 @@ COMMANDS = {
     "bench": cmd_bench,
     "report": cmd_report,
     "history": cmd_history,
+    "paper": cmd_paper,
 }
 
 TAKES_WORDS = ("boot", "shell")

@@ -245,7 +245,7 @@ def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
              root: Path | None = None, env: dict | None = None, build: bool = True,
              out=None, err=None) -> int:
     """The whole sitting; prints the table; returns the first failure's exit code."""
-    from .bench import BENCHES
+    from .bench import registry
     from .paths import repo_root
     env = dict(os.environ) if env is None else env
     root = repo_root(env) if root is None else Path(root)
@@ -266,8 +266,9 @@ def run_peer(*, quiet: bool = False, keep_log: bool = False, model: str = "",
     for stale in (root / "results").glob("bench-peer-*" + costmodel.JOINED_SUFFIX):
         stale.unlink()
     first_failure = 0
+    benches = registry()
     for name, bench in HAKO_RUNS:
-        b = BENCHES[bench]
+        b = benches[bench]
         profile = dataclasses.replace(b.profile, model=model)
         outcome = run_boot(profile, name, b.timeout, quiet=quiet, keep_log=keep_log,
                            build=build, root=root, env=env, out=out, err=err)

@@ -41,6 +41,15 @@ PARTS = {"ICA paste": "#1f77b4", "ICA peel": "#ff7f0e", "first access": "#2ca02c
          "process switch": "#d62728", "system calls": "#9467bd", "rest": "#c7c7c7"}
 
 
+def unit_label(unit: str) -> str:
+    """An axis label for a table's short unit: "insns", "PROFILE cycles"."""
+    if unit == "insns":
+        return "guest instructions"
+    if unit.endswith(" cycles"):
+        return f"modelled cycles ({unit.removesuffix(' cycles')})"
+    return unit
+
+
 def slug(text: str) -> str:
     """An SVG id part from a label: lower case, words joined by '-'."""
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
@@ -83,10 +92,12 @@ def interference(base: int, lines: dict[str, list[tuple[int, int]]]) -> str:
         left.legend(fontsize=7, loc="lower left")
         right.set_title("loops lost to I/O")
         right.set_xlabel("interrupts per 10 ms (k)")
+        right.set_ylabel("loops lost")
         right.legend(fontsize=7, loc="upper left")
         fig.suptitle("Paper 000 Fig. 6, interference: Hako under QEMU icount "
                      "(guest instructions), RTL8139 on the loop's CPU")
-        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.82, wspace=0.25, hspace=0.45)
+        # Room left of each panel for seven-digit tick labels and the y label.
+        fig.subplots_adjust(left=0.12, right=0.98, bottom=0.14, top=0.82, wspace=0.3, hspace=0.45)
         return to_svg(fig)
 
 
@@ -96,26 +107,32 @@ def direct_return(series: dict[str, dict[str, list[float]]], paper_saving: float
     beside the paper's about 40 %.  SERIES: mode -> {"stepwise", "direct"}."""
     with plt.rc_context(STYLE):
         fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
-        styles = {"baseline": "--", "fast": "-"}
+        # The modes apart by line and marker (baseline dashed with open squares,
+        # fast solid with dots), the legend's lines long enough to show the dashes.
+        styles = {"baseline": ("--", "s", "white"), "fast": ("-", "o", None)}
         for mode, s in series.items():
             n = list(range(1, len(s["stepwise"]) + 1))
+            ls, marker, face = styles.get(mode, ("-", "o", None))
             for how in ("stepwise", "direct"):
-                left.plot(n, s[how], marker="o", ms=3, ls=styles.get(mode, "-"),
+                left.plot(n, s[how], marker=marker, ms=4, ls=ls, mfc=face or COLOURS[how],
                           color=COLOURS[how], label=f"{how}, {mode}")
             saved = [100.0 * (a - b) / a for a, b in zip(s["stepwise"], s["direct"])]
-            right.plot(n, saved, marker="o", ms=3, ls=styles.get(mode, "-"),
-                       color="#2c3e50" if mode == "fast" else "#7f8c8d", label=f"Hako, {mode}")
+            colour = "#2c3e50" if mode == "fast" else "#7f8c8d"
+            right.plot(n, saved, marker=marker, ms=4, ls=ls, mfc=face or colour,
+                       color=colour, label=f"Hako, {mode}")
         right.axhline(paper_saving, color=COLOURS["paper"], ls=":", label="paper (about 40 %)")
         left.set_title("round trip (guest instructions)")
         left.set_xlabel("stages (servers in the chain)")
+        left.set_ylabel("guest instructions")
         left.ticklabel_format(axis="y", style="plain", useOffset=False)
-        left.legend(fontsize=7)
+        left.legend(fontsize=7, handlelength=4)
         right.set_title("saved by direct return, %")
         right.set_xlabel("stages (servers in the chain)")
+        right.set_ylabel("saved, %")
         right.set_ylim(0, 60)
-        right.legend(fontsize=7, loc="lower right")
+        right.legend(fontsize=7, loc="lower right", handlelength=4)
         fig.suptitle("Paper 002 Fig. 9, direct against stepwise return: Hako under QEMU icount")
-        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.82, wspace=0.25, hspace=0.45)
+        fig.subplots_adjust(left=0.1, right=0.98, bottom=0.14, top=0.82, wspace=0.28, hspace=0.45)
         return to_svg(fig)
 
 
@@ -238,13 +255,14 @@ def basic_operations(panels: list[tuple[str, str, list[tuple[str, float, float]]
             ax.set_yticklabels([op for op, _, _ in ops] if datas.index(data) == 0 else [],
                                fontsize=7)
             ax.set_title(f"{data}, {unit}", fontsize=8)
+            ax.set_xlabel(f"{unit_label(unit)} per operation", fontsize=7)
             ax.ticklabel_format(axis="x", style="plain", useOffset=False)
         fig.legend(*axes[0][0].get_legend_handles_labels(), fontsize=7, ncol=2,
                    loc="upper right")
         fig.suptitle("Paper 002 Fig. 8, basic operations before (baseline) and after (fast):\n"
                      "Hako under QEMU icount; beside each pair the saving, %", x=0.45)
-        fig.subplots_adjust(left=0.25, right=0.98, bottom=0.05, top=0.90, wspace=0.08,
-                            hspace=0.45)
+        fig.subplots_adjust(left=0.25, right=0.98, bottom=0.07, top=0.90, wspace=0.08,
+                            hspace=0.6)
         return to_svg(fig)
 
 

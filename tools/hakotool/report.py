@@ -14,15 +14,13 @@ Two halves:
     the same bytes.
 
 Each paper's section and the verdicts of its results come from its package
-(hakotool/papers/pNNN/: criteria.py, report.py), which use the table
-scripts (tools/ispc_tables.py, tools/mp_tables.py, the harness's summary
-tables); this module adds the verdict table, the instrument's and the peer
+(hakotool/papers/pNNN/: criteria.py, report.py, and its table and plot
+modules beside them); this module adds the verdict table, the instrument's and the peer
 baseline's sections, and refuses to build while a result file of INPUTS is
 missing.  `--no-run` builds from the result files already there.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import shutil
@@ -35,7 +33,7 @@ from pathlib import Path
 from . import papers
 from .jobs import default_jobs
 from .mdhtml import to_html
-from .reportkit import read, verdict_table
+from .reportkit import Step, read, verdict_table
 from .summary import render_tlbstep
 from .verdict import counts
 
@@ -43,49 +41,10 @@ PROGRESS_EVERY = 15.0
 REPORT_DIR = "docs/report"
 
 
-@dataclasses.dataclass(frozen=True)
-class Step:
-    """One experiment run: ./hako bench ARGS, then the joins it keeps.
-
-    Steps of one chain write the same intermediate files (the three ispc runs
-    write bench-ispc.*, the five kperf runs bench-kperf.*), so a chain runs
-    in its order; different chains share no file and run side by side."""
-
-    name: str
-    paper: str
-    args: tuple[str, ...]
-    about: str
-    keep: tuple[tuple[str, str], ...] = ()     # (results file, copied to)
-    seconds: int = 60                          # rough length on one host core (scheduling)
-    chain: str = ""                            # "" : a chain of its own
-
-
+# Each paper's experiments (papers/pNNN/benches.py, REPORT_STEPS), then the
+# instrument's and the peer baseline's.
 STEPS = (
-    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)", seconds=50),
-    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)",
-         seconds=10, chain="ispc"),
-    Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern (~25 s)",
-         (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),), 25, "ispc"),
-    Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
-         (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
-    Step("mp", "001", ("mp", "--model", "modern"),
-         "device access, iotest Tables 1-2, 8 CPUs (~85 s)", seconds=85),
-    Step("drvproc", "003", ("drvproc", "--model", "p4"),
-         "drivers in the kernel, then as processes, drvbench, cost model p4 (~10 s)",
-         (("bench-drvproc-kernel.joined.jsonl", "bench-drvproc-kernel-p4.joined.jsonl"),
-          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl")), 10),
-    Step("faults", "003", ("faults",), "2,000 faults injected into the driver processes while "
-         "frames flow, faultinject 2000 1 (~10 s)", seconds=10),
-    *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
-           f"kperf on the cost model's {p} (Fig. 1)",
-           (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),), 60, "kperf")
-      for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
-    Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst",
-         seconds=60, chain="kperf"),
-    Step("preempt", "004", ("preempt",), "preemption-off sections under stress, serialise=off "
-         "then on, cost model pentium166 (~6 min)", seconds=650),
-    Step("isoch-calls", "004", ("isoch-calls",), "periodic threads: start/stop, switch (~30 s)",
-         seconds=30),
+    *papers.report_steps(),
     Step("tlbstep", "", ("tlbstep", "--model", "modern"), "the cost model's TLB step",
          seconds=30),
     Step("peer", "", ("peer", "--model", "modern"), "Hako's sysbench and ispcbench beside "
@@ -287,26 +246,12 @@ def markdown(results: Path) -> tuple[str, dict[str, str]]:
 
 
 # The result files the report is built from (glob patterns under results/,
-# each needing at least one match) and the bench that makes each.  They are
+# each needing at least one match) and the bench that makes each: each
+# paper's (papers/pNNN/benches.py, REPORT_INPUTS), the instrument's, the peer's.  They are
 # committed (.gitignore lets exactly these through), so a clone rebuilds the
 # committed report with `./hako report --no-run`.
 INPUTS = (
-    ("bench-intr.jsonl", "./hako bench intr"),
-    ("bench-ispc.jsonl", "./hako bench ispc"),
-    ("bench-ispc-modern.joined.jsonl", "./hako bench ispc --model modern"),
-    ("bench-ispc-p4.joined.jsonl", "./hako bench ispc --model p4"),
-    ("bench-mp.jsonl", "./hako bench mp --model modern"),
-    ("bench-mp.model.jsonl", "./hako bench mp --model modern"),
-    ("bench-mp-disk-[0-9]*.jsonl", "./hako bench mp-disk --model modern"),
-    ("bench-drvproc-kernel-p4.joined.jsonl", "./hako bench drvproc --model p4"),
-    ("bench-drvproc-process-p4.joined.jsonl", "./hako bench drvproc --model p4"),
-    ("bench-faults.jsonl", "./hako bench faults"),
-    *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {p}")
-      for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
-    ("bench-kperf.joined.jsonl", "./hako bench kperf --model modern"),
-    ("bench-preempt-before.joined.jsonl", "./hako bench preempt"),
-    ("bench-preempt-after.joined.jsonl", "./hako bench preempt"),
-    ("bench-isoch-calls.jsonl", "./hako bench isoch-calls"),
+    *papers.report_inputs(),
     ("bench-tlbstep.joined.jsonl", "./hako bench tlbstep --model modern"),
     *((f"bench-peer-{name}.jsonl", "./hako bench peer --model modern")
       for name in ("hako-sys", "hako-ispc", "linux-default", "linux-mitigations-off",

@@ -1,4 +1,5 @@
-"""Markdown pieces the report's sections share: tables, numbers, the verdict blocks.
+"""What the report's parts share: the Step of an experiment the report runs,
+and the Markdown pieces: tables, numbers, the verdict blocks.
 
 The report (report.py) and each paper's section (papers/pNNN/report.py)
 build their text from these, so every section renders a table, a status
@@ -6,10 +7,28 @@ and a missing result the same way.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .results import load_records
 from .verdict import counts, paper_status
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One experiment run: ./hako bench ARGS, then the joins it keeps.
+
+    Steps of one chain write the same intermediate files (the three ispc runs
+    write bench-ispc.*, the five kperf runs bench-kperf.*), so a chain runs
+    in its order; different chains share no file and run side by side."""
+
+    name: str
+    paper: str
+    args: tuple[str, ...]
+    about: str
+    keep: tuple[tuple[str, str], ...] = ()     # (results file, copied to)
+    seconds: int = 60                          # rough length on one host core (scheduling)
+    chain: str = ""                            # "" : a chain of its own
 
 
 def read(results: Path, name: str) -> list[dict]:

@@ -18,7 +18,7 @@ Understood record kinds:
                    cycles and misses per call; or why a call is not timed
   isoch_hist     - user/isochbench (paper 004): release latency per CPU
                    under one load, printed like cyclictest's histogram
-  preempt, section - paper 004's preemption-off table (preempt_table.py)
+  preempt, section - paper 004's preemption-off table (papers/p004/preempt.py)
 Records of any other kind get a generic table each: their scalar fields as
 columns (the first OTHER_COLUMNS), the first OTHER_ROWS records as rows.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 
-from .preempt_table import render_preempt
 from .results import skip_reason, verdict
 
 BENCH_COLUMNS = ("name", "unit", "n", "min", "median", "mean", "max")
@@ -361,6 +360,12 @@ def render_other(records) -> list[str]:
             out.append(f"... {len(rows) - OTHER_ROWS} more")
         out.append("")
     return out[:-1]
+
+
+def render_preempt(records) -> list[str]:
+    """Paper 004's preemption-off table (papers/p004/preempt.py)."""
+    from .papers.p004.preempt import render_preempt as render
+    return render(records)
 
 
 def render_summary(records, meta: dict | None = None) -> str:

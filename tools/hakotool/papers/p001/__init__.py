@@ -1,4 +1,10 @@
-"""Paper 001: its published numbers and criteria (criteria.py), its report section (report.py)."""
+"""Paper 001: its published numbers and criteria (criteria.py), its benches (benches.py),
+tables.py its tables, its report section (report.py).
+"""
+from .benches import BENCHES, REPORT_INPUTS, REPORT_STEPS  # noqa: F401
 from .criteria import *  # noqa: F401,F403
 from .criteria import CRITERIA, verdicts  # noqa: F401
 from .report import section  # noqa: F401
+
+# Its modules run by `./hako paper 001 TOOL [ARGS]` (each has main(argv)).
+TOOLS = ("tables",)

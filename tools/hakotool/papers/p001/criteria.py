@@ -1,7 +1,7 @@
 """Paper 001 (device access methods in MP UNIX, OSF/1 on TOP-1): published numbers and criteria.
 
 The paper's figure is elapsed real time on TOP-1; the criteria judge Hako's
-makespan bound (tools/mp_tables.py), the one icount figure that can show a
+makespan bound (tables.py), the one icount figure that can show a
 parallel speed-up (the icount elapsed time is the sum of all CPUs' work).
 Table 1 (b) testdev and (c) ramdisk come from results/bench-mp.jsonl, which
 `make report` reruns; Table 1 (a) and Table 2 are the paper's disk (scsihd),
@@ -74,7 +74,7 @@ def peak(curve: dict[int, float]) -> tuple[float, int]:
 def improvements(files: list[Path]) -> dict:
     """{("t1", dev, wait) or ("t2", dev, policy): {k: makespan-bound improvement %}},
     each the median over the boots in FILES."""
-    import mp_tables
+    from . import tables as mp_tables
     boots = [(load_records(p), mp_tables.load_model_vcpus(mp_tables.model_path(p)))
              for p in files if p.is_file()]
     src = mp_tables.sources_of(boots, []).get(BOUND) if boots else None
@@ -96,7 +96,7 @@ def improvements(files: list[Path]) -> dict:
 
 
 def figures(results: Path) -> dict:
-    import mp_tables
+    from . import tables as mp_tables
     return {"icount": improvements([results / "bench-mp.jsonl"]),
             "disk": improvements(mp_tables.disk_files(results))}
 

@@ -9,37 +9,38 @@ from pathlib import Path
 
 from ...reportkit import boot_of, draw, status_block
 from ...results import load_records
+from . import tables
+
 
 def section(results: Path, figs: dict, v=()) -> list[str]:
     out = ["## Paper 001 — device access methods in MP UNIX (OSF/1 on TOP-1)", ""]
     path = results / "bench-mp.jsonl"
     if not path.is_file():
         return out + status_block(v)
-    import mp_tables
     recs = load_records(path)
-    boots = [(recs, mp_tables.load_model_vcpus(mp_tables.model_path(path)))]
-    disks = [(load_records(p), mp_tables.load_model_vcpus(mp_tables.model_path(p)))
-             for p in mp_tables.disk_files(results)]
+    boots = [(recs, tables.load_model_vcpus(tables.model_path(path)))]
+    disks = [(load_records(p), tables.load_model_vcpus(tables.model_path(p)))
+             for p in tables.disk_files(results)]
     out += status_block(v)
     out += [f"Mode: QEMU **icount**, {boot_of(recs)}, with the cost model `modern` riding "
             "along. Unit: **improvement in %**, (T_funnel / T_symmetric − 1) × 100 for Table 1, "
             "(T_master / T_policy − 1) × 100 for Table 2, from two figures per cell: the "
             "icount elapsed time (the sum of all CPUs' work: it cannot show a parallel "
             "speed-up) and a makespan bound from the cost model's per-CPU instructions "
-            "(tools/mp_tables.py explains both); the verdicts read the makespan bound, the "
+            "(papers/p001/tables.py explains both); the verdicts read the makespan bound, the "
             "only one of the two that can show the paper's effect. The paper's figures are "
             "elapsed real time "
             "on TOP-1. Run: `./hako bench mp --model modern`; tables by "
-            "`tools/mp_tables.py`. Real time in multi-threaded TCG (`./hako bench mp-tcg`) "
+            "`./hako paper 001 tables`. Real time in multi-threaded TCG (`./hako bench mp-tcg`) "
             "is in docs/results.md, not here: host time does not repeat.", ""]
-    text = mp_tables.render(boots, [])
+    text = tables.render(boots, [])
     out += text.splitlines() + [""]
-    devs, waits, ks = mp_tables.grid([recs], "t1")
-    sources = mp_tables.sources_of(boots, [])
+    devs, waits, ks = tables.grid([recs], "t1")
+    sources = tables.sources_of(boots, [])
     panels = []
     for dev in devs:
         by_source: dict[str, dict[int, list]] = {}
-        for label, vals in mp_tables.table1_rows(dev, sources, ks, waits):
+        for label, vals in tables.table1_rows(dev, sources, ks, waits):
             wait, source = label.split(" · ", 1)
             by_source.setdefault(source, {})[int(wait)] = vals
         for source, curves in by_source.items():
@@ -55,7 +56,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
                 "largest. The figure to read is Σ of all CPUs' instructions: the icount "
                 "elapsed time also holds the gaps in which every CPU waited for QEMU's host "
                 "threads.", ""]
-        disk_text = mp_tables.render(disks, [])
+        disk_text = tables.render(disks, [])
         out += [line.replace("### ", "#### ", 1) for line in disk_text.splitlines()
                 if not line.startswith("Wait count 10 =")] + [""]
     out += ["Why the figures differ (the verdicts above say by how much):",

@@ -54,7 +54,7 @@ def load_figures(results: Path):
     icount = results / "bench-ispc.jsonl"
     if not icount.is_file():
         return None
-    import ispc_tables
+    from . import tables as ispc_tables
     joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
     return ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
 
@@ -108,7 +108,7 @@ def fig5(f, share: float = PAPER_FIG5_SHARE, profile: str = JUDGED_PROFILE) -> V
     get = judged(f, profile)
     if not get:
         return missing("002 Fig. 5", title, "ispcbench's round trip")
-    import ispc_tables
+    from . import tables as ispc_tables
     parts = ispc_tables.breakdown(get, True, "baseline")
     if not parts:
         return missing("002 Fig. 5", title, "ispcbench's round trip")
@@ -149,7 +149,7 @@ def fig9(f, saving: float = PAPER_FIG9_SAVING, profile: str = JUDGED_PROFILE,
     get = judged(f, profile)
     if not get:
         return missing("002 Fig. 9", title, "ispcbench's relays")
-    import ispc_tables
+    from . import tables as ispc_tables
     step = ispc_tables.relay_series(get, mode, "stepwise")
     direct = ispc_tables.relay_series(get, mode, "direct")
     if len(step) < 2 or len(direct) != len(step):

@@ -9,15 +9,16 @@ from pathlib import Path
 
 from ...reportkit import boot_of, draw, status_block
 from ...results import load_records
+from . import tables
+
 
 def section(results: Path, figs: dict, v=()) -> list[str]:
     out = ["## Paper 002 — fast inter-server communication on AnT (SH-4)", ""]
     icount = results / "bench-ispc.jsonl"
     if not icount.is_file():
         return out + status_block(v)
-    import ispc_tables
     joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
-    f = ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
+    f = tables.Figures(load_records(icount), [load_records(p) for p in joined])
     profiles = ", ".join(f.profiles()) or "none"
     out += status_block(v)
     from . import criteria as p002
@@ -26,14 +27,14 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "= guest instructions (median); **cycles** = the cost model's cycles per "
             f"operation (profiles: {profiles}; `modern` Skylake, `p4` Pentium 4); the paper's "
             "are µs on its SH-4. The verdicts read the `p4` cycles. Run: `./hako bench ispc`, "
-            "with `--model modern` and `--model p4`; tables by `tools/ispc_tables.py`.", ""]
+            "with `--model modern` and `--model p4`; tables by `./hako paper 002 tables`.", ""]
     judged = p002.JUDGED_PROFILE
 
     def change(name):
         a, b = f.modelled(judged, f"{name}_baseline"), f.modelled(judged, f"{name}_fast")
         return f"{100 * (b - a) / a:+.1f} %" if a and b is not None else "—"
     sw = p002.PAPER_T2["process_switch"]
-    out += ["### Table 2 — partial operations", ""] + ispc_tables.table2(f) + [""]
+    out += ["### Table 2 — partial operations", ""] + tables.table2(f) + [""]
     out += ["* Server side: the fast mode never unmaps the server's ICA window, so its peel "
             "only unlinks the area and its first access finds the translation still there.",
             "* Application side: fast paste fills the page-table entry (costlier, as the "
@@ -44,8 +45,8 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             f"{sw[0]} → {sw[2]} µs): every CR3 load drops the non-global translations; the x86 "
             "remedy is PCID, which QEMU's TCG does not offer, so it can be neither tested nor "
             "measured here.", ""]
-    out += ["### Fig. 8 — basic operations, server side apart", ""] + ispc_tables.fig8(f) + [""]
-    panels = ispc_tables.fig8_panels(f)
+    out += ["### Fig. 8 — basic operations, server side apart", ""] + tables.fig8(f) + [""]
+    panels = tables.fig8_panels(f)
     if panels:
         figs["ispc-fig8.svg"] = draw("basic_operations", panels)
         out += ["![Paper 002 Fig. 8: basic operations, baseline against fast, per unit and "
@@ -64,8 +65,8 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "are a larger share of the cycles. The asynchronous request alone gains nothing, "
             "by design (docs/results.md).", ""]
     out += ["### Fig. 5 — where a round trip goes before the optimisation (baseline)", ""]
-    out += ispc_tables.fig5(f, "baseline") + [""]
-    bars = ispc_tables.fig5_bars(f, "baseline")
+    out += tables.fig5(f, "baseline") + [""]
+    bars = tables.fig5_bars(f, "baseline")
     if bars:
         figs["ispc-fig5.svg"] = draw("round_trip_shares", bars)
         out += ["![Paper 002 Fig. 5: a baseline round trip's partial operations, share "
@@ -75,11 +76,11 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "switch\" rows are Hako's share. In cycles the switch's share grows, being TLB "
             "refills.", ""]
     out += ["### Fig. 9 — direct against stepwise return, by depth", ""]
-    out += ispc_tables.fig9(f)
+    out += tables.fig9(f)
     series = {}
-    for mode in ispc_tables.MODES:
-        step = ispc_tables.relay_series(f.insns, mode, "stepwise")
-        direct = ispc_tables.relay_series(f.insns, mode, "direct")
+    for mode in tables.MODES:
+        step = tables.relay_series(f.insns, mode, "stepwise")
+        direct = tables.relay_series(f.insns, mode, "direct")
         if len(step) >= 2 and len(direct) == len(step):
             series[mode] = {"stepwise": step, "direct": direct}
     if series:
@@ -87,10 +88,10 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
         out += ["![Paper 002 Fig. 9: round trip and saving by depth](ispc-fig9.svg)", ""]
     limits, worst = [], 0.0
     for mode, sd in series.items():
-        m = ispc_tables.stage_model(sd["stepwise"], sd["direct"])
+        m = tables.stage_model(sd["stepwise"], sd["direct"])
         limits.append(100 * m["limit"])
         for i, (a, b) in enumerate(zip(sd["stepwise"], sd["direct"]), 1):
-            worst = max(worst, abs(100 * (a - b) / a - 100 * ispc_tables.model_saving(m, i)))
+            worst = max(worst, abs(100 * (a - b) / a - 100 * tables.model_saving(m, i)))
     if limits:
         out += [f"The paper reports about {p002.PAPER_FIG9_SAVING:g} % at every depth. Hako's "
                 "saving starts at zero with one server and approaches the per-stage limit "

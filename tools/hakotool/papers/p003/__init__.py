@@ -1,4 +1,10 @@
-"""Paper 003: its published numbers and criteria (criteria.py), its report section (report.py)."""
+"""Paper 003: its published numbers and criteria (criteria.py), its benches (benches.py),
+tables.py Tables 2 and 3, faults.py the fault injection, its report section (report.py).
+"""
+from .benches import BENCHES, REPORT_INPUTS, REPORT_STEPS  # noqa: F401
 from .criteria import *  # noqa: F401,F403
 from .criteria import CRITERIA, verdicts  # noqa: F401
 from .report import section  # noqa: F401
+
+# Its modules run by `./hako paper 003 TOOL [ARGS]` (each has main(argv)).
+TOOLS = ()

@@ -36,7 +36,7 @@ DIFFERENT = ("Hako compares the driver in the kernel with the same driver as a r
 
 def figures(results: Path) -> dict:
     """{(figure, placement): record} of drvbench's two boots, or {}."""
-    from ...drvproc_tables import figures as drv_figures
+    from .tables import figures as drv_figures
     recs = []
     for placement in ("kernel", "process"):
         path = results / f"bench-drvproc-{placement}-{PROFILE}.joined.jsonl"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ... import drvproc_tables, faults_table
+from . import faults, tables
 from ...reportkit import boot_of, not_yet, read, status_block
 
 def section(results: Path, figs: dict, v=()) -> list[str]:
@@ -24,7 +24,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "cycles** and data-TLB misses on the cost model's `p4` profile (the paper's Pentium 4); "
             "the paper's are clocks (RDTSC) on FreeBSD 4.3. Run: `./hako bench drvproc --model p4`.",
             ""]
-    out += ["```"] + drvproc_tables.render(kernel, process, "p4").rstrip("\n").splitlines() + ["```", ""]
+    out += ["```"] + tables.render(kernel, process, "p4").rstrip("\n").splitlines() + ["```", ""]
     fig = figures(results)
 
     def dtlb(placement):
@@ -69,7 +69,7 @@ def section003_faults(results: Path) -> list[str]:
             "beside it, this block came out different: frames a restarting driver's card "
             "cannot take wait in QEMU's net hub and are delivered on host time "
             "(docs/results.md). Run: `./hako bench faults`.", "",
-            "```"] + faults_table.render(recs).rstrip("\n").splitlines() + ["```", "",
+            "```"] + faults.render(recs).rstrip("\n").splitlines() + ["```", "",
             "The last line gives faultinject's checks: the kernel alive, every frame sent "
             "accounted for as accepted, refused or broken pipe (the sender's counts equal the "
             "kernel's), no wild request accepted, the bystander thread running, no driver given "

@@ -70,7 +70,7 @@ def table2(results: Path, pub: dict = PAPER_T2, bound: float = BOUND_US) -> Verd
     longest of them is within ×2 of the paper's longest on machine 1; process
     and thread creation's sections are within ×2 of the paper's range for
     xproc_create and xthread_create."""
-    from ...preempt_table import call_names, ctx_name, own_sections, own_us
+    from .preempt import call_names, ctx_name, own_sections, own_us
     title = "Table 2: longest preemption-disabled section per function"
     after = preempt_runs(results).get("after")
     own = own_sections(after, []) if after else {}
@@ -148,7 +148,7 @@ def table4(results: Path, pub: dict = PAPER_T4) -> Verdict:
 
 
 def machine_times(results: Path):
-    import kperf_machines as km
+    from . import machines as km
     times = {}
     for p in MACHINES:
         recs = load_records(results / f"kperf-machine-{p}.joined.jsonl") \
@@ -171,7 +171,7 @@ def fig1(results: Path, claimed: str = FIG1_CLAIMED) -> Verdict:
         return decide("004 Fig. 1", title, [ran("kperf on the four PCs' models", False,
                                                 "no results/kperf-machine-P.joined.jsonl for "
                                                 "every profile (`make report`)")])
-    import kperf_machines as km
+    from . import machines as km
     _, _, summary = km.compare(times, MACHINES[0])
     checks = [ran("kperf on the four PCs' models", True, "")]
     for avg, what in (("mean_ratio", "mean time"), ("geomean", "geometric mean of ratios")):

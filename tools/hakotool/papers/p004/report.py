@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...preempt_table import check_bound, own_sections, render_before_after
+from .preempt import check_bound, own_sections, render_before_after
 from ...reportkit import boot_of, draw, n, not_yet, read, status_block, table
 from ...summary import render_kperf
 
@@ -85,13 +85,13 @@ def section004_preempt(results: Path) -> list[str]:
 def section004_machines(results: Path, figs: dict) -> list[str]:
     """Fig. 1 and 2: kperf's best and worst case across the paper's four PCs."""
     title = "Fig. 1 and Fig. 2 (relative best/worst times across machines)"
-    import kperf_machines as km
+    from . import machines as km
     times = {}
     for p in km.PAPER_PROFILES:
         recs = read(results, f"kperf-machine-{p}.joined.jsonl")
         if not recs:
             return not_yet(title, f"no results/kperf-machine-{p}.joined.jsonl: run "
-                           "`python3 tools/kperf_machines.py --run`.")
+                           "`./hako paper 004 machines --run`.")
         times[p] = km.times_us(km.cycles_per_call(recs), km.CLOCK_MHZ[p])
     figs["kperf-machines.svg"] = draw("machine_comparison", km.REFERENCE, list(times),
                                       *km.fig1_figures(times, km.REFERENCE))
@@ -99,7 +99,7 @@ def section004_machines(results: Path, figs: dict) -> list[str]:
             "Mode: QEMU **icount**, kperf booted once per cost-model profile of the paper's four "
             "PCs; each call's **modelled cycles** turned into time at the machine's clock, "
             "relative to the Pentium 166, best case (second of two calls) and worst case (caches "
-            "and TLB purged first). Run: `python3 tools/kperf_machines.py --run`. The paper's "
+            "and TLB purged first). Run: `./hako paper 004 machines --run`. The paper's "
             "claim — the Pentium Pro fastest warm and slowest purged — is checked at the end. "
             "The model shares the paper's reason (the longest memory latency in cycles on the "
             "Pentium Pro) but not its second half: the purge here leaves the L2 cache enabled.",

@@ -14,7 +14,7 @@ Pure functions of the records, so the host tests can feed them.
 """
 from __future__ import annotations
 
-from .papers.p003 import PUBLISHED
+from .criteria import PUBLISHED
 
 PLACEMENTS = ("kernel", "process")
 

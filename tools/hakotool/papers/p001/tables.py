@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Paper 001's tables, printed from iotest's result lines beside the paper's.
 
-    tools/mp_tables.py [--run] [--icount FILE...] [--tcg FILE...]
+    ./hako paper 001 tables [--run] [--icount FILE...] [--tcg FILE...]
 
 Reads the files the benches write:
 
@@ -69,10 +68,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hakotool.papers.p001 import PAPER_KS, PAPER_T1, PAPER_T2  # noqa: F401
-from hakotool.results import load_records
+from ...paths import repo_root
+from ...results import load_records
+from .criteria import PAPER_KS, PAPER_T1, PAPER_T2  # noqa: F401
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repo_root()
 TURN_INSNS = 5          # one turn of iotest's busy loop (user/iotest/run.c)
 WAIT_UNIT = 1000        # turns per wait count
 
@@ -521,7 +521,8 @@ def run_benches() -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="hako paper 001 tables",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--run", action="store_true", help="run the benches first")
     ap.add_argument("--icount", type=Path, nargs="*", default=None,
                     help="icount result files (default: results/bench-mp.jsonl and "
@@ -538,7 +539,7 @@ def main(argv=None) -> int:
     boots = [(load_records(p), load_model_vcpus(model_path(p))) for p in icount if p.exists()]
     tcg = [load_records(p) for p in tcg_paths if p.exists()]
     if not boots and not tcg:
-        print(f"mp_tables: no results ({', '.join(map(str, [*icount, *tcg_paths]))}); "
+        print(f"paper 001 tables: no results ({', '.join(map(str, [*icount, *tcg_paths]))}); "
               "run with --run", file=sys.stderr)
         return 1
     sys.stdout.write(render(boots, tcg))

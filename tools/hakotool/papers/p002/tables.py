@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Paper 002's comparison tables, printed from ispcbench's result lines.
 
-    tools/ispc_tables.py [--run] [--icount FILE] [MODEL.joined.jsonl ...]
+    ./hako paper 002 tables [--run] [--icount FILE] [MODEL.joined.jsonl ...]
 
 Reads the guest's figures (results/bench-ispc.jsonl: guest instructions
 under icount) and the cost-model joins (by default every
@@ -30,10 +29,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hakotool.papers.p002 import PAPER_T2  # noqa: F401  (Table 2, µs on the SH-4)
-from hakotool.results import load_records
+from ...paths import repo_root
+from ...results import load_records
+from .criteria import PAPER_T2  # noqa: F401  (Table 2, µs on the SH-4)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repo_root()
 PROFILES = ("modern", "p4")
 MODES = ("baseline", "fast")
 
@@ -415,7 +415,7 @@ def data_table(f: Figures) -> list[str]:
 
 def render(f: Figures) -> str:
     profiles = ", ".join(f.profiles()) or "none"
-    out = [f"<!-- tools/ispc_tables.py; modelled profiles: {profiles} -->", "",
+    out = [f"<!-- ./hako paper 002 tables; modelled profiles: {profiles} -->", "",
            "Table 2: partial operations (insns: guest instructions under icount, median; "
            "cycles: modelled cycles per operation; TLB misses: L1 iTLB + dTLB per operation)",
            ""]
@@ -443,7 +443,8 @@ def run_benches(root: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="hako paper 002 tables",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", action="store_true", help="run the three benches first")
     parser.add_argument("--icount", type=Path, default=ROOT / "results/bench-ispc.jsonl")
     parser.add_argument("joined", nargs="*", type=Path)
@@ -452,7 +453,7 @@ def main(argv: list[str]) -> int:
         run_benches(ROOT)
     joined = args.joined or sorted((ROOT / "results").glob("bench-ispc-*.joined.jsonl"))
     if not args.icount.is_file():
-        print(f"ispc_tables: no {args.icount}; run with --run", file=sys.stderr)
+        print(f"paper 002 tables: no {args.icount}; run with --run", file=sys.stderr)
         return 1
     figures = Figures(load(args.icount), [load(p) for p in joined])
     sys.stdout.write(render(figures))

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Draw paper 000's Fig. 6 (interference) from intrbench's result lines.
 
-    tools/plot_intr.py [RESULTS.jsonl] [OUT.svg]
+    ./hako paper 000 plots [RESULTS.jsonl] [OUT.svg]
 
 defaults: results/bench-intr.jsonl and docs/intr-interference.svg.
 
@@ -23,9 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from hakotool import plots
+from ... import plots
 
 
 def load(path: Path) -> list[dict]:
@@ -61,10 +58,10 @@ def main(argv: list[str]) -> int:
     try:
         base, lines = series(load(src))
     except (OSError, ValueError, KeyError) as exc:
-        print(f"plot_intr: {src}: {exc}", file=sys.stderr)
+        print(f"paper 000 plots: {src}: {exc}", file=sys.stderr)
         return 1
     dst.write_text(render(base, lines))
-    print(f"plot_intr: wrote {dst}")
+    print(f"paper 000 plots: wrote {dst}")
     return 0
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Draw paper 004's release-latency histograms from isochbench's result lines.
 
-    tools/plot_isoch.py [RESULTS.jsonl] [OUT.svg]
+    ./hako paper 004 plots [RESULTS.jsonl] [OUT.svg]
 
 defaults: results/bench-isoch.jsonl and docs/isoch-jitter.svg.
 
@@ -20,9 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from hakotool import plots  # noqa: E402
+from ... import plots
 
 
 def series(records) -> tuple[list[tuple[str, dict[int, list[int]]]], int]:
@@ -46,10 +43,10 @@ def main(argv: list[str]) -> int:
         loads, bucket = series([json.loads(line) for line in src.read_text().splitlines()
                                 if line.strip()])
     except (OSError, ValueError, KeyError) as exc:
-        print(f"plot_isoch: {src}: {exc}", file=sys.stderr)
+        print(f"paper 004 plots: {src}: {exc}", file=sys.stderr)
         return 1
     dst.write_text(plots.release_latency(loads, bucket))
-    print(f"plot_isoch: wrote {dst}")
+    print(f"paper 004 plots: wrote {dst}")
     return 0
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Paper 004's Fig. 1: kperf's best and worst case across machines.
 
-    tools/kperf_machines.py [--run] [--profiles P,P,...] [--reference P]
+    ./hako paper 004 machines [--run] [--profiles P,P,...] [--reference P]
 
 kperf times every system call and the kernel-internal interfaces best
 case (second of two calls) and worst case (caches and TLB purged first).
@@ -26,14 +25,12 @@ import argparse
 import dataclasses
 import math
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ...model import CLOCK_MHZ
+from ...paths import repo_root
+from ...results import load_records
 
-from hakotool.model import CLOCK_MHZ  # noqa: E402
-from hakotool.results import load_records  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repo_root()
 # The four PCs of paper 004, in the paper's order (their clocks are
 # hakotool.model.CLOCK_MHZ).  p4 (2.8 GHz) and modern (4 GHz) can be added
 # with --profiles for scale.
@@ -48,13 +45,13 @@ def run_name(profile: str) -> str:
 
 def run_profiles(profiles) -> int:
     """One kperf boot per profile, as `./hako bench kperf --model P`."""
-    from hakotool.bench import BENCHES
-    from hakotool.runner import run_boot
+    from ...runner import run_boot
+    from .benches import BENCHES
     for p in profiles:
         profile = dataclasses.replace(BENCHES["kperf"].profile, model=p)
         outcome = run_boot(profile, run_name(p), BENCHES["kperf"].timeout, quiet=True)
         if outcome.exit_code != 0:
-            print(f"kperf_machines: the {p} boot failed ({outcome.exit_code})", file=sys.stderr)
+            print(f"paper 004 machines: the {p} boot failed ({outcome.exit_code})", file=sys.stderr)
             return outcome.exit_code
     return 0
 
@@ -162,7 +159,8 @@ def render(times, reference: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="hako paper 004 machines",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--run", action="store_true", help="boot kperf under each profile first")
     ap.add_argument("--profiles", default=",".join(PAPER_PROFILES))
     ap.add_argument("--reference", default=REFERENCE)
@@ -170,7 +168,7 @@ def main(argv=None) -> int:
     profiles = [p for p in args.profiles.split(",") if p]
     unknown = [p for p in profiles if p not in CLOCK_MHZ]
     if unknown or args.reference not in profiles:
-        print(f"kperf_machines: profiles must be among {', '.join(CLOCK_MHZ)} and include "
+        print(f"paper 004 machines: profiles must be among {', '.join(CLOCK_MHZ)} and include "
               f"the reference {args.reference}", file=sys.stderr)
         return 2
     if args.run and run_profiles(profiles) != 0:
@@ -179,7 +177,7 @@ def main(argv=None) -> int:
     for p in profiles:
         path = ROOT / "results" / f"{run_name(p)}.joined.jsonl"
         if not path.exists():
-            print(f"kperf_machines: no {path.relative_to(ROOT)}; run with --run", file=sys.stderr)
+            print(f"paper 004 machines: no {path.relative_to(ROOT)}; run with --run", file=sys.stderr)
             return 1
         times[p] = times_us(cycles_per_call(load_records(path)), CLOCK_MHZ[p])
     sys.stdout.write(render(times, args.reference))

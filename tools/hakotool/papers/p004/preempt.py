@@ -29,15 +29,15 @@ from __future__ import annotations
 import pathlib
 import re
 
-from . import ksyms
-from .model import CLOCK_MHZ
+from ... import ksyms
+from ...model import CLOCK_MHZ
 
 BOUND_TICKS = 100_000       # 100 us at 1 instruction = 1 ns (icount, shift 0)
 MAX_CALLS = 64
 CTX_TRAP = 1 + MAX_CALLS
 REGION_PREEMPT_IRQ = 0xd01
-SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[2] / "kernel/uapi/syscalls.def"
-KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[2] / ksyms.KERNEL_SYMS   # nm -n of the kernel
+SYSCALLS_DEF = pathlib.Path(__file__).resolve().parents[4] / "kernel/uapi/syscalls.def"
+KERNEL_SYMS = pathlib.Path(__file__).resolve().parents[4] / ksyms.KERNEL_SYMS   # nm -n of the kernel
 
 
 def load_symbols(path: pathlib.Path = KERNEL_SYMS) -> list[tuple[int, str]]:

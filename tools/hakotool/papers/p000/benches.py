@@ -1,0 +1,44 @@
+"""Paper 000's bench: `./hako bench intr` (user/intrbench) and its table."""
+from __future__ import annotations
+
+from ...bench import Bench, Boots
+from ...qemu import Profile
+from ...reportkit import Step
+from ...summary import render_bench_only
+from . import modelled
+
+# intrbench's calls where the cost model starts an epoch (--model): one per
+# configuration of Table 2 and case of Fig. 6, and the parts that follow
+# them, so each call's epoch ends where the next thing starts (modelled.py).
+INTR_ELF = "build/user/intrbench.elf"
+INTR_EPOCHS = tuple((INTR_ELF, symbol) for symbol in
+                    ("run_config", "part_delay", "part_interference", "one_case", "part_adaptive"))
+
+
+def intr_table(boots: Boots) -> str:
+    """The bench table, and with --model the modelled Table 2 and Fig. 6."""
+    if not boots.records:
+        return ""
+    text = render_bench_only(boots.records, boots.meta)
+    if boots.joined:
+        text += "\n" + modelled.render(modelled.figures(boots.records))
+    return text
+
+
+BENCHES: dict[str, Bench] = {
+    "intr": Bench(
+        profile=Profile(machine="pc", smp=2, mode="icount", net="hub", words=("intrbench",),
+                        model_epochs=INTR_EPOCHS),
+        timeout=3600.0,
+        about="interrupt packaging, paper 000 (intrbench), sequential/packed/adaptive, "
+              "both NICs on a hub, pc, 2 CPUs, icount",
+        table=intr_table,
+    ),
+}
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)", seconds=50),
+)
+REPORT_INPUTS = (("bench-intr.jsonl", "./hako bench intr"),)

@@ -1,0 +1,35 @@
+"""Paper 002's bench: `./hako bench ispc` (user/ispcbench); tables.py prints its tables."""
+from __future__ import annotations
+
+from ...bench import Bench
+from ...qemu import Profile
+from ...reportkit import Step
+
+# The kernel's servers= list for ispcbench: its own helper servers are OS
+# servers there, so in fast mode they get the ICA window like the others.
+ISPC_SERVERS = "nameserver,echo,ramdisk,ispcbench"
+
+BENCHES: dict[str, Bench] = {
+    "ispc": Bench(
+        profile=Profile(machine="pc", smp=2, mode="icount", words=("ispcbench",),
+                        cmdline="servers=" + ISPC_SERVERS),
+        timeout=600.0,
+        about="server communication, paper 002 (ispcbench), baseline and fast, pc, 2 CPUs, icount",
+    ),
+}
+
+# The report's runs of them (`make report`, report.py) and the result files
+# its section reads, each with the bench that makes it.
+REPORT_STEPS = (
+    Step("ispc", "002", ("ispc",), "server communication, ispcbench, icount (~10 s)",
+         seconds=10, chain="ispc"),
+    Step("ispc-modern", "002", ("ispc", "--model", "modern"), "ispcbench, cost model modern (~25 s)",
+         (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),), 25, "ispc"),
+    Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
+         (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
+)
+REPORT_INPUTS = (
+    ("bench-ispc.jsonl", "./hako bench ispc"),
+    ("bench-ispc-modern.joined.jsonl", "./hako bench ispc --model modern"),
+    ("bench-ispc-p4.joined.jsonl", "./hako bench ispc --model p4"),
+)
