@@ -192,7 +192,7 @@ BENCHES: dict[str, Bench] = {
     "drvproc": Bench(
         profile=Profile(machine="pc", smp=1, mode="icount", net="hub", words=("drvbench",)),
         timeout=300.0,
-        variants=(("kernel", ""), ("process", "drvproc=rtl8139,e1000")),
+        variants=(("kernel", ""), ("process", "drvproc=rtl8139,e1000"), ("switch", "drvswitch=on")),
         about="paper 003: drivers as processes (drvbench): interrupt path, copy-in, driver call, "
               "frames/s, drivers in the kernel then as processes, pc, 1 CPU, icount",
     ),
@@ -377,10 +377,11 @@ def run_variants(name: str, bench: Bench, model: str, *, quiet: bool = False,
             return outcome.exit_code
         records = outcome.joined if outcome.joined is not None else outcome.records
         runs.append((label, options, records or []))
-    if name == "drvproc" and len(runs) == 2:
+    if name == "drvproc" and len(runs) >= 2:
         for label, _, records in runs:
             out.write(f"{name} ({label}):\n" + render_bench_only(records, outcome.meta))  # one mode for all
-        out.write("\n" + drvproc_tables.render(runs[0][2], runs[1][2], model or None))
+        out.write("\n" + drvproc_tables.render(runs[0][2], runs[1][2], model or None,
+                                                 *(r[2] for r in runs[2:3])))
     else:
         out.write("\n".join(render_before_after(
             [(f"{label}: {options}", records) for label, options, records in runs])) + "\n")

@@ -73,7 +73,8 @@ STEPS = (
     Step("drvproc", "003", ("drvproc", "--model", "p4"),
          "drivers in the kernel, then as processes, drvbench, cost model p4 (~10 s)",
          (("bench-drvproc-kernel.joined.jsonl", "bench-drvproc-kernel-p4.joined.jsonl"),
-          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl")), 10),
+          ("bench-drvproc-process.joined.jsonl", "bench-drvproc-process-p4.joined.jsonl"),
+          ("bench-drvproc-switch.joined.jsonl", "bench-drvproc-switch-p4.joined.jsonl")), 10),
     Step("faults", "003", ("faults",), "2,000 faults injected into the driver processes while "
          "frames flow, faultinject 2000 1 (~10 s)", seconds=10),
     *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
@@ -300,6 +301,7 @@ INPUTS = (
     ("bench-mp-disk-[0-9]*.jsonl", "./hako bench mp-disk --model modern"),
     ("bench-drvproc-kernel-p4.joined.jsonl", "./hako bench drvproc --model p4"),
     ("bench-drvproc-process-p4.joined.jsonl", "./hako bench drvproc --model p4"),
+    ("bench-drvproc-switch-p4.joined.jsonl", "./hako bench drvproc --model p4"),
     ("bench-faults.jsonl", "./hako bench faults"),
     *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {p}")
       for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
