@@ -16,6 +16,7 @@
 #include <cmdline.h>
 #include <cpu.h>
 #include <drvswitch.h>
+#include <errno.h>
 #include <kprintf.h>
 #include <spinlock.h>
 #include <vm.h>
@@ -24,13 +25,27 @@ bool drvswitch_on;
 static struct addrspace *driver_as;
 static struct addrspace *held[MAX_CPUS];   /* per CPU: the space drvswitch_in left */
 
+int drvswitch_build(void)
+{
+	if (!driver_as)
+		driver_as = vm_create();
+	return driver_as ? 0 : -ENOMEM;
+}
+
+void drvswitch_teardown(void)
+{
+	if (driver_as && !drvswitch_on) {
+		vm_destroy(driver_as);
+		driver_as = NULL;
+	}
+}
+
 void drvswitch_init(void)
 {
 	const char *opt = cmdline_get(&kcmdline, "drvswitch");
 	if (!opt || strcmp(opt, "on") != 0)
 		return;
-	driver_as = vm_create();
-	if (!driver_as) {
+	if (drvswitch_build() < 0) {
 		kprintf("drvswitch: no memory for the driver's address space: left off\n");
 		return;
 	}

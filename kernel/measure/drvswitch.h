@@ -18,6 +18,11 @@ extern bool drvswitch_on;
 
 /* Boot, after the drivers attached: read drvswitch= and build the space. */
 void drvswitch_init(void);
+/* Build the driver's address space if it is not there yet; 0 or -ENOMEM
+ * (the self-test builds it without turning the option on). */
+int drvswitch_build(void);
+/* Free it again unless the option is on (the self-test's clean-up). */
+void drvswitch_teardown(void);
 
 /* Whether card n's paths get the switch: the RTL8139 driven in the kernel. */
 static inline bool drvswitch_card(const struct nic *n)
