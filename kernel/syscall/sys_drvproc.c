@@ -187,7 +187,9 @@ long sys_drvproc_call(uint64_t id, uint64_t entry, uint64_t ubuf, uint64_t len)
 		err = copy_from_user(frame, ubuf, len); \
 		region_end(region); \
 	} while (0)
-	if (sw && len > 4)
+	if (entry != HAKO_DRVPROC_NET_COPY)           /* a send's copy is no copy-in figure */
+		err = copy_from_user(frame, ubuf, len);
+	else if (sw && len > 4)
 		TIMED_COPY(REGION_DRVPROC_SWITCHED + DRVSW_COPYIN_1514);
 	else if (sw)
 		TIMED_COPY(REGION_DRVPROC_SWITCHED + DRVSW_COPYIN_4);
