@@ -9,6 +9,7 @@
 #include <bootinfo.h>
 #include <cmdline.h>
 #include <drvproc.h>
+#include <drvswitch.h>
 #include <console.h>
 #include <cpu.h>
 #include <heap.h>
@@ -208,6 +209,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	serialiser_init();                       /* serialise=: paper 004's serialising thread */
 	sem_init();
 	ica_init();                              /* the ICA region (paper 002) */
+	drvswitch_init();                        /* drvswitch=: paper 003's inserted switch */
 	ispc_init();                             /* process exit hooks, run in proc.h's rank order: */
 	drvproc_init();                          /* ... a driver process's device, */
 	nic_user_init();                         /* ... a program's cards */

@@ -110,6 +110,7 @@ static const struct option {
 	{ "drvproc", "all (the network drivers), none, or drivers joined by commas:", drvproc_ok },
 	{ "servers", "programs joined by commas, 127 bytes at most, or nothing", servers_ok },
 	{ "fastpath", "on or off", on_off },
+	{ "drvswitch", "on or off", on_off },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

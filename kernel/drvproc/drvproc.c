@@ -28,6 +28,7 @@
 #include <cmdline.h>
 #include <cpu.h>
 #include <drvproc.h>
+#include <drvswitch.h>
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
@@ -322,7 +323,7 @@ void drvproc_stat(int nic, struct hako_drvproc_stat *out)
 		out->gave_up = c->gave_up;       /* the restart state, reported with the counters */
 	} else {
 		*out = kernel_stat[nic];
-		out->placement = 0;
+		out->placement = drvswitch_card(n) ? 2 : 0;
 		out->pid = 0;
 		out->irqs = n->stats.irqs;
 	}

@@ -212,15 +212,16 @@ long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64
 	bool ok = call && call->id == id && call->caller;
 	struct addrspace *as = ok ? call->caller->as : NULL;
 	uint64_t base = ok ? call->uaddr : 0, size = ok ? call->len : 0;
+	bool timed = ok && in && call->entry == HAKO_DRVPROC_NET_COPY;   /* the copy-in figures' calls */
 	spin_unlock(&c->wq.lock);
 	if (!ok)
 		return -EINVAL;
 	if (off > size || len > size - off)
 		return -EINVAL;
 	uint64_t done = 0, t0 = arch_tsc();
-	if (in && len > 4)
+	if (timed && len > 4)
 		region_begin(REGION_DRVPROC_COPYIN + 2 + 1);
-	else if (in)
+	else if (timed)
 		region_begin(REGION_DRVPROC_COPYIN + 1);
 	while (done < len) {
 		uint64_t va = base + off + done;
@@ -241,9 +242,9 @@ long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64
 			break;
 		done += chunk;
 	}
-	if (in && len > 4)
+	if (timed && len > 4)
 		region_end(REGION_DRVPROC_COPYIN + 2 + 1);
-	else if (in)
+	else if (timed)
 		region_end(REGION_DRVPROC_COPYIN + 1);
 	if (done < len)
 		return -EFAULT;

@@ -222,3 +222,9 @@ void vm_switch(struct addrspace *as)
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
 	*loaded = as;
 }
+
+struct addrspace *vm_loaded(void)
+{
+	struct addrspace *as = loaded_as[cpu_id()];
+	return as ? as : &kernel_as;
+}

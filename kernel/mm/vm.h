@@ -44,6 +44,9 @@ bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *fl
 struct addrspace *vm_create(void);
 void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM_OWNED frames */
 void vm_switch(struct addrspace *as);
+/* What this CPU has loaded (kernel_as before its first vm_switch); interrupts
+ * off or in an interrupt, so the CPU and its loaded space stay put. */
+struct addrspace *vm_loaded(void);
 void *vm_map_mmio(uint64_t pa, uint64_t size);
 void tlb_shootdown(struct addrspace *as, uint64_t va);
 /* Unmap npages from va without freeing their frames, with one shootdown

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <cpu.h>
 #include <drvproc.h>
+#include <drvswitch.h>
 #include <errno.h>
 #include <pci.h>
 #include <string.h>
@@ -176,17 +177,27 @@ long sys_drvproc_call(uint64_t id, uint64_t entry, uint64_t ubuf, uint64_t len)
 		return drvproc_call(c, proc_current(), (int)entry, ubuf, len);
 	struct hako_drvproc_stat *ks = drvproc_kernel_stat((int)id);
 	uint8_t frame[ETH_FRAME_MAX];
+	long err = 0;
+	bool sw = drvswitch_card(nic_get((int)id));
+	if (sw)
+		drvswitch_there_and_back();  /* paper 003's point B: a call's switch, before the copy-in */
 	uint64_t t0 = arch_tsc();
-	long err;
-	if (len > 4) {
-		region_begin(REGION_DRVPROC_COPYIN + 2);
+#define TIMED_COPY(region) do { \
+		region_begin(region); \
+		err = copy_from_user(frame, ubuf, len); \
+		region_end(region); \
+	} while (0)
+	if (entry != HAKO_DRVPROC_NET_COPY)           /* a send's copy is no copy-in figure */
 		err = copy_from_user(frame, ubuf, len);
-		region_end(REGION_DRVPROC_COPYIN + 2);
-	} else {
-		region_begin(REGION_DRVPROC_COPYIN);
-		err = copy_from_user(frame, ubuf, len);
-		region_end(REGION_DRVPROC_COPYIN);
-	}
+	else if (sw && len > 4)
+		TIMED_COPY(REGION_DRVPROC_SWITCHED + DRVSW_COPYIN_1514);
+	else if (sw)
+		TIMED_COPY(REGION_DRVPROC_SWITCHED + DRVSW_COPYIN_4);
+	else if (len > 4)
+		TIMED_COPY(REGION_DRVPROC_COPYIN + 2);
+	else
+		TIMED_COPY(REGION_DRVPROC_COPYIN);
+#undef TIMED_COPY
 	if (err < 0)
 		return -EFAULT;
 	ks->last_copy_tsc = arch_tsc() - t0;

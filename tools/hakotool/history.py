@@ -42,6 +42,7 @@ SOURCES = (
     "bench-mp.jsonl",
     "bench-drvproc-kernel-p4.joined.jsonl",
     "bench-drvproc-process-p4.joined.jsonl",
+    "bench-drvproc-switch-p4.joined.jsonl",
     "bench-faults.jsonl",
     "kperf-machine-pentium166.joined.jsonl",
     "kperf-machine-pentium200-fpm.joined.jsonl",

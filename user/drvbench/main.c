@@ -1,7 +1,11 @@
 /*
  * drvbench — paper 003's measurements (drivers as processes), for
- * `./hako bench drvproc`, which boots it twice: the network drivers in the
- * kernel, then both as processes (drvproc=rtl8139,e1000).  One CPU, like
+ * `./hako bench drvproc`, which boots it three times: the network drivers in
+ * the kernel, then both as processes (drvproc=rtl8139,e1000), then in the
+ * kernel with paper 003's own experiment, an address-space switch inserted
+ * into the RTL8139's paths (drvswitch=on: its interrupt handler runs in an
+ * address space of its own, and a call goes there and back just before the
+ * copy-in).  One CPU, like
  * the paper's Pentium 4, so every switch on a path happens on it and the
  * counts are the path's own.  Figures are TSC ticks: guest instructions
  * under icount; with --model the regions give modelled cycles and TLB
@@ -43,8 +47,8 @@
 #define FLOOD       2000
 #define FRAME       60
 
-static int rtl = -1, e1k = -1, placement;
-static const char *where[] = { "kernel", "process" };
+static int rtl = -1, e1k = -1, placement;   /* hako_drvproc_stat.placement: 0, 1, 2 */
+static const char *where[] = { "kernel", "process", "switch" };
 static uint8_t mac_rtl[6], mac_e1k[6];
 static uint8_t buf[2048] __attribute__((aligned(4096)));
 
@@ -100,6 +104,37 @@ static int find_cards(void)
 
 static char name[48];
 
+/* The region of figure fig (DRVSW_*) in this boot's placement. */
+static int region_of(int fig)
+{
+	static const int base[] = { [DRVSW_COPYIN_4] = REGION_DRVPROC_COPYIN,
+				    [DRVSW_COPYIN_1514] = REGION_DRVPROC_COPYIN + 2,
+				    [DRVSW_CALL] = REGION_DRVPROC_CALL,
+				    [DRVSW_COPYCALL_4] = REGION_DRVPROC_COPYCALL,
+				    [DRVSW_COPYCALL_1514] = REGION_DRVPROC_COPYCALL + 2,
+				    [DRVSW_IRQ] = REGION_DRVPROC_IRQ, [DRVSW_FRAMES] = REGION_DRVPROC_FRAMES };
+	return placement == 2 ? REGION_DRVPROC_SWITCHED + fig : base[fig] + placement;
+}
+
+/* Global markers of figure fig's region (every CPU's work counts). */
+static void mark_begin(int fig)
+{
+	int id = region_of(fig);
+	if (id >= REGION_DRVPROC_SWITCHED)
+		region_global_begin_nth(REGION_DRVPROC_SWITCHED, id - REGION_DRVPROC_SWITCHED);
+	else
+		region_global_begin_nth(REGION_DRVPROC, id - REGION_DRVPROC);
+}
+
+static void mark_end(int fig)
+{
+	int id = region_of(fig);
+	if (id >= REGION_DRVPROC_SWITCHED)
+		region_global_end_nth(REGION_DRVPROC_SWITCHED, id - REGION_DRVPROC_SWITCHED);
+	else
+		region_global_end_nth(REGION_DRVPROC, id - REGION_DRVPROC);
+}
+
 static const char *fig(const char *what)
 {
 	snprintf(name, sizeof name, "%s_%s", what, where[placement]);
@@ -118,17 +153,11 @@ static int bench_call(void)
 		sys_drvproc_call(rtl, HAKO_DRVPROC_NET_SEND, f, FRAME);
 	struct hako_drvproc_stat a = stat(rtl);
 	for (int i = 0; i < CALLS; i++) {
-		if (placement)
-			region_global_begin(REGION_DRVPROC_CALL + 1);
-		else
-			region_global_begin(REGION_DRVPROC_CALL);
+		mark_begin(DRVSW_CALL);
 		uint64_t t0 = tsc_now();
 		long r = sys_drvproc_call(rtl, HAKO_DRVPROC_NET_SEND, f, FRAME);
 		uint64_t t1 = tsc_now();
-		if (placement)
-			region_global_end(REGION_DRVPROC_CALL + 1);
-		else
-			region_global_end(REGION_DRVPROC_CALL);
+		mark_end(DRVSW_CALL);
 		if (r < 0 && r != -EAGAIN) {
 			printf("drvbench: drvproc_call NET_SEND: error %ld\n", r);
 			return -1;
@@ -137,7 +166,7 @@ static int bench_call(void)
 	}
 	struct hako_drvproc_stat b = stat(rtl);
 	bench_report_region(fig("call_send60"), &s, "drvproc_call NET_SEND, 60 bytes",
-			    REGION_DRVPROC_CALL + placement, CALLS);
+			    region_of(DRVSW_CALL), CALLS);
 	switches(fig("call_send60"), &a, &b, CALLS);
 	samples_free(&s);
 	return 0;
@@ -153,27 +182,14 @@ static int bench_copy(uint64_t len)
 	for (int i = 0; i < 10; i++)
 		sys_drvproc_call(rtl, HAKO_DRVPROC_NET_COPY, buf, len);
 	bool big = len > 4;
+	int fig_call = big ? DRVSW_COPYCALL_1514 : DRVSW_COPYCALL_4;
 	struct hako_drvproc_stat a = stat(rtl);
 	for (int i = 0; i < CALLS; i++) {
-		if (big && placement)
-			region_global_begin(REGION_DRVPROC_COPYCALL + 3);
-		else if (big)
-			region_global_begin(REGION_DRVPROC_COPYCALL + 2);
-		else if (placement)
-			region_global_begin(REGION_DRVPROC_COPYCALL + 1);
-		else
-			region_global_begin(REGION_DRVPROC_COPYCALL);
+		mark_begin(fig_call);
 		uint64_t t0 = tsc_now();
 		long r = sys_drvproc_call(rtl, HAKO_DRVPROC_NET_COPY, buf, len);
 		uint64_t t1 = tsc_now();
-		if (big && placement)
-			region_global_end(REGION_DRVPROC_COPYCALL + 3);
-		else if (big)
-			region_global_end(REGION_DRVPROC_COPYCALL + 2);
-		else if (placement)
-			region_global_end(REGION_DRVPROC_COPYCALL + 1);
-		else
-			region_global_end(REGION_DRVPROC_COPYCALL);
+		mark_end(fig_call);
 		if (r != (long)len) {
 			printf("drvbench: drvproc_call NET_COPY %lu: %ld\n", len, r);
 			return -1;
@@ -185,10 +201,10 @@ static int bench_copy(uint64_t len)
 	char what[48];
 	snprintf(what, sizeof what, "copyin_%lu", len);
 	bench_report_region(fig(what), &copy, "the copy-in alone (kernel-timed)",
-			    REGION_DRVPROC_COPYIN + 2 * big + placement, CALLS);
+			    region_of(big ? DRVSW_COPYIN_1514 : DRVSW_COPYIN_4), CALLS);
 	snprintf(what, sizeof what, "copycall_%lu", len);
 	bench_report_region(fig(what), &call, "drvproc_call NET_COPY round trip",
-			    REGION_DRVPROC_COPYCALL + 2 * big + placement, CALLS);
+			    region_of(fig_call), CALLS);
 	/* the stat calls in between are not part of a figure: counts from the whole loop */
 	switches(fig(what), &a, &b, CALLS);
 	samples_free(&copy);
@@ -220,18 +236,14 @@ static int bench_irq(void)
 	for (int i = 0; i < IRQ_FRAMES + 5; i++) {
 		if (i == 5)
 			a = stat(rtl);
-		if (i >= 5 && placement)
-			region_global_begin(REGION_DRVPROC_IRQ + 1);
-		else if (i >= 5)
-			region_global_begin(REGION_DRVPROC_IRQ);
+		if (i >= 5)
+			mark_begin(DRVSW_IRQ);
 		long r = sys_nic_traffic(e1k, &one);
 		if (r == 0)
 			r = sys_nic_recv(rtl, buf, sizeof buf, 0);
 		uint64_t now = tsc_now();
-		if (i >= 5 && placement)
-			region_global_end(REGION_DRVPROC_IRQ + 1);
-		else if (i >= 5)
-			region_global_end(REGION_DRVPROC_IRQ);
+		if (i >= 5)
+			mark_end(DRVSW_IRQ);
 		if (r < 0) {
 			printf("drvbench: frame %d: error %ld\n", i, r);
 			return -1;
@@ -247,7 +259,7 @@ static int bench_irq(void)
 	bench_report(fig("irq_handler"), &handler, "interrupt entry to handler done");
 	bench_report(fig("irq_wake"), &wake, "handler done to requester running");
 	bench_report_region(fig("irq_path"), &total, "interrupt entry to requester running",
-			    REGION_DRVPROC_IRQ + placement, IRQ_FRAMES);
+			    region_of(DRVSW_IRQ), IRQ_FRAMES);
 	switches(fig("irq_path"), &a, &b, IRQ_FRAMES);
 	samples_free(&handler);
 	samples_free(&wake);
@@ -265,10 +277,7 @@ static int bench_frames(void)
 	struct hako_drvproc_stat a = stat(rtl);
 	long t0 = sys_clock();
 	uint64_t c0 = tsc_now();
-	if (placement)
-		region_global_begin(REGION_DRVPROC_FRAMES + 1);
-	else
-		region_global_begin(REGION_DRVPROC_FRAMES);
+	mark_begin(DRVSW_FRAMES);
 	long r = sys_nic_traffic(e1k, &flood);
 	int got = 0;
 	while (r == 0 && got < FLOOD) {
@@ -278,10 +287,7 @@ static int bench_frames(void)
 			r = 0;
 		}
 	}
-	if (placement)
-		region_global_end(REGION_DRVPROC_FRAMES + 1);
-	else
-		region_global_end(REGION_DRVPROC_FRAMES);
+	mark_end(DRVSW_FRAMES);
 	uint64_t c1 = tsc_now();
 	long t1 = sys_clock();
 	struct hako_drvproc_stat b = stat(rtl);
@@ -296,7 +302,7 @@ static int bench_frames(void)
 	result_line("{\"kind\":\"drvproc\",\"figure\":\"%s\",\"placement\":\"%s\",\"frames\":%d,"
 		    "\"ns\":%lu,\"frames_per_s\":%lu,\"per_frame\":%lu,\"region\":%d,\"iters\":%d}",
 		    fig("frames"), where[placement], FLOOD, ns, fps, per,
-		    REGION_DRVPROC_FRAMES + placement, FLOOD);
+		    region_of(DRVSW_FRAMES), FLOOD);
 	printf("drvbench: frames (%s): %d frames in %lu us of guest time: %lu frames/s, %lu instructions/frame\n",
 	       where[placement], FLOOD, ns / 1000, fps, per);
 	switches(fig("frames"), &a, &b, FLOOD);
@@ -310,9 +316,12 @@ int main(void)
 		printf("drvbench: needs the RTL8139 and the e1000 (boot with --net hub)\n");
 		return 1;
 	}
-	placement = stat(rtl).placement == 1;
-	printf("drvbench: the RTL8139's driver runs %s\n",
-	       placement ? "as a process (drvproc=)" : "in the kernel");
+	placement = stat(rtl).placement;
+	if (placement < 0 || placement > 2)
+		placement = 0;
+	static const char *how[] = { "in the kernel", "as a process (drvproc=)",
+				     "in the kernel, an address-space switch inserted (drvswitch=on)" };
+	printf("drvbench: the RTL8139's driver runs %s\n", how[placement]);
 	if (bench_call() < 0 || bench_copy(4) < 0 || bench_copy(1514) < 0 || bench_irq() < 0 ||
 	    bench_frames() < 0)
 		return 1;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cpu.h>
 #include <driver.h>
+#include <drvswitch.h>
 #include <errno.h>
 #include <intr.h>
 #include <intr_pack.h>
@@ -51,10 +52,22 @@ static bool mac_valid(const uint8_t *mac)
 
 static void rx_later_fired(struct timer *t, void *arg);
 
+/*
+ * drvswitch=on (paper 003's microbenchmark, drvswitch.h): the driver's
+ * handler, ack then work, runs in the driver's address space.  A
+ * sequential source's work follows its ack on the full path, so the space
+ * stays loaded from the ack to the end of the work; otherwise (not mine,
+ * or packed: the work comes in a later batch) each half goes there and back.
+ */
 static uint32_t src_ack(struct intr_src *s)
 {
 	struct nic *n = s->priv;
+	bool sw = drvswitch_card(n);
+	if (sw)
+		drvswitch_in();
 	uint32_t status = nic_intr_ack(n);
+	if (sw && !(status && s->set.mode == HAKO_INTR_SEQUENTIAL))
+		drvswitch_out();
 	if (status)
 		n->stats.irqs++;
 	else
@@ -65,7 +78,12 @@ static uint32_t src_ack(struct intr_src *s)
 static void src_work(struct intr_src *s, uint32_t status)
 {
 	struct nic *n = s->priv;
+	bool sw = drvswitch_card(n);
+	if (sw && !drvswitch_held())
+		drvswitch_in();
 	nic_intr_work(n, status);
+	if (sw)
+		drvswitch_out();
 	if (!s->forwarded)
 		n->last_done_tsc = arch_tsc();    /* a driver process says so itself (drvproc_irq_done) */
 }

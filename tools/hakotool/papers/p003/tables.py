@@ -14,6 +14,7 @@ Pure functions of the records, so the host tests can feed them.
 """
 from __future__ import annotations
 
+from . import switch
 from .criteria import PUBLISHED
 
 PLACEMENTS = ("kernel", "process")
@@ -109,8 +110,9 @@ def _header(modelled: bool) -> list[str]:
     return h + ["paper k", "paper p"]
 
 
-def render(kernel_records, process_records, profile: str | None = None) -> str:
-    """The tables as text; profile: the cost-model profile the records were joined to."""
+def render(kernel_records, process_records, profile: str | None = None, switch_records=()) -> str:
+    """The tables as text; profile: the cost-model profile the records were joined to;
+    switch_records: the drvswitch=on boot's, for paper 003's own experiment (papers/p003/switch.py)."""
     figs = figures(list(kernel_records) + list(process_records))
     modelled = profile is not None
     out = ["paper 003: drivers as processes (drvbench, 1 CPU; instructions under icount"
@@ -136,7 +138,8 @@ def render(kernel_records, process_records, profile: str | None = None) -> str:
     over = overhead(figs)
     if over:
         out += ["", "estimated overhead per frame: " + over]
-    return "\n".join(out) + "\n"
+    sw = switch.render(kernel_records, switch_records, profile)
+    return "\n".join(out) + "\n" + ("\n" + sw if sw else "")
 
 
 def overhead(figs) -> str:
