@@ -4,7 +4,10 @@
 CC      := gcc
 LD      := ld
 OBJCOPY := objcopy
-PYTHON  := python3
+# The Python of the virtual environment `make deps` makes (tools/deps.sh),
+# else the first python3 on PATH; looked up at each use, since deps makes
+# .venv/ in the same make run.
+PYTHON   = $(shell test -x .venv/bin/python && echo .venv/bin/python || echo python3)
 BUILD   := build
 # Preprocessor definitions for the kernel alone; kernel-debug sets them.
 KERNEL_DEFS :=
