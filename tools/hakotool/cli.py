@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from .disks import DISKS
+from .progress import Board
 from .qemu import MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
 from .results import load_meta, load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
@@ -139,13 +140,21 @@ def add_model_option(parser: argparse.ArgumentParser) -> None:
                         "PROFILE.profile (icount only; `make costmodel` builds it)")
 
 
+def add_echo_options(parser: argparse.ArgumentParser) -> None:
+    """How much of the guest's console a boot prints (a progress line shows either way)."""
+    echo = parser.add_mutually_exclusive_group()
+    echo.add_argument("--quiet", action="store_true", help="do not echo the console")
+    echo.add_argument("--verbose", action="store_true",
+                      help="echo the console's `@@ {json}` result lines too")
+
+
 def add_boot_parser(subparsers) -> None:
     parser = subparsers.add_parser("boot", help="boot once and collect results")
     add_machine_options(parser, "icount")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                         help=f"seconds (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--name", help="run name (default boot-<machine>-smp<N>-<mode>)")
-    parser.add_argument("--quiet", action="store_true", help="do not echo the console")
+    add_echo_options(parser)
     parser.add_argument("--keep-log", action="store_true", help="keep the log on success")
     parser.add_argument("--soak-rate", type=positive_float, default=DEFAULT_RATE,
                         help=f"--net dgram: frames per second (default {DEFAULT_RATE:g})")
@@ -181,7 +190,7 @@ def make_parser() -> argparse.ArgumentParser:
                       "a host test (BINARY or BINARY:CASE or CASE) or a pytest node id")
     bench = subparsers.add_parser("bench", help="run a registered experiment")
     bench.add_argument("name")
-    bench.add_argument("--quiet", action="store_true", help="do not echo the console")
+    add_echo_options(bench)
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
     bench.add_argument("--boots", type=positive_int, default=0, metavar="N",
                        help="boots of a bench that repeats them (mp-disk: 3 unless given)")
@@ -214,8 +223,9 @@ def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
 def cmd_boot(args, words) -> int:
     profile = profile_from(args, words)
     timeout = None if args.gdb else args.timeout
-    outcome = run_boot(profile, args.name, timeout, quiet=args.quiet,
-                       keep_log=args.keep_log)
+    with Board():
+        outcome = run_boot(profile, args.name, timeout, quiet=args.quiet,
+                           keep_log=args.keep_log, verbose=args.verbose)
     return outcome.exit_code
 
 
@@ -243,8 +253,9 @@ def cmd_test_all(args, words) -> int:
 
 def cmd_bench(args, words) -> int:
     from .bench import run_bench
-    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model,
-                     boots=args.boots)
+    with Board():
+        return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log,
+                         model=args.model, boots=args.boots, verbose=args.verbose)
 
 
 def cmd_report(args, words) -> int:
