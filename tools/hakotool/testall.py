@@ -61,7 +61,9 @@ COUNTED_KINDS = ("ktest",)
 BOOT_TIMEOUT = 180.0
 HOST_TEST_TIMEOUT = 120.0
 HOST_TESTS_DIR = "build/host-tests"
-PYTEST_ARGV = ("-m", "pytest", "-q", "tests/harness")
+# pytest's JUnit XML report of the harness tests, for CI (build/junit/pytest.xml).
+JUNIT_XML = "build/junit/pytest.xml"
+PYTEST_ARGV = ("-m", "pytest", "-q", f"--junitxml={JUNIT_XML}", "tests/harness")
 
 
 @dataclasses.dataclass(frozen=True)
