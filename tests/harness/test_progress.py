@@ -4,6 +4,8 @@ import io
 import json
 import time
 
+import pytest
+
 from hakotool import progress, runner
 
 
@@ -72,6 +74,7 @@ def test_no_plain_line_for_a_short_boot():
 
 
 def test_live_display_prints_lines_above_it():
+    pytest.importorskip("rich")                # .venv has it (requirements.txt)
     out = io.StringIO()
     with progress.Board(out, live=True) as board:
         boot = board.begin("har-st", expected=2)

@@ -133,7 +133,7 @@ def test_short_summary_of_make_run():
     assert lines[0] == "ktest: kernel self-tests: 53 passed, 0 failed, 0 skipped"
     assert lines[1] == "kbench: 5 figures"
     assert lines[2].split() == ["f0", "0", "instructions", "(icount)"]
-    assert "selftest: kernel self-tests: 145 passed, 1 failed, 0 skipped" in lines
+    assert "selftest: kernel self-tests: 145 passed, 1 failed, 0 skipped" in lines  # ktest records
     assert "  FAIL bad0" in lines
     assert lines[-1].startswith("the whole of each run") and "./hako summary FILE" in lines[-1]
     assert "results/selftest.jsonl" in lines[-1]

@@ -396,7 +396,7 @@ SHORT_LINES = 40         # what the whole short summary may take
 def short_tests(name: str, records) -> list[str]:
     """A run's tests in a line, then up to SHORT_FAILS failing ones."""
     lines = []
-    for kind, label in (("ktest", "kernel self-tests"), ("utest", "selftest")):
+    for kind, label in (("ktest", "kernel self-tests"), ("utest", "user-space tests")):
         tests = of_kind(records, kind)
         if not tests:
             continue
