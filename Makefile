@@ -4,7 +4,10 @@
 CC      := gcc
 LD      := ld
 OBJCOPY := objcopy
-PYTHON  := python3
+# The Python of the virtual environment `make deps` makes (tools/deps.sh),
+# else the first python3 on PATH; looked up at each use, since deps makes
+# .venv/ in the same make run.
+PYTHON   = $(shell test -x .venv/bin/python && echo .venv/bin/python || echo python3)
 BUILD   := build
 # Preprocessor definitions for the kernel alone; kernel-debug sets them.
 KERNEL_DEFS :=
@@ -110,19 +113,20 @@ $(BUILD)/hako.iso: $(BUILD)/hako.elf $(BUILD)/initrd.img tools/grub.cfg
 deps:
 	@bash tools/deps.sh
 
+# Five boots with a progress line each, then a short summary of the five
+# and of the report (`./hako summary --short`; `./hako summary FILE` prints
+# the whole of one).
+RUN_FILES := results/run-ktest.jsonl results/run.jsonl results/run-selftest.jsonl \
+	results/run-sysbench.jsonl results/run-ispcbench.jsonl
 run: deps kernel
-	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-ktest -- ktest
-	./hako boot --quiet --smp 4 --machine pc --mode icount --name run -- kbench
-	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-selftest -- selftest
-	./hako boot --quiet --smp 4 --machine pc --mode icount --name run-sysbench -- sysbench
-	./hako boot --quiet --smp 2 --machine pc --mode icount --name run-ispcbench \
+	@./hako boot --quiet --smp 4 --machine pc --mode icount --name run-ktest -- ktest
+	@./hako boot --quiet --smp 4 --machine pc --mode icount --name run -- kbench
+	@./hako boot --quiet --smp 4 --machine pc --mode icount --name run-selftest -- selftest
+	@./hako boot --quiet --smp 4 --machine pc --mode icount --name run-sysbench -- sysbench
+	@./hako boot --quiet --smp 2 --machine pc --mode icount --name run-ispcbench \
 		--cmdline "servers=nameserver,echo,ramdisk,ispcbench" -- ispcbench
-	./hako summary results/run-ktest.jsonl
-	./hako summary results/run.jsonl
-	./hako summary results/run-selftest.jsonl
-	./hako summary results/run-sysbench.jsonl
-	./hako summary results/run-ispcbench.jsonl
-	@./hako report --summary
+	@echo
+	@./hako summary --short $(RUN_FILES)
 
 # The five papers' experiments in icount mode, one after the other with a
 # progress line each, then docs/report/ (README.md, index.html, the plots):

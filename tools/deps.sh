@@ -4,13 +4,24 @@
 # Idempotent and non-interactive.  Checks for every tool the build and the
 # harness need; when something is missing it installs the Debian packages
 # (as root, or through sudo when available), first without refreshing the
-# package index and, if that fails, after `apt-get update`.  pytest,
-# matplotlib (the report's plots, `make report`), Markdown (the report's
-# HTML page) and jsonschema (the result files' schema test) come from
-# Debian's python3-pytest, python3-matplotlib, python3-markdown and
-# python3-jsonschema and fall back to pip, at Debian 12's versions of the
-# report's two, when the python3 on PATH does not see them (another Python
-# than Debian's).
+# package index and, if that fails, after `apt-get update`.
+#
+# The harness's Python libraries live in a virtual environment, .venv/ at
+# the top of the tree (gitignored); nothing is installed into the system's
+# Python.  `./hako`, the Makefile's Python steps and the tests run under
+# .venv/bin/python when it exists.  The environment is made from Debian's
+# /usr/bin/python3 (package python3-venv; another python3 earlier on PATH,
+# such as a pyenv one, is not used) with --system-site-packages, so that
+# Debian's python3-matplotlib, python3-numpy and python3-markdown serve the report:
+# the report's SVGs are byte-identical only with one matplotlib, Debian 12's
+# 3.6.3, and its compiled stack is large to fetch.  Every line of
+# requirements.txt is an exact `==` pin, and pip checks each pin against
+# what the environment sees: a Debian copy of exactly the pinned version
+# (matplotlib, numpy, Markdown) is used as it is, any other version is shadowed by
+# the pinned one, installed into .venv/ from the package registry.  So the
+# pins hold with or without Debian's copies; the system site only saves a
+# download.  A stamp in .venv/ (the digest of requirements.txt) makes a
+# second run a no-op; a changed requirements.txt is installed again.
 #
 # QEMU must be version 10 or newer (QEMU 7.2, Debian 12's own, starves vCPUs
 # under icount and cannot load Hako's cost-model plugin; docs/design/qemu.md).
@@ -30,8 +41,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
-          binutils gdb python3 python3-pytest python3-matplotlib python3-markdown
-          python3-jsonschema)
+          binutils gdb python3 python3-venv python3-matplotlib python3-numpy python3-markdown)
 COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
 QEMU_MAJOR_MIN=10
 # glibc's static C library: the Linux peer's benchmark is linked with it.
@@ -39,6 +49,11 @@ STATIC_LIBC=/usr/lib/x86_64-linux-gnu/libc.a
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PEER_DIR="$ROOT/build/peer"
 PEER_META=linux-image-amd64
+# The virtual environment (see the header) and the Python it is made from.
+VENV="$ROOT/.venv"
+REQUIREMENTS="$ROOT/requirements.txt"
+VENV_STAMP="$VENV/hako-requirements.sha256"
+BASE_PYTHON=/usr/bin/python3
 BACKPORTS_LIST=/etc/apt/sources.list.d/hako-backports.sources
 
 SUDO=()
@@ -49,20 +64,13 @@ APT=(apt-get -o DPkg::Lock::Timeout=600)
 say() { printf 'deps: %s\n' "$*"; }
 die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
-have_pytest() {
-    command -v python3 >/dev/null 2>&1 && python3 -m pytest --version >/dev/null 2>&1
-}
-
-have_jsonschema() {
-    command -v python3 >/dev/null 2>&1 && python3 -c 'import jsonschema' >/dev/null 2>&1
+# Debian's Python with its venv module (python3-venv brings ensurepip).
+have_venv_module() {
+    [ -x "$BASE_PYTHON" ] && "$BASE_PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1
 }
 
 have_matplotlib() {
-    command -v python3 >/dev/null 2>&1 && python3 -c 'import matplotlib' >/dev/null 2>&1
-}
-
-have_markdown() {
-    command -v python3 >/dev/null 2>&1 && python3 -c 'import markdown' >/dev/null 2>&1
+    [ -x "$BASE_PYTHON" ] && "$BASE_PYTHON" -c 'import matplotlib' >/dev/null 2>&1
 }
 
 # The major version of the installed QEMU, or 0 without one.
@@ -72,17 +80,15 @@ qemu_major() {
     echo "${v:-0}"
 }
 
-# Prints the missing commands (and "pytest", "qemu>=10"), one per line.
+# Prints what is missing (commands, "python3-venv", "qemu>=10"...), one per line.
 missing_tools() {
     local cmd
     for cmd in "${COMMANDS[@]}"; do
         command -v "$cmd" >/dev/null 2>&1 || echo "$cmd"
     done
-    have_pytest || echo "pytest"
+    have_venv_module || echo "python3-venv"
     [ -f "$STATIC_LIBC" ] || echo "libc.a"
     have_matplotlib || echo "matplotlib"
-    have_markdown || echo "markdown"
-    have_jsonschema || echo "jsonschema"
     if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
        [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
         echo "qemu>=$QEMU_MAJOR_MIN"
@@ -195,15 +201,35 @@ install_packages() {
     fi
 }
 
-# pip_fallback CHECK REQUIREMENT...: installs them with pip when CHECK still fails.
-pip_fallback() {
-    local check="$1"
-    shift
-    "$check" && return 0
-    say "$1 still missing; installing it with pip"
-    python3 -m pip install "$@" ||
-        python3 -m pip install --break-system-packages "$@" ||
-        die "could not install $*"
+# The stamp's content: requirements.txt's digest and the Python the
+# environment was made from.
+venv_stamp() {
+    printf '%s %s\n' "$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)" "$BASE_PYTHON"
+}
+
+# Make .venv/ and install requirements.txt into it, unless the stamp says
+# that was done for this requirements.txt.  An environment whose python no
+# longer starts (its base Python removed or upgraded) is made anew.
+setup_venv() {
+    if [ -f "$VENV_STAMP" ] && [ "$(cat "$VENV_STAMP")" = "$(venv_stamp)" ] &&
+       "$VENV/bin/python" -c '' >/dev/null 2>&1; then
+        return 0
+    fi
+    if [ -d "$VENV" ] && ! "$VENV/bin/python" -c '' >/dev/null 2>&1; then
+        say "$VENV does not start; making it anew"
+        rm -rf "$VENV"
+    fi
+    if [ ! -x "$VENV/bin/python" ]; then
+        say "making the Python environment .venv/ (from $BASE_PYTHON)"
+        "$BASE_PYTHON" -m venv --system-site-packages "$VENV" ||
+            die "python3 -m venv failed (Debian package python3-venv)"
+    fi
+    rm -f "$VENV_STAMP"
+    say "installing requirements.txt into .venv/"
+    "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
+        -r "$REQUIREMENTS" </dev/null ||
+        die "pip could not install requirements.txt into .venv/"
+    venv_stamp > "$VENV_STAMP"
 }
 
 # The Debian kernel package linux-image-amd64 depends on here.
@@ -250,23 +276,20 @@ main() {
     fi
     missing="$(missing_tools)"
     if [ -z "$missing" ]; then
+        setup_venv
         peer_kernel
-        say "all present (QEMU $(qemu_major))"
+        say "all present (QEMU $(qemu_major), Python libraries in .venv/)"
         return 0
     fi
     say "missing: $(echo $missing)"
     choose_privilege
     install_packages
     install_qemu
-    pip_fallback have_pytest pytest
-    # Debian 12's version: the report's SVGs are byte-identical only with the same one.
-    pip_fallback have_matplotlib "matplotlib==3.6.3" "numpy<2"
-    pip_fallback have_markdown "Markdown==3.4.1"
-    pip_fallback have_jsonschema "jsonschema>=4"
     missing="$(missing_tools)"
     [ -z "$missing" ] || die "still missing after install: $(echo $missing)"
+    setup_venv
     peer_kernel
-    say "all present (QEMU $(qemu_major))"
+    say "all present (QEMU $(qemu_major), Python libraries in .venv/)"
 }
 
 main "$@"

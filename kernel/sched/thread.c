@@ -204,3 +204,31 @@ void thread_sleep_ns(uint64_t ns)
 	sched_sleep_timed(&t->sleep_timer, arch_tsc() + ns_to_tsc(ns));
 	timer_cancel_sync(&t->sleep_timer);   /* woken early (thread_interrupt) */
 }
+
+/* ps: the INDEX-th thread of the list into out; 0, or -ENOENT past the
+ * last.  A thread on the list has its process (proc_teardown joins every
+ * thread, so takes it off the list, before the process is freed).  The
+ * state and CPU are read as they are at that moment, without the
+ * scheduler's locks. */
+int thread_info(int index, struct hako_psinfo *out)
+{
+	int err = -ENOENT;
+	spin_lock(&threads_lock);
+	list_for_each(n, &all_threads) {
+		if (index-- > 0)
+			continue;
+		struct thread *t = list_entry(n, struct thread, all_link);
+		struct uthread *u = t->owner;
+		*out = (struct hako_psinfo){
+			.pid = u ? u->proc->pid : 0, .tid = t->tid,
+			.state = (int32_t)__atomic_load_n(&t->state, __ATOMIC_RELAXED),
+			.cpu = __atomic_load_n(&t->cpu, __ATOMIC_RELAXED), .prio = t->prio,
+			.runtime_tsc = __atomic_load_n(&t->runtime_tsc, __ATOMIC_RELAXED),
+		};
+		strlcpy(out->name, t->name, sizeof out->name);
+		err = 0;
+		break;
+	}
+	spin_unlock(&threads_lock);
+	return err;
+}

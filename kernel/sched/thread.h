@@ -65,6 +65,8 @@ struct thread *thread_current(void);
 /* Make t stop waiting and leave: sets killed, wakes it from any sleep. */
 void thread_interrupt(struct thread *t);
 void thread_for_each(void (*fn)(struct thread *));   /* thread dump only */
+struct hako_psinfo;
+int thread_info(int index, struct hako_psinfo *out);  /* ps: 0 or -ENOENT */
 void thread_dump_all(void);              /* thread_dump.c: every CPU and thread */
 static inline bool thread_killed(struct thread *t) { return t->killed; }
 void thread_free(struct thread *t);      /* for sched: stack and struct */

@@ -112,6 +112,17 @@ long sys_sysinfo(uint64_t uout)
 	return copy_to_user(uout, &si, sizeof si);
 }
 
+long sys_ps(uint64_t index, uint64_t uout)
+{
+	struct hako_psinfo info;
+	if ((int)index < 0)
+		return -EINVAL;
+	if (!user_range_ok(uout, sizeof info))
+		return -EFAULT;
+	long err = thread_info((int)index, &info);
+	return err < 0 ? err : copy_to_user(uout, &info, sizeof info);
+}
+
 long sys_poweroff(uint64_t status)
 {
 	if (proc_current()->pid != proc_init_pid)

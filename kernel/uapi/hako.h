@@ -60,4 +60,17 @@ struct hako_sysinfo {
 	uint64_t proc_kernel_frames;   /* frames the kernel spends on a minimal process */
 };
 
+/* One thread, as ps sees it (sys_ps). */
+enum { HAKO_PS_NEW, HAKO_PS_RUNNABLE, HAKO_PS_RUNNING, HAKO_PS_SLEEPING, HAKO_PS_DEAD };
+struct hako_psinfo {
+	int32_t pid;             /* its process; 0 for a kernel thread */
+	int32_t tid;
+	int32_t state;           /* HAKO_PS_* */
+	int32_t cpu;             /* where it runs or last ran */
+	int32_t prio;
+	int32_t pad;
+	uint64_t runtime_tsc;    /* TSC ticks it ran, up to its last switch away */
+	char name[16];           /* its program's name (kernel threads: their own) */
+};
+
 #endif

@@ -108,6 +108,20 @@ def test_summary_command(tmp_path):
     assert wrong.returncode == 2 and "is not a result file" in wrong.stderr
 
 
+def test_short_summary_command_names_runs_by_their_guest_command(tmp_path, capsys):
+    tests = tmp_path / "run-ktest.jsonl"
+    tests.write_text('{"kind":"meta","command":"./hako boot --name run-ktest -- ktest"}\n'
+                     '{"kind":"ktest","name":"pmm","ok":true}\n')
+    figures = tmp_path / "run.jsonl"
+    figures.write_text(BENCH_OUT.replace("@@ ", ""))
+    assert cli.main(["summary", "--short", str(tests), str(figures)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "ktest: kernel self-tests: 1 passed, 0 failed, 0 skipped"
+    assert lines[1] == "run: 1 figure"
+    assert f"({tests}, {figures})" in lines[-1] and len(lines) <= 40
+    assert cli.main(["summary", "--short", str(tests), str(tmp_path / "none.jsonl")]) == 2
+
+
 def test_boot_net_option_reaches_the_profile():
     args = cli.make_parser().parse_args(["boot", "--net", "hub"])
     assert cli.profile_from(args, ["ktest"]).net == "hub"
@@ -244,3 +258,15 @@ def test_boots_option_reaches_run_bench(monkeypatch):
     assert seen["name"] == "mp-disk" and seen["boots"] == 5
     args = cli.make_parser().parse_args(["bench", "mp-disk"])
     assert args.boots == 0
+
+
+def test_bench_help_lists_every_bench_with_its_about(capsys):
+    try:
+        cli.main(["bench", "--help"])
+    except SystemExit as done:
+        assert done.code == 0
+    text = capsys.readouterr().out
+    assert "benches:" in text
+    for name, entry in bench.BENCHES.items():
+        assert f"  {name} " in text and entry.about in text
+    assert "peer" in text

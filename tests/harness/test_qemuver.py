@@ -32,6 +32,21 @@ def test_parse_two_part_version_and_garbage():
     assert qemuver.parse_version("QEMU emulator version 11.1\n").text == "11.1.0"
     assert qemuver.parse_version("qemu: unknown option\n") is None
     assert qemuver.parse_version("") is None
+    assert qemuver.parse_version("QEMU emulator version x.y (odd build)\n") is None
+
+
+def test_parse_release_candidate_and_order():
+    rc = qemuver.parse_version("QEMU emulator version 10.1.0-rc2\n")
+    assert rc.text == "10.1.0" and rc.version.is_prerelease
+    assert rc.version < qemuver.parse_version("QEMU emulator version 10.1.0\n").version
+    assert qemuver.parse_version(DEBIAN_7).version < qemuver.parse_version(DEBIAN_10).version
+
+
+def test_release_candidate_of_the_minimum_is_refused():
+    """9.2.90 (QEMU's numbering of 10.0's candidates) is below 10."""
+    _, problem = qemuver.check_version(
+        "qemu-x", query=lambda p: (qemuver.parse_version("QEMU emulator version 9.2.90\n"), ""))
+    assert problem is not None and "QEMU 9.2.90" in problem
 
 
 def test_old_qemu_message_says_what_why_and_how():

@@ -28,7 +28,7 @@ CODE = re.compile(r"`([^`\s]+)`")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 ISSUE = re.compile(r"\bissue [0-9]", re.IGNORECASE)
 SOURCE_SUFFIXES = {".c", ".h", ".S", ".py", ".md"}
-NOT_SOURCE = ("results", "docs/report", "build", ".git")
+NOT_SOURCE = ("results", "docs/report", "build", ".git", ".venv")
 
 
 def map_section(text: str) -> str:

@@ -1,4 +1,5 @@
 """Tests for hakotool.summary rendering."""
+from hakotool import summary
 from hakotool.summary import render_bench_only, render_summary
 
 BOOT = {"kind": "boot", "cpus": 4, "mem_mib": 128, "free_frames": 31000,
@@ -110,3 +111,38 @@ def test_kperf_internal_table_has_best_worst_and_notes():
     row = next(line for line in lines if "vm_map_16" in line and line.startswith("3"))
     assert row.split()[2] == "3602" and "3700 (3600-3900)" in row
     assert lines[-1] == "  vm_map_16: 16 pages"
+
+
+def short_run(name, fails=0, passes=3, figures=0):
+    records = [{"kind": "ktest", "name": f"t{i}", "ok": True} for i in range(passes)]
+    records += [{"kind": "ktest", "name": f"bad{i}", "ok": False} for i in range(fails)]
+    records += [{"kind": "bench", "name": f"f{i}", "unit": "tsc", "median": i}
+                for i in range(figures)]
+    return (name, f"results/{name}.jsonl", records, {"tsc_unit": "instructions (icount)"})
+
+
+REPORT_STATUS = "report: docs/report/README.md\n" + "".join(
+    f"  partly     Paper 00{i}\n" for i in range(5))
+
+
+def test_short_summary_of_make_run():
+    text = summary.render_short(
+        [short_run("ktest", passes=53), short_run("kbench", passes=0, figures=5),
+         short_run("selftest", fails=1, passes=145)], REPORT_STATUS)
+    lines = text.splitlines()
+    assert lines[0] == "ktest: kernel self-tests: 53 passed, 0 failed, 0 skipped"
+    assert lines[1] == "kbench: 5 figures"
+    assert lines[2].split() == ["f0", "0", "instructions", "(icount)"]
+    assert "selftest: kernel self-tests: 145 passed, 1 failed, 0 skipped" in lines  # ktest records
+    assert "  FAIL bad0" in lines
+    assert lines[-1].startswith("the whole of each run") and "./hako summary FILE" in lines[-1]
+    assert "results/selftest.jsonl" in lines[-1]
+    assert len(lines) <= 40
+
+
+def test_short_summary_stays_within_40_lines_at_worst():
+    runs = [short_run(f"run{i}", fails=30, figures=30) for i in range(5)]
+    lines = summary.render_short(runs, REPORT_STATUS).splitlines()
+    assert len(lines) == summary.SHORT_LINES
+    assert lines[-2].startswith("... ") and lines[-2].endswith("lines more in the files")
+    assert lines[-1].startswith("the whole of each run")

@@ -1,6 +1,7 @@
 """Tests for hakotool.testall: pure counting and a fake-QEMU plan run."""
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -331,3 +332,18 @@ def test_boots_side_by_side_print_and_write_what_one_at_a_time_does(fake_env):
         runs.append((status, out.getvalue(), files))
     assert runs[0] == runs[1]
     assert runs[0][1].splitlines()[-1] == "10 passed, 0 failed, 0 skipped"   # 8 + coverage + determinism
+
+
+def test_pytest_step_writes_junit_xml_and_keeps_the_final_line(tmp_path):
+    """The pytest step leaves JUnit XML in build/junit/ for CI; the counts and
+    the last line are the same as without it."""
+    harness = tmp_path / "tests" / "harness"
+    harness.mkdir(parents=True)
+    (harness / "test_two.py").write_text("def test_a():\n    pass\n\n\ndef test_b():\n    pass\n")
+    out = io.StringIO()
+    plan = testall.Plan(steps=("pytest",), boots=())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    assert testall.TestAll(plan, tmp_path, env, out, io.StringIO()).run() == 0
+    assert out.getvalue().splitlines() == ["PASS pytest (2 tests)", "2 passed, 0 failed, 0 skipped"]
+    xml = (tmp_path / testall.JUNIT_XML).read_text()
+    assert 'tests="2"' in xml and 'name="test_a"' in xml

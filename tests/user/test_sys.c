@@ -161,6 +161,39 @@ TEST(info_calls_bad_pointers)
 	return 0;
 }
 
+TEST(ps_bad_arguments)
+{
+	struct hako_psinfo info;
+	for (unsigned i = 0; i < NBAD; i++)
+		CHECK_EQ(sys_ps(0, (struct hako_psinfo *)bad_ptrs[i]), -EFAULT);
+	CHECK_EQ(sys_ps(-1, &info), -EINVAL);
+	CHECK_EQ(sys_ps(-2147483647 - 1, &info), -EINVAL);
+	CHECK_EQ(sys_ps(1000000, &info), -ENOENT);
+	return 0;
+}
+
+TEST(ps_lists_this_thread_running_here)
+{
+	struct hako_psinfo info;
+	struct hako_sysinfo si;
+	int i, mine = 0, kernel = 0;
+	CHECK_EQ(sys_sysinfo(&si), 0);
+	for (i = 0; sys_ps(i, &info) == 0; i++) {
+		kernel += info.pid == 0;
+		if (info.tid != sys_gettid())
+			continue;
+		mine++;
+		CHECK_EQ(info.pid, sys_getpid());
+		CHECK_EQ(info.state, HAKO_PS_RUNNING);
+		CHECK_EQ(info.cpu, sys_getcpu());
+		CHECK(strcmp(info.name, "selftest") == 0, "name %s", info.name);
+	}
+	CHECK_EQ(mine, 1);
+	CHECK(kernel >= si.ncpus, "%d kernel threads for %d CPUs", kernel, si.ncpus);  /* the idle ones */
+	CHECK_EQ(sys_ps(i, &info), -ENOENT);
+	return 0;
+}
+
 TEST(sysinfo_and_cpustat)
 {
 	struct hako_sysinfo si;

@@ -147,6 +147,7 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
     err = sys.stderr if err is None else err
     if name == "peer":
         from .peer import run_peer
+        boot_kwargs.pop("verbose", None)         # peer's boots echo as --quiet says
         return run_peer(quiet=quiet, keep_log=keep_log, model=model, out=out, err=err,
                         **boot_kwargs)
     bench = registry().get(name)

@@ -26,11 +26,12 @@ import sys
 from pathlib import Path
 
 from .disks import DISKS
+from .progress import Board
 from .qemu import MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
 from .results import load_meta, load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
 from .soak import DEFAULT_FRAMES, DEFAULT_RATE
-from .summary import render_summary
+from .summary import render_short, render_summary
 
 
 def split_words(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -140,13 +141,21 @@ def add_model_option(parser: argparse.ArgumentParser) -> None:
                         "PROFILE.profile (icount only; `make costmodel` builds it)")
 
 
+def add_echo_options(parser: argparse.ArgumentParser) -> None:
+    """How much of the guest's console a boot prints (a progress line shows either way)."""
+    echo = parser.add_mutually_exclusive_group()
+    echo.add_argument("--quiet", action="store_true", help="do not echo the console")
+    echo.add_argument("--verbose", action="store_true",
+                      help="echo the console's `@@ {json}` result lines too")
+
+
 def add_boot_parser(subparsers) -> None:
     parser = subparsers.add_parser("boot", help="boot once and collect results")
     add_machine_options(parser, "icount")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                         help=f"seconds (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--name", help="run name (default boot-<machine>-smp<N>-<mode>)")
-    parser.add_argument("--quiet", action="store_true", help="do not echo the console")
+    add_echo_options(parser)
     parser.add_argument("--keep-log", action="store_true", help="keep the log on success")
     parser.add_argument("--soak-rate", type=positive_float, default=DEFAULT_RATE,
                         help=f"--net dgram: frames per second (default {DEFAULT_RATE:g})")
@@ -167,8 +176,11 @@ def make_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     add_boot_parser(subparsers)
     add_shell_parser(subparsers)
-    summary = subparsers.add_parser("summary", help="summarise a results .jsonl file")
-    summary.add_argument("path")
+    summary = subparsers.add_parser("summary", help="summarise results .jsonl files")
+    summary.add_argument("paths", nargs="+", metavar="path")
+    summary.add_argument("--short", action="store_true",
+                         help="a few lines for each file and the report's status "
+                              "(what `make run` ends with)")
     test_all = subparsers.add_parser("test-all", help="run everything `make test` runs")
     tier = test_all.add_mutually_exclusive_group()
     test_all.add_argument("-j", "--jobs", type=positive_int, default=0, metavar="N",
@@ -180,9 +192,12 @@ def make_parser() -> argparse.ArgumentParser:
     tier.add_argument("--only", default="", metavar="NAME",
                       help="one test by name (`make test T=NAME`): a ktest or selftest name, "
                       "a host test (BINARY or BINARY:CASE or CASE) or a pytest node id")
-    bench = subparsers.add_parser("bench", help="run a registered experiment")
-    bench.add_argument("name")
-    bench.add_argument("--quiet", action="store_true", help="do not echo the console")
+    from .bench import describe
+    bench = subparsers.add_parser("bench", help="run a registered experiment",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter,
+                                  epilog="benches:\n" + describe())
+    bench.add_argument("name", help="the bench to run (listed below)")
+    add_echo_options(bench)
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
     bench.add_argument("--boots", type=positive_int, default=0, metavar="N",
                        help="boots of a bench that repeats them (mp-disk: 3 unless given)")
@@ -220,8 +235,9 @@ def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
 def cmd_boot(args, words) -> int:
     profile = profile_from(args, words)
     timeout = None if args.gdb else args.timeout
-    outcome = run_boot(profile, args.name, timeout, quiet=args.quiet,
-                       keep_log=args.keep_log)
+    with Board():
+        outcome = run_boot(profile, args.name, timeout, quiet=args.quiet,
+                           keep_log=args.keep_log, verbose=args.verbose)
     return outcome.exit_code
 
 
@@ -229,16 +245,41 @@ def cmd_shell(args, words) -> int:
     return run_shell(profile_from(args, words))
 
 
-def cmd_summary(args, words) -> int:
-    path = Path(args.path)
+def load_result_file(path: Path) -> tuple[list[dict], dict | None] | str:
+    """(records, meta) of a result file, or what is wrong with it."""
     if not path.is_file():
-        sys.stderr.write(f"hako: no such results file: {path}\n")
-        return EXIT_USAGE
+        return f"no such results file: {path}"
     records = [r for r in load_records(path) if isinstance(r.get("kind"), str)]
     if not records:
-        sys.stderr.write(f"hako: {path} is not a result file (no JSON lines with a \"kind\")\n")
-        return EXIT_USAGE
-    sys.stdout.write(render_summary(records, load_meta(path)))
+        return f"{path} is not a result file (no JSON lines with a \"kind\")"
+    return records, load_meta(path)
+
+
+def run_label(path: Path, meta: dict | None) -> str:
+    """A run's guest command ("selftest"), else its file's name without .jsonl."""
+    command = str((meta or {}).get("command", ""))
+    if " -- " in command:
+        words = command.split(" -- ", 1)[1].split()
+        if words:
+            return words[0]
+    return path.name.removesuffix(".jsonl")
+
+
+def cmd_summary(args, words) -> int:
+    loaded = []
+    for text in args.paths:
+        found = load_result_file(Path(text))
+        if isinstance(found, str):
+            sys.stderr.write(f"hako: {found}\n")
+            return EXIT_USAGE
+        loaded.append((Path(text), *found))
+    if args.short:
+        from .paths import repo_root
+        from .report import REPORT_DIR, summary
+        runs = [(run_label(path, meta), path, records, meta) for path, records, meta in loaded]
+        sys.stdout.write(render_short(runs, summary(repo_root() / REPORT_DIR)))
+        return 0
+    sys.stdout.write("\n".join(render_summary(records, meta) for _, records, meta in loaded))
     return 0
 
 
@@ -249,8 +290,9 @@ def cmd_test_all(args, words) -> int:
 
 def cmd_bench(args, words) -> int:
     from .bench import run_bench
-    return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log, model=args.model,
-                     boots=args.boots)
+    with Board():
+        return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log,
+                         model=args.model, boots=args.boots, verbose=args.verbose)
 
 
 def cmd_report(args, words) -> int:

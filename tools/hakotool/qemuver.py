@@ -5,7 +5,8 @@ Hako needs QEMU 10: QEMU 7.2 (Debian 12's own) starves vCPUs under icount
 the cost model (tools/costmodel/).  Before the first boot of a process
 the harness runs `qemu-system-x86_64 --version` once and refuses an older
 one with a message saying what to do.  A QEMU given through HAKO_QEMU
-(the tests' fake) is not checked.
+(the tests' fake) is not checked.  The version is read with
+packaging.version (PEP 440: "10.0.2", "11.1", "10.1.0-rc2").
 """
 from __future__ import annotations
 
@@ -14,22 +15,35 @@ import re
 import shutil
 import subprocess
 
+from packaging.version import InvalidVersion, Version
+
 MIN_MAJOR = 10
 VERSION_TIMEOUT = 20.0
-_VERSION_RE = re.compile(r"QEMU emulator version (\d+)\.(\d+)(?:\.(\d+))?")
+_VERSION_RE = re.compile(r"QEMU emulator version (\S+)")
 
 
 @dataclasses.dataclass(frozen=True)
 class QemuVersion:
-    """What `--version` said: the numbers and the first line as printed."""
+    """What `--version` said: the version and the line it was on, as printed."""
 
-    major: int
-    minor: int
-    micro: int
+    version: Version
     line: str
 
     @property
+    def major(self) -> int:
+        return self.version.major
+
+    @property
+    def minor(self) -> int:
+        return self.version.minor
+
+    @property
+    def micro(self) -> int:
+        return self.version.micro
+
+    @property
     def text(self) -> str:
+        """MAJOR.MINOR.MICRO, a missing part as 0 ("11.1" -> "11.1.0")."""
         return f"{self.major}.{self.minor}.{self.micro}"
 
 
@@ -37,9 +51,12 @@ def parse_version(output: str) -> QemuVersion | None:
     """The version in `qemu-system-x86_64 --version` output, or None."""
     for line in output.splitlines():
         match = _VERSION_RE.search(line)
-        if match:
-            major, minor, micro = (int(group or 0) for group in match.groups())
-            return QemuVersion(major, minor, micro, line.strip())
+        if match is None:
+            continue
+        try:
+            return QemuVersion(Version(match.group(1)), line.strip())
+        except InvalidVersion:
+            continue
     return None
 
 
@@ -83,7 +100,7 @@ def check_version(program: str, query=query_version) -> tuple[QemuVersion | None
     if program not in _checked:
         found, output = query(program)
         problem = None
-        if found is None or found.major < MIN_MAJOR:
+        if found is None or found.version < Version(str(MIN_MAJOR)):
             problem = too_old_message(program, found, output)
         _checked[program] = (found, problem)
     return _checked[program]

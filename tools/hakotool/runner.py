@@ -39,10 +39,11 @@ from . import history
 from . import ksyms
 from . import model as costmodel
 from . import paths
+from . import progress
 from . import qemuver
 from .qemu import (INITRD_IMAGE, KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
                    make_target, qemu_available, qemu_command)
-from .results import ResultCollector, decode_line, write_results
+from .results import ResultCollector, decode_line, result_text, write_results
 from .soak import READY_LINE, Sender, free_port
 
 DEFAULT_TIMEOUT = 60.0
@@ -173,9 +174,10 @@ def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, 
 class _Console:
     """Sink for console lines: log file, live echo, result collection."""
 
-    def __init__(self, log_file, out, quiet: bool, watch=None):
+    def __init__(self, log_file, out, quiet: bool, watch=None, verbose: bool = False):
         self.log_file = log_file
         self.out = None if quiet else out
+        self.verbose = verbose           # echo the `@@ ` result lines too
         self.collector = ResultCollector()
         self.lines = 0
         self.watch = watch
@@ -196,7 +198,7 @@ class _Console:
             self.watch(line)
 
     def _echo(self, line: str) -> None:
-        if self.out is None:
+        if self.out is None or (not self.verbose and result_text(line) is not None):
             return
         try:
             self.out.write(line + "\n")
@@ -341,7 +343,8 @@ def spawn(argv: list[str], root: Path, env: dict) -> subprocess.Popen:
 
 
 def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
-           root: Path, env: dict, out, watch=None, budget=None) -> BootOutcome:
+           root: Path, env: dict, out, watch=None, budget=None,
+           verbose: bool = False) -> BootOutcome:
     """Run QEMU to completion (or timeout) and gather everything it said.
 
     watch, if given, sees every console line as it arrives; budget
@@ -352,7 +355,7 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
     paths.set_aside(log)
     start = time.monotonic()
     with open(log, "w", encoding="utf-8", newline="\n", buffering=1) as log_file:
-        console = _Console(log_file, out, quiet, watch)
+        console = _Console(log_file, out, quiet, watch, verbose)
         try:
             proc = spawn(argv, root, env)
         except OSError as exc:
@@ -478,22 +481,27 @@ def run_boot(profile: Profile, name: str | None = None,
              timeout: float | None = DEFAULT_TIMEOUT, *, quiet: bool = False,
              keep_log: bool = False, announce: bool = True, build: bool = True,
              root: Path | None = None, env: dict | None = None,
-             out=None, err=None) -> BootOutcome:
+             out=None, err=None, verbose: bool = False) -> BootOutcome:
     """Boot `profile` once; see the module docstring.
 
     announce=False suppresses the QEMU banner and the final verdict line (test-all prints its
-    own progress lines instead).
+    own progress lines instead).  The console is echoed to OUT unless QUIET, its `@@ `
+    result lines only when VERBOSE.  Under a progress.Board (the command's) the boot has
+    a progress line, and OUT and ERR print above it.
     """
     env = dict(os.environ) if env is None else env
     root = paths.repo_root(env) if root is None else Path(root)
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    board = progress.current()
+    if board is not None:
+        out, err = board.stream(out), board.stream(err)
     name = name or profile.default_name()
     if not paths.valid_name(name):
         outcome = BootOutcome(name, EXIT_USAGE, f"invalid run name {name!r}")
     else:
         outcome = _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
-                        announce)
+                        announce, verbose)
     if announce:
         report(outcome, root, err)
     return outcome
@@ -527,7 +535,7 @@ def join_model(outcome: BootOutcome, profile: Profile, root: Path, err,
 
 
 def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
-          announce=True) -> BootOutcome:
+          announce=True, verbose=False) -> BootOutcome:
     sender = None
     if profile.model:
         profile = dataclasses.replace(profile, model_out=costmodel.model_rel(name))
@@ -545,7 +553,7 @@ def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
         return BootOutcome(name, EXIT_USAGE, str(exc))
     try:
         return _launch_checked(profile, argv, name, timeout, quiet, keep_log, build,
-                               root, env, out, err, sender, announce)
+                               root, env, out, err, sender, announce, verbose)
     finally:
         if sender is not None:
             sender.stop()
@@ -560,8 +568,19 @@ def soak_watch(sender: Sender, port: int):
     return watch
 
 
+def both(first, second):
+    """One console watcher calling FIRST and SECOND (either may be None)."""
+    if first is None or second is None:
+        return first or second
+
+    def watch(line: str) -> None:
+        first(line)
+        second(line)
+    return watch
+
+
 def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, env,
-                    out, err, sender, announce=True) -> BootOutcome:
+                    out, err, sender, announce=True, verbose=False) -> BootOutcome:
     problem = prepare(profile, root, env, build)
     if problem:
         return BootOutcome(name, *problem)
@@ -591,9 +610,15 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
             budget = guestclock.Budget(path, guestclock.budget_for(timeout))
             argv = argv + guestclock.qmp_args(path)
             timeout = timeout * guestclock.LOAD_FACTOR
+        board = progress.current()
+        shown = None if board is None else board.begin(
+            name, progress.expected_records(paths.results_path(root, name)))
         try:
-            outcome = launch(argv, name, timeout, quiet, root, env, out, watch, budget)
+            outcome = launch(argv, name, timeout, quiet, root, env, out,
+                             both(watch, shown and shown.feed), budget, verbose)
         finally:
+            if shown is not None:
+                board.end(shown)
             if budget is not None:
                 budget.close()
     finish(outcome, root, keep_log, meta)

@@ -27,6 +27,7 @@ SCRIPT = (
     ("nosuchprogram", "sh: nosuchprogram: not found"),
     ("priv measure selftest --role priv_report", "(status 8)"),   # HAKO_PRIV_MEASURE alone
     ("mem", "frames: "),
+    ("ps", " running   "),                  # the shell itself, running on its CPU
     ("devctl -h", "usage: devctl"),
     ("devctl testdev0 policy fixed 99", "devctl: policy fixed 99: give a CPU from 0 to 1"),
     ("devctl nosuch", "devctl: nosuch: no such block device (devices: ramdisk0 testdev0)"),

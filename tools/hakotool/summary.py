@@ -21,6 +21,10 @@ Understood record kinds:
   preempt, section - paper 004's preemption-off table (papers/p004/preempt.py)
 Records of any other kind get a generic table each: their scalar fields as
 columns (the first OTHER_COLUMNS), the first OTHER_ROWS records as rows.
+
+render_short is the few lines per run that end `make run` (`./hako summary
+--short FILE...`): each run's test tally and failures, or its first figures,
+and where the whole of each is.
 """
 from __future__ import annotations
 
@@ -387,3 +391,60 @@ def render_bench_only(records, meta: dict | None = None) -> str:
                                       render_isoch_hist(records),
                                       render_preempt(records)) if b]
     return "\n\n".join(blocks) + "\n" if blocks else "no bench records\n"
+
+
+SHORT_ROWS = 6           # figures of one run in the short summary
+SHORT_FAILS = 5          # failing tests of one run named in it
+SHORT_LINES = 40         # what the whole short summary may take
+
+
+def short_tests(name: str, records) -> list[str]:
+    """A run's tests in a line, then up to SHORT_FAILS failing ones."""
+    lines = []
+    for kind, label in (("ktest", "kernel self-tests"), ("utest", "user-space tests")):
+        tests = of_kind(records, kind)
+        if not tests:
+            continue
+        by = {"pass": [], "fail": [], "skip": []}
+        for test in tests:
+            by[verdict(test)].append(test)
+        lines.append(f"{name}: {label}: {len(by['pass'])} passed, {len(by['fail'])} failed, "
+                     f"{len(by['skip'])} skipped")
+        lines += [f"  FAIL {format_value(t.get('name'))}" for t in by["fail"][:SHORT_FAILS]]
+        if len(by["fail"]) > SHORT_FAILS:
+            lines.append(f"  ... {len(by['fail']) - SHORT_FAILS} more failed")
+    return lines
+
+
+def short_figures(name: str, records, meta: dict | None) -> list[str]:
+    """A run's first SHORT_ROWS figures (median, unit) under a line naming it."""
+    benches = of_kind(records, "bench")
+    if not benches:
+        return []
+    rows = [[format_value(r.get("name")), format_value(r.get("median")),
+             unit_name(r.get("unit"), meta)] for r in benches[:SHORT_ROWS]]
+    table = render_table(("figure", "median", "unit"), rows, frozenset(("median",)))
+    lines = [f"{name}: {len(benches)} figure" + ("" if len(benches) == 1 else "s")] + ["  " + line for line in table[2:]]
+    if len(benches) > SHORT_ROWS:
+        lines.append(f"  ... {len(benches) - SHORT_ROWS} more")
+    return lines
+
+
+def render_short(runs, tail: str = "") -> str:
+    """`make run`'s closing summary, at most SHORT_LINES lines.
+
+    RUNS: (name, path, records, meta) of each run; TAIL: lines to end with
+    (the report's status).  Each run gets its tests' tally or its first
+    figures; the last line says where the whole of each run is."""
+    lines = []
+    for name, _, records, meta in runs:
+        lines += (short_tests(name, records) + short_figures(name, records, meta)
+                  or [f"{name}: {len(records)} records"])
+    lines += tail.splitlines()
+    paths = ", ".join(str(path) for _, path, _, _ in runs)
+    pointer = [f"the whole of each run (boot, skipped tests, every figure): ./hako summary FILE "
+               f"({paths}); serial logs of failed boots: results/logs/"]
+    room = SHORT_LINES - len(pointer)
+    if len(lines) > room:
+        lines = lines[:room - 1] + [f"... {len(lines) - room + 1} lines more in the files"]
+    return "\n".join(lines + pointer) + "\n"

@@ -49,6 +49,7 @@ from .optioncheck import EXPECTED as OPTION_CASES, judge_option, option_profile
 from .shellcheck import check_shell
 from .qemu import DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile
 from .jobs import default_jobs, run_ordered
+from .progress import Board
 from .results import guest_bytes, skip_reason, verdict
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 
@@ -60,7 +61,9 @@ COUNTED_KINDS = ("ktest",)
 BOOT_TIMEOUT = 180.0
 HOST_TEST_TIMEOUT = 120.0
 HOST_TESTS_DIR = "build/host-tests"
-PYTEST_ARGV = ("-m", "pytest", "-q", "tests/harness")
+# pytest's JUnit XML report of the harness tests, for CI (build/junit/pytest.xml).
+JUNIT_XML = "build/junit/pytest.xml"
+PYTEST_ARGV = ("-m", "pytest", "-q", f"--junitxml={JUNIT_XML}", "tests/harness")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -634,4 +637,7 @@ def run_test_all(quick: bool = False, plan: Plan | None = None,
         from .testone import OneTest
         return OneTest(only, PLANS["full"], root, env, out, err).run()
     plan = plan or PLANS["check" if check else "quick" if quick else "full"]
-    return TestAll(plan, root, env, out, err, jobs or default_jobs()).run()
+    out = sys.stdout if out is None else out
+    with Board(out) as board:             # a progress line per boot while it runs
+        err = board.stream(sys.stderr if err is None else err)
+        return TestAll(plan, root, env, board.stream(out), err, jobs or default_jobs()).run()

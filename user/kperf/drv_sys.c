@@ -1,6 +1,7 @@
 /*
  * kperf/drv_sys.c — drivers of the calls about the machine (CPU and
- * system counters, the program archive), semaphores and perf_ctl.
+ * system counters, the program archive, the thread list), semaphores and
+ * perf_ctl.
  */
 #include "kperf.h"
 
@@ -25,6 +26,14 @@ int kperf_drv_progname(struct kperf_run *run)
 			    sys_progname(0, name, sizeof name));
 	run->note = "the first program";
 	return r < 0 ? kperf_fail("progname", r) : 0;
+}
+
+int kperf_drv_ps(struct kperf_run *run)
+{
+	struct hako_psinfo info;
+	long r = KPERF_TIME(run, sys_ps(0, &info), sys_ps(0, &info));
+	run->note = "the first thread of the list";
+	return r < 0 ? kperf_fail("ps", r) : 0;
 }
 
 int kperf_drv_sem_create(struct kperf_run *run)

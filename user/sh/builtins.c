@@ -117,6 +117,35 @@ static int do_cpus(int argc, char **argv)
 	return 0;
 }
 
+/* One line per thread, kernel threads (pid 0) too: the kernel's list (sys_ps). */
+static int do_ps(int argc, char **argv)
+{
+	static const char *const states[] = { "new", "runnable", "running", "sleeping", "dead" };
+	struct hako_psinfo info;
+	struct hako_sysinfo si;
+	uint64_t hz = sys_sysinfo(&si) == 0 && si.tsc_hz ? si.tsc_hz : 1000000000ull;
+	long r;
+	int i;
+
+	if (argc != 1) {
+		printf("usage: ps\n");
+		return 1;
+	}
+	(void)argv;
+	printf("  PID   TID STATE     CPU PRIO     CPU-MS NAME\n");
+	for (i = 0; (r = sys_ps(i, &info)) == 0; i++) {
+		unsigned st = (unsigned)info.state;
+		printf("%5d %5d %-9s %3d %4d %10llu %s\n", info.pid, info.tid,
+		       st < 5 ? states[st] : "?", info.cpu, info.prio,
+		       (unsigned long long)(info.runtime_tsc / (hz / 1000)), info.name);
+	}
+	if (r != -ENOENT) {
+		printf("sh: ps: %s\n", strerror((int)-r));
+		return 1;
+	}
+	return 0;
+}
+
 static int do_mem(int argc, char **argv)
 {
 	struct hako_sysinfo si;
@@ -198,6 +227,7 @@ static const struct builtin builtins[] = {
 	{ "wait", "[PID]", "wait for background children", do_wait },
 	{ "kill", "PID", "kill a process", do_kill },
 	{ "priv", "[LIST CMD]", "privileges; run CMD holding LIST", sh_priv_show },
+	{ "ps", "", "every thread: pid, tid, state, CPU, CPU time, name", do_ps },
 	{ "cpus", "", "per-CPU counters", do_cpus },
 	{ "mem", "", "free and total memory", do_mem },
 	{ "exit", "[N]", "leave the shell with status N", do_exit },
