@@ -85,20 +85,19 @@ static void drvproc_free(struct drvproc *c)
 	kfree(c);
 }
 
-/* proc_spawn_with's setup: the process is c's before its thread runs.  A
- * driver needs no control call (its own calls are checked by p->drvproc). */
+/* proc_spawn_with's setup: the process is c's (its service process, its
+ * switches counted in c) before its thread runs.  A driver needs no
+ * control call (its own calls are checked by drvproc_of_proc). */
 static int attach_proc(struct proc *p, void *arg)
 {
 	struct drvproc *c = arg;
 	p->priv = HAKO_PRIV_NONE;
-	p->drvproc = c;
+	c->service.io = &c->grant.io;
+	proc_set_service(p, &c->service);
 	c->proc = p;
 	c->pid = p->pid;
 	c->stat.pid = p->pid;
 	c->flipped = c->wild_window = false;
-	struct thread *t = p->threads[0].t;
-	t->drvproc = c;
-	t->io = &c->grant.io;
 	return 0;
 }
 
@@ -171,7 +170,13 @@ void drvproc_start_all(void)
 		drvproc_restart_start();
 }
 
-struct drvproc *drvproc_of_proc(struct proc *p) { return p ? p->drvproc : NULL; }
+/* Every service process is a driver process (proc.h's proc_service): the
+ * record is c->service. */
+struct drvproc *drvproc_of_proc(struct proc *p)
+{
+	return p && p->service ?
+	       (struct drvproc *)((char *)p->service - __builtin_offsetof(struct drvproc, service)) : NULL;
+}
 
 struct drvproc *drvproc_of_nic(int nic)
 {
@@ -249,7 +254,7 @@ int drvproc_register(struct drvproc *c, const struct hako_drvproc_reg *reg)
 
 void drvproc_proc_end(struct proc *p)
 {
-	struct drvproc *c = p->drvproc;
+	struct drvproc *c = drvproc_of_proc(p);
 	if (!c)
 		return;
 	spin_lock(&c->wq.lock);
@@ -259,7 +264,7 @@ void drvproc_proc_end(struct proc *p)
 	drvproc_fail_calls(c);
 	spin_unlock(&c->wq.lock);
 	drvproc_revoke(c);                  /* the device stops first: no DMA, no interrupt */
-	p->drvproc = NULL;
+	proc_set_service(p, NULL);
 	if (!c->dev) {
 		drvproc_free(c);                /* a test driver process: nothing refers to it */
 		return;
@@ -276,20 +281,6 @@ static struct proc_exit_hook exit_hook = { .rank = PROC_EXIT_DRVPROC, .fn = drvp
 void drvproc_init(void)
 {
 	proc_on_exit(&exit_hook);
-}
-
-/* The scheduler, at every switch that involves a driver process's thread. */
-void drvproc_switched(struct thread *from, struct thread *to, bool as_switch)
-{
-	struct drvproc *out = from->drvproc, *in = to->drvproc;
-	if (out == in)
-		return;                      /* between two threads of one driver process */
-	if (out)
-		__atomic_fetch_add(&out->stat.switches_out, 1, __ATOMIC_RELAXED);
-	if (in)
-		__atomic_fetch_add(&in->stat.switches_in, 1, __ATOMIC_RELAXED);
-	if (as_switch)
-		__atomic_fetch_add(&(in ? in : out)->stat.as_switches, 1, __ATOMIC_RELAXED);
 }
 
 int drvproc_spawn_test(const char *path, uint16_t base, uint16_t size)
@@ -321,6 +312,9 @@ void drvproc_stat(int nic, struct hako_drvproc_stat *out)
 	if (c) {
 		*out = c->stat;
 		out->gave_up = c->gave_up;       /* the restart state, reported with the counters */
+		out->switches_in = __atomic_load_n(&c->service.switches.in, __ATOMIC_RELAXED);
+		out->switches_out = __atomic_load_n(&c->service.switches.out, __ATOMIC_RELAXED);
+		out->as_switches = __atomic_load_n(&c->service.switches.as, __ATOMIC_RELAXED);
 	} else {
 		*out = kernel_stat[nic];
 		out->placement = drvswitch_card(n) ? 2 : 0;
@@ -343,6 +337,8 @@ void drvproc_stat_reset(int nic)
 	int placement = s->placement, pid = s->pid;
 	uint64_t generation = s->generation;
 	memset(s, 0, sizeof *s);
+	if (c)
+		memset(&c->service.switches, 0, sizeof c->service.switches);
 	s->placement = placement;
 	s->pid = pid;
 	s->generation = generation;

@@ -33,7 +33,8 @@
  *                      are injected
  *
  * Every switch on these paths is counted per driver process (struct
- * hako_drvproc_stat).
+ * hako_drvproc_stat; the scheduler counts its threads' switches in its
+ * proc_service, proc.h).
  *
  * Locking: a driver process's wq.lock (LOCK_WAITQ) guards its calls,
  * events and transmit queue; it is taken under a card's rx_lock/tx_lock (the proxy's
@@ -48,6 +49,7 @@
 #include <driver.h>
 #include <blk_driver.h>
 #include <nic.h>
+#include <proc.h>
 #include <sched.h>
 #include <hako.h>
 
@@ -95,6 +97,8 @@ struct drvproc_txq_slot {
 struct drvproc_blk;
 
 struct drvproc {
+	struct proc_service service; /* its process's record (proc.h): switches, ports; first, so
+	                              * drvproc_of_proc is p->service as it is */
 	struct drv_dev *dev;         /* NULL: a test driver process (ports only) */
 	int type;                    /* HAKO_DRVPROC_NET or _BLK: its driver's class, once registered */
 	struct drvproc_blk *blk;     /* a block device's proxy and requests (drvproc_blk.c) */
@@ -136,7 +140,7 @@ struct drvproc {
 	bool rx_full;                /* the receiver said no room: tell it when there is */
 	struct drvproc_txq_slot *txq;   /* DRVPROC_TXQ slots */
 	uint32_t tx_head, tx_tail;
-	struct hako_drvproc_stat stat;
+	struct hako_drvproc_stat stat;  /* its switches are counted in service instead */
 };
 
 /* drvproc.c */
@@ -150,7 +154,6 @@ int drvproc_count(void);
 struct drvproc *drvproc_get(int i);
 void drvproc_init(void);                  /* boot: drvproc_proc_end becomes an exit hook */
 void drvproc_proc_end(struct proc *p);       /* p ends: its driver process's grants go */
-void drvproc_switched(struct thread *from, struct thread *to, bool as_switch);   /* the scheduler */
 /* A driver process without a device, granted ports [base, base + size) only
  * (ktest of the I/O bitmap). */
 int drvproc_spawn_test(const char *path, uint16_t base, uint16_t size);

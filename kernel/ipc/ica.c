@@ -9,7 +9,8 @@
  * decided by the table alone (holder == the process); its page tables
  * only follow, outside ica_lock, in one of two modes (ica_mode):
  *   baseline  ica_baseline.c: paste maps nothing; each first touch
- *             faults into ica_fault, which maps that page;
+ *             faults into ica_fault (proc_on_ica_fault), which maps
+ *             that page;
  *   fast      ica_fast.c: paste fills every PTE at once, named servers
  *             keep the whole region mapped, a lone synchronous requester
  *             keeps its mappings.
@@ -72,6 +73,7 @@ void ica_init(void)
 		page_slot[i] = -1;
 	for (int i = 0; i < ICA_MAX; i++)
 		gens[i] = 1;
+	proc_on_ica_fault(ica_fault);            /* its pages are pasted on first touch */
 	if (!ica_region_pages)
 		kprintf("ica: no room for the ICA region: every ica_alloc will fail\n");
 	else

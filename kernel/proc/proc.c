@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <heap.h>
 #include <kprintf.h>
-#include <drvproc.h>
 #include <panic.h>
 #include <proc.h>
 #include <priv.h>
@@ -124,6 +123,21 @@ static struct uthread *slot_alloc(struct proc *p, int from)
 
 static int slot_index(struct proc *p, struct uthread *u) { return (int)(u - p->threads); }
 
+/* t is a thread of s's service process (s NULL: of a program). */
+static void serve(struct thread *t, struct proc_service *s)
+{
+	t->switches = s ? &s->switches : NULL;
+	t->io = s ? s->io : NULL;
+}
+
+void proc_set_service(struct proc *p, struct proc_service *s)
+{
+	p->service = s;
+	for (int i = 0; i < HAKO_MAX_THREADS; i++)
+		if (p->threads[i].state != UT_FREE && p->threads[i].t)
+			serve(p->threads[i].t, s);
+}
+
 /* A kernel thread that will enter ring 3 at u->rip; not yet started. */
 static int uthread_make(struct proc *p, struct uthread *u)
 {
@@ -132,8 +146,7 @@ static int uthread_make(struct proc *p, struct uthread *u)
 		return -ENOMEM;
 	t->as = p->as;
 	t->owner = u;
-	t->drvproc = p->drvproc;
-	t->io = p->drvproc ? &p->drvproc->grant.io : NULL;
+	serve(t, p->service);
 	u->t = t;
 	u->tid = t->tid;
 	u->proc = p;
@@ -437,20 +450,20 @@ static bool is_ancestor(struct proc *a, struct proc *b)
 }
 
 /*
- * A driver process (paper 003) is the kernel's child, yet any program that
- * is not itself a driver may kill it: the kernel starts it again
- * (drvproc_restart.c), and the restart tests and fault runs need to.
+ * A service process (a driver process) is the kernel's child, yet any
+ * program that is not itself one may kill it: its subsystem starts it
+ * again (drvproc_restart.c), and the restart tests and fault runs need to.
  */
-static bool driver_killable(struct proc *killer, struct proc *p)
+static bool service_killable(struct proc *killer, struct proc *p)
 {
-	return p->drvproc && !killer->drvproc;
+	return p->service && !killer->service;
 }
 
 int proc_kill(struct proc *killer, int pid)
 {
 	spin_lock(&tree_lock);
 	struct proc *p = table_find(pid);
-	int err = !p ? -ESRCH : (killer && !is_ancestor(killer, p) && !driver_killable(killer, p))
+	int err = !p ? -ESRCH : (killer && !is_ancestor(killer, p) && !service_killable(killer, p))
 		  ? -EPERM : 0;
 	if (!err && p->state == P_ZOMBIE)
 		p = NULL;                    /* already dead: nothing to do */

@@ -30,7 +30,7 @@
 struct thread;
 struct addrspace;
 struct ispc_port;
-struct drvproc;
+struct proc_service;
 
 enum uthread_state { UT_FREE, UT_LIVE, UT_EXITED };
 
@@ -73,7 +73,7 @@ struct proc {
 	struct ispc_port *ispc;          /* its queues (ispc.c), made on first use */
 	bool ica_window;                 /* the whole ICA region is mapped (ica_fast.c) */
 	uint32_t blk_open;               /* block devices opened, a bit per number (sys_blk.c) */
-	struct drvproc *drvproc;            /* set if it is a driver process (paper 003, drvproc.h) */
+	struct proc_service *service;    /* a service process's record (below), NULL: a program */
 	uint32_t priv;                   /* HAKO_PRIV_* it holds: priv.c (atomic, only shrinks) */
 };
 
@@ -107,6 +107,25 @@ static inline bool proc_alone(struct proc *p)
 struct uthread *uthread_current(void);
 int proc_count(void);
 
+/*
+ * A service process: one the kernel runs for a subsystem of its own (a
+ * driver process, drvproc.c).  The subsystem keeps this record inside its
+ * own state (and finds that from p->service); proc and sched act on the
+ * record alone: its threads' switches are counted in `switches`
+ * (sched.c), they may use the ports of `io` in ring 3 (arch_thread_switched_in),
+ * and any program that is not a service process itself may kill it (the
+ * subsystem starts it again).
+ */
+struct arch_io_grant;
+struct proc_service {
+	struct switch_count switches;
+	const struct arch_io_grant *io;  /* ports open to its threads, NULL: none */
+};
+/* p becomes s's service process (s NULL: no longer one), every thread it
+ * has too.  From proc_spawn_with's setup (before its thread runs) or from
+ * an exit hook (its threads are gone). */
+void proc_set_service(struct proc *p, struct proc_service *s);
+
 /* Memory (proc_mem.c). */
 #define FAULT_WRITE 1
 #define FAULT_EXEC  2
@@ -118,6 +137,13 @@ struct elf_image;
 int proc_load(struct proc *p, const struct elf_image *img, const uint8_t *file);
 int proc_setup_stack(struct proc *p, int argc, char *const argv[], uint64_t *rsp, uint64_t *uargv);
 uint64_t thread_stack_top(int slot);
+/*
+ * The ICA area (HAKO_ICA_AREA, uapi/hako.h) is filled on demand by the
+ * subsystem that owns it (ipc/ica.c), which gives its fault handler here
+ * at boot: a touch there calls fn(p, va) (0: the page is mapped now, or
+ * -EFAULT or -ENOMEM).  Without one a touch there is -EFAULT.
+ */
+void proc_on_ica_fault(int (*fn)(struct proc *p, uint64_t va));
 
 /* Called by the arch layer and the scheduler. */
 void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <arch/arch.h>
 #include <elf.h>
-#include <ica.h>
 #include <errno.h>
 #include <pmm.h>
 #include <proc.h>
@@ -72,6 +71,20 @@ static int map_new_frame(struct proc *p, uint64_t va, unsigned flags, uint64_t *
 	return err;
 }
 
+static int no_ica_area(struct proc *p, uint64_t va)
+{
+	(void)p, (void)va;
+	return -EFAULT;
+}
+
+/* The ICA area's fault handler (proc.h): set once at boot, before any process. */
+static int (*ica_area_fault)(struct proc *p, uint64_t va) = no_ica_area;
+
+void proc_on_ica_fault(int (*fn)(struct proc *p, uint64_t va))
+{
+	ica_area_fault = fn;
+}
+
 int proc_page_fault(uint64_t addr, unsigned access)
 {
 	struct proc *p = proc_current();
@@ -81,7 +94,7 @@ int proc_page_fault(uint64_t addr, unsigned access)
 	if (access & FAULT_EXEC)
 		return -EFAULT;              /* code runs only from the program's own pages */
 	if (va >= HAKO_ICA_AREA && va < HAKO_ICA_AREA + HAKO_ICA_AREA_SIZE)
-		return ica_fault(p, va);     /* an ICA it holds, pasted lazily (baseline) */
+		return ica_area_fault(p, va);   /* an ICA it holds, pasted lazily (baseline) */
 	/* Only demand pages are ever filled here; a fault on a page of the
 	 * program itself (write to text, say) is a rights violation.  With
 	 * serialise=on the frame is taken and zeroed before p->lock, not with

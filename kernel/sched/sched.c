@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <cpu.h>
 #include <panic.h>
-#include <drvproc.h>
 #include <sched.h>
 #include <serialiser.h>
 #include <smp.h>
@@ -150,6 +149,23 @@ static int leave_target(struct cpu *c, struct thread *t)
 	return allowed(t, c->id) ? -1 : pick_cpu(t);
 }
 
+/* A switch out of or into a party whose switches are counted (sched.h): a
+ * call of its own, given the threads (their fields are read here), so the
+ * switch of two uncounted threads only tests two fields. */
+static __attribute__((noinline))
+void count_switch(struct thread *from, struct thread *to, bool as_switch)
+{
+	struct switch_count *out = from->switches, *in = to->switches;
+	if (out == in)
+		return;                      /* between two threads of one party */
+	if (out)
+		__atomic_fetch_add(&out->out, 1, __ATOMIC_RELAXED);
+	if (in)
+		__atomic_fetch_add(&in->in, 1, __ATOMIC_RELAXED);
+	if (as_switch)
+		__atomic_fetch_add(&(in ? in : out)->as, 1, __ATOMIC_RELAXED);
+}
+
 /*
  * Run next in prev's place on c, for `slice` ticks.  Caller holds
  * c->rq.lock (and nothing else); next is on no run queue and may run on
@@ -174,8 +190,8 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	c->prev = prev;
 	c->ctx_switches++;
 	bool intena = c->intena;
-	if (prev->drvproc || next->drvproc)
-		drvproc_switched(prev, next, prev->as != next->as);
+	if (prev->switches || next->switches)
+		count_switch(prev, next, prev->as != next->as);
 	arch_thread_switched_in(next);
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */

@@ -42,6 +42,22 @@ struct waitq {
 	struct list_node sleepers;
 };
 
+/*
+ * Switches counted for one party of threads: the threads that point to
+ * the same switch_count (thread.h's `switches`: a service process's,
+ * proc.h) are one party, and every switch from a thread outside it to one
+ * of them, or back, is counted here by the CPU switching (sched.c, with
+ * its run-queue lock held).  A switch between two parties counts out of
+ * the one and into the other, and its address-space change once, in the
+ * party switched to.  Atomic adds: one party's threads switch on several
+ * CPUs at once.
+ */
+struct switch_count {
+	uint64_t in;                     /* switches to one of its threads from outside */
+	uint64_t out;                    /* switches from one of its threads to outside */
+	uint64_t as;                     /* of those, the ones that change address space */
+};
+
 extern uint64_t sched_slice_ticks;
 
 void sched_init(void);                  /* boot CPU, before smp_boot_aps */

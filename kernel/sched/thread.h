@@ -16,7 +16,6 @@ struct addrspace;
 struct isoch;
 
 struct arch_io_grant;
-struct drvproc;
 
 struct thread {
 	uint64_t saved_rsp;              /* while not running */
@@ -50,7 +49,7 @@ struct thread {
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 	const struct arch_io_grant *io;  /* ports open to it in ring 3 (a driver process), NULL: none */
-	struct drvproc *drvproc;            /* a driver process's thread (drvproc.h): switches counted */
+	struct switch_count *switches;   /* its party's switch counts (sched.h), NULL: not counted */
 };
 
 struct thread *thread_create(const char *name, void (*entry)(void *), void *arg, int prio, uint64_t affinity);

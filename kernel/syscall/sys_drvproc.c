@@ -36,7 +36,7 @@
 
 _Static_assert(sizeof(((struct hako_drvproc_msg *)0)->data) >= ETH_FRAME_MAX, "a frame fits a message");
 
-/* The caller's driver process, or NULL (then -EPERM).  p->drvproc goes when p ends. */
+/* The caller's driver process, or NULL (then -EPERM).  p stops being one when it ends. */
 static struct drvproc *my_drvproc(void)
 {
 	return drvproc_of_proc(proc_current());

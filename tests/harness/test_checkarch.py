@@ -1,4 +1,5 @@
-"""Tests for tools/build/checkarch.py: generic kernel code sees only the arch interface."""
+"""Tests for tools/build/checkarch.py: generic kernel code sees only the arch interface, and
+nothing under kernel/sched or kernel/proc includes a header of a subsystem built on them."""
 import importlib.util
 import pathlib
 
@@ -119,3 +120,59 @@ def test_inline_assembly_in_user_tests_outside_arch_is_a_breach(tmp_path):
     (root / "tests" / "user" / "test_y.c").write_text('void f(void) { __asm__("pause"); }\n')
     (root / "tests" / "user" / "arch" / "ok.c").write_text('void g(void) { __asm__("pause"); }\n')
     assert checkarch.breaches(root) == ["tests/user/test_y.c:1: inline assembly outside an arch/ folder"]
+
+
+# ---- layering: sched and proc include nothing of drvproc, drivers, ipc, mpio ----
+
+def make_layers(tmp_path, sched_text):
+    """A kernel with sched.c (sched_text), a lib header, and one header in each folder above."""
+    (tmp_path / "kernel" / "arch" / "x86_64" / "include" / "arch").mkdir(parents=True)
+    files = {
+        "kernel/sched/sched.h": "",
+        "kernel/sched/sched.c": sched_text,
+        "kernel/proc/proc.c": "#include <proc.h>\n#include <sched.h>\n",
+        "kernel/proc/proc.h": "#include <list.h>\n",
+        "kernel/lib/list.h": "",
+        "kernel/lib/wrap.h": "#include <ica.h>\n",
+        "kernel/drvproc/drvproc.h": "#include <proc.h>\n",
+        "kernel/drivers/net/nic.h": "",
+        "kernel/ipc/ica.h": "#include <proc.h>\n",
+        "kernel/mpio/mpio.h": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_the_repository_keeps_the_layering():
+    assert checkarch.layering(REPO_ROOT) == []
+
+
+def test_core_and_lib_headers_are_allowed(tmp_path):
+    root = make_layers(tmp_path, "#include <sched.h>\n#include <list.h>\n#include <proc.h>\n")
+    assert checkarch.layering(root) == []
+
+
+def test_a_header_of_each_subsystem_above_is_a_breach(tmp_path):
+    root = make_layers(tmp_path, "#include <sched.h>\n#include <drvproc.h>\n#include <nic.h>\n"
+                               "#include <ica.h>\n#include <mpio.h>\n")
+    found = checkarch.layering(root)
+    assert len(found) == 4
+    assert all(f.startswith("kernel/sched/sched.c:") for f in found)
+    for line, path in zip((2, 3, 4, 5), ("drvproc/drvproc.h", "drivers/net/nic.h", "ipc/ica.h", "mpio/mpio.h")):
+        assert any(f"sched.c:{line}: includes kernel/{path}" in f for f in found)
+
+
+def test_a_breach_through_another_header_names_the_chain(tmp_path):
+    root = make_layers(tmp_path, "#include <wrap.h>\n")
+    found = checkarch.layering(root)
+    assert len(found) == 1 and "(wrap.h -> ica.h)" in found[0]
+
+
+def test_a_planted_include_fails_main(tmp_path, capsys):
+    root = make_layers(tmp_path, "")
+    (root / "kernel" / "proc" / "proc.c").write_text("#include <proc.h>\n#include <drvproc.h>\n")
+    assert checkarch.main(["checkarch.py", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert "not ok arch_boundary: kernel/proc/proc.c:2: includes kernel/drvproc/drvproc.h" in out

@@ -242,3 +242,57 @@ TEST(join_returns_exit_code)
 	}
 	return 0;
 }
+
+/* ---- switch counting (sched.h's switch_count) ----------------------------- */
+
+#define PARTY_YIELDS 100
+
+static volatile int party_arrived;
+
+/* Wait (yielding) until both threads are there, then yield PARTY_YIELDS times. */
+static void party_yielder(void *arg)
+{
+	__atomic_fetch_add(&party_arrived, 1, __ATOMIC_SEQ_CST);
+	uint64_t deadline = arch_tsc() + ns_to_tsc(500000000);
+	while (party_arrived < 2 && arch_tsc() < deadline)
+		sched_yield();
+	for (int i = 0; i < PARTY_YIELDS; i++)
+		sched_yield();
+	thread_exit(party_arrived == 2 ? 0 : 1);
+}
+
+/* Two threads of the given parties yield to each other on one CPU; 0 when both saw the other. */
+static int yield_pair(struct switch_count *a, struct switch_count *b, int cpu)
+{
+	struct thread *t[2];
+	struct switch_count *party[2] = { a, b };
+	party_arrived = 0;
+	for (int i = 0; i < 2; i++) {
+		t[i] = thread_create("party", party_yielder, NULL, PRIO_DEFAULT + 1, 1ull << cpu);
+		if (!t[i])
+			return -1;
+		t[i]->switches = party[i];
+	}
+	thread_start(t[0]);
+	thread_start(t[1]);
+	return thread_join(t[0]) + thread_join(t[1]);
+}
+
+TEST(switches_counted_between_parties_not_within_one)
+{
+	if (ncpus < 2)
+		SKIP("needs a second CPU for the two threads");
+	int cpu = (cpu_id() + 1) % ncpus;
+	struct switch_count a = { 0 }, b = { 0 };
+	CHECK_EQ(yield_pair(&a, &a, cpu), 0);
+	/* ~2 * PARTY_YIELDS switches, all between a's own threads: only entering
+	 * and leaving the party count (a stray interrupt thread may add a few). */
+	CHECK(a.in <= 4 && a.out <= 4, "one party's threads: %lu in, %lu out", a.in, a.out);
+	CHECK(a.in == a.out, "one party: %lu in, %lu out", a.in, a.out);
+	a = (struct switch_count){ 0 };
+	CHECK_EQ(yield_pair(&a, &b, cpu), 0);
+	CHECK(a.out >= PARTY_YIELDS && b.in >= PARTY_YIELDS, "a out %lu, b in %lu", a.out, b.in);
+	CHECK(a.in + b.in == a.out + b.out, "in %lu + %lu, out %lu + %lu", a.in, b.in, a.out, b.out);
+	CHECK(a.as == 0 && b.as == 0, "kernel threads change no address space: %lu, %lu", a.as, b.as);
+	return 0;
+}

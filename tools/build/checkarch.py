@@ -24,6 +24,12 @@ driver environment interface (drvenv.h), a class interface
 (DRIVER_LIBC) and its own headers beside it: never a placement header
 (drvenv_kernel.h, nic.h, blk_process.h...) nor any other kernel header.
 
+The core does not depend on what builds on it: no file under kernel/sched
+or kernel/proc (LOWER) includes, directly or through other kernel headers,
+a header of kernel/drvproc, kernel/drivers, kernel/ipc or kernel/mpio
+(UPPER).  Those reach the core through its registered hooks (process exit
+hooks, a service process's record, the ICA area's fault handler).
+
 Prints one line per breach ("not ok arch_boundary: path:line: why") or
 "ok arch_boundary" when there is none, the host tests' format; exits 1 on
 a breach.  `make check` and `make test` run it (tools/hakotool/testall.py,
@@ -179,6 +185,7 @@ def breaches(root: pathlib.Path) -> list[str]:
     found += duplicate_headers(root)
     found += user_asm(root)
     found += driver_includes(root)
+    found += layering(root)
     return found
 
 
@@ -230,6 +237,61 @@ def driver_includes(root: pathlib.Path) -> list[str]:
                 continue                 # the driver's own header, beside it
             found.append(f"{rel}:{number}: a driver includes {target!r}: only drvenv.h, its class "
                          "interface and libc headers (the same source runs in both placements)")
+    return found
+
+
+# The core and the subsystems that build on it (see the module's docstring).
+LOWER = ("kernel/sched", "kernel/proc")
+UPPER = ("kernel/drvproc", "kernel/drivers", "kernel/ipc", "kernel/mpio")
+
+
+def kernel_headers(root: pathlib.Path) -> dict[str, pathlib.Path]:
+    """Every header name of generic kernel code -> its file (names are unique: duplicate_headers)."""
+    headers = {}
+    for header in sorted((root / "kernel").rglob("*.h")):
+        if "arch" not in header.relative_to(root / "kernel").parts[:1]:
+            headers.setdefault(header.name, header)
+    return headers
+
+
+def layering(root: pathlib.Path) -> list[str]:
+    """Includes of kernel/sched and kernel/proc that reach a header of a subsystem above them."""
+    headers = kernel_headers(root)
+    upper = {h for h in headers.values() if any(h.is_relative_to(root / top) for top in UPPER)}
+    includes: dict[pathlib.Path, list[tuple[int, pathlib.Path]]] = {}
+
+    def included(path: pathlib.Path) -> list[tuple[int, pathlib.Path]]:
+        """(line, header) of each kernel header path includes."""
+        if path not in includes:
+            includes[path] = []
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                m = INCLUDE.match(line)
+                name = m and pathlib.PurePosixPath(m.group(1)).name
+                if name and (path.parent / name).exists():
+                    includes[path].append((number, path.parent / name))
+                elif name in headers:
+                    includes[path].append((number, headers[name]))
+        return includes[path]
+
+    found = []
+    for top in LOWER:
+        for pattern in ("*.c", "*.h"):
+            for path in sorted((root / top).rglob(pattern)):
+                for number, first in included(path):
+                    chain, seen, todo = {first: [first]}, {first}, [first]
+                    while todo:                      # breadth first: the shortest chain
+                        header = todo.pop(0)
+                        if header in upper:
+                            via = " -> ".join(h.name for h in chain[header])
+                            found.append(f"{path.relative_to(root)}:{number}: includes "
+                                         f"{header.relative_to(root)} ({via}): sched and proc depend on no "
+                                         "subsystem built on them (drvproc, drivers, ipc, mpio); use a hook")
+                            break
+                        for _, nxt in included(header):
+                            if nxt not in seen:
+                                seen.add(nxt)
+                                chain[nxt] = chain[header] + [nxt]
+                                todo.append(nxt)
     return found
 
 

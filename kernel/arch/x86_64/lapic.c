@@ -93,7 +93,11 @@ volatile uint32_t *lapic_self_ipi_reg(int vector, uint32_t *value)
 	return &regs[LAPIC_ICR_LO / 4];
 }
 
-void lapic_send_ipi(uint32_t apic_id, int vector) { send_icr(apic_id, ICR_FIXED | (uint32_t)vector); }
+/* arch.h's hook: the ICR written here, so a cross-CPU wake-up makes one call. */
+void arch_send_ipi(int cpu, int vector)
+{
+	send_icr(cpus[cpu].apic_id, ICR_FIXED | (uint32_t)vector);
+}
 void lapic_send_nmi(uint32_t apic_id) { send_icr(apic_id, ICR_NMI); }
 void lapic_send_init(uint32_t apic_id) { send_icr(apic_id, ICR_INIT | ICR_LEVEL | ICR_ASSERT); }
 void lapic_send_startup(uint32_t apic_id, uint32_t page) { send_icr(apic_id, ICR_STARTUP | (page >> 12)); }

@@ -12,7 +12,6 @@ uint32_t lapic_id(void);
 void lapic_eoi(void);
 /* Set the task priority (bits 7:4: interrupts of that class and below wait); returns the old one. */
 uint32_t lapic_tpr_swap(uint32_t tpr);
-void lapic_send_ipi(uint32_t apic_id, int vector);
 /* The ICR register and value that send vector to this CPU in one write. */
 volatile uint32_t *lapic_self_ipi_reg(int vector, uint32_t *value);
 void lapic_send_nmi(uint32_t apic_id);

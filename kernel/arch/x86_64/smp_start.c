@@ -24,11 +24,6 @@ extern char trampoline_start[], trampoline_end[];
 extern const uint64_t trampoline_cr3, trampoline_stack, trampoline_cpu, trampoline_entry;
 extern char boot_pml4[];
 
-void arch_send_ipi(int cpu, int vector)
-{
-	lapic_send_ipi(cpus[cpu].apic_id, vector);
-}
-
 void arch_cpu_stop(struct cpu *c)
 {
 	lapic_send_nmi(c->apic_id);

@@ -256,8 +256,8 @@ uint32_t arch_cpu_apic_id(void);
 /* Print the CPU features the kernel uses, one boot-log line (mmu.c). */
 void arch_cpu_summary(void);
 
-/* Other processors (smp_start.c).  arch_cpu_start wakes c (id, apic_id
- * set) and waits until it is online (smp_cpu_online); 0 or -1.
+/* Other processors (smp_start.c, lapic.c).  arch_cpu_start wakes c (id,
+ * apic_id set) and waits until it is online (smp_cpu_online); 0 or -1.
  * arch_send_ipi sends vector to the CPU with index cpu; arch_cpu_stop
  * halts c even with its interrupts off (an NMI). */
 int arch_cpu_start(struct cpu *c);
