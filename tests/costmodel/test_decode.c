@@ -21,6 +21,13 @@ TEST(hlt_is_recognised_alone_and_after_prefixes)
 	CHECK(kind_of((const uint8_t[]){ 0x90 }, 1) == CM_INSN_OTHER);
 }
 
+TEST(pause_is_f3_90_alone)
+{
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0x90 }, 2) == CM_INSN_PAUSE);
+	CHECK(kind_of((const uint8_t[]){ 0x90 }, 1) == CM_INSN_OTHER);          /* nop */
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0x48, 0x90 }, 3) == CM_INSN_OTHER);
+}
+
 TEST(cache_flushes_and_cr_writes)
 {
 	CHECK(kind_of((const uint8_t[]){ 0x0F, 0x09 }, 2) == CM_INSN_WBINVD);

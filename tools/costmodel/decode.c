@@ -99,6 +99,11 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 		out->len = 7;
 		return;
 	}
+	if (n == 2 && b[0] == 0xF3 && b[1] == 0x90) {
+		out->kind = CM_INSN_PAUSE;
+		out->len = 2;
+		return;
+	}
 	size_t at = 0;
 	bool opsize = false;
 	while (at < n && is_legacy_prefix(b[at]))

@@ -6,7 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
- *           [,epoch=ADDR...]
+ *           [,epoch=ADDR...][,release=ADDR...]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -22,7 +22,10 @@
  *   - the few other instructions decode.h recognises: a callback that reads
  *     the registers it needs and applies the flush or the marker;
  *   - an instruction at an epoch=ADDR address: a callback that starts an
- *     epoch (epochs.h) labelled with the address, rdi, rsi and rdx.
+ *     epoch (epochs.h) labelled with the address, rdi, rsi and rdx;
+ *   - an instruction at a release=ADDR address (the guest's lock release
+ *     function): a callback that releases the lock in rdi on the
+ *     vCPU's virtual clock (vclock.h), as do the sync markers and pause.
  *
  * Which vCPU runs: under -icount with more than one vCPU, QEMU 10.0
  * passes callbacks a wrong vCPU index (it bakes a constant into the
@@ -56,6 +59,7 @@
 #include "regions.h"
 #include "sections.h"
 #include "pcprof.h"
+#include "vclock.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
 #include "../../kernel/uapi/hako_region.h"
 
@@ -128,6 +132,10 @@ static int32_t pcprof_region = -1;      /* the global region open now, -1 none *
 static uint64_t epoch_addrs[EPOCH_ADDRS_MAX];   /* epoch=ADDR: where a new epoch starts */
 static unsigned nepoch_addrs;
 static struct cm_epochs *epochs;
+#define RELEASE_ADDRS_MAX 4
+static uint64_t release_addrs[RELEASE_ADDRS_MAX];   /* release=ADDR: a lock release, lock in rdi */
+static unsigned nrelease_addrs;
+static struct cm_vclock *vclock;
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -254,6 +262,13 @@ static struct cm_counts *sync_counts(void)
 	return now;
 }
 
+/* The running vCPU's cumulative work, for its virtual clock. */
+static struct cm_work work_now(void)
+{
+	const struct cm_counts *n = &vcpus[current].core.n;
+	return (struct cm_work){ cm_cycles(n, &profile), n->v[CM_INSNS] };
+}
+
 static void on_insn(unsigned int vcpu_ignored, void *ud)
 {
 	struct vcpu *v = &vcpus[current];
@@ -319,12 +334,47 @@ static void on_epoch(unsigned int vcpu_ignored, void *ud)
 		fprintf(stderr, "costmodel: out of memory for epochs\n");
 }
 
-static bool is_epoch_addr(uint64_t va)
+static bool is_among(const uint64_t *addrs, unsigned n, uint64_t va)
 {
-	for (unsigned i = 0; i < nepoch_addrs; i++)
-		if (epoch_addrs[i] == va)
+	for (unsigned i = 0; i < n; i++)
+		if (addrs[i] == va)
 			return true;
 	return false;
+}
+
+/* The first instruction of a lock release function: the lock is in rdi. */
+static void on_release(unsigned int vcpu_ignored, void *ud)
+{
+	cm_vclock_release(vclock, current, work_now(), read_reg(gpr[7]));
+}
+
+/* A sync marker (uapi/hako_region.h, HAKO_SYNC_*): the object is in rax. */
+static void sync_marker(uint32_t disp)
+{
+	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
+	unsigned kind = disp & HAKO_REGION_ID_MASK;
+	uint64_t token = read_reg(gpr[0]);
+	struct cm_work now = work_now();
+	switch (op) {
+	case HAKO_SYNC_POST:
+		cm_vclock_post(vclock, current, now, kind, token);
+		break;
+	case HAKO_SYNC_WAIT:
+		cm_vclock_wait(vclock, current, now, kind, token);
+		break;
+	case HAKO_SYNC_SPIN_BEGIN:
+		cm_vclock_spin_begin(vclock, current, now);
+		break;
+	case HAKO_SYNC_SPIN_END:
+		cm_vclock_spin_end(vclock, current, now, kind == HAKO_SYNC_LOCK ? token : 0);
+		break;
+	case HAKO_SYNC_ACQUIRE:
+		cm_vclock_acquire(vclock, current, now, token);
+		break;
+	case HAKO_SYNC_RELEASE:
+		cm_vclock_release(vclock, current, now, token);
+		break;
+	}
 }
 
 /* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
@@ -369,14 +419,23 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		cm_core_empty_caches(&v->core);
 		break;
 	case CM_INSN_MARKER:
+		if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
+			sync_marker(s->insn.marker);
+			break;
+		}
 		if (pcprof)
 			pcprof_marker(s->insn.marker);
 		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
-					read_reg(gpr[0])))
+					read_reg(gpr[0]))) {
 			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
+			cm_vclock_region(vclock, s->insn.marker, current, work_now());
+		}
 		break;
 	case CM_INSN_HLT:
 		v->halts++;
+		break;
+	case CM_INSN_PAUSE:
+		cm_vclock_pause(vclock, current, work_now(), s->va);
 		break;
 	case CM_INSN_PORT_IN:        /* on_port and on_port_string price these */
 	case CM_INSN_PORT_OUT:
@@ -422,7 +481,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		} else {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		}
-		if (is_epoch_addr(va))
+		if (is_among(release_addrs, nrelease_addrs, va))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_release, QEMU_PLUGIN_CB_R_REGS, NULL);
+		if (is_among(epoch_addrs, nepoch_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_epoch, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)(uintptr_t)va);
 		uint8_t bytes[16];
@@ -498,8 +559,10 @@ static void print_region(const struct cm_region_row *row, void *arg)
 {
 	char counts[1024];
 	cm_counts_json(&row->n, &profile, counts, sizeof counts);
-	fprintf(out, "{\"kind\":\"region\",\"region\":%u,\"vcpu\":%u,\"spans\":%" PRIu64 ",%s}\n",
-		row->region, row->vcpu, row->spans, counts);
+	struct cm_work elapsed = cm_vclock_elapsed(vclock, row->region, row->vcpu);
+	fprintf(out, "{\"kind\":\"region\",\"region\":%u,\"vcpu\":%u,\"spans\":%" PRIu64 ",%s"
+		",\"elapsed_cycles\":%" PRIu64 ",\"elapsed_insns\":%" PRIu64 "}\n",
+		row->region, row->vcpu, row->spans, counts, elapsed.cycles, elapsed.insns);
 }
 
 static void print_section(const struct cm_section_row *row, void *arg)
@@ -541,15 +604,19 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	fprintf(out, "{\"kind\":\"profile\",%s}\n", text);
 	for (unsigned i = 0; i < nvcpus; i++) {
 		cm_counts_json(&now[i], &profile, text, sizeof text);
+		struct cm_work clock = cm_vclock_now(vclock, i, (struct cm_work){
+			cm_cycles(&now[i], &profile), now[i].v[CM_INSNS] });
 		fprintf(out, "{\"kind\":\"vcpu\",\"vcpu\":%u,%s,\"halts\":%" PRIu64
-			",\"idle_entries\":%" PRIu64 "}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries);
+			",\"idle_entries\":%" PRIu64 ",\"clock_cycles\":%" PRIu64 ",\"clock_insns\":%" PRIu64
+			"}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries, clock.cycles, clock.insns);
 	}
 	cm_regions_each(regions, print_region, NULL);
 	cm_sections_each(sections, print_section, NULL);
 	if (pcprof)
 		cm_pcprof_each(pcprof, print_pcprof, NULL);
 	cm_epochs_each(epochs, print_epoch, NULL);
-	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
+	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 ",\"sync_dropped\":%" PRIu64 "}\n",
+		cm_regions_ignored(regions), cm_vclock_dropped(vclock));
 	if (out != stderr)
 		fclose(out);
 }
@@ -591,10 +658,13 @@ static int parse_args(int argc, char **argv)
 			continue;
 		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
 			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
+		else if (strncmp(argv[i], "release=", 8) == 0 && nrelease_addrs < RELEASE_ADDRS_MAX &&
+			 argv[i][8])
+			release_addrs[nrelease_addrs++] = strtoull(argv[i] + 8, NULL, 16);
 		else {
 			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
-				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d)\n", argv[i],
-				EPOCH_ADDRS_MAX);
+				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d)\n",
+				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
 			return -1;
 		}
 	}
@@ -623,7 +693,8 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	regions = cm_regions_new(nvcpus);
 	sections = cm_sections_new(nvcpus);
 	epochs = cm_epochs_new(nvcpus);
-	if (!vcpus || !regions || !sections || !epochs || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
+	vclock = cm_vclock_new(nvcpus);
+	if (!vcpus || !regions || !sections || !epochs || !vclock || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
 		return -1;
 	for (unsigned i = 0; i < nvcpus; i++)
 		if (!cm_core_init(&vcpus[i].core, &profile, profile.l3.size ? &l3 : NULL,
