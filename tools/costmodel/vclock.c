@@ -24,7 +24,7 @@ struct slot {
 struct vcpu_clock {
 	struct cm_work clock;        /* this vCPU's virtual clocks */
 	struct cm_work last;         /* its cumulative work at its previous event */
-	bool spinning;               /* between spin_begin and spin_end */
+	unsigned spinning;           /* spin_begins not yet ended (they may nest) */
 	uint64_t pause_va, pause_insns;   /* its previous pause: where, at what work */
 };
 
@@ -218,7 +218,7 @@ void cm_vclock_spin_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work no
 {
 	struct vcpu_clock *v = sync(vc, vcpu, now);
 	if (v)
-		v->spinning = true;
+		v->spinning++;
 }
 
 void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
@@ -226,7 +226,8 @@ void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	struct vcpu_clock *v = sync(vc, vcpu, now);
 	if (!v)
 		return;
-	v->spinning = false;
+	if (v->spinning)
+		v->spinning--;
 	if (!lock)
 		return;
 	struct slot *s = lookup(vc, HAKO_SYNC_LOCK, lock);

@@ -19,7 +19,8 @@
  *     acquire and release clocks; an acquire that did not spin waits only
  *     if its clock falls inside that hold (the lock would have been held
  *     then); one that spun (spin_end) waits for the release in any case.
- *   - waiting: between spin_begin and spin_end, and in a pause loop (a
+ *   - waiting: between spin_begin and spin_end (nested spins end with
+ *     the outermost), and in a pause loop (a
  *     pause at the same address as the previous pause of the vCPU, at
  *     most CM_VCLOCK_PAUSE_LOOP instructions later), instructions do not
  *     advance the clocks.

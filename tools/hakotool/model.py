@@ -90,6 +90,19 @@ def epoch_args(addresses: dict[int, str]) -> tuple[str, ...]:
     return tuple(f"epoch={addr:x}" for addr in sorted(addresses))
 
 
+# The kernel's lock release function: the plugin reads the lock from rdi at
+# its first instruction (release=ADDR), a happens-before edge of the
+# virtual clocks (tools/costmodel/vclock.h) that costs the guest nothing.
+RELEASE_SYMBOL = "spin_unlock"
+
+
+def release_args(root: Path, elf: str) -> tuple[str, ...]:
+    """The plugin's release=ADDR argument for the kernel ELF (relative to
+    ROOT); none if the ELF or the symbol is missing."""
+    found, _ = epoch_addresses(root, ((elf, RELEASE_SYMBOL),))
+    return tuple(f"release={addr:x}" for addr in sorted(found))
+
+
 def known_profiles(root: Path) -> list[str]:
     directory = root / PROFILES_DIR
     if not directory.is_dir():
