@@ -50,6 +50,8 @@
 #define HAKO_SYNC_LOCK           1             /* a spinlock's address */
 #define HAKO_SYNC_THREAD         2             /* a thread's address: woken or switched out, runs again */
 #define HAKO_SYNC_CALL           3             /* a cross-CPU call's address: sent, taken, finished */
+#define HAKO_SYNC_SEM            4             /* a semaphore's address: a unit stored, a unit taken
+						* (a wait is not consumed: each takes the latest post) */
 
 /* The displacement of a marker, e.g. HAKO_REGION_DISP(HAKO_REGION_BEGIN, 7). */
 #define HAKO_REGION_DISP(op, id) \

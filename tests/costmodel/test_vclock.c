@@ -164,3 +164,15 @@ TEST(a_local_region_is_its_vcpus_clock_difference)
 	CHECK_EQ(cm_vclock_elapsed(vc, 7, 0).insns, 0);
 	cm_vclock_free(vc);
 }
+
+TEST(a_semaphores_post_stays_for_every_wait)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_post(vc, 0, run(0, 300), HAKO_SYNC_SEM, 0x9000);
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_SEM, 0x9000);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 300);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_SEM, 0x9000);        /* the second unit: same post */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 300);
+	cm_vclock_free(vc);
+}

@@ -185,7 +185,7 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		return;
 	if (s->posted)
 		work_max(&v->clock, s->at);
-	s->posted = false;
+	s->posted = kind == HAKO_SYNC_SEM && s->posted;   /* a semaphore's post stays */
 }
 
 /* One clock of an acquire that did not spin: wait if the lock was held then. */

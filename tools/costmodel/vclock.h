@@ -13,8 +13,9 @@
  *     sent, then handled; a cross-CPU call finished, then seen): the post
  *     records the poster's clock under a token (kind, address), the
  *     matching wait sets the waiter's clock to max(own, recorded) and
- *     consumes the record.  Posts to a token not yet waited for merge by
- *     max.
+ *     consumes the record (a semaphore's, HAKO_SYNC_SEM, stays: each
+ *     wait that takes a stored unit takes the latest post).  Posts to a
+ *     token not yet waited for merge by max.
  *   - release / acquire of a lock: the release records the holder's
  *     acquire and release clocks; an acquire that did not spin waits only
  *     if its clock falls inside that hold (the lock would have been held
