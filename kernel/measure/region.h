@@ -32,5 +32,8 @@
 #define sync_acquire(lock)        arch_region_mark_arg(HAKO_SYNC_ACQUIRE, HAKO_SYNC_LOCK, lock)
 #define sync_spin_begin(kind)     arch_region_mark(HAKO_SYNC_SPIN_BEGIN, kind)
 #define sync_spin_end(kind, obj)  arch_region_mark_arg(HAKO_SYNC_SPIN_END, kind, obj)
+/* A device with a fixed service time (dev < HAKO_SYNC_DEVICES) takes request req:
+ * the plugin serves its requests in turn and posts each one's end (HAKO_SYNC_IO). */
+#define sync_service(dev, req, ns) arch_region_mark_arg2(HAKO_SYNC_SERVICE, dev, req, ns)
 
 #endif

@@ -46,12 +46,15 @@
 #define HAKO_SYNC_SPIN_END       8             /* ... to here; a lock in %rax: it waited for its release */
 #define HAKO_SYNC_ACQUIRE        9             /* the lock in %rax is taken */
 #define HAKO_SYNC_RELEASE        10            /* the lock in %rax is given back */
+#define HAKO_SYNC_SERVICE        11            /* device id takes request %rax, serving it %rdx ns */
 
 #define HAKO_SYNC_LOCK           1             /* a spinlock's address */
 #define HAKO_SYNC_THREAD         2             /* a thread's address: woken or switched out, runs again */
 #define HAKO_SYNC_CALL           3             /* a cross-CPU call's address: sent, taken, finished */
 #define HAKO_SYNC_SEM            4             /* a semaphore's address: a unit stored, a unit taken
 						* (a wait is not consumed: each takes the latest post) */
+#define HAKO_SYNC_IO             5             /* a device request's address: served, then seen done */
+#define HAKO_SYNC_DEVICES        16            /* device ids of HAKO_SYNC_SERVICE: 0 .. 15 */
 
 /* The displacement of a marker, e.g. HAKO_REGION_DISP(HAKO_REGION_BEGIN, 7). */
 #define HAKO_REGION_DISP(op, id) \

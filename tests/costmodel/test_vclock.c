@@ -176,3 +176,22 @@ TEST(a_semaphores_post_stays_for_every_wait)
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 300);
 	cm_vclock_free(vc);
 }
+
+/* testdev: one request at a time, a fixed delay each; its waiter sees the end. */
+TEST(a_device_serves_its_requests_in_turn)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work delay = { 4000, 1000 };
+	cm_vclock_service(vc, 0, run(0, 100), 1, 0xa0, delay);       /* ends at 1,100 */
+	cm_vclock_service(vc, 1, run(1, 50), 1, 0xb0, delay);        /* queued: ends at 2,100 */
+	cm_vclock_service(vc, 0, run(0, 5000), 2, 0xc0, delay);      /* another device: 6,100 */
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_IO, 0xb0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 2100);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 300 + 4000 + 4000);   /* 3 cycles an insn */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xc0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 6100);
+	cm_vclock_service(vc, 0, run(0, 0), HAKO_SYNC_DEVICES, 0xd0, delay);   /* no such device */
+	CHECK_EQ(cm_vclock_dropped(vc), 1);
+	cm_vclock_free(vc);
+}

@@ -6,7 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
- *           [,epoch=ADDR...][,release=ADDR...]
+ *           [,epoch=ADDR...][,release=ADDR...][,mhz=N]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -136,6 +136,7 @@ static struct cm_epochs *epochs;
 static uint64_t release_addrs[RELEASE_ADDRS_MAX];   /* release=ADDR: a lock release, lock in rdi */
 static unsigned nrelease_addrs;
 static struct cm_vclock *vclock;
+static uint64_t clock_mhz = 1000;      /* mhz=N: the modelled core's clock, for device service times */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -374,6 +375,12 @@ static void sync_marker(uint32_t disp)
 	case HAKO_SYNC_RELEASE:
 		cm_vclock_release(vclock, current, now, token);
 		break;
+	case HAKO_SYNC_SERVICE: {        /* rdx: nanoseconds = instructions at icount shift 0 */
+		uint64_t ns = read_reg(gpr[2]);
+		cm_vclock_service(vclock, current, now, kind, token,
+				  (struct cm_work){ ns * clock_mhz / 1000, ns });
+		break;
+	}
 	}
 }
 
@@ -658,12 +665,15 @@ static int parse_args(int argc, char **argv)
 			continue;
 		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
 			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
+		else if (strncmp(argv[i], "mhz=", 4) == 0 && (clock_mhz = strtoull(argv[i] + 4, NULL, 10)))
+			continue;
 		else if (strncmp(argv[i], "release=", 8) == 0 && nrelease_addrs < RELEASE_ADDRS_MAX &&
 			 argv[i][8])
 			release_addrs[nrelease_addrs++] = strtoull(argv[i] + 8, NULL, 16);
 		else {
 			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
-				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d)\n",
+				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d, "
+				"mhz=N)\n",
 				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
 			return -1;
 		}

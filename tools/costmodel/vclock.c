@@ -45,6 +45,7 @@ struct cm_vclock {
 	struct slot *slots;
 	size_t nslots, used;
 	struct region *regions[HAKO_REGION_IDS];
+	struct cm_work device_free[HAKO_SYNC_DEVICES];   /* when each device's last request ends */
 	uint64_t dropped;
 };
 
@@ -162,18 +163,40 @@ static struct slot *event(struct cm_vclock *vc, unsigned vcpu, struct cm_work no
 	return s;
 }
 
+static void post_at(struct slot *s, struct cm_work clock)
+{
+	if (!s->posted)
+		s->at = clock;
+	else
+		work_max(&s->at, clock);
+	s->posted = true;
+}
+
 void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		    unsigned kind, uint64_t token)
 {
 	struct vcpu_clock *v;
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
+	if (s)
+		post_at(s, v->clock);
+}
+
+void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+		       unsigned dev, uint64_t token, struct cm_work service)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_IO, token, &v);
 	if (!s)
 		return;
-	if (!s->posted)
-		s->at = v->clock;
-	else
-		work_max(&s->at, v->clock);
-	s->posted = true;
+	if (dev >= HAKO_SYNC_DEVICES) {
+		vc->dropped++;
+		return;
+	}
+	struct cm_work *free = &vc->device_free[dev];
+	work_max(free, v->clock);
+	free->cycles += service.cycles;
+	free->insns += service.insns;
+	post_at(s, *free);
 }
 
 void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,

@@ -20,6 +20,9 @@
  *     acquire and release clocks; an acquire that did not spin waits only
  *     if its clock falls inside that hold (the lock would have been held
  *     then); one that spun (spin_end) waits for the release in any case.
+ *   - a device with a fixed service time: its requests are served in
+ *     turn on a clock of the device's own, and each one's end is posted
+ *     for its waiter (cm_vclock_service);
  *   - waiting: between spin_begin and spin_end (nested spins end with
  *     the outermost), and in a pause loop (a
  *     pause at the same address as the previous pause of the vCPU, at
@@ -67,6 +70,15 @@ void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 void cm_vclock_spin_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now);
 /* The spin for lock (0: not a lock) ended: the vCPU waited for its release. */
 void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock);
+/*
+ * Device dev (< HAKO_SYNC_DEVICES), which serves one request at a time,
+ * takes the request token for `service` (its time in cycles and in
+ * instructions): the request ends `service` after the later of now and
+ * the end of the device's previous request, and that end is posted
+ * under (HAKO_SYNC_IO, token) for the request's waiter.
+ */
+void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+		       unsigned dev, uint64_t token, struct cm_work service);
 /* A pause instruction at va. */
 void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t va);
 

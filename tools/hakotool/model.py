@@ -96,11 +96,14 @@ def epoch_args(addresses: dict[int, str]) -> tuple[str, ...]:
 RELEASE_SYMBOL = "spin_unlock"
 
 
-def release_args(root: Path, elf: str) -> tuple[str, ...]:
-    """The plugin's release=ADDR argument for the kernel ELF (relative to
-    ROOT); none if the ELF or the symbol is missing."""
+def vclock_args(root: Path, elf: str, profile_name: str) -> tuple[str, ...]:
+    """The plugin's arguments for its virtual clocks: release=ADDR for the
+    kernel ELF (relative to ROOT; none if the ELF or the symbol is
+    missing) and mhz=N, the profile's clock, which turns a device's
+    service time in ns into cycles."""
     found, _ = epoch_addresses(root, ((elf, RELEASE_SYMBOL),))
-    return tuple(f"release={addr:x}" for addr in sorted(found))
+    mhz = (f"mhz={CLOCK_MHZ[profile_name]}",) if profile_name in CLOCK_MHZ else ()
+    return tuple(f"release={addr:x}" for addr in sorted(found)) + mhz
 
 
 def known_profiles(root: Path) -> list[str]:

@@ -20,6 +20,7 @@
 #include <pmm.h>
 #include <spinlock.h>
 #include <arch/arch.h>
+#include <region.h>
 
 static struct blkdev *devs[BLK_MAX];
 static int ndevs;
@@ -90,6 +91,7 @@ int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool w
 		spin_lock(&r.wq.lock);
 		while (!r.done)
 			waitq_wait_locked(&r.wq);
+		sync_wait(HAKO_SYNC_IO, &r);    /* no earlier than a modelled device's end (testdev) */
 		spin_unlock(&r.wq.lock);
 		err = r.status;
 	}
