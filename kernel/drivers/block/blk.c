@@ -79,6 +79,14 @@ static void count(struct blkdev *d, bool write, int err)
 		__atomic_fetch_add(write ? &d->writes : &d->reads, 1, __ATOMIC_RELAXED);
 }
 
+/* One device clock serves every block device that calls this (testdev: one device). */
+#define BLK_SYNC_DEVICE 1
+
+void blk_service_time(struct blk_req *r, uint64_t ns)
+{
+	sync_service(BLK_SYNC_DEVICE, r, ns);
+}
+
 int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool write)
 {
 	if (block >= d->blocks)

@@ -25,13 +25,11 @@
 #include <blk_driver.h>
 #include <drvenv.h>
 #include <edu.h>
-#include <region.h>
 
 #define TESTDEV_BLOCKS   64             /* the store: 256 KiB */
 #define TESTDEV_DELAY_US 17000          /* the paper's ≈17 ms */
 #define TESTDEV_QUEUE    64             /* commands waiting or finished, each */
 #define TESTDEV_BIT      0x1            /* the edu status bit it raises */
-#define TESTDEV_SYNC_ID  1              /* its device id for the cost model's clocks (region.h) */
 
 /* edu registers (docs/specs/edu.rst in QEMU): offsets into BAR0. */
 #define EDU_IRQ_STATUS 0x24             /* interrupt status: bits raised, not acknowledged */
@@ -129,7 +127,7 @@ static int testdev_submit(struct blkdev *d, struct blk_req *r)
 		drv_unlock(&t->lock);
 		return -EBUSY;
 	}
-	sync_service(TESTDEV_SYNC_ID, r, d->delay_us * 1000);   /* the cost model's service time */
+	blk_service_time(r, d->delay_us * 1000);
 	if (!t->busy) {
 		t->busy = true;
 		drv_timer_start(&t->timer, d->delay_us * 1000);
