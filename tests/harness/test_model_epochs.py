@@ -57,9 +57,8 @@ def test_epoch_lines_join_named_with_the_profile():
     assert joined[1]["io_cycles"] == 243 and joined[1]["base_cpi_milli"] == 1000
 
 
-def test_vclock_args_name_the_lock_release_and_the_profiles_clock(tmp_path, monkeypatch):
+def test_vclock_args_name_the_lock_release(tmp_path, monkeypatch):
     fake_nm(monkeypatch, NM + "ffffffff80121ee0 T spin_unlock\n")
-    assert model.vclock_args(tmp_path, "build/hako.elf", "modern") == (
-        "release=ffffffff80121ee0", "mhz=4000")
-    fake_nm(monkeypatch)                     # no such symbol, no known clock: nothing
-    assert model.vclock_args(tmp_path, "build/hako.elf", "nosuch") == ()
+    assert model.vclock_args(tmp_path, "build/hako.elf") == ("release=ffffffff80121ee0",)
+    fake_nm(monkeypatch)                     # no such symbol: nothing
+    assert model.vclock_args(tmp_path, "build/hako.elf") == ()

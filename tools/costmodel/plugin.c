@@ -136,7 +136,9 @@ static struct cm_epochs *epochs;
 static uint64_t release_addrs[RELEASE_ADDRS_MAX];   /* release=ADDR: a lock release, lock in rdi */
 static unsigned nrelease_addrs;
 static struct cm_vclock *vclock;
-static uint64_t clock_mhz = 1000;      /* mhz=N: the modelled core's clock, for device service times */
+/* mhz=N: cycles per microsecond of a device's service time; 1000 by default,
+ * the guest's TSC rate under icount shift 0, on which testdev sets its delay. */
+static uint64_t clock_mhz = 1000;
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;

@@ -571,8 +571,7 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
             epoch_names, missing = costmodel.epoch_addresses(root, profile.model_epochs)
             if missing:
                 err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
-        clocks = costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)),
-                                       profile.model)
+        clocks = costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)))
         profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names) + clocks)
         argv = build_argv(profile, env)
     banner = qemu_banner(profile, env) if announce else None
