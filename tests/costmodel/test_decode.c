@@ -48,3 +48,14 @@ TEST(marker_carries_its_displacement)
 	cm_decode((const uint8_t[]){ 0x0F, 0x1F, 0x80, 0x07, 0x10, 0x00, 0x00 }, 7, &in);
 	CHECK(in.kind == CM_INSN_OTHER);                               /* a plain nopl */
 }
+
+TEST(port_io_with_an_immediate_names_its_port)
+{
+	struct cm_insn in;
+	cm_decode((const uint8_t[]){ 0xE7, 0xF4 }, 2, &in);           /* out %eax, $0xf4 */
+	CHECK(in.kind == CM_INSN_PORT_OUT && in.port == 0xF4);
+	cm_decode((const uint8_t[]){ 0xEE }, 1, &in);                 /* out %al, (%dx) */
+	CHECK(in.kind == CM_INSN_PORT_OUT && in.port == -1);
+	cm_decode((const uint8_t[]){ 0xE4, 0x60 }, 2, &in);           /* in $0x60, %al */
+	CHECK(in.kind == CM_INSN_PORT_IN && in.port == 0x60);
+}

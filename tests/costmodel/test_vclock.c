@@ -195,3 +195,20 @@ TEST(a_device_serves_its_requests_in_turn)
 	CHECK_EQ(cm_vclock_dropped(vc), 1);
 	cm_vclock_free(vc);
 }
+
+TEST(markers_dispatch_by_their_op)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work none = { 0, 0 };
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_POST, HAKO_SYNC_THREAD), 0, run(0, 700), 0x10, none);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_WAIT, HAKO_SYNC_THREAD), 1, run(1, 5), 0x10, none);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 700);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_SERVICE, 3), 1, run(1, 0), 0x20,
+			 (struct cm_work){ 90, 30 });
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_WAIT, HAKO_SYNC_IO), 0, run(0, 0), 0x20, none);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 730);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_REGION_BEGIN, 1), 0, run(0, 0), 0, none);
+	CHECK_EQ(cm_vclock_dropped(vc), 1);                            /* not a sync op */
+	cm_vclock_free(vc);
+}

@@ -52,6 +52,7 @@ struct cm_insn {
 	int8_t reg;
 	struct cm_mem_operand mem;
 	uint32_t marker;
+	int32_t port;                /* in, out with an immediate port: the port; -1 for one in dx */
 };
 
 /* Classify the instruction at bytes[0..n). */

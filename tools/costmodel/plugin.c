@@ -6,7 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
- *           [,epoch=ADDR...][,release=ADDR...][,mhz=N]
+ *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -44,7 +44,12 @@
  *
  * Determinism: under -icount the vCPUs run in turn on one host thread,
  * every callback happens at the same guest instruction on every run, and
- * the output is sorted, so reruns give byte-identical files.
+ * the output is sorted, so reruns give byte-identical files.  One thing
+ * is host-timed: after the guest writes the exit port (isa-debug-exit,
+ * exit_port=N, 0xf4 by default) QEMU's main loop stops the machine when
+ * it gets to it, and the other vCPUs may run on meanwhile.  So the
+ * plugin takes its final counts at that write and ignores every event
+ * after it.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -139,6 +144,8 @@ static struct cm_vclock *vclock;
 /* mhz=N: cycles per microsecond of a device's service time; 1000 by default,
  * the guest's TSC rate under icount shift 0, on which testdev sets its delay. */
 static uint64_t clock_mhz = 1000;
+static int32_t exit_port = 0xf4;        /* exit_port=N: the guest's isa-debug-exit port */
+static struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -316,6 +323,16 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 		cm_core_data(&v->core, va, pa, false);
 }
 
+/* The guest writes the exit port: its counts end here (see the top of the file). */
+static void on_exit_port(unsigned int vcpu_ignored, void *ud)
+{
+	if (final_counts)
+		return;
+	final_counts = malloc(nvcpus * sizeof *final_counts);
+	if (final_counts)
+		memcpy(final_counts, sync_counts(), nvcpus * sizeof *final_counts);
+}
+
 /* in, out: one port access (ud: its enum cm_io), before the instruction runs. */
 static void on_port(unsigned int vcpu_ignored, void *ud)
 {
@@ -332,6 +349,8 @@ static void on_port_string(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info
 /* The instruction at an epoch=ADDR address (ud: the address) is about to run. */
 static void on_epoch(unsigned int vcpu_ignored, void *ud)
 {
+	if (final_counts)
+		return;
 	uint64_t args[CM_EPOCH_ARGS] = { read_reg(gpr[7]), read_reg(gpr[6]), read_reg(gpr[2]) };
 	if (cm_epochs_start(epochs, (uint64_t)(uintptr_t)ud, args, sync_counts()) < 0)
 		fprintf(stderr, "costmodel: out of memory for epochs\n");
@@ -348,42 +367,9 @@ static bool is_among(const uint64_t *addrs, unsigned n, uint64_t va)
 /* The first instruction of a lock release function: the lock is in rdi. */
 static void on_release(unsigned int vcpu_ignored, void *ud)
 {
+	if (final_counts)
+		return;
 	cm_vclock_release(vclock, current, work_now(), read_reg(gpr[7]));
-}
-
-/* A sync marker (uapi/hako_region.h, HAKO_SYNC_*): the object is in rax. */
-static void sync_marker(uint32_t disp)
-{
-	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
-	unsigned kind = disp & HAKO_REGION_ID_MASK;
-	uint64_t token = read_reg(gpr[0]);
-	struct cm_work now = work_now();
-	switch (op) {
-	case HAKO_SYNC_POST:
-		cm_vclock_post(vclock, current, now, kind, token);
-		break;
-	case HAKO_SYNC_WAIT:
-		cm_vclock_wait(vclock, current, now, kind, token);
-		break;
-	case HAKO_SYNC_SPIN_BEGIN:
-		cm_vclock_spin_begin(vclock, current, now);
-		break;
-	case HAKO_SYNC_SPIN_END:
-		cm_vclock_spin_end(vclock, current, now, kind == HAKO_SYNC_LOCK ? token : 0);
-		break;
-	case HAKO_SYNC_ACQUIRE:
-		cm_vclock_acquire(vclock, current, now, token);
-		break;
-	case HAKO_SYNC_RELEASE:
-		cm_vclock_release(vclock, current, now, token);
-		break;
-	case HAKO_SYNC_SERVICE: {        /* rdx: nanoseconds = instructions at icount shift 0 */
-		uint64_t ns = read_reg(gpr[2]);
-		cm_vclock_service(vclock, current, now, kind, token,
-				  (struct cm_work){ ns * clock_mhz / 1000, ns });
-		break;
-	}
-	}
 }
 
 /* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
@@ -405,6 +391,8 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 {
 	const struct special *s = ud;
 	struct vcpu *v = &vcpus[current];
+	if (final_counts)
+		return;
 	switch (s->insn.kind) {
 	case CM_INSN_MOV_CR3:
 		cm_core_write_cr3(&v->core, read_reg(gpr[s->insn.reg]));
@@ -429,7 +417,9 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		break;
 	case CM_INSN_MARKER:
 		if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
-			sync_marker(s->insn.marker);
+			uint64_t ns = read_reg(gpr[2]);     /* SERVICE: ns = instructions at icount shift 0 */
+			cm_vclock_marker(vclock, s->insn.marker, current, work_now(), read_reg(gpr[0]),
+					 (struct cm_work){ ns * clock_mhz / 1000, ns });
 			break;
 		}
 		if (pcprof)
@@ -499,6 +489,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
 		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
+		if (d.kind == CM_INSN_PORT_OUT && d.port == exit_port)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exit_port, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		switch (d.kind) {
 		case CM_INSN_PORT_IN:
 		case CM_INSN_PORT_OUT:
@@ -600,7 +592,7 @@ static void print_epoch(const struct cm_epoch_row *row, void *arg)
 
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
-	struct cm_counts *now = sync_counts();
+	struct cm_counts *now = final_counts ? final_counts : sync_counts();
 	cm_regions_close(regions, now);
 	cm_epochs_close(epochs, now);
 	out = out_path ? fopen(out_path, "w") : stderr;
@@ -667,6 +659,8 @@ static int parse_args(int argc, char **argv)
 			continue;
 		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
 			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
+		else if (strncmp(argv[i], "exit_port=", 10) == 0)
+			exit_port = (int32_t)strtol(argv[i] + 10, NULL, 0);
 		else if (strncmp(argv[i], "mhz=", 4) == 0 && (clock_mhz = strtoull(argv[i] + 4, NULL, 10)))
 			continue;
 		else if (strncmp(argv[i], "release=", 8) == 0 && nrelease_addrs < RELEASE_ADDRS_MAX &&
@@ -675,7 +669,7 @@ static int parse_args(int argc, char **argv)
 		else {
 			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
 				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d, "
-				"mhz=N)\n",
+				"mhz=N, exit_port=N)\n",
 				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
 			return -1;
 		}

@@ -276,6 +276,38 @@ void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, ui
 	v->pause_insns = now.insns;
 }
 
+void cm_vclock_marker(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now,
+		      uint64_t rax, struct cm_work service)
+{
+	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
+	unsigned kind = disp & HAKO_REGION_ID_MASK;
+	switch (op) {
+	case HAKO_SYNC_POST:
+		cm_vclock_post(vc, vcpu, now, kind, rax);
+		break;
+	case HAKO_SYNC_WAIT:
+		cm_vclock_wait(vc, vcpu, now, kind, rax);
+		break;
+	case HAKO_SYNC_SPIN_BEGIN:
+		cm_vclock_spin_begin(vc, vcpu, now);
+		break;
+	case HAKO_SYNC_SPIN_END:
+		cm_vclock_spin_end(vc, vcpu, now, kind == HAKO_SYNC_LOCK ? rax : 0);
+		break;
+	case HAKO_SYNC_ACQUIRE:
+		cm_vclock_acquire(vc, vcpu, now, rax);
+		break;
+	case HAKO_SYNC_RELEASE:
+		cm_vclock_release(vc, vcpu, now, rax);
+		break;
+	case HAKO_SYNC_SERVICE:
+		cm_vclock_service(vc, vcpu, now, kind, rax, service);
+		break;
+	default:
+		vc->dropped++;
+	}
+}
+
 static void span_begin(struct span *s, struct cm_work clock)
 {
 	if (s->active)

@@ -82,6 +82,13 @@ void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 /* A pause instruction at va. */
 void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t va);
 
+/*
+ * A sync marker (HAKO_SYNC_POST .. HAKO_SYNC_SERVICE) with displacement
+ * disp: rax is its object, service the time a SERVICE marker names.
+ */
+void cm_vclock_marker(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now,
+		      uint64_t rax, struct cm_work service);
+
 /* A region marker (HAKO_REGION_BEGIN .. GLOBAL_END) with displacement disp. */
 void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now);
 
