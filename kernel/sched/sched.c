@@ -39,6 +39,7 @@
 #include <smp.h>
 #include <thread.h>
 #include <time.h>
+#include <region.h>
 
 uint64_t sched_slice_ticks = 2;
 
@@ -135,6 +136,7 @@ void sched_enqueue_new(struct thread *t)
 	struct cpu *old = lock_rq_of(t);
 	__atomic_store_n(&t->cpu, cpu, __ATOMIC_RELEASE);
 	spin_unlock(&old->rq.lock);
+	sync_post(HAKO_SYNC_THREAD, t);  /* its first run comes after this */
 	enqueue_owned(t);
 }
 
@@ -193,6 +195,7 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	if (prev->switches || next->switches)
 		count_switch(prev, next, prev->as != next->as);
 	arch_thread_switched_in(next);
+	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */
 	c->intena = intena;
@@ -230,6 +233,7 @@ void sched_finish_switch(void)
 	struct cpu *c = this_cpu();
 	struct thread *prev = c->prev;
 	int target = c->prev_target;
+	sync_wait(HAKO_SYNC_THREAD, c->current);   /* after its wake-up and its last run */
 	c->prev = NULL;
 	c->prev_target = -1;
 	/* Read prev's state while the lock still holds it: once released, a
@@ -356,6 +360,7 @@ void sched_wakeup(struct thread *t)
 	if (woke) {
 		t->state = T_RUNNABLE;
 		rq_push(c, t);
+		sync_post(HAKO_SYNC_THREAD, t);
 	}
 	spin_unlock(&c->rq.lock);
 	if (woke)
