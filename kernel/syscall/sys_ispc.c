@@ -56,7 +56,7 @@ static long msg_in(struct hako_ispc_msg *m, uint64_t umsg)
 {
 	if (copy_from_user(m, umsg, sizeof *m) < 0)
 		return -EFAULT;
-	return copy_to_user(umsg, m, sizeof *m);
+	return probe_user_write(umsg, sizeof *m);
 }
 
 /* Copy the message back if the call succeeded (the result, if one came). */

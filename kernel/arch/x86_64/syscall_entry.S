@@ -70,10 +70,16 @@ arch_enter_user:
  * long arch_copy_user_str(char *dst, const char *src, size_t n)
  *   length of the string (without its NUL) if it ends within n bytes,
  *   n if it does not (dst then holds n bytes, unterminated), or -EFAULT.
+ * long arch_probe_user_write(void *dst, uint64_t n)
+ *   0, or -EFAULT if the first or the last byte of dst..dst+n (n >= 1)
+ *   cannot be written.  Each byte gets a locked `or` of 0: a write that
+ *   leaves its value as it is, even if another thread writes it meanwhile.
+ *   With n at most a page, those two bytes reach every page of the range.
  * Callers check the user range first; these only survive faults.  With
  * SMAP on, stac/clac open user memory to the kernel for these instructions.
  */
-	.globl arch_copy_user, arch_copy_user_str, uaccess_start, uaccess_end, uaccess_fixup
+	.globl arch_copy_user, arch_copy_user_str, arch_probe_user_write
+	.globl uaccess_start, uaccess_end, uaccess_fixup
 uaccess_start:
 arch_copy_user:
 	stac
@@ -99,6 +105,14 @@ arch_copy_user_str:
 	incq %rax
 	jmp 2b
 3:	clac
+	ret
+
+arch_probe_user_write:
+	stac
+	lock orb $0, (%rdi)
+	lock orb $0, -1(%rdi,%rsi)
+	clac
+	xorl %eax, %eax
 	ret
 uaccess_end:
 
