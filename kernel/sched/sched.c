@@ -549,6 +549,18 @@ void waitq_wait_killable(struct waitq *wq)
  * way): the running thread is killed, next is not asleep on next_wq here
  * or is killed, a switch is already due here, or a thread of a higher
  * priority than next's is runnable here.
+ *
+ * The guard goes with the switch when next sleeps in here too
+ * (next->direct_wait): next resumes below, where it would take the guard
+ * at once, so it is handed over held (guard_handed) instead of released
+ * and taken again.  Safe because nothing else may take the guard in
+ * between: the guard is one lock on one CPU, held by whoever runs here,
+ * and every other user of it (a waker or thread_interrupt on another
+ * CPU) waits for it as it would have waited for next's own acquire; the
+ * switching thread is on wq->sleepers already, and its registers are
+ * saved before anyone can get the guard to wake it.  A thread asleep in
+ * here and woken the general way (waitq_wake_*, thread_interrupt) finds
+ * guard_handed false and takes the guard itself.
  */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
 {
@@ -571,10 +583,18 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	next->handed = false;
 	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
 	list_push_back(&wq->sleepers, &t->rq_link);
-	spin_unlock(wq->guard);
+	if (next->direct_wait)
+		next->guard_handed = true;   /* held on: next resumes below */
+	else
+		spin_unlock(wq->guard);
+	t->direct_wait = true;
 	c->prev_target = -1;
 	switch_to(c, t, next, t->slice_left);
-	spin_lock(wq->guard);
+	t->direct_wait = false;
+	if (t->guard_handed)
+		t->guard_handed = false;
+	else
+		spin_lock(wq->guard);
 	return true;
 }
 
