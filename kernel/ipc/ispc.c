@@ -197,16 +197,18 @@ static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 static inline __attribute__((always_inline))
 void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
 {
-	m->ctl = r->ctl->id;
-	m->ctl_va = ica_va(r->ctl);
-	m->data = r->data ? r->data->id : -1;
-	m->data_va = r->data ? ica_va(r->data) : 0;
-	m->client = r->stage[0] ? r->stage[0]->pid : -1;
+	const struct ica *c = r->ctl, *d = r->data;   /* read once: m's stores may alias */
+	const struct proc *first = r->stage[0];
+	m->ctl = c->id;
+	m->ctl_va = ica_va(c);
+	m->data = d ? d->id : -1;
+	m->data_va = d ? ica_va(d) : 0;
+	m->data_pages = d ? (int32_t)d->npages : 0;
+	m->client = first ? first->pid : -1;
 	m->from = from;
 	m->depth = r->depth;
 	m->status = r->status;
 	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
-	m->data_pages = r->data ? (int32_t)r->data->npages : 0;
 	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
 	m->reserved = 0;
 }

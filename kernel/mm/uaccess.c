@@ -31,11 +31,11 @@ long copy_to_user(uint64_t udst, const void *src, uint64_t len)
 	return len ? arch_copy_user((void *)udst, src, len) : 0;
 }
 
-long probe_user_write(uint64_t udst, uint64_t len)
+long copy_from_user_rw(void *dst, uint64_t usrc, uint64_t len)
 {
-	if (len == 0 || len > PAGE_SIZE || !user_range_ok(udst, len))
+	if (len == 0 || len > PAGE_SIZE || !user_range_ok(usrc, len))
 		return len == 0 ? 0 : -EFAULT;
-	return arch_probe_user_write((void *)udst, len);
+	return arch_copy_user_rw(dst, (const void *)usrc, len);
 }
 
 long copy_str_from_user(char *dst, uint64_t usrc, uint64_t max)
