@@ -205,6 +205,7 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	if (direct && c->direct_unlocked) {
 		c->direct_unlocked = false;  /* prev of that switch sleeps: nothing else to do */
 		c->prev = NULL;
+		sync_wait(HAKO_SYNC_THREAD, c->current);   /* as sched_finish_switch does */
 	} else
 		sched_finish_switch();
 }
