@@ -73,3 +73,16 @@ def test_main_prints_a_table_per_file(tmp_path, capsys):
     results.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert parallel.main([str(results)]) == 0
     assert "| ramdisk0 · 0 · 2 |" in capsys.readouterr().out
+
+
+def test_the_verdicts_read_the_clocks_when_the_runs_carry_them(tmp_path):
+    records, _ = canned(tmp_path)
+    (tmp_path / "bench-mp.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    from hakotool.papers.p001 import criteria
+    label, cells, _ = criteria.source([tmp_path / "bench-mp.jsonl"])
+    assert label == parallel.LABEL and cells
+    curves = criteria.improvements([tmp_path / "bench-mp.jsonl"])
+    assert curves[("t1", "ramdisk0", 0)][2] == 100.0      # 4,200 against 2,100 cycles
+    write_model(tmp_path / "bench-mp.model.jsonl",
+                [{"kind": "region", "region": 1, "vcpu": 0, "spans": 1, "insns": 5}])
+    assert criteria.source([tmp_path / "bench-mp.jsonl"])[0] != parallel.LABEL
