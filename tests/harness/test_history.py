@@ -123,13 +123,20 @@ def test_show_lists_names_matches_and_reports_unknown(tmp_path):
 def test_a_run_from_a_committed_tree_is_clean_though_it_rewrites_tracked_files(tmp_path):
     git(tmp_path, "init", "-q")
     write(tmp_path / "results", "bench-ispc.jsonl", [{"kind": "bench", "name": "a", "median": 7}])
-    git(tmp_path, "add", "results/bench-ispc.jsonl")
+    (tmp_path / "docs" / "report").mkdir(parents=True)
+    (tmp_path / "docs" / "report" / "README.md").write_text("one\n")
+    (tmp_path / "kernel.c").write_text("int x;\n")
+    git(tmp_path, "add", "results/bench-ispc.jsonl", "docs/report/README.md", "kernel.c")
     git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-q", "-m", "one")
-    state = history.commit_state(tmp_path)              # taken before the run
+    # The run rewrites its outputs (a result file, the report): still clean.
     write(tmp_path / "results", "bench-ispc.jsonl", [{"kind": "bench", "name": "a", "median": 5}])
-    assert history.commit_state(tmp_path)[1] is True    # the run rewrote a tracked file
-    path, _ = history.append(tmp_path, state=state)
+    (tmp_path / "docs" / "report" / "README.md").write_text("two\n")
+    assert history.commit_state(tmp_path)[1] is False
+    path, _ = history.append(tmp_path)
     assert json.loads(path.read_text().splitlines()[-1])["dirty"] is False
+    # A changed source is dirty.
+    (tmp_path / "kernel.c").write_text("int y;\n")
+    assert history.commit_state(tmp_path)[1] is True
 
 
 def test_papers_003_and_004_feed_the_history():

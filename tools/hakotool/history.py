@@ -139,12 +139,17 @@ def git(root: Path, *args: str) -> str:
     return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
+# What runs write: a run changes these tracked files, and only these, so a
+# change there does not make the tree it ran from dirty.
+OUTPUTS = ("results/", "docs/report/")
+
+
 def commit_state(root: Path) -> tuple[str, bool]:
-    """(HEAD's commit id or "unknown", whether tracked files differ from it)."""
+    """(HEAD's commit id or "unknown", whether tracked files other than the runs'
+    outputs (OUTPUTS: result files, the generated report) differ from it)."""
     commit = git(root, "rev-parse", "HEAD") or "unknown"
-    changed = [line for line in git(root, "status", "--porcelain", "--untracked-files=no")
-               .splitlines() if not line.endswith(HISTORY)]
-    return commit, bool(changed)
+    changed = git(root, "diff", "--name-only", "HEAD").splitlines()
+    return commit, any(not path.startswith(OUTPUTS) for path in changed)
 
 
 def entry(figures: dict, commit: str, dirty: bool, when: datetime.datetime) -> dict:
@@ -156,8 +161,7 @@ def entry(figures: dict, commit: str, dirty: bool, when: datetime.datetime) -> d
 def append(root: Path, now: datetime.datetime | None = None,
            state: tuple[str, bool] | None = None) -> tuple[Path, int]:
     """Append this run's figures to results/history.jsonl; (path, figures written).
-    STATE: commit_state() taken before the run, which rewrites tracked files
-    (the report's result files and docs/report/); now, without it."""
+    STATE: commit_state() taken before the run; now, without it."""
     figures = collect(root / "results")
     commit, dirty = commit_state(root) if state is None else state
     now = datetime.datetime.now(datetime.timezone.utc) if now is None else now

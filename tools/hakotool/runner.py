@@ -21,9 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
-import functools
-import hashlib
 import os
 import signal
 import subprocess
@@ -35,15 +32,15 @@ from pathlib import Path
 
 from . import disks as guestdisks
 from . import guestclock
-from . import history
 from . import ksyms
 from . import model as costmodel
 from . import paths
 from . import progress
 from . import qemuver
-from .qemu import (INITRD_IMAGE, KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
+from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
                    make_target, qemu_available, qemu_command)
 from .results import ResultCollector, decode_line, result_text, write_results
+from .runmeta import file_digest, real_qemu, run_meta, unit_of  # noqa: F401 (peer.py, tests)
 from .soak import READY_LINE, Sender, free_port
 
 DEFAULT_TIMEOUT = 60.0
@@ -112,11 +109,6 @@ def run_make(root: Path, target: str, env: dict, capture: bool = False) -> tuple
         return 127, f"cannot run make: {exc}"
     output = (proc.stdout or "") + (proc.stderr or "") if capture else ""
     return proc.returncode, output
-
-
-def real_qemu(env: dict) -> bool:
-    """True unless HAKO_QEMU replaces QEMU (the tests' fake is not checked)."""
-    return not env.get("HAKO_QEMU", "").strip()
 
 
 def qemu_banner(profile: Profile, env: dict) -> str | None:
@@ -386,63 +378,6 @@ def launch(argv: list[str], name: str, timeout: float | None, quiet: bool,
                        elapsed=time.monotonic() - start,
                        stderr=b"".join(err_chunks).decode("utf-8", errors="replace"),
                        log=log)
-
-
-def unit_of(mode: str) -> str:
-    """What a guest TSC difference counts in each mode."""
-    return {"icount": "instructions (icount)", "tcg": "TSC ticks (TCG host time)",
-            "kvm": "TSC cycles (KVM)"}.get(mode, "TSC ticks")
-
-
-def file_digest(path: Path) -> str | None:
-    """The first 16 hex digits of a file's SHA-256, or None if it cannot be read."""
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    except OSError:
-        return None
-
-
-@functools.lru_cache(maxsize=None)
-def _version_line(cc: str) -> str:
-    try:
-        proc = subprocess.run([cc, "--version"], capture_output=True,
-                              text=True, errors="replace", timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return (proc.stdout.splitlines() or ["unknown"])[0].strip()
-
-
-def compiler_version(env: dict) -> str:
-    """The first line of `gcc --version` (what built the guest), or "unknown"; asked once
-    per compiler for the life of the process (a test-all run boots dozens of times)."""
-    return _version_line(env.get("CC", "gcc"))
-
-
-def build_meta(profile: Profile, root: Path, env: dict) -> dict:
-    """What was booted: the images' digests and the compiler, so a figure that moves
-    between machines can be traced to a different build."""
-    return {"image": file_digest(root / image_path(profile)),
-            "initrd": None if profile.iso else file_digest(root / INITRD_IMAGE),
-            "cc": compiler_version(env)}
-
-
-def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
-    """The meta record heading a run's result file (results.py)."""
-    commit, dirty = history.commit_state(root)
-    if real_qemu(env):
-        found, _ = qemuver.check_version(qemuver.resolve(qemu_command(env)[0], env))
-        qemu = found.text if found else "unknown"
-    else:
-        qemu = "stand-in: " + env.get("HAKO_QEMU", "").strip()
-    return {
-        "commit": commit, "dirty": dirty,
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "qemu": qemu, "mode": profile.mode, "tsc_unit": unit_of(profile.mode),
-        "guest": "hako", "machine": profile.machine, "cpus": profile.smp, "mem": profile.mem,
-        "profile": profile.model or None, "cmdline": profile.append(),
-        "command": " ".join(["./hako"] + sys.argv[1:]) if sys.argv[1:] else "./hako",
-        "qemu_argv": list(argv), "build": build_meta(profile, root, env),
-    }
 
 
 def finish(outcome: BootOutcome, root: Path, keep_log: bool, meta: dict | None = None) -> None:
