@@ -426,3 +426,48 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 	CHECK(wait_generation(c.tx, s1.generation + 1, &s1) == 0, "no fresh driver at the end");
 	return 0;
 }
+
+/* A driver left running but wrong (a flipped bit can make its copy-in ask for bytes outside
+ * the call's buffer, and every send then comes back refused): the kernel kills it for
+ * breaking the call protocol, the kernel starts a fresh copy, and sends succeed
+ * again.  Several rounds: each generation is broken and replaced the same way. */
+TEST_NEEDS(driver_breaking_the_call_protocol_is_killed_and_sends_succeed_again, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_drvproc_stat s0, s1, st;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	uint8_t f[64];
+	memset(f, 0, sizeof f);
+	memcpy(f, c.rx_in.mac, 6);
+	memcpy(f + 6, c.tx_in.mac, 6);
+	f[12] = 0x88;
+	f[13] = 0xb9;
+	const int rounds = 3;
+	uint64_t refused = 0;
+	for (int k = 0; k < rounds; k++) {
+		CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &st), 0);
+		uint64_t gen = st.generation;
+		CHECK_EQ(inject(c.tx, HAKO_INJECT_BREAK, 0), 0);
+		sleep_ms(5);                     /* the event received: its sends are refused now */
+		long r = sys_nic_send(c.tx, f, sizeof f);
+		CHECK(r == -EINVAL, "round %d: a send through the broken driver gave %ld", k, r);
+		refused++;
+		for (int i = 0; i < RESTART_MS && (st.generation == gen || st.pid <= 0); i++) {
+			sleep_ms(1);
+			CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &st), 0);
+		}
+		CHECK(st.generation > gen, "round %d: the broken driver (generation %lu) was not "
+		      "replaced in %d ms", k, gen, RESTART_MS);
+		CHECK(send_one(&c, RESTART_MS) == 0, "round %d: no send succeeded after the restart", k);
+	}
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
+	printf("selftest: broken call protocol: generation %lu -> %lu, protocol kills %lu, kills "
+	       "%lu, restarts %lu, sends refused %lu\n", s0.generation, s1.generation,
+	       D(protocol_kills), D(kills), D(restarts), D(send_err));
+	CHECK_EQ(D(injected[HAKO_INJECT_BREAK]), (uint64_t)rounds);
+	CHECK_EQ(D(protocol_kills), (uint64_t)rounds);
+	CHECK_EQ(D(restarts), (uint64_t)rounds);
+	CHECK(D(send_err) >= refused, "%lu sends refused, the sender saw %lu", D(send_err), refused);
+	return 0;
+}
