@@ -26,6 +26,9 @@
  *              not finished) and the driver has made no progress (no
  *              drvproc_recv, drvproc_reply or IRQ_DONE) for DRVPROC_WATCHDOG_NS:
  *              it is killed with a message naming it, then restarted.
+ *              So is a driver that broke the call protocol (c->broke, set
+ *              in drvproc_call.c: a copy outside the call's buffer, a
+ *              checked send refused as invalid), at the next look.
  *
  * Fault injection (drvproc_ctl HAKO_DRVPROC_INJECT, from a program that is not a
  * driver): TEXT and DATA flip one bit in the driver process's memory
@@ -128,7 +131,8 @@ static void reincarnate(struct drvproc *c, uint64_t now)
 		c->stat.generation);
 }
 
-/* A serving driver: kill it when it sits on pending work without progress. */
+/* A serving driver: kill it when it broke the call protocol (drvproc_call.c), or when it
+ * sits on pending work without progress. */
 static void watch(struct drvproc *c, uint64_t now)
 {
 	spin_lock(&c->wq.lock);
@@ -136,9 +140,19 @@ static void watch(struct drvproc *c, uint64_t now)
 	uint64_t progress = c->progress;
 	int pid = c->pid;
 	bool live = c->proc && !c->dead;
+	const char *broke = live && !c->broke_killed ? c->broke : NULL;
+	if (broke)
+		c->broke_killed = true;
 	spin_unlock(&c->wq.lock);
 	if (!live)
 		return;
+	if (broke) {
+		kprintf("drvproc: %s (pid %d) broke the call protocol (%s): killed\n", name_of(c),
+			pid, broke);
+		c->stat.protocol_kills++;
+		proc_kill(NULL, pid);
+		return;
+	}
 	if (!pending || progress != c->wd_progress) {
 		c->wd_progress = progress;
 		c->wd_ns = now;
