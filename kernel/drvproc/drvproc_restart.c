@@ -34,11 +34,12 @@
  * driver): TEXT and DATA flip one bit in the driver process's memory
  * through the direct map — every page of a process is its own copy
  * (proc_load copies the ELF image from the initrd), so the initrd and
- * other processes are untouched; WILD, HANG and BREAK are events the driver host
- * acts on (user/drvhost/main.c): wild requests the kernel must refuse,
- * an endless loop the watchdog must end, and BREAK, copies from outside
- * each call's buffer (a driver left running but wrong, which the kernel
- * must kill for breaking the call protocol); FAIL_INIT has the next
+ * other processes are untouched; WILD, HANG, BREAK and STALL are events the
+ * driver host acts on (user/drvhost/main.c): wild requests the kernel must
+ * refuse, an endless loop the watchdog must end, copies from outside each
+ * call's buffer (a driver left running but wrong, which the kernel must
+ * kill for breaking the call protocol) and every send refused (a driver
+ * answering but stuck, for the watchdog); FAIL_INIT has the next
  * starts end before registering (an argument to the host), which is how
  * the back-off and giving up are tested.  drvproc_ctl RESTART starts a
  * driver given up again.
@@ -278,8 +279,10 @@ int drvproc_inject(int nic, struct hako_drvproc_inject *spec)
 		c->fail_inits = (int)spec->seed;
 	else if (spec->kind == HAKO_INJECT_WILD)
 		drvproc_post(c, HAKO_DRVPROC_EV_WILD);
+	else if (spec->kind == HAKO_INJECT_HANG)
+		drvproc_post(c, HAKO_DRVPROC_EV_HANG);
 	else
-		drvproc_post(c, spec->kind == HAKO_INJECT_HANG ? HAKO_DRVPROC_EV_HANG : HAKO_DRVPROC_EV_BREAK);
+		drvproc_post(c, spec->kind == HAKO_INJECT_BREAK ? HAKO_DRVPROC_EV_BREAK : HAKO_DRVPROC_EV_STALL);
 	if (err == 0)
 		__atomic_fetch_add(&c->stat.injected[spec->kind], 1, __ATOMIC_RELAXED);
 	return err;

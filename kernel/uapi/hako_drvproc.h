@@ -129,6 +129,8 @@ struct hako_drvproc_reg {
 #define HAKO_DRVPROC_EV_BLK     128u /* block requests wait: take them with HAKO_DRV_BLK_TAKE */
 #define HAKO_DRVPROC_EV_BREAK   256u /* fault injection: from now on copy each call's data from
                                       * outside its buffer (a driver wrong but running) */
+#define HAKO_DRVPROC_EV_STALL   512u /* fault injection: from now on refuse every send with
+                                      * -EAGAIN (a driver stuck but answering) */
 
 /* The driver's own counters, handed to the kernel's card at each drvproc_recv. */
 struct hako_drvproc_nicstat {
@@ -164,7 +166,9 @@ struct hako_drvproc_msg {
 #define HAKO_INJECT_BREAK    5   /* it keeps running but breaks the call protocol (each send's
                                   * copy-in reaches outside the call's buffer, as a flipped bit
                                   * can make it): the kernel kills it for that */
-#define HAKO_INJECT_KINDS    6
+#define HAKO_INJECT_STALL    6   /* it keeps answering but refuses every send (-EAGAIN, as a
+                                  * flipped bit can make it): the watchdog kills it */
+#define HAKO_INJECT_KINDS    7
 
 struct hako_drvproc_inject {
 	int32_t kind;                /* HAKO_INJECT_* */
