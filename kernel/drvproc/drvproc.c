@@ -99,6 +99,7 @@ static int attach_proc(struct proc *p, void *arg)
 	c->stat.pid = p->pid;
 	c->flipped = c->wild_window = c->broke_killed = false;
 	c->broke = NULL;
+	c->send_refusals = 0;
 	return 0;
 }
 

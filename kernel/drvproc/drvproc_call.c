@@ -32,6 +32,9 @@
  * marked (c->broke); the restart thread kills it and starts a fresh copy
  * (drvproc_restart.c).  The offending request is still refused and the
  * driver's answer still reaches its caller.
+ * A driver that refuses every send for long (none accepted, refusals
+ * that are not the caller's -EFAULT going on) is stuck even though it
+ * answers: the watchdog counts c->send_refusals (drvproc_restart.c).
  *
  * Locking: c->wq.lock guards the queue, active, events and the transmit
  * queue; callers sleep on c->reply_wq under the same lock.
@@ -98,8 +101,11 @@ static void answer(struct drvproc *c, struct drvproc_call *call, long result)
 	if (result == 0) {
 		c->stat.send_ok++;
 		c->accepted_gen++;
+		c->send_refusals = 0;
 	} else {
 		c->stat.send_err++;
+		if (result != -EFAULT)
+			c->send_refusals++;
 	}
 }
 

@@ -29,6 +29,9 @@
  *              So is a driver that broke the call protocol (c->broke, set
  *              in drvproc_call.c: a copy outside the call's buffer, a
  *              checked send refused as invalid), at the next look.
+ *              And one that answers but refuses every send: no send
+ *              accepted for DRVPROC_WATCHDOG_NS while at least
+ *              STUCK_REFUSALS more were refused (not the caller's -EFAULT).
  *
  * Fault injection (drvproc_ctl HAKO_DRVPROC_INJECT, from a program that is not a
  * driver): TEXT and DATA flip one bit in the driver process's memory
@@ -65,6 +68,8 @@
 #define DRVPROC_START_NS     5000000000ull   /* a started driver registers within this */
 #define DRVPROC_BACKOFF_NS   10000000ull     /* first wait after an end before registering */
 #define DRVPROC_GIVE_UP      5               /* ends in a row before registering: no more */
+#define STUCK_REFUSALS       8               /* sends refused within the watchdog's time, none
+                                              * accepted: the driver is stuck */
 #define FLIP_TRIES        64              /* pages looked at for one flip */
 #define STACK_PAGES       4               /* the top of the main stack is data too */
 
@@ -144,6 +149,7 @@ static void watch(struct drvproc *c, uint64_t now)
 	const char *broke = live && !c->broke_killed ? c->broke : NULL;
 	if (broke)
 		c->broke_killed = true;
+	uint64_t refusals = c->send_refusals, send_ok = c->stat.send_ok;
 	spin_unlock(&c->wq.lock);
 	if (!live)
 		return;
@@ -151,6 +157,20 @@ static void watch(struct drvproc *c, uint64_t now)
 		kprintf("drvproc: %s (pid %d) broke the call protocol (%s): killed\n", name_of(c),
 			pid, broke);
 		c->stat.protocol_kills++;
+		proc_kill(NULL, pid);
+		return;
+	}
+	if (!refusals || send_ok != c->wd_send_ok || refusals < c->wd_refusals) {
+		c->wd_send_ok = send_ok;
+		c->wd_refusals = refusals;
+		c->wd_send_ns = now;
+	} else if (now - c->wd_send_ns >= DRVPROC_WATCHDOG_NS &&
+		   refusals - c->wd_refusals >= STUCK_REFUSALS) {
+		kprintf("drvproc: %s (pid %d): refused every send for %lu ms (%lu in a row): killed by "
+			"the watchdog\n", name_of(c), pid, (now - c->wd_send_ns) / 1000000, refusals);
+		c->stat.watchdog_kills++;
+		c->wd_send_ns = now;
+		c->wd_refusals = refusals;
 		proc_kill(NULL, pid);
 		return;
 	}
