@@ -50,8 +50,6 @@ static uint32_t gens[ICA_MAX];
 static int nlive;
 struct ica_counters ica_counts;
 
-uint64_t ica_va(const struct ica *a) { return page_va(a->first); }
-
 static void read_options(void)
 {
 	const char *mode = cmdline_get(&kcmdline, "ispc");     /* baseline or fast: options.c */
@@ -83,14 +81,6 @@ void ica_init(void)
 
 /* ---- the table (caller holds ica_lock) -------------------------------- */
 
-struct ica *ica_lookup(int id)
-{
-	if (id < 0)
-		return NULL;
-	struct ica *a = &icas[id & (ICA_MAX - 1)];
-	return a->state == ICA_LIVE && a->id == id ? a : NULL;
-}
-
 void ica_release(struct ica *a)
 {
 	if (a->state == ICA_FREE)
@@ -102,11 +92,6 @@ void ica_release(struct ica *a)
 	a->owner = a->holder = NULL;
 	a->req = NULL;
 	nlive--;
-}
-
-struct ica_span ica_span_of(struct ica *a)
-{
-	return span_of(a);
 }
 
 /* ---- peel, in either mode (without ica_lock) -------------------------- */

@@ -11,6 +11,7 @@
 #define HAKO_ICA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <spinlock.h>
 #include <hako_ispc.h>
@@ -38,12 +39,26 @@ extern int ica_mode;                 /* HAKO_ISPC_BASELINE or HAKO_ISPC_FAST (ic
 
 void ica_init(void);                 /* after pmm, vm and the command line */
 
-/* Where an ICA appears in every process. */
-uint64_t ica_va(const struct ica *a);
+/* The table (ica.c); guard: ica_lock.  The three look-ups below are
+ * inline: each server call makes several. */
+extern struct ica icas[ICA_MAX];
 
-/* Caller holds ica_lock. */
-struct ica *ica_lookup(int id);      /* a live ICA, or NULL */
-void ica_release(struct ica *a);     /* back to the region; nobody may hold it */
+/* Where an ICA appears in every process. */
+static inline uint64_t ica_va(const struct ica *a)
+{
+	return HAKO_ICA_AREA + (uint64_t)a->first * ICA_PAGE;
+}
+
+/* Caller holds ica_lock: a live ICA, or NULL. */
+static inline struct ica *ica_lookup(int id)
+{
+	if (id < 0)
+		return NULL;
+	struct ica *a = &icas[id & (ICA_MAX - 1)];
+	return a->state == ICA_LIVE && a->id == id ? a : NULL;
+}
+
+void ica_release(struct ica *a);     /* back to the region; nobody may hold it; ica_lock held */
 
 /* Without ica_lock: make the holder's page tables agree with the table. */
 struct ica_span {
@@ -51,7 +66,11 @@ struct ica_span {
 	int id;
 	uint32_t first, npages;
 };
-struct ica_span ica_span_of(struct ica *a);          /* under ica_lock */
+/* Under ica_lock. */
+static inline struct ica_span ica_span_of(struct ica *a)
+{
+	return (struct ica_span){ a, a->id, a->first, a->npages };
+}
 void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
 void ica_count_kept(void);           /* fast mode: a synchronous request kept its mappings */

@@ -34,7 +34,7 @@ int ica_fault(struct proc *p, uint64_t va)
 		return -EFAULT;
 	spin_lock(&ica_lock);
 	int slot = page_slot[page];
-	struct ica_span s = slot >= 0 ? span_of(&icas[slot]) : (struct ica_span){ 0 };
+	struct ica_span s = slot >= 0 ? ica_span_of(&icas[slot]) : (struct ica_span){ 0 };
 	bool ok = slot >= 0 && ica_holds(p, s);
 	spin_unlock(&ica_lock);
 	if (!ok)

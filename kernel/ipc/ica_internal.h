@@ -22,20 +22,13 @@ extern uint32_t ica_region_pages;
 static inline uint64_t page_va(uint32_t page) { return HAKO_ICA_AREA + (uint64_t)page * PAGE_SIZE; }
 static inline uint64_t page_pa(uint32_t page) { return ica_region_pa + (uint64_t)page * PAGE_SIZE; }
 
-/* Under ica_lock: ica_span_of, inline for the fault path. */
-static inline struct ica_span span_of(struct ica *a)
-{
-	return (struct ica_span){ a, a->id, a->first, a->npages };
-}
-
 /* Under ica_lock: is s still the ICA it was, and held by p? */
 static inline bool ica_holds(struct proc *p, struct ica_span s)
 {
 	return s.a->state == ICA_LIVE && s.a->id == s.id && s.a->holder == p;
 }
 
-/* The table (ica.c); guard: ica_lock. */
-extern struct ica icas[ICA_MAX];
+/* The table's page index (ica.c); guard: ica_lock. */
 extern int16_t page_slot[];          /* the ICA on each region page, or -1 */
 
 /* What ica_stat reports; each counter is bumped where its event happens. */

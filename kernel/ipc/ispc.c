@@ -39,11 +39,10 @@ static struct ispc_port *nameserver;
 
 /* ---- ports ------------------------------------------------------------ */
 
-static struct ispc_port *port_get(struct proc *p)
+/* p's first port (port_get). */
+static struct ispc_port *port_make(struct proc *p)
 {
-	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
-	if (port)
-		return port;
+	struct ispc_port *port;
 	struct ispc_port *fresh = kzalloc(sizeof *fresh);
 	if (!fresh)
 		return NULL;
@@ -61,6 +60,12 @@ static struct ispc_port *port_get(struct proc *p)
 	if (fresh)
 		kfree(fresh);
 	return port;
+}
+
+static inline struct ispc_port *port_get(struct proc *p)
+{
+	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
+	return port ? port : port_make(p);
 }
 
 /*
@@ -105,6 +110,22 @@ static struct ispc_req *req_alloc(void)
 			return &reqs[i];
 		}
 	return NULL;
+}
+
+/* A fresh request; its stage stack is empty (only stage[0 .. depth) is
+ * ever read, so the rest is not cleared). */
+static void req_init(struct ispc_req *r, struct ica *ctl, struct ica *data, struct ica *orig,
+		     uint64_t copy_bytes, bool direct)
+{
+	r->ctl = ctl;
+	r->data = data;
+	r->orig = orig;
+	r->copy_bytes = copy_bytes;
+	r->depth = 0;
+	r->at = NULL;
+	r->direct = direct;
+	r->status = 0;
+	r->answered_by = 0;
 }
 
 static void req_free(struct ispc_req *r)
@@ -171,19 +192,23 @@ struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 
 static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 
-/* What p gets to see of r, now that p holds its ICAs. */
-static void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
+/* What p gets to see of r, now that p holds its ICAs (inline: on every
+ * receive and result). */
+static inline __attribute__((always_inline))
+void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
 {
-	m->ctl = r->ctl->id;
-	m->ctl_va = ica_va(r->ctl);
-	m->data = r->data ? r->data->id : -1;
-	m->data_va = r->data ? ica_va(r->data) : 0;
-	m->client = r->stage[0] ? r->stage[0]->pid : -1;
+	const struct ica *c = r->ctl, *d = r->data;   /* read once: m's stores may alias */
+	const struct proc *first = r->stage[0];
+	m->ctl = c->id;
+	m->ctl_va = ica_va(c);
+	m->data = d ? d->id : -1;
+	m->data_va = d ? ica_va(d) : 0;
+	m->data_pages = d ? (int32_t)d->npages : 0;
+	m->client = first ? first->pid : -1;
 	m->from = from;
 	m->depth = r->depth;
 	m->status = r->status;
 	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
-	m->data_pages = r->data ? (int32_t)r->data->npages : 0;
 	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
 	m->reserved = 0;
 }
@@ -356,8 +381,7 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	}
 	if (!r) {
 		r = req_alloc();
-		*r = (struct ispc_req){ .ctl = c, .data = copy ? copy : d, .orig = copy ? d : NULL,
-					.copy_bytes = m->data_bytes, .direct = flags & HAKO_ISPC_DIRECT };
+		req_init(r, c, copy ? copy : d, copy ? d : NULL, m->data_bytes, flags & HAKO_ISPC_DIRECT);
 		c->req = r;
 		if (d)
 			d->req = r;      /* the original too: busy until the result */

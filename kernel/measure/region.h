@@ -20,4 +20,20 @@
 #define region_begin_arg(id, arg) arch_region_mark_arg(HAKO_REGION_BEGIN, id, arg)
 #define region_end_arg(id, arg)   arch_region_mark_arg(HAKO_REGION_END, id, arg)
 
+/*
+ * Synchronisation points for the plugin's per-vCPU virtual clocks
+ * (tools/costmodel/vclock.h): kind is a HAKO_SYNC_* constant, obj the
+ * object's address (in %rax at the marker).  A post carries this CPU's
+ * time to the wait for the same object; a spin section is waiting, not
+ * work.  Two instructions each (a move into %rax and the marker).
+ */
+#define sync_post(kind, obj)      arch_region_mark_arg(HAKO_SYNC_POST, kind, obj)
+#define sync_wait(kind, obj)      arch_region_mark_arg(HAKO_SYNC_WAIT, kind, obj)
+#define sync_acquire(lock)        arch_region_mark_arg(HAKO_SYNC_ACQUIRE, HAKO_SYNC_LOCK, lock)
+#define sync_spin_begin(kind)     arch_region_mark(HAKO_SYNC_SPIN_BEGIN, kind)
+#define sync_spin_end(kind, obj)  arch_region_mark_arg(HAKO_SYNC_SPIN_END, kind, obj)
+/* A device with a fixed service time (dev < HAKO_SYNC_DEVICES) takes request req:
+ * the plugin serves its requests in turn and posts each one's end (HAKO_SYNC_IO). */
+#define sync_service(dev, req, ns) arch_region_mark_arg2(HAKO_SYNC_SERVICE, dev, req, ns)
+
 #endif

@@ -31,6 +31,13 @@ long copy_to_user(uint64_t udst, const void *src, uint64_t len)
 	return len ? arch_copy_user((void *)udst, src, len) : 0;
 }
 
+long copy_from_user_rw(void *dst, uint64_t usrc, uint64_t len)
+{
+	if (len == 0 || len > PAGE_SIZE || !user_range_ok(usrc, len))
+		return len == 0 ? 0 : -EFAULT;
+	return arch_copy_user_rw(dst, (const void *)usrc, len);
+}
+
 long copy_str_from_user(char *dst, uint64_t usrc, uint64_t max)
 {
 	if (max == 0)

@@ -211,12 +211,13 @@ void vm_destroy(struct addrspace *as)
  */
 void vm_switch(struct addrspace *as)
 {
-	uint64_t bit = 1ull << cpu_id();
-	struct addrspace **loaded = &loaded_as[cpu_id()];
+	struct cpu *c = this_cpu();      /* interrupts are off: the switch holds a lock */
+	uint64_t bit = 1ull << c->id;
+	struct addrspace **loaded = &loaded_as[c->id];
 	if (!(as->cpus & bit))
 		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
 	if (arch_pt_load(&as->arch))
-		this_cpu()->as_loads++;
+		c->as_loads++;
 	struct addrspace *old = *loaded;
 	if (old && old != as && old != &kernel_as && (old->cpus & bit))
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);

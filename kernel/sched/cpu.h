@@ -39,6 +39,8 @@ struct cpu {
 	volatile bool need_resched;
 	struct thread *prev;         /* thread switched away from, for sched_finish_switch */
 	int prev_target;             /* CPU prev moves to after the switch, or -1 */
+	bool direct_unlocked;        /* the switch to current was sched_switch_direct's without
+				      * the run-queue lock: its resume has no lock to release */
 	struct list_node timers;     /* armed timers, by deadline; under timer_lock */
 	struct spinlock timer_lock;
 	struct timer *volatile running_timer;   /* whose function the timer interrupt is calling */

@@ -39,6 +39,7 @@
 #include <smp.h>
 #include <thread.h>
 #include <time.h>
+#include <region.h>
 
 uint64_t sched_slice_ticks = 2;
 
@@ -135,6 +136,7 @@ void sched_enqueue_new(struct thread *t)
 	struct cpu *old = lock_rq_of(t);
 	__atomic_store_n(&t->cpu, cpu, __ATOMIC_RELEASE);
 	spin_unlock(&old->rq.lock);
+	sync_post(HAKO_SYNC_THREAD, t);  /* its first run comes after this */
 	enqueue_owned(t);
 }
 
@@ -170,9 +172,12 @@ void count_switch(struct thread *from, struct thread *to, bool as_switch)
  * Run next in prev's place on c, for `slice` ticks.  Caller holds
  * c->rq.lock (and nothing else); next is on no run queue and may run on
  * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
+ * `direct` (a constant): the call in sched_switch_direct, whose switches
+ * may also be made without the lock (c->direct_unlocked; see there), so
+ * its resume asks whether there is one to release.
  */
 static inline __attribute__((always_inline))
-void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice)
+void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice, bool direct)
 {
 	uint64_t now = arch_tsc();
 	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
@@ -193,10 +198,16 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	if (prev->switches || next->switches)
 		count_switch(prev, next, prev->as != next->as);
 	arch_thread_switched_in(next);
+	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */
 	c->intena = intena;
-	sched_finish_switch();
+	if (direct && c->direct_unlocked) {
+		c->direct_unlocked = false;  /* prev of that switch sleeps: nothing else to do */
+		c->prev = NULL;
+		sync_wait(HAKO_SYNC_THREAD, c->current);   /* as sched_finish_switch does */
+	} else
+		sched_finish_switch();
 }
 
 /*
@@ -221,7 +232,7 @@ static void switch_away(struct cpu *c)
 		rq_remove(c, next);
 	else
 		next = c->idle_thread;
-	switch_to(c, prev, next, sched_slice_ticks);
+	switch_to(c, prev, next, sched_slice_ticks, false);
 }
 
 /* First thing a thread does after being switched to. */
@@ -230,6 +241,7 @@ void sched_finish_switch(void)
 	struct cpu *c = this_cpu();
 	struct thread *prev = c->prev;
 	int target = c->prev_target;
+	sync_wait(HAKO_SYNC_THREAD, c->current);   /* after its wake-up and its last run */
 	c->prev = NULL;
 	c->prev_target = -1;
 	/* Read prev's state while the lock still holds it: once released, a
@@ -356,6 +368,7 @@ void sched_wakeup(struct thread *t)
 	if (woke) {
 		t->state = T_RUNNABLE;
 		rq_push(c, t);
+		sync_post(HAKO_SYNC_THREAD, t);
 	}
 	spin_unlock(&c->rq.lock);
 	if (woke)
@@ -565,6 +578,39 @@ void waitq_wait_killable(struct waitq *wq)
  * way): the running thread is killed, next is not asleep on next_wq here
  * or is killed, a switch is already due here, or a thread of a higher
  * priority than next's is runnable here.
+ *
+ * The guard goes with the switch when next sleeps in here too
+ * (next->direct_wait): next resumes below, where it would take the guard
+ * at once, so it is handed over held (guard_handed) instead of released
+ * and taken again.  Nothing else can take the guard in between: it is
+ * held by whoever runs here, and every other user of it (a waker or
+ * thread_interrupt on another CPU) waits for it as it would have waited
+ * for next's own acquire.  A thread asleep in here and woken the general
+ * way (waitq_wake_*, thread_interrupt) finds guard_handed false and takes
+ * the guard itself.
+ *
+ * That switch is also made without the run-queue lock, because the
+ * guard, held across it, already keeps out everyone the lock would:
+ *   - the running thread: it is on wq->sleepers, which only holders of
+ *     the guard wake, so nobody can queue it before its registers are
+ *     saved (the guard is released by next, after the switch).  A kill
+ *     (thread_interrupt) sets killed before it reads wait_on, and
+ *     wait_begin sets wait_on before it reads killed (both fenced), so
+ *     the killer either finds wq and waits for the guard, or we saw the
+ *     kill and did not sleep;
+ *   - next: asleep on next_wq (guarded) on this CPU, so no run queue,
+ *     steal or migration has it, and its `cpu` stays; T_RUNNING is
+ *     stored before wait_on is cleared (release), so a killer that finds
+ *     wait_on clear and calls sched_wakeup sees next running, not asleep;
+ *   - neither is periodic (isoch.c, which stops and wakes its threads
+ *     under the run-queue lock), and no timer wakes a waitq sleeper;
+ *   - this CPU's queue is not touched; a thread woken onto it meanwhile
+ *     is noticed by the kick its waker sends (kick reads cur_prio without
+ *     a lock in every case).
+ * The switch leaves c->direct_unlocked set, so next's resume in
+ * switch_to has no lock to release.  Any other switch into a thread asleep
+ * in here (the general wake-up, or this function with the lock) holds the
+ * run-queue lock and next's resume releases it as usual.
  */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
 {
@@ -572,25 +618,40 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	if (!wait_begin(wq, t))
 		return false;
-	spin_lock(&c->rq.lock);
-	bool ok = c->ncli == 2 && !c->need_resched && next->cpu == c->id &&
+	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
+	if (!hand)
+		spin_lock(&c->rq.lock);
+	bool ok = c->ncli == (hand ? 1 : 2) && !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
 		  !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
-		spin_unlock(&c->rq.lock);
+		if (!hand)
+			spin_unlock(&c->rq.lock);
 		t->wait_on = NULL;
 		return false;
 	}
 	list_remove(&next->rq_link);     /* off next_wq: woken by hand */
-	next->wait_on = NULL;
 	next->handed = false;
-	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_timed */
+	t->state = T_SLEEPING;           /* with the rq lock or the guard held: see above */
 	list_push_back(&wq->sleepers, &t->rq_link);
-	spin_unlock(wq->guard);
+	t->direct_wait = true;
 	c->prev_target = -1;
-	switch_to(c, t, next, t->slice_left);
-	spin_lock(wq->guard);
+	if (hand) {
+		next->state = T_RUNNING;     /* before wait_on is cleared: see above */
+		__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
+		next->guard_handed = true;   /* held on: next resumes below */
+		c->direct_unlocked = true;
+	} else {
+		next->wait_on = NULL;
+		spin_unlock(wq->guard);
+	}
+	switch_to(c, t, next, t->slice_left, true);
+	t->direct_wait = false;
+	if (t->guard_handed)
+		t->guard_handed = false;
+	else
+		spin_lock(wq->guard);
 	return true;
 }
 

@@ -23,6 +23,7 @@
 #include <smp.h>
 #include <spinlock.h>
 #include <time.h>
+#include <region.h>
 
 struct cpu cpus[MAX_CPUS];
 int ncpus = 1;
@@ -61,8 +62,11 @@ static void run_calls(void)
 		spin_unlock(&call_lock[me]);
 		if (!n)
 			return;
-		struct call_data *d = list_entry(n, struct call_node, link)->data;
+		struct call_node *node = list_entry(n, struct call_node, link);
+		struct call_data *d = node->data;
+		sync_wait(HAKO_SYNC_CALL, node);
 		d->fn(d->arg);
+		sync_post(HAKO_SYNC_CALL, d);
 		__atomic_fetch_sub(&d->pending, 1, __ATOMIC_RELEASE);
 	}
 }
@@ -96,6 +100,7 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait)
 		if (!(mask & (1ull << c)))
 			continue;
 		nodes[c].data = &d;
+		sync_post(HAKO_SYNC_CALL, &nodes[c]);
 		spin_lock(&call_lock[c]);
 		list_push_back(&call_queue[c], &nodes[c].link);
 		spin_unlock(&call_lock[c]);
@@ -103,10 +108,13 @@ void smp_call_mask(uint64_t mask, void (*fn)(void *), void *arg, bool wait)
 	}
 	/* The nodes live on this stack, so we wait even when !wait. */
 	(void)wait;
+	sync_spin_begin(HAKO_SYNC_CALL);
 	while (__atomic_load_n(&d.pending, __ATOMIC_ACQUIRE) > 0) {
 		run_calls();
 		arch_spin_hint();
 	}
+	sync_spin_end(HAKO_SYNC_CALL, &d);
+	sync_wait(HAKO_SYNC_CALL, &d);       /* after every target's call */
 	pop_off();
 }
 

@@ -46,6 +46,8 @@ struct thread {
 	volatile bool killed;            /* leave at the next chance (user threads) */
 	struct waitq *volatile wait_on;  /* the wait queue it sleeps on, if any */
 	bool handed;                     /* woken by waitq_hand_over */
+	bool direct_wait;                /* asleep in sched_switch_direct: resumes there */
+	bool guard_handed;               /* resumed by sched_switch_direct with the guard held */
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 	const struct arch_io_grant *io;  /* ports open to it in ring 3 (a driver process), NULL: none */

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <sem.h>
 #include <thread.h>
+#include <region.h>
 
 #define SEM_MAX 64
 #define SEM_VALUE_MAX 0x7fffffff
@@ -88,8 +89,10 @@ long sem_post(int id)
 		;                            /* the unit goes straight to the first waiter */
 	else if (s->value >= SEM_VALUE_MAX)
 		r = -ERANGE;
-	else
+	else {
 		s->value++;
+		sync_post(HAKO_SYNC_SEM, s);     /* a waiter that takes the unit comes after this */
+	}
 	spin_unlock(&s->wq.lock);
 	return r;
 }
@@ -112,6 +115,7 @@ long sem_wait(int id)
 			return -EINVAL;
 	}
 	s->value--;
+	sync_wait(HAKO_SYNC_SEM, s);
 	spin_unlock(&s->wq.lock);
 	return 0;
 }

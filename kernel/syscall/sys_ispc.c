@@ -54,9 +54,7 @@ long sys_ispc_mode(uint64_t mode)
  * request taken must not be lost to a bad buffer. */
 static long msg_in(struct hako_ispc_msg *m, uint64_t umsg)
 {
-	if (copy_from_user(m, umsg, sizeof *m) < 0)
-		return -EFAULT;
-	return copy_to_user(umsg, m, sizeof *m);
+	return copy_from_user_rw(m, umsg, sizeof *m);
 }
 
 /* Copy the message back if the call succeeded (the result, if one came). */

@@ -34,6 +34,28 @@
 #define HAKO_REGION_GLOBAL_BEGIN 3             /* active on all vCPUs from here */
 #define HAKO_REGION_GLOBAL_END   4             /* ... until here */
 
+/*
+ * Synchronisation points, for the plugin's per-vCPU virtual clocks
+ * (tools/costmodel/vclock.h).  These markers carry the object in %rax and
+ * its kind (HAKO_SYNC_*) in the id field; the plugin does not count them
+ * as regions.
+ */
+#define HAKO_SYNC_POST           5             /* the object is posted: a waiter may go on */
+#define HAKO_SYNC_WAIT           6             /* the wait for a post of the object is over */
+#define HAKO_SYNC_SPIN_BEGIN     7             /* this vCPU waits, spinning, from here ... */
+#define HAKO_SYNC_SPIN_END       8             /* ... to here; a lock in %rax: it waited for its release */
+#define HAKO_SYNC_ACQUIRE        9             /* the lock in %rax is taken */
+#define HAKO_SYNC_RELEASE        10            /* the lock in %rax is given back */
+#define HAKO_SYNC_SERVICE        11            /* device id takes request %rax, serving it %rdx ns */
+
+#define HAKO_SYNC_LOCK           1             /* a spinlock's address */
+#define HAKO_SYNC_THREAD         2             /* a thread's address: woken or switched out, runs again */
+#define HAKO_SYNC_CALL           3             /* a cross-CPU call's address: sent, taken, finished */
+#define HAKO_SYNC_SEM            4             /* a semaphore's address: a unit stored, a unit taken
+						* (a wait is not consumed: each takes the latest post) */
+#define HAKO_SYNC_IO             5             /* a device request's address: served, then seen done */
+#define HAKO_SYNC_DEVICES        16            /* device ids of HAKO_SYNC_SERVICE: 0 .. 15 */
+
 /* The displacement of a marker, e.g. HAKO_REGION_DISP(HAKO_REGION_BEGIN, 7). */
 #define HAKO_REGION_DISP(op, id) \
 	(HAKO_REGION_MAGIC | ((unsigned)(op) << HAKO_REGION_OP_SHIFT) | ((unsigned)(id) & HAKO_REGION_ID_MASK))

@@ -21,6 +21,13 @@ TEST(hlt_is_recognised_alone_and_after_prefixes)
 	CHECK(kind_of((const uint8_t[]){ 0x90 }, 1) == CM_INSN_OTHER);
 }
 
+TEST(pause_is_f3_90_alone)
+{
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0x90 }, 2) == CM_INSN_PAUSE);
+	CHECK(kind_of((const uint8_t[]){ 0x90 }, 1) == CM_INSN_OTHER);          /* nop */
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0x48, 0x90 }, 3) == CM_INSN_OTHER);
+}
+
 TEST(cache_flushes_and_cr_writes)
 {
 	CHECK(kind_of((const uint8_t[]){ 0x0F, 0x09 }, 2) == CM_INSN_WBINVD);
@@ -40,4 +47,15 @@ TEST(marker_carries_its_displacement)
 	CHECK(in.kind == CM_INSN_MARKER && in.marker == 0x4B481007u);
 	cm_decode((const uint8_t[]){ 0x0F, 0x1F, 0x80, 0x07, 0x10, 0x00, 0x00 }, 7, &in);
 	CHECK(in.kind == CM_INSN_OTHER);                               /* a plain nopl */
+}
+
+TEST(port_io_with_an_immediate_names_its_port)
+{
+	struct cm_insn in;
+	cm_decode((const uint8_t[]){ 0xE7, 0xF4 }, 2, &in);           /* out %eax, $0xf4 */
+	CHECK(in.kind == CM_INSN_PORT_OUT && in.port == 0xF4);
+	cm_decode((const uint8_t[]){ 0xEE }, 1, &in);                 /* out %al, (%dx) */
+	CHECK(in.kind == CM_INSN_PORT_OUT && in.port == -1);
+	cm_decode((const uint8_t[]){ 0xE4, 0x60 }, 2, &in);           /* in $0x60, %al */
+	CHECK(in.kind == CM_INSN_PORT_IN && in.port == 0x60);
 }

@@ -56,3 +56,10 @@ def test_epoch_lines_join_named_with_the_profile():
     assert missing == [] and joined[0] == {"kind": "bench", "name": "x"}
     assert joined[1]["at_name"] == "run_config" and joined[1]["profile"] == "pentium2-450"
     assert joined[1]["io_cycles"] == 243 and joined[1]["base_cpi_milli"] == 1000
+
+
+def test_vclock_args_name_the_lock_release(tmp_path, monkeypatch):
+    fake_nm(monkeypatch, NM + "ffffffff80121ee0 T spin_unlock\n")
+    assert model.vclock_args(tmp_path, "build/hako.elf") == ("release=ffffffff80121ee0",)
+    fake_nm(monkeypatch)                     # no such symbol: nothing
+    assert model.vclock_args(tmp_path, "build/hako.elf") == ()

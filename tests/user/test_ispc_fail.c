@@ -126,6 +126,8 @@ static int close_calls(struct ispc_call *calls, int n)
 	return 0;
 }
 
+static void wait_sync(void *arg);
+
 ISPC_TEST(ispc_request_errors)
 {
 	uint64_t base = ica_free_pages();
@@ -153,6 +155,9 @@ ISPC_TEST(ispc_request_errors)
 	CHECK_EQ(sys_ispc_request(srv, &m, 0x100), -EINVAL);            /* unknown flag */
 	CHECK_EQ(sys_ispc_request(srv, NULL, HAKO_ISPC_ASYNC), -EFAULT);
 	CHECK_EQ(sys_ispc_request(srv, (void *)0xffff800000000000ull, HAKO_ISPC_ASYNC), -EFAULT);
+	/* readable but not writable (program text): refused before anything is sent */
+	CHECK_EQ(sys_ispc_request(srv, (void *)(uintptr_t)wait_sync, HAKO_ISPC_ASYNC), -EFAULT);
+	CHECK_EQ(sys_ispc_receive((void *)(uintptr_t)wait_sync, HAKO_ISPC_NONBLOCK), -EFAULT);
 	CHECK_EQ(sys_ica_peel(a.ctl), 0);                                 /* not pasted in us */
 	CHECK_EQ(ispc_send(srv, &a, 0), -EPERM);
 	CHECK_EQ(sys_ica_paste(a.ctl), (long)a.c);

@@ -6,7 +6,8 @@
  * which way each went.  The cases: plain calls with and without data on
  * one CPU (direct switches), and each fallback — a server that is not
  * waiting, a server on another CPU, a request queue that is not empty, a
- * requester killed mid-call, a server killed mid-call, a dead server.
+ * requester killed mid-call, a server killed mid-call, a dead server, and
+ * a thread asleep in the direct switch woken the general way.
  * No ICA page may be lost.  The fastpath switch is put back as found.
  */
 #include <stdint.h>
@@ -259,6 +260,47 @@ FP_TEST(fastpath_queue_not_empty_falls_back)
 			CHECK_EQ(b.fallbacks, a.fallbacks);
 	}
 	CHECK_EQ(ispc_call_close(&calls[0]) | ispc_call_close(&calls[1]), 0);
+	CHECK(fleet_stop(fl, echo) > 0, "stop");
+	CHECK_EQ(ica_free_pages(), base);
+	return 0;
+}
+
+/*
+ * A thread asleep in the direct switch, woken the general way: it takes
+ * the guard itself (nothing was handed over).  In fast mode the server
+ * sleeps there (it returned the last result directly) and an asynchronous
+ * request wakes it; in both modes the client sleeps there (its call went
+ * directly) and, in baseline mode, the server's reply wakes it.  Each
+ * synchronous call after that switches directly again.
+ */
+FP_TEST(fastpath_direct_sleeper_woken_general_way)
+{
+	uint64_t base = ica_free_pages();
+	CHECK_EQ(sys_set_affinity(0, 1), 0);
+	int echo = fleet_server(fl, "echo", "echo", "--cpu", "0", NULL);
+	CHECK(echo > 0, "echo %d", echo);
+	struct ispc_call call;
+	CHECK_EQ(ispc_call_open(&call, 0), 0);
+	CHECK_EQ(ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0), 0);
+	CHECK_EQ(ispc_call(echo, &call, 0), 0);         /* echo is in its receive now */
+	for (int on = 0; on < 2; on++) {
+		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		struct hako_ica_stat a = stat_now();
+		for (int i = 0; i < 3; i++) {
+			CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 10 + i, 0, NULL, 0), 0);
+			CHECK_EQ(ispc_call(echo, &call, 0), 10 + i);
+			CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 20 + i, 0, NULL, 0), 0);
+			CHECK_EQ(ispc_send(echo, &call, 0), call.ctl);
+			CHECK_EQ(ispc_collect(call.ctl, &call, 1, 0, NULL), 20 + i);
+		}
+		struct hako_ica_stat b = stat_now();
+		if (on)
+			CHECK(b.direct - a.direct >= (a.mode == HAKO_ISPC_FAST ? 6u : 3u), "direct %lu",
+			      (unsigned long)(b.direct - a.direct));   /* fast mode: the returns too */
+		else
+			CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);
+	}
+	CHECK_EQ(ispc_call_close(&call), 0);
 	CHECK(fleet_stop(fl, echo) > 0, "stop");
 	CHECK_EQ(ica_free_pages(), base);
 	return 0;

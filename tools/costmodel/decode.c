@@ -66,10 +66,10 @@ static size_t decode_mem(const uint8_t *b, size_t n, size_t at, uint8_t rex, str
 
 /*
  * The port I/O instruction whose opcode is op, rest bytes from it to the
- * end of the instruction: the immediate forms have one byte of port
- * number after the opcode, the others none.
+ * end of the instruction, port the byte after the opcode: the immediate
+ * forms have one byte of port number there, the others none.
  */
-static bool port_io(uint8_t op, size_t rest, struct cm_insn *out)
+static bool port_io(uint8_t op, uint8_t port, size_t rest, struct cm_insn *out)
 {
 	enum cm_insn_kind kind;
 	size_t len = 1;
@@ -85,6 +85,7 @@ static bool port_io(uint8_t op, size_t rest, struct cm_insn *out)
 	if (rest != len)
 		return false;
 	out->kind = kind;
+	out->port = len == 2 ? port : -1;
 	return true;
 }
 
@@ -99,6 +100,11 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 		out->len = 7;
 		return;
 	}
+	if (n == 2 && b[0] == 0xF3 && b[1] == 0x90) {
+		out->kind = CM_INSN_PAUSE;
+		out->len = 2;
+		return;
+	}
 	size_t at = 0;
 	bool opsize = false;
 	while (at < n && is_legacy_prefix(b[at]))
@@ -111,7 +117,7 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 		out->len = (uint8_t)n;
 		return;
 	}
-	if (port_io(b[at], n - at, out)) {
+	if (port_io(b[at], at + 1 < n ? b[at + 1] : 0, n - at, out)) {
 		out->len = (uint8_t)n;
 		return;
 	}

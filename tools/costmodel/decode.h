@@ -1,11 +1,11 @@
 /*
  * decode.h — recognising, from its bytes, the few x86_64 instructions the
  * cost model acts on: writes to CR3 and CR4, INVLPG, INVPCID, WBINVD,
- * INVD, HLT, the port I/O instructions and Hako's region marker
+ * INVD, HLT, PAUSE, the port I/O instructions and Hako's region marker
  * (uapi/hako_region.h).  Everything else is CM_INSN_OTHER.  Encodings
  * from the Intel SDM vol. 2 (MOV to CR: 0F 22 /r; INVLPG: 0F 01 /7 with a
  * memory operand; INVPCID: 66 0F 38 82 /r; WBINVD: 0F 09; INVD: 0F 08;
- * IN: E4 ib, E5 ib, EC, ED; OUT: E6 ib, E7 ib, EE, EF; INS: 6C, 6D;
+ * PAUSE: F3 90; IN: E4 ib, E5 ib, EC, ED; OUT: E6 ib, E7 ib, EE, EF; INS: 6C, 6D;
  * OUTS: 6E, 6F, each string form with or without a REP prefix).
  *
  * A memory operand is returned as its parts (base, index, scale,
@@ -29,6 +29,7 @@ enum cm_insn_kind {
 	CM_INSN_WBINVD,
 	CM_INSN_INVD,
 	CM_INSN_HLT,                 /* the vCPU goes idle until an interrupt */
+	CM_INSN_PAUSE,               /* a spin-wait hint: a turn of a wait loop */
 	CM_INSN_PORT_IN,             /* in: one port read */
 	CM_INSN_PORT_OUT,            /* out: one port write */
 	CM_INSN_PORT_INS,            /* ins: a port read per element (each a memory store) */
@@ -51,6 +52,7 @@ struct cm_insn {
 	int8_t reg;
 	struct cm_mem_operand mem;
 	uint32_t marker;
+	int32_t port;                /* in, out with an immediate port: the port; -1 for one in dx */
 };
 
 /* Classify the instruction at bytes[0..n). */

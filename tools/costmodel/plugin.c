@@ -6,7 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
- *           [,epoch=ADDR...]
+ *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -22,7 +22,10 @@
  *   - the few other instructions decode.h recognises: a callback that reads
  *     the registers it needs and applies the flush or the marker;
  *   - an instruction at an epoch=ADDR address: a callback that starts an
- *     epoch (epochs.h) labelled with the address, rdi, rsi and rdx.
+ *     epoch (epochs.h) labelled with the address, rdi, rsi and rdx;
+ *   - an instruction at a release=ADDR address (the guest's lock release
+ *     function): a callback that releases the lock in rdi on the
+ *     vCPU's virtual clock (vclock.h), as do the sync markers and pause.
  *
  * Which vCPU runs: under -icount with more than one vCPU, QEMU 10.0
  * passes callbacks a wrong vCPU index (it bakes a constant into the
@@ -41,7 +44,12 @@
  *
  * Determinism: under -icount the vCPUs run in turn on one host thread,
  * every callback happens at the same guest instruction on every run, and
- * the output is sorted, so reruns give byte-identical files.
+ * the output is sorted, so reruns give byte-identical files.  One thing
+ * is host-timed: after the guest writes the exit port (isa-debug-exit,
+ * exit_port=N, 0xf4 by default) QEMU's main loop stops the machine when
+ * it gets to it, and the other vCPUs may run on meanwhile.  So the
+ * plugin takes its final counts at that write and ignores every event
+ * after it.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -56,6 +64,7 @@
 #include "regions.h"
 #include "sections.h"
 #include "pcprof.h"
+#include "vclock.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
 #include "../../kernel/uapi/hako_region.h"
 
@@ -128,6 +137,15 @@ static int32_t pcprof_region = -1;      /* the global region open now, -1 none *
 static uint64_t epoch_addrs[EPOCH_ADDRS_MAX];   /* epoch=ADDR: where a new epoch starts */
 static unsigned nepoch_addrs;
 static struct cm_epochs *epochs;
+#define RELEASE_ADDRS_MAX 4
+static uint64_t release_addrs[RELEASE_ADDRS_MAX];   /* release=ADDR: a lock release, lock in rdi */
+static unsigned nrelease_addrs;
+static struct cm_vclock *vclock;
+/* mhz=N: cycles per microsecond of a device's service time; 1000 by default,
+ * the guest's TSC rate under icount shift 0, on which testdev sets its delay. */
+static uint64_t clock_mhz = 1000;
+static int32_t exit_port = 0xf4;        /* exit_port=N: the guest's isa-debug-exit port */
+static struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
 static bool code_delta_known;
@@ -254,6 +272,13 @@ static struct cm_counts *sync_counts(void)
 	return now;
 }
 
+/* The running vCPU's cumulative work, for its virtual clock. */
+static struct cm_work work_now(void)
+{
+	const struct cm_counts *n = &vcpus[current].core.n;
+	return (struct cm_work){ cm_cycles(n, &profile), n->v[CM_INSNS] };
+}
+
 static void on_insn(unsigned int vcpu_ignored, void *ud)
 {
 	struct vcpu *v = &vcpus[current];
@@ -298,6 +323,16 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 		cm_core_data(&v->core, va, pa, false);
 }
 
+/* The guest writes the exit port: its counts end here (see the top of the file). */
+static void on_exit_port(unsigned int vcpu_ignored, void *ud)
+{
+	if (final_counts)
+		return;
+	final_counts = malloc(nvcpus * sizeof *final_counts);
+	if (final_counts)
+		memcpy(final_counts, sync_counts(), nvcpus * sizeof *final_counts);
+}
+
 /* in, out: one port access (ud: its enum cm_io), before the instruction runs. */
 static void on_port(unsigned int vcpu_ignored, void *ud)
 {
@@ -314,17 +349,27 @@ static void on_port_string(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info
 /* The instruction at an epoch=ADDR address (ud: the address) is about to run. */
 static void on_epoch(unsigned int vcpu_ignored, void *ud)
 {
+	if (final_counts)
+		return;
 	uint64_t args[CM_EPOCH_ARGS] = { read_reg(gpr[7]), read_reg(gpr[6]), read_reg(gpr[2]) };
 	if (cm_epochs_start(epochs, (uint64_t)(uintptr_t)ud, args, sync_counts()) < 0)
 		fprintf(stderr, "costmodel: out of memory for epochs\n");
 }
 
-static bool is_epoch_addr(uint64_t va)
+static bool is_among(const uint64_t *addrs, unsigned n, uint64_t va)
 {
-	for (unsigned i = 0; i < nepoch_addrs; i++)
-		if (epoch_addrs[i] == va)
+	for (unsigned i = 0; i < n; i++)
+		if (addrs[i] == va)
 			return true;
 	return false;
+}
+
+/* The first instruction of a lock release function: the lock is in rdi. */
+static void on_release(unsigned int vcpu_ignored, void *ud)
+{
+	if (final_counts)
+		return;
+	cm_vclock_release(vclock, current, work_now(), read_reg(gpr[7]));
 }
 
 /* pcprof=on: follow the global region open now (the last GLOBAL_BEGIN not yet ended). */
@@ -346,6 +391,8 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 {
 	const struct special *s = ud;
 	struct vcpu *v = &vcpus[current];
+	if (final_counts)
+		return;
 	switch (s->insn.kind) {
 	case CM_INSN_MOV_CR3:
 		cm_core_write_cr3(&v->core, read_reg(gpr[s->insn.reg]));
@@ -369,14 +416,25 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		cm_core_empty_caches(&v->core);
 		break;
 	case CM_INSN_MARKER:
+		if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
+			uint64_t ns = read_reg(gpr[2]);     /* SERVICE: ns = instructions at icount shift 0 */
+			cm_vclock_marker(vclock, s->insn.marker, current, work_now(), read_reg(gpr[0]),
+					 (struct cm_work){ ns * clock_mhz / 1000, ns });
+			break;
+		}
 		if (pcprof)
 			pcprof_marker(s->insn.marker);
 		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
-					read_reg(gpr[0])))
+					read_reg(gpr[0]))) {
 			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
+			cm_vclock_region(vclock, s->insn.marker, current, work_now());
+		}
 		break;
 	case CM_INSN_HLT:
 		v->halts++;
+		break;
+	case CM_INSN_PAUSE:
+		cm_vclock_pause(vclock, current, work_now(), s->va);
 		break;
 	case CM_INSN_PORT_IN:        /* on_port and on_port_string price these */
 	case CM_INSN_PORT_OUT:
@@ -422,13 +480,17 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		} else {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		}
-		if (is_epoch_addr(va))
+		if (is_among(release_addrs, nrelease_addrs, va))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_release, QEMU_PLUGIN_CB_R_REGS, NULL);
+		if (is_among(epoch_addrs, nepoch_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_epoch, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)(uintptr_t)va);
 		uint8_t bytes[16];
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
 		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
+		if (d.kind == CM_INSN_PORT_OUT && d.port == exit_port)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exit_port, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		switch (d.kind) {
 		case CM_INSN_PORT_IN:
 		case CM_INSN_PORT_OUT:
@@ -498,8 +560,10 @@ static void print_region(const struct cm_region_row *row, void *arg)
 {
 	char counts[1024];
 	cm_counts_json(&row->n, &profile, counts, sizeof counts);
-	fprintf(out, "{\"kind\":\"region\",\"region\":%u,\"vcpu\":%u,\"spans\":%" PRIu64 ",%s}\n",
-		row->region, row->vcpu, row->spans, counts);
+	struct cm_work elapsed = cm_vclock_elapsed(vclock, row->region, row->vcpu);
+	fprintf(out, "{\"kind\":\"region\",\"region\":%u,\"vcpu\":%u,\"spans\":%" PRIu64 ",%s"
+		",\"elapsed_cycles\":%" PRIu64 ",\"elapsed_insns\":%" PRIu64 "}\n",
+		row->region, row->vcpu, row->spans, counts, elapsed.cycles, elapsed.insns);
 }
 
 static void print_section(const struct cm_section_row *row, void *arg)
@@ -528,7 +592,7 @@ static void print_epoch(const struct cm_epoch_row *row, void *arg)
 
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
-	struct cm_counts *now = sync_counts();
+	struct cm_counts *now = final_counts ? final_counts : sync_counts();
 	cm_regions_close(regions, now);
 	cm_epochs_close(epochs, now);
 	out = out_path ? fopen(out_path, "w") : stderr;
@@ -541,15 +605,19 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	fprintf(out, "{\"kind\":\"profile\",%s}\n", text);
 	for (unsigned i = 0; i < nvcpus; i++) {
 		cm_counts_json(&now[i], &profile, text, sizeof text);
+		struct cm_work clock = cm_vclock_now(vclock, i, (struct cm_work){
+			cm_cycles(&now[i], &profile), now[i].v[CM_INSNS] });
 		fprintf(out, "{\"kind\":\"vcpu\",\"vcpu\":%u,%s,\"halts\":%" PRIu64
-			",\"idle_entries\":%" PRIu64 "}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries);
+			",\"idle_entries\":%" PRIu64 ",\"clock_cycles\":%" PRIu64 ",\"clock_insns\":%" PRIu64
+			"}\n", i, text, vcpus[i].halts, vcpus[i].idle_entries, clock.cycles, clock.insns);
 	}
 	cm_regions_each(regions, print_region, NULL);
 	cm_sections_each(sections, print_section, NULL);
 	if (pcprof)
 		cm_pcprof_each(pcprof, print_pcprof, NULL);
 	cm_epochs_each(epochs, print_epoch, NULL);
-	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 "}\n", cm_regions_ignored(regions));
+	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 ",\"sync_dropped\":%" PRIu64 "}\n",
+		cm_regions_ignored(regions), cm_vclock_dropped(vclock));
 	if (out != stderr)
 		fclose(out);
 }
@@ -591,10 +659,18 @@ static int parse_args(int argc, char **argv)
 			continue;
 		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
 			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
+		else if (strncmp(argv[i], "exit_port=", 10) == 0)
+			exit_port = (int32_t)strtol(argv[i] + 10, NULL, 0);
+		else if (strncmp(argv[i], "mhz=", 4) == 0 && (clock_mhz = strtoull(argv[i] + 4, NULL, 10)))
+			continue;
+		else if (strncmp(argv[i], "release=", 8) == 0 && nrelease_addrs < RELEASE_ADDRS_MAX &&
+			 argv[i][8])
+			release_addrs[nrelease_addrs++] = strtoull(argv[i] + 8, NULL, 16);
 		else {
 			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
-				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d)\n", argv[i],
-				EPOCH_ADDRS_MAX);
+				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d, "
+				"mhz=N, exit_port=N)\n",
+				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
 			return -1;
 		}
 	}
@@ -623,7 +699,8 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	regions = cm_regions_new(nvcpus);
 	sections = cm_sections_new(nvcpus);
 	epochs = cm_epochs_new(nvcpus);
-	if (!vcpus || !regions || !sections || !epochs || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
+	vclock = cm_vclock_new(nvcpus);
+	if (!vcpus || !regions || !sections || !epochs || !vclock || (profile.l3.size && !cm_cache_init(&l3, &profile.l3)))
 		return -1;
 	for (unsigned i = 0; i < nvcpus; i++)
 		if (!cm_core_init(&vcpus[i].core, &profile, profile.l3.size ? &l3 : NULL,

@@ -90,6 +90,22 @@ def epoch_args(addresses: dict[int, str]) -> tuple[str, ...]:
     return tuple(f"epoch={addr:x}" for addr in sorted(addresses))
 
 
+# The kernel's lock release function: the plugin reads the lock from rdi at
+# its first instruction (release=ADDR), a happens-before edge of the
+# virtual clocks (tools/costmodel/vclock.h) that costs the guest nothing.
+RELEASE_SYMBOL = "spin_unlock"
+
+
+def vclock_args(root: Path, elf: str) -> tuple[str, ...]:
+    """The plugin's argument for its virtual clocks: release=ADDR for the
+    kernel ELF (relative to ROOT); none if the ELF or the symbol is
+    missing.  Its mhz=N stays at the default, the guest's TSC rate under
+    icount: testdev's service time is set on the guest's own clock, as a
+    share of a busy loop's time, and keeps that share in cycles too."""
+    found, _ = epoch_addresses(root, ((elf, RELEASE_SYMBOL),))
+    return tuple(f"release={addr:x}" for addr in sorted(found))
+
+
 def known_profiles(root: Path) -> list[str]:
     directory = root / PROFILES_DIR
     if not directory.is_dir():

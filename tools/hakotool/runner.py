@@ -585,11 +585,13 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
     if problem:
         return BootOutcome(name, *problem)
     epoch_names = {}
-    if profile.model and profile.model_epochs:   # the addresses of the build just made
-        epoch_names, missing = costmodel.epoch_addresses(root, profile.model_epochs)
-        if missing:
-            err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
-        profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names))
+    if profile.model:                  # the addresses of the build just made
+        if profile.model_epochs:
+            epoch_names, missing = costmodel.epoch_addresses(root, profile.model_epochs)
+            if missing:
+                err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
+        clocks = costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)))
+        profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names) + clocks)
         argv = build_argv(profile, env)
     banner = qemu_banner(profile, env) if announce else None
     if banner:

@@ -50,7 +50,6 @@ struct cpu;
 void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac);
 void idt_init(void);
 void idt_load(void);
-void tss_set_kernel_stack(uint64_t top);
 void syscall_init_cpu(void);            /* user_arch.c: STAR/LSTAR/SFMASK */
 
 #endif /* __ASSEMBLY__ */

@@ -78,14 +78,6 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac)
 	syscall_init_cpu();
 }
 
-/* The stack the CPU switches to on an interrupt or syscall from ring 3. */
-void tss_set_kernel_stack(uint64_t top)
-{
-	struct cpu *c = this_cpu();
-	((struct arch_cpu *)c->arch)->tss.rsp[0] = top;
-	c->head.syscall_kstack = top;
-}
-
 /* Set (refuse) or clear (allow) the bitmap bits of ports [base, base + size). */
 static void iomap_set(uint8_t *map, uint16_t base, uint16_t size, bool refuse)
 {

@@ -70,14 +70,27 @@ arch_enter_user:
  * long arch_copy_user_str(char *dst, const char *src, size_t n)
  *   length of the string (without its NUL) if it ends within n bytes,
  *   n if it does not (dst then holds n bytes, unterminated), or -EFAULT.
+ * long arch_copy_user_rw(void *dst, const void *src, uint64_t n)
+ *   arch_copy_user from user memory that must also be writable: -EFAULT
+ *   if the first or the last byte of src..src+n (1 <= n <= a page, so
+ *   those two reach every page of it) cannot be written.  Each of the two
+ *   gets a locked `or` of 0 first: a write that leaves its value as it
+ *   is, even if another thread writes it meanwhile.
  * Callers check the user range first; these only survive faults.  With
  * SMAP on, stac/clac open user memory to the kernel for these instructions.
  */
-	.globl arch_copy_user, arch_copy_user_str, uaccess_start, uaccess_end, uaccess_fixup
+	.globl arch_copy_user, arch_copy_user_str, arch_copy_user_rw
+	.globl uaccess_start, uaccess_end, uaccess_fixup
 uaccess_start:
+arch_copy_user_rw:
+	stac
+	lock orb $0, (%rsi)
+	lock orb $0, -1(%rsi,%rdx)
+	jmp 1f
+
 arch_copy_user:
 	stac
-	movq %rdx, %rcx
+1:	movq %rdx, %rcx
 	shrq $3, %rcx
 	rep movsq                        /* eight bytes a step, then the rest */
 	movq %rdx, %rcx

@@ -31,11 +31,15 @@ uint64_t arch_switch_frame_pointer(uint64_t saved_rsp)
 
 void arch_thread_switched_in(struct thread *t)
 {
-	tss_set_kernel_stack(t->kstack + KSTACK_SIZE);
+	struct cpu *c = this_cpu();      /* interrupts are off: the switch holds a lock */
+	struct arch_cpu *ac = c->arch;
+	uint64_t top = t->kstack + KSTACK_SIZE;
+	ac->tss.rsp[0] = top;            /* the stack for interrupts from ring 3 */
+	c->head.syscall_kstack = top;    /* and for syscall_entry (gs:16) */
 	/* A driver process's ports, or none: the common switch, between threads
 	 * without a grant on a CPU with nothing open, only looks (the call's
 	 * prologue cost 22 instructions a switch). */
-	if (t->io || ((struct arch_cpu *)this_cpu()->arch)->io_open.n)
+	if (t->io || ac->io_open.n)
 		arch_io_bitmap_load(t->io);
 	vm_switch(t->as ? t->as : &kernel_as);
 }

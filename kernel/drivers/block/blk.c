@@ -20,6 +20,7 @@
 #include <pmm.h>
 #include <spinlock.h>
 #include <arch/arch.h>
+#include <region.h>
 
 static struct blkdev *devs[BLK_MAX];
 static int ndevs;
@@ -78,6 +79,14 @@ static void count(struct blkdev *d, bool write, int err)
 		__atomic_fetch_add(write ? &d->writes : &d->reads, 1, __ATOMIC_RELAXED);
 }
 
+/* One device clock serves every block device that calls this (testdev: one device). */
+#define BLK_SYNC_DEVICE 1
+
+void blk_service_time(struct blk_req *r, uint64_t ns)
+{
+	sync_service(BLK_SYNC_DEVICE, r, ns);
+}
+
 int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool write)
 {
 	if (block >= d->blocks)
@@ -90,6 +99,7 @@ int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool w
 		spin_lock(&r.wq.lock);
 		while (!r.done)
 			waitq_wait_locked(&r.wq);
+		sync_wait(HAKO_SYNC_IO, &r);    /* no earlier than a modelled device's end (testdev) */
 		spin_unlock(&r.wq.lock);
 		err = r.status;
 	}

@@ -12,7 +12,7 @@
  *                   blk_register)
  *   struct blk_req  block, write, buf, buf_addr (read), drv (the driver's
  *                   own link while the request is in flight)
- * blk_register and blk_complete are implemented by blk.c in the kernel and
+ * blk_register, blk_complete and blk_service_time are implemented by blk.c in the kernel and
  * by blk_process.c in a driver process.
  *
  * The contract (both placements): ops->submit starts a request and
@@ -39,6 +39,10 @@ struct blkdev_ops {
 
 int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry is full */
 void blk_complete(struct blk_req *r, int status);   /* once per request, any context */
+/* A device with a fixed service time (testdev) takes r and will serve it
+ * for ns, after the requests it took before: the cost model's clocks
+ * (tools/costmodel/vclock.h) charge that time to r's issuer. */
+void blk_service_time(struct blk_req *r, uint64_t ns);
 
 /* struct blkdev and struct blk_req, as the placement defines them. */
 #ifdef HAKO_DRVENV_PROCESS

@@ -63,6 +63,11 @@ void blk_complete(struct blk_req *r, int status)
 	sys_drv_ctl(HAKO_DRV_BLK_DONE, &done);
 }
 
+/* A driver process does not mark service times for the cost model. */
+void blk_service_time(struct blk_req *r, uint64_t ns)
+{
+}
+
 void blk_process_serve(void)
 {
 	struct hako_drv_blkreq q;

@@ -71,18 +71,36 @@ def peak(curve: dict[int, float]) -> tuple[float, int]:
     return top, next(k for k in sorted(curve) if curve[k] >= PEAK_SHARE * top)
 
 
-def improvements(files: list[Path]) -> dict:
-    """{("t1", dev, wait) or ("t2", dev, policy): {k: makespan-bound improvement %}},
-    each the median over the boots in FILES."""
-    from . import tables as mp_tables
+def source(files: list[Path]) -> tuple[str, list, list]:
+    """(label, per-boot cells, each boot's records) of the figure the verdicts
+    read: the parallel elapsed time on the per-vCPU clocks if the boots have
+    it, else BOUND."""
+    from . import parallel, tables as mp_tables
+    present = [p for p in files if p.is_file()]
     boots = [(load_records(p), mp_tables.load_model_vcpus(mp_tables.model_path(p)))
-             for p in files if p.is_file()]
-    src = mp_tables.sources_of(boots, []).get(BOUND) if boots else None
+             for p in present]
+    clocks = [(records, parallel.load_elapsed(mp_tables.model_path(p)))
+              for p, (records, _) in zip(present, boots)]
+    srcs = mp_tables.sources_of(boots, [], clocks) if boots else {}
+    records = [r for r, _ in boots]
+    for label in (parallel.LABEL, BOUND):
+        if srcs.get(label):
+            return label, srcs[label], records
+    return "", [], records
+
+
+def improvements(files: list[Path]) -> dict:
+    """{("t1", dev, wait) or ("t2", dev, policy): {k: improvement %}}, each the
+    median over the boots in FILES, in parallel elapsed time on the cost
+    model's per-vCPU clocks (modelled cycles) when the runs carry it, else
+    in the makespan bound (source() says which)."""
+    from . import tables as mp_tables
+    _, src, boot_records = source(files)
     if not src:
         return {}
     out: dict = {}
     for table, setting in (("t1", "funnel"), ("t2", "master")):
-        devs, waits, ks = mp_tables.grid([r for r, _ in boots], table)
+        devs, waits, ks = mp_tables.grid(boot_records, table)
         for dev in devs:
             for wait in waits:
                 for other in (("symmetric",) if table == "t1" else mp_tables.POLICIES):

@@ -21,6 +21,9 @@ Reads the files the benches write:
     the same boots run with `--model modern`: per run (one global region)
     every vCPU's instructions, i.e. each CPU's busy work.  From them a
     makespan bound (below).
+    The same lines carry each run's parallel elapsed time on the model's
+    per-vCPU clocks (hakotool/papers/p001/parallel.py): rows of their own,
+    and a table of funnelled and symmetric elapsed time per K.
   * results/bench-mp-tcg-1.jsonl ... -N.jsonl — `./hako bench mp-tcg`:
     multi-threaded TCG, host time, one vCPU per host core, N sittings
     (boots) of the same grid; within a sitting a cell's figure is the
@@ -71,6 +74,7 @@ from pathlib import Path
 from ...paths import repo_root
 from ...results import load_records
 from .criteria import PAPER_KS, PAPER_T1, PAPER_T2  # noqa: F401
+from . import parallel
 
 ROOT = repo_root()
 TURN_INSNS = 5          # one turn of iotest's busy loop (user/iotest/run.c)
@@ -303,16 +307,18 @@ def grid(records_list: list[list[dict]], table: str):
     return order, sorted(waits), sorted(ks)
 
 
-def sources_of(boots: list[tuple[list[dict], dict]],
-               tcg: list[list[dict]]) -> dict[str, list[dict]]:
+def sources_of(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
+               clocks: list[tuple[list[dict], dict]] = ()) -> dict[str, list[dict]]:
     """Figure sources in table order, each a list of per-boot {cell: [values]};
     empty ones dropped.  BOOTS: each icount boot's records with its own
     model (region ids repeat from boot to boot); TCG: each TCG sitting's
-    records."""
+    records; CLOCKS: each icount boot's records with the plugin's
+    per-region clock figures (parallel.load_elapsed)."""
     sources = {
         "icount elapsed (Σ of all CPUs' work)": [cell_values(r) for r, _ in boots],
         WORK: [cell_values(r, m, "work") for r, m in boots if m],
         "makespan bound (cost model, per-CPU work)": [cell_values(r, m) for r, m in boots if m],
+        **parallel.sources(list(clocks)),
         TCG: [cell_values(records) for records in tcg],
     }
     return {label: [cells for cells in per_boot if cells]
@@ -452,8 +458,9 @@ def tcg_note(tcg: list[list[dict]]) -> str | None:
             "whatever else the host runs." + calib)
 
 
-def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]]) -> str:
-    sources = sources_of(boots, tcg)
+def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
+           clocks: list[tuple[list[dict], dict]] = ()) -> str:
+    sources = sources_of(boots, tcg, clocks)
     icount = [r for records, _ in boots for r in records]
     out = []
     calib = calibration(icount)
@@ -493,6 +500,12 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]]) -> str:
                    "CPU 0 and uses CPU 0's queue and vector.")
         out.append(markdown("wait · against AHCI funnel · figure", ks,
                             nvme_rows(sources, ks, waits)))
+    for records, elapsed in clocks:
+        table = parallel.elapsed_table(records, elapsed)
+        if table:
+            out.append("### Table 1 in parallel elapsed time (cost model's per-vCPU clocks): "
+                       "funnelled and symmetric, median of the reps, beside each mode's Σ work")
+            out.append(table)
     table = counts_table([records for records, _ in boots])
     if table:
         out.append("### Where the reads completed and the interrupts went (iotest --counts, "
@@ -536,13 +549,15 @@ def main(argv=None) -> int:
     if icount is None:
         icount = [ROOT / "results/bench-mp.jsonl", *disk_files(ROOT / "results")]
     tcg_paths = args.tcg if args.tcg is not None else tcg_files(ROOT / "results")
-    boots = [(load_records(p), load_model_vcpus(model_path(p))) for p in icount if p.exists()]
+    present = [p for p in icount if p.exists()]
+    boots = [(load_records(p), load_model_vcpus(model_path(p))) for p in present]
+    clocks = [(records, parallel.load_elapsed(model_path(p))) for p, (records, _) in zip(present, boots)]
     tcg = [load_records(p) for p in tcg_paths if p.exists()]
     if not boots and not tcg:
         print(f"paper 001 tables: no results ({', '.join(map(str, [*icount, *tcg_paths]))}); "
               "run with --run", file=sys.stderr)
         return 1
-    sys.stdout.write(render(boots, tcg))
+    sys.stdout.write(render(boots, tcg, clocks))
     return 0
 
 

@@ -34,7 +34,7 @@
  *     memory ops       arch_zero_pages, arch_copy_words (mm/pmm.c, ipc/ica.c),
  *                      arch_purge_caches_and_tlb (measure/kinternal.c, syscall/sys_perf.c)
  *     user mode        arch_user_start (proc/proc.c), arch_copy_user,
- *                      arch_copy_user_str (mm/uaccess.c)
+ *                      arch_copy_user_str, arch_copy_user_rw (mm/uaccess.c)
  *     boot             arch_early_init, arch_trap_init, arch_intc_init,
  *                      arch_fw_read_file, arch_power_off (boot/main.c)
  *     device lines     arch_intr_line_route/retarget/mask, arch_msi_message,
@@ -276,6 +276,7 @@ static inline uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c)
 void arch_user_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
 long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFAULT */
 long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
+long arch_copy_user_rw(void *dst, const void *src, uint64_t n);     /* 0 or -EFAULT; 1 <= n <= 4096 */
 
 /* Spin-wait hint: lets QEMU's round-robin TCG run the other vCPUs. */
 static inline void arch_spin_hint(void) { __asm__ volatile("pause" : : : "memory"); }

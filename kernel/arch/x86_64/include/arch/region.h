@@ -21,6 +21,10 @@
  * (tools/costmodel/sections.h: a section's context). */
 #define arch_region_mark_arg(op, id, arg) \
 	__asm__ volatile("nopl %c0(%%rax)" : : "i"(HAKO_REGION_DISP(op, id)), "a"((unsigned long)(arg)) : "memory")
+/* The same with a second argument in %rdx. */
+#define arch_region_mark_arg2(op, id, arg, arg2) \
+	__asm__ volatile("nopl %c0(%%rax)" : : "i"(HAKO_REGION_DISP(op, id)), "a"((unsigned long)(arg)), \
+			 "d"((unsigned long)(arg2)) : "memory")
 #endif
 
 #endif

@@ -1,0 +1,214 @@
+/*
+ * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
+ * the time of one vCPU's share, work serialised by a lock the sum, spun
+ * and paused instructions count as waiting, and a region's elapsed time
+ * runs from its starter's clock to its ender's.
+ */
+#include "check.h"
+#include "vclock.h"
+#include "../../kernel/uapi/hako_region.h"
+
+#define REGION 42
+#define GBEGIN HAKO_REGION_DISP(HAKO_REGION_GLOBAL_BEGIN, REGION)
+#define GEND HAKO_REGION_DISP(HAKO_REGION_GLOBAL_END, REGION)
+
+/* Each vCPU's cumulative work; cycles are 3 per instruction here. */
+static struct cm_work w[8];
+
+static struct cm_work run(unsigned vcpu, uint64_t insns)
+{
+	w[vcpu].insns += insns;
+	w[vcpu].cycles += 3 * insns;
+	return w[vcpu];
+}
+
+static void reset(void)
+{
+	for (unsigned i = 0; i < 8; i++)
+		w[i] = (struct cm_work){ 0, 0 };
+}
+
+/*
+ * vCPU 0 starts the region, wakes k workers (vCPUs 1..k), each does its
+ * share of `total` instructions of independent work and posts its end;
+ * vCPU 0 waits for every one and ends the region.
+ */
+static struct cm_work fork_join(unsigned k, uint64_t total)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(k + 1);
+	run(0, 5000);                                        /* before: not in the region */
+	for (unsigned i = 1; i <= k; i++)
+		run(i, 777 * i);                             /* idle work before, then halted */
+	cm_vclock_region(vc, GBEGIN, 0, run(0, 1));
+	for (unsigned i = 1; i <= k; i++)
+		cm_vclock_post(vc, 0, run(0, 0), HAKO_SYNC_THREAD, 0x1000 + i);
+	for (unsigned i = 1; i <= k; i++) {          /* under icount: one after another */
+		cm_vclock_wait(vc, i, run(i, 0), HAKO_SYNC_THREAD, 0x1000 + i);
+		cm_vclock_post(vc, i, run(i, total / k), HAKO_SYNC_CALL, 0x2000 + i);
+	}
+	for (unsigned i = 1; i <= k; i++)
+		cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_CALL, 0x2000 + i);
+	cm_vclock_region(vc, GEND, 0, run(0, 1));
+	struct cm_work e = cm_vclock_elapsed(vc, REGION, 0);
+	cm_vclock_free(vc);
+	return e;
+}
+
+TEST(parallel_work_takes_one_share)
+{
+	struct cm_work one = fork_join(1, 60000), four = fork_join(4, 60000);
+	CHECK_EQ(one.insns, 60001);
+	CHECK_EQ(one.cycles, 3 * 60001);
+	CHECK_EQ(four.insns, 15001);                 /* 1/4, plus the END marker */
+	CHECK_EQ(four.cycles, 3 * 15001);
+}
+
+/* k vCPUs each run `section` instructions under one lock, contended: spinning meanwhile. */
+TEST(a_serialised_lock_sums)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(4);
+	const uint64_t L = 0xffff800000123000ull;
+	cm_vclock_acquire(vc, 0, run(0, 10), L);
+	for (unsigned i = 1; i < 4; i++)
+		cm_vclock_spin_begin(vc, i, run(i, 10));
+	for (unsigned i = 1; i < 4; i++)
+		run(i, 500);                             /* spinning: not work */
+	cm_vclock_release(vc, 0, run(0, 1000), L);
+	for (unsigned i = 1; i < 4; i++) {
+		cm_vclock_spin_end(vc, i, run(i, 3), L);
+		cm_vclock_acquire(vc, i, run(i, 0), L);
+		cm_vclock_release(vc, i, run(i, 1000), L);
+	}
+	/* vCPU 3 took it last: three holds before its own, each 1,000 after a 10-instruction start */
+	CHECK_EQ(cm_vclock_now(vc, 3, run(3, 0)).insns, 4010);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 2010);
+	cm_vclock_free(vc);
+}
+
+TEST(an_acquire_after_the_hold_ended_does_not_wait)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const uint64_t L = 0x5000;
+	cm_vclock_acquire(vc, 0, run(0, 100), L);
+	cm_vclock_release(vc, 0, run(0, 50), L);     /* held from 100 to 150 */
+	cm_vclock_acquire(vc, 1, run(1, 60), L);     /* before the hold: would have won */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 60);
+	cm_vclock_release(vc, 1, run(1, 10), L);     /* held 60 to 70 */
+	cm_vclock_acquire(vc, 0, run(0, 1), L);      /* 151: long free */
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 151);
+	cm_vclock_release(vc, 0, run(0, 100), L);    /* held 151 to 251 */
+	run(1, 120);                                 /* vCPU 1 at 190: inside that hold */
+	cm_vclock_acquire(vc, 1, run(1, 0), L);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 251);
+	cm_vclock_free(vc);
+}
+
+TEST(a_pause_loop_is_waiting)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(1);
+	cm_vclock_pause(vc, 0, run(0, 100), 0x7000);     /* the first turn counts */
+	for (int i = 0; i < 50; i++)
+		cm_vclock_pause(vc, 0, run(0, 4), 0x7000);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 100);
+	cm_vclock_pause(vc, 0, run(0, 1000), 0x7000);    /* far apart: work in between */
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1100);
+	cm_vclock_pause(vc, 0, run(0, 4), 0x7100);       /* another loop */
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1104);
+	cm_vclock_free(vc);
+}
+
+TEST(a_post_is_consumed_by_its_wait)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_post(vc, 0, run(0, 900), HAKO_SYNC_THREAD, 0xabc);
+	cm_vclock_post(vc, 0, run(0, 100), HAKO_SYNC_THREAD, 0xabc);   /* merged: the later */
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xabc);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 3000);
+	run(0, 5000);
+	cm_vclock_wait(vc, 1, run(1, 1), HAKO_SYNC_THREAD, 0xabc);     /* nothing posted since */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 3003);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_CALL, 0xabc);       /* another kind, same address */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 3003);
+	CHECK_EQ(cm_vclock_dropped(vc), 0);
+	cm_vclock_post(vc, 5, run(0, 0), HAKO_SYNC_THREAD, 1);          /* no such vCPU */
+	CHECK_EQ(cm_vclock_dropped(vc), 1);
+	cm_vclock_free(vc);
+}
+
+TEST(many_tokens_grow_the_table)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	for (uint64_t t = 0; t < 5000; t++)
+		cm_vclock_post(vc, 0, run(0, 1), HAKO_SYNC_THREAD, t * 64);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 4321 * 64);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 4322);
+	CHECK_EQ(cm_vclock_dropped(vc), 0);
+	cm_vclock_free(vc);
+}
+
+TEST(a_local_region_is_its_vcpus_clock_difference)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_region(vc, HAKO_REGION_DISP(HAKO_REGION_BEGIN, 7), 1, run(1, 10));
+	cm_vclock_post(vc, 0, run(0, 500), HAKO_SYNC_THREAD, 1);
+	cm_vclock_wait(vc, 1, run(1, 20), HAKO_SYNC_THREAD, 1);          /* 30 -> 500 */
+	cm_vclock_region(vc, HAKO_REGION_DISP(HAKO_REGION_END, 7), 1, run(1, 5));
+	CHECK_EQ(cm_vclock_elapsed(vc, 7, 1).insns, 495);
+	CHECK_EQ(cm_vclock_elapsed(vc, 7, 0).insns, 0);
+	cm_vclock_free(vc);
+}
+
+TEST(a_semaphores_post_stays_for_every_wait)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_post(vc, 0, run(0, 300), HAKO_SYNC_SEM, 0x9000);
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_SEM, 0x9000);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 300);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_SEM, 0x9000);        /* the second unit: same post */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 300);
+	cm_vclock_free(vc);
+}
+
+/* testdev: one request at a time, a fixed delay each; its waiter sees the end. */
+TEST(a_device_serves_its_requests_in_turn)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work delay = { 4000, 1000 };
+	cm_vclock_service(vc, 0, run(0, 100), 1, 0xa0, delay);       /* ends at 1,100 */
+	cm_vclock_service(vc, 1, run(1, 50), 1, 0xb0, delay);        /* queued: ends at 2,100 */
+	cm_vclock_service(vc, 0, run(0, 5000), 2, 0xc0, delay);      /* another device: 6,100 */
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_IO, 0xb0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 2100);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 300 + 4000 + 4000);   /* 3 cycles an insn */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xc0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 6100);
+	cm_vclock_service(vc, 0, run(0, 0), HAKO_SYNC_DEVICES, 0xd0, delay);   /* no such device */
+	CHECK_EQ(cm_vclock_dropped(vc), 1);
+	cm_vclock_free(vc);
+}
+
+TEST(markers_dispatch_by_their_op)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work none = { 0, 0 };
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_POST, HAKO_SYNC_THREAD), 0, run(0, 700), 0x10, none);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_WAIT, HAKO_SYNC_THREAD), 1, run(1, 5), 0x10, none);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 700);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_SERVICE, 3), 1, run(1, 0), 0x20,
+			 (struct cm_work){ 90, 30 });
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_SYNC_WAIT, HAKO_SYNC_IO), 0, run(0, 0), 0x20, none);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 730);
+	cm_vclock_marker(vc, HAKO_REGION_DISP(HAKO_REGION_BEGIN, 1), 0, run(0, 0), 0, none);
+	CHECK_EQ(cm_vclock_dropped(vc), 1);                            /* not a sync op */
+	cm_vclock_free(vc);
+}

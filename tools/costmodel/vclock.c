@@ -1,0 +1,372 @@
+/*
+ * vclock.c — per-vCPU virtual clocks and their happens-before edges
+ * (vclock.h).
+ *
+ * The tokens live in an open-addressing hash table keyed by (kind,
+ * token); a slot, once used, stays (a consumed post only clears its
+ * flag), so a lookup never meets a hole left by a removal.  The table
+ * doubles when half full.  Region state is allocated on a region's first
+ * marker, as in regions.c.
+ */
+#include <stdlib.h>
+
+#include "vclock.h"
+#include "../../kernel/uapi/hako_region.h"
+
+struct slot {
+	uint64_t token;
+	unsigned kind;               /* 0: slot unused */
+	bool posted;                 /* post/wait: a post not yet waited for */
+	struct cm_work at;           /* post/wait: the latest posted clock; lock: its release */
+	struct cm_work held;         /* lock: its holder's clock at the acquire */
+};
+
+struct vcpu_clock {
+	struct cm_work clock;        /* this vCPU's virtual clocks */
+	struct cm_work last;         /* its cumulative work at its previous event */
+	unsigned spinning;           /* spin_begins not yet ended (they may nest) */
+	uint64_t pause_va, pause_insns;   /* its previous pause: where, at what work */
+};
+
+struct span {                    /* one region on one vCPU, or global */
+	bool active;
+	struct cm_work begin, elapsed;
+	uint64_t spans;
+};
+
+struct region {
+	struct span global;
+	struct span local[];         /* nvcpus */
+};
+
+struct cm_vclock {
+	unsigned nvcpus;
+	struct vcpu_clock *v;
+	struct slot *slots;
+	size_t nslots, used;
+	struct region *regions[HAKO_REGION_IDS];
+	struct cm_work device_free[HAKO_SYNC_DEVICES];   /* when each device's last request ends */
+	uint64_t dropped;
+};
+
+#define SLOTS_FIRST 1024
+
+struct cm_vclock *cm_vclock_new(unsigned nvcpus)
+{
+	struct cm_vclock *vc = calloc(1, sizeof *vc);
+	if (!vc)
+		return NULL;
+	vc->nvcpus = nvcpus;
+	vc->v = calloc(nvcpus, sizeof *vc->v);
+	vc->slots = calloc(SLOTS_FIRST, sizeof *vc->slots);
+	vc->nslots = SLOTS_FIRST;
+	if (!vc->v || !vc->slots) {
+		cm_vclock_free(vc);
+		return NULL;
+	}
+	return vc;
+}
+
+void cm_vclock_free(struct cm_vclock *vc)
+{
+	if (!vc)
+		return;
+	for (unsigned id = 0; id < HAKO_REGION_IDS; id++)
+		free(vc->regions[id]);
+	free(vc->slots);
+	free(vc->v);
+	free(vc);
+}
+
+static size_t hash(unsigned kind, uint64_t token, size_t nslots)
+{
+	uint64_t h = (token ^ (uint64_t)kind << 56) * 0x9E3779B97F4A7C15ull;
+	return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static struct slot *probe(struct slot *slots, size_t nslots, unsigned kind, uint64_t token)
+{
+	size_t i = hash(kind, token, nslots);
+	while (slots[i].kind && (slots[i].kind != kind || slots[i].token != token))
+		i = (i + 1) & (nslots - 1);
+	return &slots[i];
+}
+
+static bool grow(struct cm_vclock *vc)
+{
+	size_t n = vc->nslots * 2;
+	struct slot *s = calloc(n, sizeof *s);
+	if (!s)
+		return false;
+	for (size_t i = 0; i < vc->nslots; i++)
+		if (vc->slots[i].kind)
+			*probe(s, n, vc->slots[i].kind, vc->slots[i].token) = vc->slots[i];
+	free(vc->slots);
+	vc->slots = s;
+	vc->nslots = n;
+	return true;
+}
+
+/* The slot of (kind, token), made if missing; NULL if out of memory. */
+static struct slot *lookup(struct cm_vclock *vc, unsigned kind, uint64_t token)
+{
+	if (kind == 0)
+		kind = HAKO_REGION_ID_MASK + 1;   /* 0 marks an unused slot */
+	if (2 * (vc->used + 1) > vc->nslots && !grow(vc))
+		return NULL;
+	struct slot *s = probe(vc->slots, vc->nslots, kind, token);
+	if (!s->kind) {
+		s->kind = kind;
+		s->token = token;
+		vc->used++;
+	}
+	return s;
+}
+
+static void work_max(struct cm_work *a, struct cm_work b)
+{
+	if (b.cycles > a->cycles)
+		a->cycles = b.cycles;
+	if (b.insns > a->insns)
+		a->insns = b.insns;
+}
+
+/* Bring vcpu's clock up to now: its work since the last event, unless it spun. */
+static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+{
+	if (vcpu >= vc->nvcpus) {
+		vc->dropped++;
+		return NULL;
+	}
+	struct vcpu_clock *v = &vc->v[vcpu];
+	if (!v->spinning) {
+		v->clock.cycles += now.cycles - v->last.cycles;
+		v->clock.insns += now.insns - v->last.insns;
+	}
+	v->last = now;
+	return v;
+}
+
+struct cm_work cm_vclock_now(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+{
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	return v ? v->clock : (struct cm_work){ 0, 0 };
+}
+
+/* Bring vcpu up to now and find the slot of (kind, token); NULL (counted) if neither can be had. */
+static struct slot *event(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+			  unsigned kind, uint64_t token, struct vcpu_clock **v)
+{
+	*v = sync(vc, vcpu, now);
+	struct slot *s = *v ? lookup(vc, kind, token) : NULL;
+	vc->dropped += *v && !s;
+	return s;
+}
+
+static void post_at(struct slot *s, struct cm_work clock)
+{
+	if (!s->posted)
+		s->at = clock;
+	else
+		work_max(&s->at, clock);
+	s->posted = true;
+}
+
+void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+		    unsigned kind, uint64_t token)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, kind, token, &v);
+	if (s)
+		post_at(s, v->clock);
+}
+
+void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+		       unsigned dev, uint64_t token, struct cm_work service)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_IO, token, &v);
+	if (!s)
+		return;
+	if (dev >= HAKO_SYNC_DEVICES) {
+		vc->dropped++;
+		return;
+	}
+	struct cm_work *free = &vc->device_free[dev];
+	work_max(free, v->clock);
+	free->cycles += service.cycles;
+	free->insns += service.insns;
+	post_at(s, *free);
+}
+
+void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
+		    unsigned kind, uint64_t token)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, kind, token, &v);
+	if (!s)
+		return;
+	if (s->posted)
+		work_max(&v->clock, s->at);
+	s->posted = kind == HAKO_SYNC_SEM && s->posted;   /* a semaphore's post stays */
+}
+
+/* One clock of an acquire that did not spin: wait if the lock was held then. */
+static uint64_t acquire_at(uint64_t own, uint64_t held, uint64_t released)
+{
+	return own >= held && own < released ? released : own;
+}
+
+void cm_vclock_acquire(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_LOCK, lock, &v);
+	if (!s)
+		return;
+	v->clock.cycles = acquire_at(v->clock.cycles, s->held.cycles, s->at.cycles);
+	v->clock.insns = acquire_at(v->clock.insns, s->held.insns, s->at.insns);
+	s->held = v->clock;
+}
+
+void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
+{
+	struct vcpu_clock *v;
+	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_LOCK, lock, &v);
+	if (!s)
+		return;
+	s->at = v->clock;
+}
+
+void cm_vclock_spin_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+{
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (v)
+		v->spinning++;
+}
+
+void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
+{
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (!v)
+		return;
+	if (v->spinning)
+		v->spinning--;
+	if (!lock)
+		return;
+	struct slot *s = lookup(vc, HAKO_SYNC_LOCK, lock);
+	if (s)
+		work_max(&v->clock, s->at);
+	else
+		vc->dropped++;
+}
+
+void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t va)
+{
+	if (vcpu >= vc->nvcpus) {
+		vc->dropped++;
+		return;
+	}
+	struct vcpu_clock *v = &vc->v[vcpu];
+	bool looping = v->pause_va == va && now.insns - v->pause_insns <= CM_VCLOCK_PAUSE_LOOP;
+	if (looping)
+		v->last = now;           /* one more turn of a wait loop: waiting */
+	else
+		sync(vc, vcpu, now);
+	v->pause_va = va;
+	v->pause_insns = now.insns;
+}
+
+void cm_vclock_marker(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now,
+		      uint64_t rax, struct cm_work service)
+{
+	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
+	unsigned kind = disp & HAKO_REGION_ID_MASK;
+	switch (op) {
+	case HAKO_SYNC_POST:
+		cm_vclock_post(vc, vcpu, now, kind, rax);
+		break;
+	case HAKO_SYNC_WAIT:
+		cm_vclock_wait(vc, vcpu, now, kind, rax);
+		break;
+	case HAKO_SYNC_SPIN_BEGIN:
+		cm_vclock_spin_begin(vc, vcpu, now);
+		break;
+	case HAKO_SYNC_SPIN_END:
+		cm_vclock_spin_end(vc, vcpu, now, kind == HAKO_SYNC_LOCK ? rax : 0);
+		break;
+	case HAKO_SYNC_ACQUIRE:
+		cm_vclock_acquire(vc, vcpu, now, rax);
+		break;
+	case HAKO_SYNC_RELEASE:
+		cm_vclock_release(vc, vcpu, now, rax);
+		break;
+	case HAKO_SYNC_SERVICE:
+		cm_vclock_service(vc, vcpu, now, kind, rax, service);
+		break;
+	default:
+		vc->dropped++;
+	}
+}
+
+static void span_begin(struct span *s, struct cm_work clock)
+{
+	if (s->active)
+		return;
+	s->active = true;
+	s->spans++;
+	s->begin = clock;
+}
+
+static void span_end(struct span *s, struct cm_work clock)
+{
+	if (!s->active)
+		return;
+	s->active = false;
+	s->elapsed.cycles += clock.cycles > s->begin.cycles ? clock.cycles - s->begin.cycles : 0;
+	s->elapsed.insns += clock.insns > s->begin.insns ? clock.insns - s->begin.insns : 0;
+}
+
+void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now)
+{
+	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
+	unsigned id = disp & HAKO_REGION_ID_MASK;
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (!v || op < HAKO_REGION_BEGIN || op > HAKO_REGION_GLOBAL_END)
+		return;
+	struct region *r = vc->regions[id];
+	if (!r) {
+		r = calloc(1, sizeof *r + vc->nvcpus * sizeof r->local[0]);
+		if (!r) {
+			vc->dropped++;
+			return;
+		}
+		vc->regions[id] = r;
+	}
+	switch (op) {
+	case HAKO_REGION_BEGIN:
+		span_begin(&r->local[vcpu], v->clock);
+		break;
+	case HAKO_REGION_END:
+		span_end(&r->local[vcpu], v->clock);
+		break;
+	case HAKO_REGION_GLOBAL_BEGIN:
+		span_begin(&r->global, v->clock);
+		break;
+	case HAKO_REGION_GLOBAL_END:
+		span_end(&r->global, v->clock);
+		break;
+	}
+}
+
+struct cm_work cm_vclock_elapsed(const struct cm_vclock *vc, unsigned id, unsigned vcpu)
+{
+	const struct region *r = id < HAKO_REGION_IDS ? vc->regions[id] : NULL;
+	if (!r || vcpu >= vc->nvcpus)
+		return (struct cm_work){ 0, 0 };
+	return r->global.spans ? r->global.elapsed : r->local[vcpu].elapsed;
+}
+
+uint64_t cm_vclock_dropped(const struct cm_vclock *vc)
+{
+	return vc->dropped;
+}
