@@ -97,7 +97,9 @@ static int attach_proc(struct proc *p, void *arg)
 	c->proc = p;
 	c->pid = p->pid;
 	c->stat.pid = p->pid;
-	c->flipped = c->wild_window = false;
+	c->flipped = c->wild_window = c->broke_killed = false;
+	c->broke = NULL;
+	c->send_refusals = 0;
 	return 0;
 }
 

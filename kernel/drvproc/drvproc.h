@@ -121,6 +121,12 @@ struct drvproc {
 	bool flipped;                /* this process: a TEXT or DATA fault hit its memory */
 	bool wild_window;            /* this process, unflipped, handles a WILD event (its requests
 	                              * until its next drvproc_recv are checked as wild) */
+	const char *broke;           /* this process broke the call protocol (how; drvproc_call.c):
+	                              * the restart thread kills it; NULL: it has not */
+	bool broke_killed;           /* this process: killed for it already */
+	uint64_t send_refusals;      /* this process: sends it refused (not -EFAULT, the caller's
+	                              * buffer) since it last accepted one (drvproc_call.c) */
+	uint64_t wd_send_ok, wd_refusals, wd_send_ns;   /* the watchdog's last look at sends */
 	uint64_t accepted_gen;       /* this process: frames it accepted (send_ok + txq_taken) */
 	uint64_t done_gen;           /* of those, reported done (never more than accepted_gen) */
 	struct hako_drvproc_nicstat base;   /* the ended processes' counters, summed */

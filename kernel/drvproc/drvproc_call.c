@@ -24,6 +24,18 @@
  * send_epipe (send_epipe_active: the driver had taken it, so the frame
  * may have reached the device).
  *
+ * The call protocol a driver keeps: it copies only within the call it
+ * received, and it never refuses a NET_SEND as invalid (the kernel checked
+ * the frame's length and buffer before the call: sys_nic_send,
+ * sys_drvproc_call).  A driver that breaks it has been corrupted (a bit
+ * flip can leave it running but wrong, refusing every send) and is
+ * marked (c->broke); the restart thread kills it and starts a fresh copy
+ * (drvproc_restart.c).  The offending request is still refused and the
+ * driver's answer still reaches its caller.
+ * A driver that refuses every send for long (none accepted, refusals
+ * that are not the caller's -EFAULT going on) is stuck even though it
+ * answers: the watchdog counts c->send_refusals (drvproc_restart.c).
+ *
  * Locking: c->wq.lock guards the queue, active, events and the transmit
  * queue; callers sleep on c->reply_wq under the same lock.
  */
@@ -70,9 +82,18 @@ long drvproc_call(struct drvproc *c, struct proc *caller, int entry, uint64_t ua
 	return call.result;
 }
 
+/* Caller holds c->wq.lock.  The driver process broke the call protocol: how (for the kill). */
+static void broke(struct drvproc *c, const char *how)
+{
+	if (!c->broke)
+		c->broke = how;
+}
+
 /* Caller holds c->wq.lock.  The driver answered call: count a frame's fate. */
 static void answer(struct drvproc *c, struct drvproc_call *call, long result)
 {
+	if (call->entry == HAKO_DRVPROC_NET_SEND && result == -EINVAL)
+		broke(c, "refused a send the kernel had checked");
 	call->result = result;
 	call->done = true;
 	if (call->entry != HAKO_DRVPROC_NET_SEND)
@@ -80,8 +101,11 @@ static void answer(struct drvproc *c, struct drvproc_call *call, long result)
 	if (result == 0) {
 		c->stat.send_ok++;
 		c->accepted_gen++;
+		c->send_refusals = 0;
 	} else {
 		c->stat.send_err++;
+		if (result != -EFAULT)
+			c->send_refusals++;
 	}
 }
 
@@ -213,10 +237,11 @@ long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64
 	struct addrspace *as = ok ? call->caller->as : NULL;
 	uint64_t base = ok ? call->uaddr : 0, size = ok ? call->len : 0;
 	bool timed = ok && in && call->entry == HAKO_DRVPROC_NET_COPY;   /* the copy-in figures' calls */
+	bool inside = off <= size && len <= size - off;
+	if (ok && !inside)
+		broke(c, "copied outside the call's buffer");
 	spin_unlock(&c->wq.lock);
-	if (!ok)
-		return -EINVAL;
-	if (off > size || len > size - off)
+	if (!ok || !inside)
 		return -EINVAL;
 	uint64_t done = 0, t0 = arch_tsc();
 	if (timed && len > 4)

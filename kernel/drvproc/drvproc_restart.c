@@ -26,14 +26,23 @@
  *              not finished) and the driver has made no progress (no
  *              drvproc_recv, drvproc_reply or IRQ_DONE) for DRVPROC_WATCHDOG_NS:
  *              it is killed with a message naming it, then restarted.
+ *              So is a driver that broke the call protocol (c->broke, set
+ *              in drvproc_call.c: a copy outside the call's buffer, a
+ *              checked send refused as invalid), at the next look.
+ *              And one that answers but refuses every send: no send
+ *              accepted for DRVPROC_WATCHDOG_NS while at least
+ *              STUCK_REFUSALS more were refused (not the caller's -EFAULT).
  *
  * Fault injection (drvproc_ctl HAKO_DRVPROC_INJECT, from a program that is not a
  * driver): TEXT and DATA flip one bit in the driver process's memory
  * through the direct map — every page of a process is its own copy
  * (proc_load copies the ELF image from the initrd), so the initrd and
- * other processes are untouched; WILD and HANG are events the driver host
- * acts on (user/drvhost/main.c): wild requests the kernel must refuse,
- * and an endless loop the watchdog must end; FAIL_INIT has the next
+ * other processes are untouched; WILD, HANG, BREAK and STALL are events the
+ * driver host acts on (user/drvhost/main.c): wild requests the kernel must
+ * refuse, an endless loop the watchdog must end, copies from outside each
+ * call's buffer (a driver left running but wrong, which the kernel must
+ * kill for breaking the call protocol) and every send refused (a driver
+ * answering but stuck, for the watchdog); FAIL_INIT has the next
  * starts end before registering (an argument to the host), which is how
  * the back-off and giving up are tested.  drvproc_ctl RESTART starts a
  * driver given up again.
@@ -59,6 +68,8 @@
 #define DRVPROC_START_NS     5000000000ull   /* a started driver registers within this */
 #define DRVPROC_BACKOFF_NS   10000000ull     /* first wait after an end before registering */
 #define DRVPROC_GIVE_UP      5               /* ends in a row before registering: no more */
+#define STUCK_REFUSALS       8               /* sends refused within the watchdog's time, none
+                                              * accepted: the driver is stuck */
 #define FLIP_TRIES        64              /* pages looked at for one flip */
 #define STACK_PAGES       4               /* the top of the main stack is data too */
 
@@ -126,7 +137,8 @@ static void reincarnate(struct drvproc *c, uint64_t now)
 		c->stat.generation);
 }
 
-/* A serving driver: kill it when it sits on pending work without progress. */
+/* A serving driver: kill it when it broke the call protocol (drvproc_call.c), or when it
+ * sits on pending work without progress. */
 static void watch(struct drvproc *c, uint64_t now)
 {
 	spin_lock(&c->wq.lock);
@@ -134,9 +146,34 @@ static void watch(struct drvproc *c, uint64_t now)
 	uint64_t progress = c->progress;
 	int pid = c->pid;
 	bool live = c->proc && !c->dead;
+	const char *broke = live && !c->broke_killed ? c->broke : NULL;
+	if (broke)
+		c->broke_killed = true;
+	uint64_t refusals = c->send_refusals, send_ok = c->stat.send_ok;
 	spin_unlock(&c->wq.lock);
 	if (!live)
 		return;
+	if (broke) {
+		kprintf("drvproc: %s (pid %d) broke the call protocol (%s): killed\n", name_of(c),
+			pid, broke);
+		c->stat.protocol_kills++;
+		proc_kill(NULL, pid);
+		return;
+	}
+	if (!refusals || send_ok != c->wd_send_ok || refusals < c->wd_refusals) {
+		c->wd_send_ok = send_ok;
+		c->wd_refusals = refusals;
+		c->wd_send_ns = now;
+	} else if (now - c->wd_send_ns >= DRVPROC_WATCHDOG_NS &&
+		   refusals - c->wd_refusals >= STUCK_REFUSALS) {
+		kprintf("drvproc: %s (pid %d): refused every send for %lu ms (%lu in a row): killed by "
+			"the watchdog\n", name_of(c), pid, (now - c->wd_send_ns) / 1000000, refusals);
+		c->stat.watchdog_kills++;
+		c->wd_send_ns = now;
+		c->wd_refusals = refusals;
+		proc_kill(NULL, pid);
+		return;
+	}
 	if (!pending || progress != c->wd_progress) {
 		c->wd_progress = progress;
 		c->wd_ns = now;
@@ -260,8 +297,12 @@ int drvproc_inject(int nic, struct hako_drvproc_inject *spec)
 		err = flip(c, spec);
 	else if (spec->kind == HAKO_INJECT_FAIL_INIT)
 		c->fail_inits = (int)spec->seed;
+	else if (spec->kind == HAKO_INJECT_WILD)
+		drvproc_post(c, HAKO_DRVPROC_EV_WILD);
+	else if (spec->kind == HAKO_INJECT_HANG)
+		drvproc_post(c, HAKO_DRVPROC_EV_HANG);
 	else
-		drvproc_post(c, spec->kind == HAKO_INJECT_WILD ? HAKO_DRVPROC_EV_WILD : HAKO_DRVPROC_EV_HANG);
+		drvproc_post(c, spec->kind == HAKO_INJECT_BREAK ? HAKO_DRVPROC_EV_BREAK : HAKO_DRVPROC_EV_STALL);
 	if (err == 0)
 		__atomic_fetch_add(&c->stat.injected[spec->kind], 1, __ATOMIC_RELAXED);
 	return err;

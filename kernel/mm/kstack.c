@@ -7,6 +7,13 @@
  * silently overwriting the neighbour.  The window's page tables are in
  * every address space (all upper-half PDPTs are shared), so a stack is
  * usable whatever address space the CPU is in.
+ *
+ * A stack takes the lowest free slot, so the stacks alive stay packed at
+ * the bottom of the window and its page tables (one per 64 slots, freed
+ * when their last stack goes) number what the most threads alive at once
+ * need.  Handing slots out round-robin would spread long-lived threads
+ * over the window, each pinning a table of its own, and a thread started
+ * after many others had come and gone would cost a new table.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,19 +26,18 @@
 #define STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
 
 static uint64_t used[KSTACK_SLOTS / 64];
-static int next_hint;
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack", LOCK_KSTACK);
 
+/* The lowest free slot, taken; -1 if every slot is in use. */
 static int take_slot(void)
 {
 	int found = -1;
 	spin_lock(&kstack_lock);
-	for (int n = 0; n < KSTACK_SLOTS && found < 0; n++) {
-		int i = (next_hint + n) % KSTACK_SLOTS;
-		if (!(used[i / 64] & (1ull << (i % 64)))) {
-			used[i / 64] |= 1ull << (i % 64);
-			next_hint = i + 1;
-			found = i;
+	for (int w = 0; w < KSTACK_SLOTS / 64 && found < 0; w++) {
+		if (~used[w]) {
+			int bit = __builtin_ctzll(~used[w]);
+			used[w] |= 1ull << bit;
+			found = w * 64 + bit;
 		}
 	}
 	spin_unlock(&kstack_lock);

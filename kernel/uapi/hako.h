@@ -38,7 +38,9 @@
 #define HAKO_WEXITCODE(s)    ((s) & 0xff)
 
 #define HAKO_PATH_MAX  32
-#define HAKO_ARGV_MAX  16
+#define HAKO_ARGV_MAX  32            /* arguments of a program: as many words as the kernel
+                                     * command line keeps (CMD_MAX_WORDS), so a boot can name
+                                     * that many tests */
 #define HAKO_ARG_BYTES 1024          /* all argument strings together */
 
 struct hako_cpustat {

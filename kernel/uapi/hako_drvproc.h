@@ -127,6 +127,10 @@ struct hako_drvproc_reg {
 #define HAKO_DRVPROC_EV_WILD    32u /* fault injection: make wild requests (each must be refused) */
 #define HAKO_DRVPROC_EV_HANG    64u /* fault injection: stop serving (spin); the watchdog must act */
 #define HAKO_DRVPROC_EV_BLK     128u /* block requests wait: take them with HAKO_DRV_BLK_TAKE */
+#define HAKO_DRVPROC_EV_BREAK   256u /* fault injection: from now on copy each call's data from
+                                      * outside its buffer (a driver wrong but running) */
+#define HAKO_DRVPROC_EV_STALL   512u /* fault injection: from now on refuse every send with
+                                      * -EAGAIN (a driver stuck but answering) */
 
 /* The driver's own counters, handed to the kernel's card at each drvproc_recv. */
 struct hako_drvproc_nicstat {
@@ -159,7 +163,12 @@ struct hako_drvproc_msg {
 #define HAKO_INJECT_HANG     3   /* it stops serving (an endless loop): the watchdog kills it */
 #define HAKO_INJECT_FAIL_INIT 4  /* its next seed (1..16) starts end before registering (the
                                   * host is told to); DRVPROC_GIVE_UP of them in a row: given up */
-#define HAKO_INJECT_KINDS    5
+#define HAKO_INJECT_BREAK    5   /* it keeps running but breaks the call protocol (each send's
+                                  * copy-in reaches outside the call's buffer, as a flipped bit
+                                  * can make it): the kernel kills it for that */
+#define HAKO_INJECT_STALL    6   /* it keeps answering but refuses every send (-EAGAIN, as a
+                                  * flipped bit can make it): the watchdog kills it */
+#define HAKO_INJECT_KINDS    7
 
 struct hako_drvproc_inject {
 	int32_t kind;                /* HAKO_INJECT_* */
@@ -247,6 +256,8 @@ struct hako_drvproc_stat {
 	uint64_t wild_checked;       /* of those, by a driver no bit flip had touched */
 	uint64_t wild_requests;      /* requests it made while handling them */
 	uint64_t wild_refused;       /* of those, refused */
+	uint64_t protocol_kills;     /* driver processes the kernel killed for breaking the call
+	                              * protocol (drvproc_call.c); also in kills */
 };
 
 #endif

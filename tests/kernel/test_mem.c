@@ -188,6 +188,29 @@ TEST(kstack_has_guard_page)
 	return 0;
 }
 
+/* Stacks are handed out lowest slot first: a stack taken after hundreds
+ * came and went sits beside the long-lived ones, under the page table they
+ * already use, instead of costing a table of its own (which made a restarted
+ * driver look like a one-frame leak). */
+TEST(kstack_reuses_freed_slots_so_tables_do_not_grow)
+{
+	uint64_t a = kstack_alloc();
+	CHECK(a, "no stack");
+	for (int i = 0; i < 200; i++) {
+		uint64_t x = kstack_alloc();
+		CHECK(x, "no stack at round %d", i);
+		kstack_free(x);
+	}
+	uint64_t b = kstack_alloc();
+	CHECK(b, "no stack");
+	uint64_t apart = (b > a ? b - a : a - b) / KSTACK_SLOT;
+	kstack_free(a);
+	kstack_free(b);
+	CHECK(apart < 64, "a stack taken after 200 came and went is %lu slots from a live one "
+	      "(one page table spans 64)", apart);
+	return 0;
+}
+
 /* A spawn whose setup step refuses (a driver process's grants, paper 003)
  * after the main thread was made: every frame comes back, the thread's
  * kernel stack too (the error path once freed the address space and

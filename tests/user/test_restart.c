@@ -8,6 +8,7 @@
  * driver as a process (make test's drvproc boot); otherwise SKIP.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -425,4 +426,96 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 		sys_kill(s1.pid);
 	CHECK(wait_generation(c.tx, s1.generation + 1, &s1) == 0, "no fresh driver at the end");
 	return 0;
+}
+
+/* A fault that leaves tx's driver answering but wrong, how the kernel must end it. */
+struct breakage {
+	const char *what;
+	int kind;                            /* HAKO_INJECT_* */
+	long want;                           /* what a send through the broken driver gives */
+	int rounds;
+	size_t kills;                        /* offsetof the counter each end adds to */
+};
+
+/* Round after round, inject b->kind into tx's driver, see a send come back b->want, and wait
+ * for the kernel to replace the driver (sending on: a stuck driver is judged by the sends it
+ * refuses); then a send must succeed.  0, or the failed round + 1. */
+static int break_rounds(const struct cards *c, const struct breakage *b)
+{
+	uint8_t f[64];
+	memset(f, 0, sizeof f);
+	memcpy(f, c->rx_in.mac, 6);
+	memcpy(f + 6, c->tx_in.mac, 6);
+	f[12] = 0x88;
+	f[13] = 0xb9;
+	for (int k = 0; k < b->rounds; k++) {
+		struct hako_drvproc_stat st;
+		if (sys_drvproc_ctl(c->tx, HAKO_DRVPROC_STAT, &st) < 0 || inject(c->tx, b->kind, 0) < 0)
+			return k + 1;
+		uint64_t gen = st.generation;
+		sleep_ms(5);                     /* the event received: its sends are refused now */
+		long r = sys_nic_send(c->tx, f, sizeof f);
+		if (r != b->want) {
+			printf("selftest: round %d: a send through the broken driver gave %ld\n", k, r);
+			return k + 1;
+		}
+		for (int i = 0; i < RESTART_MS && (st.generation == gen || st.pid <= 0); i++) {
+			sys_nic_send(c->tx, f, sizeof f);
+			sleep_ms(1);
+			sys_drvproc_ctl(c->tx, HAKO_DRVPROC_STAT, &st);
+		}
+		if (st.generation == gen) {
+			printf("selftest: round %d: the broken driver (generation %lu) was not replaced in "
+			       "%d ms\n", k, gen, RESTART_MS);
+			return k + 1;
+		}
+		if (send_one(c, RESTART_MS) < 0) {
+			printf("selftest: round %d: no send succeeded after the restart\n", k);
+			return k + 1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t counter(const struct hako_drvproc_stat *st, size_t off)
+{
+	return *(const uint64_t *)((const char *)st + off);
+}
+
+/* Each round broken, killed for it (the counter b->kills), restarted, sending again. */
+static int broken_driver_is_replaced(const struct breakage *b)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_drvproc_stat s0, s1;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	int failed = break_rounds(&c, b);
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
+	uint64_t kills = counter(&s1, b->kills) - counter(&s0, b->kills);
+	printf("selftest: %s: generation %lu -> %lu, its kills %lu, restarts %lu, sends refused "
+	       "%lu\n", b->what, s0.generation, s1.generation, kills, D(restarts), D(send_err));
+	CHECK(failed == 0, "round %d failed", failed - 1);
+	CHECK_EQ(D(injected[b->kind]), (uint64_t)b->rounds);
+	CHECK_EQ(kills, (uint64_t)b->rounds);
+	CHECK_EQ(D(restarts), (uint64_t)b->rounds);
+	return 0;
+}
+
+/* A driver left running but wrong (a flipped bit can make its copy-in ask for bytes outside
+ * the call's buffer, and every send then comes back refused): the kernel kills it for
+ * breaking the call protocol, starts a fresh copy, and sends succeed again. */
+TEST_NEEDS(driver_breaking_the_call_protocol_is_killed_and_sends_succeed_again, tx_process)
+{
+	static const struct breakage b = { "broken call protocol", HAKO_INJECT_BREAK, -EINVAL, 3,
+					   offsetof(struct hako_drvproc_stat, protocol_kills) };
+	return broken_driver_is_replaced(&b);
+}
+
+/* A driver that answers but refuses every send (-EAGAIN for ever, as a flipped bit can leave
+ * it): no progress on the sends, so the watchdog kills it and a fresh copy sends again. */
+TEST_NEEDS(driver_refusing_every_send_is_killed_by_the_watchdog, tx_process)
+{
+	static const struct breakage b = { "every send refused", HAKO_INJECT_STALL, -EAGAIN, 2,
+					   offsetof(struct hako_drvproc_stat, watchdog_kills) };
+	return broken_driver_is_replaced(&b);
 }

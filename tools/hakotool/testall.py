@@ -139,6 +139,8 @@ DRVPROC_TESTS = (
     "counter_reset_keeps_a_given_up_driver_restartable",
     "drvproc_copy_from_a_page_freed_under_it_reads_no_other_process_frame",
     "fault_counters_are_the_kernels_and_stay_bounded",
+    "driver_breaking_the_call_protocol_is_killed_and_sends_succeed_again",
+    "driver_refusing_every_send_is_killed_by_the_watchdog",
 )
 
 

@@ -27,7 +27,13 @@
  *              and DMA outside the grant, a DMA address not ours, a call
  *              id not received — each of which the kernel must refuse (it
  *              counts them, and any it accepts, itself);
- *              HANG (fault injection): spin for ever, for the watchdog.
+ *              HANG (fault injection): spin for ever, for the watchdog;
+ *              BREAK (fault injection): every later send's copy-in asks
+ *              for bytes outside the call's buffer, and the kernel's
+ *              refusal goes back as the send's result — a driver wrong
+ *              but running, which the kernel must notice and kill;
+ *              STALL (fault injection): every later send is refused
+ *              -EAGAIN — a driver answering but stuck, for the watchdog.
  * One thread runs it all, so the driver's two halves and its send never
  * overlap (the kernel's rx_lock/tx_lock have no counterpart here).
  */
@@ -43,6 +49,8 @@
 
 static struct hako_drvproc_msg msg;
 static uint8_t frame[ETH_FRAME_MAX];
+static uint64_t copy_off;            /* 0; fault injection (BREAK): outside every call's buffer */
+static bool stalled;                 /* fault injection (STALL): every send refused */
 
 /* As the kernel's nic_send: a full transmitter gets one reclaim first. */
 static int send_frame(struct nic *n, const void *f, size_t len)
@@ -68,9 +76,9 @@ static void call(struct nic *n)
 	long r = 0;
 	if (msg.entry == HAKO_DRVPROC_NET_SEND) {
 		size_t len = msg.len;
-		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_drvproc_copyin(msg.call, 0, frame, len);
+		r = len < ETH_HLEN || len > ETH_FRAME_MAX ? -EINVAL : sys_drvproc_copyin(msg.call, copy_off, frame, len);
 		if (r >= 0)
-			r = send_frame(n, frame, len);
+			r = stalled ? -EAGAIN : send_frame(n, frame, len);
 	} else if (msg.entry == HAKO_DRVPROC_NET_COPY) {
 		r = msg.len > ETH_FRAME_MAX ? -EINVAL : sys_drvproc_copyin(msg.call, 0, frame, msg.len);
 	} else if (msg.entry == HAKO_DRVPROC_NET_POLL) {
@@ -127,6 +135,10 @@ static void events(struct nic *n)
 	if (ev & HAKO_DRVPROC_EV_HANG)
 		for (volatile int spin = 1; spin;)
 			;
+	if (ev & HAKO_DRVPROC_EV_BREAK)
+		copy_off = (uint64_t)-EINVAL;    /* what one flipped bit in call() can make of 0 */
+	if (ev & HAKO_DRVPROC_EV_STALL)
+		stalled = true;
 	if (ev & HAKO_DRVPROC_EV_TXQ) {
 		int r = send_frame(n, msg.data, msg.len);
 		for (int i = 0; r == -EAGAIN && i < TXQ_TRIES; i++) {

@@ -213,7 +213,7 @@ int main(int argc, char **argv)
 	stat_of(&rtl, &rtl.s1);
 	stat_of(&e1k, &e1k.s1);
 
-	uint64_t inj[HAKO_INJECT_KINDS] = { 0 }, crashes = 0, kills = 0, exits = 0, wd = 0,
+	uint64_t inj[HAKO_INJECT_KINDS] = { 0 }, crashes = 0, kills = 0, exits = 0, wd = 0, broke = 0,
 		 restarts = 0, gave_up = 0, refused = 0, requests = 0, wild_ok = 0, wild_ev = 0,
 		 wild_checked = 0, wild_req = 0, wild_refused = 0;
 	for (int t = 0; t < ntargets; t++) {
@@ -224,6 +224,7 @@ int main(int argc, char **argv)
 		kills += D(c, kills);
 		exits += D(c, exits);
 		wd += D(c, watchdog_kills);
+		broke += D(c, protocol_kills);
 		restarts += D(c, restarts);
 		gave_up += c->s1.gave_up;
 		refused += D(c, refused);
@@ -237,8 +238,9 @@ int main(int argc, char **argv)
 	printf("faultinject: %lu faults in %lu ms (seed %lu): text %lu, data %lu, wild %lu, hang %lu; "
 	       "%lu tries found a driver restarting\n", faults, t_inject / 1000000, seed, inj[0],
 	       inj[1], inj[2], inj[3], busy);
-	printf("faultinject: driver ends: %lu crashes, %lu kills (%lu by the watchdog), %lu exits; "
-	       "%lu restarts; %lu given up\n", crashes, kills, wd, exits, restarts, gave_up);
+	printf("faultinject: driver ends: %lu crashes, %lu kills (%lu by the watchdog, %lu for breaking "
+	       "the call protocol), %lu exits; %lu restarts; %lu given up\n", crashes, kills, wd, broke,
+	       exits, restarts, gave_up);
 	/* The kernel's counts, bounded by what was injected and what the drivers asked. */
 	bool sane = refused <= requests && wild_checked <= wild_ev && wild_ev <= inj[HAKO_INJECT_WILD] &&
 		    wild_req == wild_refused + wild_ok && wild_req <= requests;
@@ -262,13 +264,13 @@ int main(int argc, char **argv)
 		    gave_up == 0 && flowing;
 	result_line("{\"kind\":\"faults\",\"faults\":%lu,\"seed\":%lu,\"ms\":%lu,\"text\":%lu,"
 		    "\"data\":%lu,\"wild\":%lu,\"hang\":%lu,\"crashes\":%lu,\"kills\":%lu,"
-		    "\"watchdog\":%lu,\"exits\":%lu,\"restarts\":%lu,\"gave_up\":%lu,"
+		    "\"watchdog\":%lu,\"protocol\":%lu,\"exits\":%lu,\"restarts\":%lu,\"gave_up\":%lu,"
 		    "\"refused\":%lu,\"requests\":%lu,\"wild_events\":%lu,\"wild_checked\":%lu,"
 		    "\"wild_requests\":%lu,\"wild_refused\":%lu,\"wild_accepted\":%lu,\"sent\":%lu,"
 		    "\"ok\":%lu,\"err\":%lu,\"epipe\":%lu,\"epipe_active\":%lu,\"reported_done\":%lu,\"unconfirmed\":%lu,"
 		    "\"received\":%lu,\"rx_drops\":%lu,\"bystander\":%lu,\"flowing\":%d,\"ok_all\":%d}",
 		    faults, seed, t_inject / 1000000, inj[0], inj[1], inj[2], inj[3], crashes, kills, wd,
-		    exits, restarts, gave_up, refused, requests, wild_ev, wild_checked, wild_req,
+		    broke, exits, restarts, gave_up, refused, requests, wild_ev, wild_checked, wild_req,
 		    wild_refused, wild_ok, sent_ok + sent_err + sent_epipe, sent_ok,
 		    sent_err, sent_epipe, D(tx, send_epipe_active), D(tx, tx_done), unconf, received,
 		    D(rx, rx_kernel_dropped), bystander - by0, flowing, good);
