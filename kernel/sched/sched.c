@@ -1,6 +1,6 @@
 /*
  * sched.c — per-CPU run queues, the context-switch protocol, idle loops,
- * load balancing, affinity and migration.
+ * load balancing, affinity and migration; the scheduler's side of a wait.
  *
  * The switch protocol: a CPU switches only while holding its own run
  * queue lock, and the thread it switches to releases that lock first
@@ -19,6 +19,9 @@
  * the thread still: its queue, state and priority cannot move under it.
  * A thread moving elsewhere gets its new `cpu` under the old lock and is
  * queued there under the new one; between the two it is on no queue.
+ *
+ * Threads go to sleep on wait queues (waitq.c) through sched_wait_begin
+ * and sched_sleep_on here.
  *
  * One switch does not ask the run queue: sched_switch_direct, for the
  * fastpath of server calls (ipc/ispc_fastpath.c), puts the running thread
@@ -507,23 +510,9 @@ void sched_init_cpu(void)
 	c->cur_prio = PRIO_IDLE;
 }
 
-void waitq_init(struct waitq *wq, const char *name, int rank)
-{
-	spin_init(&wq->lock, name, rank);
-	wq->guard = &wq->lock;
-	list_init(&wq->sleepers);
-}
-
-/* wq->lock stays unused: the guard is the lock, and it has the guard's rank. */
-void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
-{
-	waitq_init(wq, guard->name, guard->rank);
-	wq->guard = guard;
-}
-
 /* Caller holds wq->guard; t is the running thread.  Returns with the
  * guard taken again if relock. */
-static void sleep_on(struct waitq *wq, struct thread *t, bool relock)
+void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	spin_lock(&c->rq.lock);
@@ -542,7 +531,7 @@ static void sleep_on(struct waitq *wq, struct thread *t, bool relock)
  * sees thread_killed and gives up); the plain one always sleeps.
  */
 /* t is to wait on wq: false (and not waiting) if it is killed already. */
-static bool wait_begin(struct waitq *wq, struct thread *t)
+bool sched_wait_begin(struct waitq *wq, struct thread *t)
 {
 	t->wait_on = wq;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
@@ -550,13 +539,6 @@ static bool wait_begin(struct waitq *wq, struct thread *t)
 		return true;
 	t->wait_on = NULL;
 	return false;
-}
-
-void waitq_wait_killable(struct waitq *wq)
-{
-	struct thread *t = thread_current();
-	if (wait_begin(wq, t))
-		sleep_on(wq, t, true);
 }
 
 /*
@@ -616,7 +598,7 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 {
 	struct thread *t = thread_current();
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
-	if (!wait_begin(wq, t))
+	if (!sched_wait_begin(wq, t))
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
@@ -653,79 +635,4 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	else
 		spin_lock(wq->guard);
 	return true;
-}
-
-/*
- * The killable wait for a waker that hands over what was waited for
- * (waitq_hand_over): returns without wq->guard, true if it was handed
- * over (so the waiter need not look again), false if woken otherwise.
- */
-bool waitq_wait_handed(struct waitq *wq)
-{
-	struct thread *t = thread_current();
-	t->handed = false;
-	if (!wait_begin(wq, t)) {
-		spin_unlock(wq->guard);
-		return false;
-	}
-	sleep_on(wq, t, false);
-	bool got = t->handed;
-	t->handed = false;
-	return got;
-}
-
-void waitq_wait_locked(struct waitq *wq)
-{
-	struct thread *t = thread_current();
-	t->wait_on = wq;
-	sleep_on(wq, t, true);
-}
-
-
-/* Wake the first sleeper; `handed`: its wait is over (waitq_wait_handed). */
-static int wake_first(struct waitq *wq, bool handed)
-{
-	struct list_node *n = list_pop_front(&wq->sleepers);
-	if (!n)
-		return 0;
-	struct thread *t = list_entry(n, struct thread, rq_link);
-	t->wait_on = NULL;
-	t->handed = handed;              /* seen after the switch: the rq lock orders it */
-	sched_wakeup(t);
-	return 1;
-}
-
-int waitq_hand_over(struct waitq *wq) { return wake_first(wq, true); }
-int waitq_wake_one(struct waitq *wq) { return wake_first(wq, false); }
-
-void thread_interrupt(struct thread *t)
-{
-	t->killed = true;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (;;) {
-		struct waitq *wq = t->wait_on;
-		if (!wq)
-			break;
-		spin_lock(wq->guard);
-		bool still = t->wait_on == wq;
-		if (still) {
-			list_remove(&t->rq_link);
-			t->wait_on = NULL;
-			sched_wakeup(t);
-		}
-		spin_unlock(wq->guard);
-		if (still)
-			return;
-	}
-	sched_wakeup(t);                 /* a timed sleep, or nothing */
-	if (t->state == T_RUNNING && t->cpu != cpu_id())
-		smp_send_resched(t->cpu);   /* in user mode there: make it enter the kernel */
-}
-
-int waitq_wake_all(struct waitq *wq)
-{
-	int n = 0;
-	while (waitq_wake_one(wq))
-		n++;
-	return n;
 }

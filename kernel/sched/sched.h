@@ -89,6 +89,7 @@ void sched_finish_switch(void);         /* first act of a thread switched to */
 struct thread *thread_adopt_idle(struct cpu *c);
 void thread_reap(struct thread *t);                 /* current->state already set; caller holds nothing */
 
+/* Wait queues: waitq.c. */
 void waitq_init(struct waitq *wq, const char *name, int rank);   /* rank: enum lock_rank */
 void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 /* Caller holds wq->lock; it is released while asleep and held again on return. */
@@ -99,6 +100,11 @@ void waitq_wait_killable(struct waitq *wq);
  * without the run queue; caller holds the one guard of both.  false: not
  * possible (nothing done), see sched.c. */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
+/* The scheduler's side of a wait (waitq.c), caller holding wq->guard, t running:
+ * sched_wait_begin marks t waiting on wq, false (and not waiting) if it is killed;
+ * sched_sleep_on puts it to sleep there, the guard released, taken again if relock. */
+bool sched_wait_begin(struct waitq *wq, struct thread *t);
+void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock);
 bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
 int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
