@@ -20,8 +20,8 @@
  * A thread moving elsewhere gets its new `cpu` under the old lock and is
  * queued there under the new one; between the two it is on no queue.
  *
- * Threads go to sleep on wait queues (waitq.c) through sched_wait_begin
- * and sched_sleep_on here.
+ * Threads go to sleep on wait queues (waitq.c) through sched_sleep_on
+ * here.
  *
  * One switch does not ask the run queue: sched_switch_direct, for the
  * fastpath of server calls (ipc/ispc_fastpath.c), puts the running thread
@@ -525,23 +525,6 @@ void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock)
 }
 
 /*
- * wait_on lets thread_interrupt find the sleeper and wake it early, so
- * every waiter must recheck its condition in a loop.  The killable form
- * does not go to sleep at all once the thread is killed (its caller then
- * sees thread_killed and gives up); the plain one always sleeps.
- */
-/* t is to wait on wq: false (and not waiting) if it is killed already. */
-bool sched_wait_begin(struct waitq *wq, struct thread *t)
-{
-	t->wait_on = wq;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with thread_interrupt */
-	if (!t->killed)
-		return true;
-	t->wait_on = NULL;
-	return false;
-}
-
-/*
  * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
  * thread starts a killable wait on wq and next, asleep on next_wq on this
  * CPU, runs in its place at once, with what is left of the running
@@ -598,7 +581,7 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 {
 	struct thread *t = thread_current();
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
-	if (!sched_wait_begin(wq, t))
+	if (!thread_wait_begin(t, wq))
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)

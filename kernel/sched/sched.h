@@ -100,10 +100,9 @@ void waitq_wait_killable(struct waitq *wq);
  * without the run queue; caller holds the one guard of both.  false: not
  * possible (nothing done), see sched.c. */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
-/* The scheduler's side of a wait (waitq.c), caller holding wq->guard, t running:
- * sched_wait_begin marks t waiting on wq, false (and not waiting) if it is killed;
- * sched_sleep_on puts it to sleep there, the guard released, taken again if relock. */
-bool sched_wait_begin(struct waitq *wq, struct thread *t);
+/* The scheduler's side of a wait (waitq.c): caller holds wq->guard, t is running and
+ * waits on wq (thread_wait_begin); t sleeps there, the guard released while it
+ * sleeps, taken again on return if relock. */
 void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock);
 bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
 int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */

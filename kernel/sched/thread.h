@@ -70,6 +70,23 @@ struct hako_psinfo;
 int thread_info(int index, struct hako_psinfo *out);  /* ps: 0 or -ENOENT */
 void thread_dump_all(void);              /* thread_dump.c: every CPU and thread */
 static inline bool thread_killed(struct thread *t) { return t->killed; }
+
+/*
+ * t (running, holding wq->guard) is to wait on wq: false, and not waiting, if
+ * it is killed already.  wait_on lets thread_interrupt (waitq.c) find the
+ * sleeper and wake it early, so every waiter rechecks its condition in a
+ * loop; the fence pairs with the one there (killed is set before wait_on is
+ * read), so either the killer finds wq or t sees the kill.
+ */
+static inline bool thread_wait_begin(struct thread *t, struct waitq *wq)
+{
+	t->wait_on = wq;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!t->killed)
+		return true;
+	t->wait_on = NULL;
+	return false;
+}
 void thread_free(struct thread *t);      /* for sched: stack and struct */
 int thread_count(void);
 

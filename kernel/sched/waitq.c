@@ -3,9 +3,11 @@
  * over what was waited for, and interrupting a sleeper that is killed.
  *
  * A wait queue is a list of sleeping threads and the lock that guards it
- * (its own, or its user's: waitq_init_guarded).  Going to sleep is the
- * scheduler's part (sched_wait_begin, sched_sleep_on in sched.c: the
- * switch under the run-queue lock); waking is sched_wakeup.  Every call
+ * (its own, or its user's: waitq_init_guarded).  A waiter marks itself
+ * (thread_wait_begin, thread.h: the killable waits give up there when the
+ * thread is killed); going to sleep is the scheduler's part
+ * (sched_sleep_on in sched.c: the switch under the run-queue lock), and
+ * waking is sched_wakeup.  Every call
  * here needs wq->guard held, except where it says otherwise.
  */
 #include <stdbool.h>
@@ -32,7 +34,7 @@ void waitq_init_guarded(struct waitq *wq, struct spinlock *guard)
 void waitq_wait_killable(struct waitq *wq)
 {
 	struct thread *t = thread_current();
-	if (sched_wait_begin(wq, t))
+	if (thread_wait_begin(t, wq))
 		sched_sleep_on(wq, t, true);
 }
 
@@ -45,7 +47,7 @@ bool waitq_wait_handed(struct waitq *wq)
 {
 	struct thread *t = thread_current();
 	t->handed = false;
-	if (!sched_wait_begin(wq, t)) {
+	if (!thread_wait_begin(t, wq)) {
 		spin_unlock(wq->guard);
 		return false;
 	}
