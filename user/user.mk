@@ -18,7 +18,7 @@
 # must not become it.
 USER_SAVED_GOAL := $(.DEFAULT_GOAL)
 
-USER_ARCH := x86_64
+USER_ARCH := $(ARCH)
 GEN_DIR := $(BUILD)/gen
 SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c \
 	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h \
