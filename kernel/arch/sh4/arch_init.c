@@ -1,7 +1,7 @@
 /*
  * arch_init.c — the SH-4 steps of the boot order that kmain calls through
  * arch_* hooks, and the hooks whose x86 hardware the r2d board lacks
- * (other CPUs, I/O APIC lines, MSI, fw_cfg, ACPI, PCI configuration):
+ * (other CPUs, I/O APIC lines, MSI, ACPI, PCI configuration):
  * each gives the "none" answer the generic code expects of a machine
  * without it.
  */
@@ -38,6 +38,7 @@ void arch_intc_init(struct cpu *bsp)
 	mmio_write16(SH4_IPRA, 0);
 	mmio_write16(SH4_IPRB, 0);
 	mmio_write16(SH4_IPRC, 0);
+	sh4_softirq_init();
 	bsp->apic_id = 0;
 }
 
@@ -51,25 +52,13 @@ int arch_intr_line_route(int gsi, int vector, uint32_t dest, bool active_low, bo
 int arch_intr_line_retarget(int gsi, uint32_t dest) { return -ENODEV; }
 int arch_intr_line_mask(int gsi, bool masked) { return -ENODEV; }
 
-/* Interrupt packaging: every vector takes the full path. */
-void arch_intr_lean_entry(int vector, bool on) {}
-void arch_intr_divert(int vector, bool on) {}
+/* Interrupt packaging: no interrupt controller to acknowledge (the lean
+ * entries, held classes and self-raised vectors are softirq.c's). */
 void arch_intr_eoi(void) {}
-unsigned arch_intr_block_upto(int vector)
-{
-	return (unsigned)arch_irq_save();
-}
-void arch_intr_unblock(unsigned old) { arch_irq_restore(old); }
-void arch_intr_probe_self(int vector, bool fire, uint64_t out[2])
-{
-	out[0] = arch_tsc();
-	out[1] = arch_tsc();
-}
 
 /* One CPU. */
 uint32_t arch_cpu_apic_id(void) { return 0; }
 int arch_cpu_start(struct cpu *c) { return -1; }
-void arch_send_ipi(int cpu, int vector) {}
 void arch_cpu_stop(struct cpu *c) {}
 int arch_snapshot_others(struct arch_snapshot *snap, int n) { return 0; }
 
@@ -78,7 +67,6 @@ void arch_cpu_summary(void)
 	kprintf("cpu: SH-4 (SH7751R), one CPU, TLB misses served %u\n", sh4_tlb_misses);
 }
 
-int arch_fw_read_file(const char *name, char *buf, uint32_t size) { return -1; }
 
 /* No PCI host bridge is set up: every read finds nothing. */
 uint32_t arch_pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off) { return 0xffffffffu; }

@@ -6,9 +6,16 @@
  * SDRAM + 0x1800000) and, at +0x100, the command line (-append, 256 bytes,
  * not always NUL-terminated).  The boot entry (boot.S) calls
  * sh4_build_bootinfo before kmain: it writes the same facts as a
- * multiboot 1 block (memory map: the 64 MiB of SDRAM; the command line;
- * the initrd as the first module), so the generic bootinfo_parse reads
- * them as it reads QEMU's x86 multiboot loader's.
+ * multiboot 1 block (memory map: the 64 MiB of SDRAM but the file window
+ * below; the command line; the initrd as the first module), so the
+ * generic bootinfo_parse reads them as it reads QEMU's x86 multiboot
+ * loader's.
+ *
+ * r2d has no fw_cfg, and its command line holds 256 bytes.  The harness
+ * loads longer text (QEMU's generic loader, -device loader,file=F,addr=A)
+ * into the file window, 64 KiB under the kernel: a header ("HAKOFILE", the
+ * name in 56 bytes, the length) and the bytes.  arch_fw_read_file reads
+ * it there as x86 reads a fw_cfg file.
  */
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +30,8 @@
 #define P_INITRD_SIZE  0x14
 #define P_CMDLINE      0x100
 #define CMDLINE_BYTES  256
+#define FILE_WINDOW    (KERNEL_PHYS_BASE - 0x10000u)        /* 64 KiB */
+#define FILE_MAGIC     "HAKOFILE"
 
 #define MB1_FLAG_MEM     (1u << 0)
 #define MB1_FLAG_CMDLINE (1u << 2)
@@ -49,7 +58,7 @@ struct mb1_module {
 
 static struct {
 	struct mb1_info info;
-	struct mb1_mmap_entry mmap[1];
+	struct mb1_mmap_entry mmap[2];
 	struct mb1_module mod;
 	char cmdline[CMDLINE_BYTES + 1];
 	char mod_name[8];
@@ -66,7 +75,9 @@ uint32_t sh4_build_bootinfo(void)
 	memcpy(block.cmdline, params + P_CMDLINE, CMDLINE_BYTES);
 	block.cmdline[CMDLINE_BYTES] = 0;
 	block.mmap[0] = (struct mb1_mmap_entry){ .size = sizeof block.mmap[0] - 4,
-		.base = SDRAM_BASE, .len = SDRAM_SIZE, .type = 1 };
+		.base = SDRAM_BASE, .len = FILE_WINDOW - SDRAM_BASE, .type = 1 };
+	block.mmap[1] = (struct mb1_mmap_entry){ .size = sizeof block.mmap[1] - 4,
+		.base = KERNEL_PHYS_BASE, .len = SDRAM_BASE + SDRAM_SIZE - KERNEL_PHYS_BASE, .type = 1 };
 	block.info.flags = MB1_FLAG_MEM | MB1_FLAG_CMDLINE | MB1_FLAG_MMAP;
 	block.info.mem_upper = SDRAM_SIZE / 1024;
 	block.info.cmdline = phys(block.cmdline);
@@ -81,4 +92,17 @@ uint32_t sh4_build_bootinfo(void)
 		block.info.mods_addr = phys(&block.mod);
 	}
 	return phys(&block.info);
+}
+
+/* The file the harness loaded into the window, if its name is name. */
+int arch_fw_read_file(const char *name, char *buf, uint32_t size)
+{
+	const struct { char magic[8]; char name[56]; uint32_t len; } *h = (const void *)(0x80000000u + FILE_WINDOW);
+	if (memcmp(h->magic, FILE_MAGIC, 8) != 0 || strncmp(h->name, name, sizeof h->name) != 0 ||
+	    h->len > 0x10000u - sizeof *h || size == 0)
+		return -1;
+	uint32_t len = h->len < size ? h->len : size - 1;
+	memcpy(buf, (const char *)(h + 1), len);
+	buf[len] = 0;
+	return (int)h->len;
 }

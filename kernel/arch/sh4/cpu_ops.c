@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <kprintf.h>
 #include <arch/arch.h>
 #include <arch/trapframe.h>
 #include "sh4.h"
@@ -22,10 +23,13 @@ void arch_halt_forever(void)
 		__asm__ volatile("sleep" : : : "memory");
 }
 
-/* The r2d FPGA powers the board off; QEMU exits with status 0 whatever
- * the status, so the harness reads the result from the console. */
+/* The r2d FPGA powers the board off, and QEMU exits with status 0
+ * whatever the status: the harness reads it from this last console line
+ * (tools/hakotool/qemu.py, SH4_POWER_LINE). */
 void arch_power_off(int status)
 {
+	arch_irq_disable();
+	kprintf("hako: power off, status %d\n", status);
 	mmio_write16(R2D_FPGA_POWOFF, 1);
 	arch_halt_forever();
 }

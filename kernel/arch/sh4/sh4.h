@@ -48,6 +48,7 @@ struct trapframe;
 /* INTEVT codes of the sources used. */
 #define INTEVT_TUNI0 0x400
 #define INTEVT_TUNI1 0x420
+#define INTEVT_TUNI2 0x440
 #define INTEVT_SCIF_ERI 0x700
 #define INTEVT_SCIF_RXI 0x720
 #define INTEVT_SCIF_BRI 0x740
@@ -89,6 +90,9 @@ extern volatile uint32_t sh4_kstack_top;
 void trap(struct trapframe *tf);
 void sh4_timer_irq(void);               /* timer.c: TMU0 underflow */
 void sh4_serial_irq(void);              /* serial.c: SCIF receive */
+void sh4_softirq_init(void);            /* softirq.c: self-raised vectors, held classes */
+void sh4_softirq(void);                 /* TMU2 underflow: deliver pending vectors */
+void sh4_deliver(int vector);           /* dispatch now, or keep pending while held */
 uint32_t sh4_build_bootinfo(void);      /* bootparams.c: r2d's boot parameters as multiboot 1 */
 
 #endif

@@ -7,7 +7,8 @@
  * fault inside a user copy: print the registers and power off.  One in
  * user mode goes to the process layer (user_arch.c).  A trapa is a system
  * call.  An interrupt goes to its source: TMU channel 0 (the timer, as
- * VECTOR_TIMER through the generic interrupt layer) or the SCIF; then the
+ * VECTOR_TIMER through the generic interrupt layer), TMU channel 2 (the
+ * vectors the kernel raised itself, softirq.c) or the SCIF; then the
  * scheduler may preempt.
  */
 #include <stdint.h>
@@ -76,7 +77,9 @@ static void interrupt(uint32_t intevt)
 	this_cpu()->irqs++;
 	if (intevt == INTEVT_TUNI0) {
 		sh4_timer_irq();
-		intr_dispatch(VECTOR_TIMER);
+		sh4_deliver(VECTOR_TIMER);
+	} else if (intevt == INTEVT_TUNI2) {
+		sh4_softirq();
 	} else if (intevt >= INTEVT_SCIF_ERI && intevt <= INTEVT_SCIF_TXI) {
 		sh4_serial_irq();
 	} else {

@@ -3,7 +3,7 @@
  * r2d, one CPU).
  *
  * The same interface as every arch's arch.h; the x86-only hooks (I/O
- * APIC lines, MSI, IPIs, other CPUs, fw_cfg) have a "none" answer here.
+ * APIC lines, MSI, other CPUs) have a "none" answer here.
  *
  * The port checklist (every hook and its generic user) is in
  * docs/design/arch.md and at the top of the x86_64 arch.h.
@@ -114,7 +114,8 @@ void arch_purge_caches_and_tlb(void);
 void arch_zero_pages(void *va, uint64_t bytes);
 void arch_copy_words(void *dst, const void *src, uint64_t bytes);
 
-/* QEMU fw_cfg: r2d has none; -1 (absent). */
+/* A named file the harness loaded (r2d has no fw_cfg: bootparams.c's
+ * window); its whole length, or -1 if absent. */
 int arch_fw_read_file(const char *name, char *buf, uint32_t size);
 
 /* Interrupt packaging (kernel/intr/): no lean entries on SH-4; every
