@@ -24,6 +24,10 @@
 
 TEST(drvproc_port_outside_grant_kills_process)
 {
+	const void *image;
+	uint64_t size;
+	if (initrd_find("drvport", &image, &size) < 0)
+		SKIP("no program drvport: no user programs in the boot archive");
 	int pid = drvproc_spawn_test("drvport", 0x80, 1);
 	CHECK(pid > 0, "cannot spawn drvport: %d", pid);
 	int status = 0;

@@ -148,6 +148,14 @@ uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *
 
 bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned *flags)
 {
+	uint32_t v = (uint32_t)va;
+	if (v >= 0x80000000u && v < 0xc0000000u) {     /* P1/P2: fixed, in every address space */
+		if (frame)
+			*frame = v & 0x1ffff000u;
+		if (flags)
+			*flags = VM_WRITE | VM_EXEC | VM_GLOBAL | (v >= 0xa0000000u ? VM_NOCACHE : 0);
+		return true;
+	}
 	uint32_t *e = slot(as, va, false);
 	if (!e || !(*e & PTE_V))
 		return false;

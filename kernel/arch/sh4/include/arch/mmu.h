@@ -31,6 +31,9 @@ struct arch_addrspace {
 	uint32_t asid;
 };
 
+/* Levels of tables: the directory and the page tables. */
+#define ARCH_PT_LEVELS 2
+
 #define ARCH_PT_FREED_MAX(npages) ((npages) / 1024 + 2)
 
 int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);

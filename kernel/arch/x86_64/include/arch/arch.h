@@ -78,6 +78,10 @@ struct cpu;
 struct thread;
 struct trapframe;
 
+/* What the machine has, for the self-tests that need it. */
+#define ARCH_HAS_VGA_TEXT 1            /* a VGA text screen at 0xb8000 */
+#define ARCH_TSC_MIN_HZ   100000000ull /* a TSC slower than this is a calibration error */
+
 /* Console devices. */
 void arch_serial_init(void);
 void arch_serial_putc(char c);
