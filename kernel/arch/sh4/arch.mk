@@ -19,6 +19,12 @@ ARCH_BUILD := build/sh4
 ARCH_KERNEL_CFLAGS := -O0 -ml -m4-nofpu -mno-usermode -matomic-model=soft-imask -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
 # 64-bit division and shifts come from libgcc.
 ARCH_KERNEL_LIBS := $(shell $(ARCH_CROSS)gcc -ml -m4-nofpu -print-libgcc-file-name 2>/dev/null)
+# User programs: the same code model, -O0 for the same compiler fault;
+# their 1-4 byte atomics are gUSA sequences, which the kernel's exception
+# entry rolls back (trap.c).
+ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
+ARCH_USER_LDSCRIPT := user/lib/arch/sh4/user.ld
+ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
 ARCH_OBJDUMP_FLAGS :=
 # nm prints 32-bit addresses: mksyms widens them as the C code does.
 ARCH_MKSYMS_FLAGS := --sign-extend32

@@ -89,9 +89,26 @@ static void interrupt(uint32_t intevt)
 	sched_preempt_if_needed();
 }
 
+/*
+ * A user-mode gUSA sequence (GCC's atomics for SH in user mode: r0 the
+ * sequence's end, r1 the saved stack pointer, r15 minus its length) that
+ * an exception or interrupt cut starts again from its beginning, so its
+ * read-modify-write is atomic on this one CPU.
+ */
+static void gusa_rollback(struct trapframe *tf)
+{
+	if (tf->r[15] < 0xc0000000u)
+		return;
+	if (tf->spc < tf->r[0])
+		tf->spc = tf->r[0] + tf->r[15];
+	tf->r[15] = tf->r[1];
+}
+
 void trap(struct trapframe *tf)
 {
 	uint32_t event = tf->event;
+	if (tf_from_user(tf))
+		gusa_rollback(tf);
 	if (event >= 0x200 && event != EXPEVT_TRAPA && event != 0x800 && event != 0x820) {
 		interrupt(event);
 	} else if (event == EXPEVT_TRAPA && tf_from_user(tf)) {

@@ -10,5 +10,9 @@ ARCH_KERNEL_CFLAGS := -mno-red-zone -mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx 
 ARCH_KERNEL_LIBS :=
 ARCH_OBJDUMP_FLAGS := -M intel
 ARCH_MKSYMS_FLAGS :=
+# User programs: no FPU/SIMD registers (no per-thread FPU state is kept).
+ARCH_USER_CFLAGS := -mgeneral-regs-only
+ARCH_USER_LDSCRIPT := user/lib/user.ld
+ARCH_USER_LIBS :=
 # The image GRUB and QEMU's multiboot loader take, and the program archive.
 ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/initrd.img

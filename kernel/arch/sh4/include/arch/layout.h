@@ -36,6 +36,10 @@
 #define KSTACK_SLOT      32768
 #define KSTACK_SLOTS     1024                 /* 32 MiB of P3 */
 
+/* The user programs' ELF class and machine (ELF32, EM_SH: proc/elf.c). */
+#define ARCH_ELF_CLASS   1
+#define ARCH_ELF_MACHINE 42
+
 #define PAGE_SIZE        4096
 #define PAGE_SHIFT       12
 
