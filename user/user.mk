@@ -54,6 +54,7 @@ USER_LIB := $(BUILD)/user/libhako.a
 USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c)) \
 	$(patsubst lib/%.c,$(BUILD)/user/shared/%.o,$(wildcard lib/*.c)) \
 	$(patsubst user/%.S,$(BUILD)/user/%.o,$(filter-out %/start.S,$(wildcard user/lib/arch/$(USER_ARCH)/*.S))) \
+	$(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/arch/$(USER_ARCH)/*.c)) \
 	$(BUILD)/user/lib/syscall_stubs.o
 
 # The programs: user/NAME/ and servers/NAME/; a name may be used once.

@@ -20,7 +20,7 @@ def test_sh4_icount_argv_is_exact():
         "qemu-system-sh4", "-machine", "r2d", "-display", "none", "-no-reboot",
         "-serial", "null", "-serial", "stdio", "-monitor", "none",
         "-icount", "shift=0,sleep=off",
-        "-kernel", "build/sh4/hako.bin",
+        "-kernel", "build/sh4/hako.bin", "-initrd", "build/sh4/initrd.img",
         "-device", f"loader,file={rel},addr=0xc7f0000,force-raw=on"]
 
 

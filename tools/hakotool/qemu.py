@@ -52,6 +52,7 @@ ISO_IMAGE = "build/hako.iso"
 # the text.  QEMU exits with status 0 on the board's power-off, so the
 # kernel's last line (SH4_POWER_LINE) carries the status.
 SH4_IMAGE = "build/sh4/hako.bin"
+SH4_INITRD = "build/sh4/initrd.img"         # r2d's -initrd, found through its boot parameters
 SH4_FILE_ADDR = 0x0c7f0000
 SH4_FILE_DIR = "build/sh4/files"
 SH4_POWER_LINE = re.compile(r"hako: power off, status (\d+)")
@@ -335,7 +336,7 @@ def sh4_argv(profile: Profile, env: dict | None = None) -> list[str]:
     if profile.mode == "icount":
         argv += ["-icount", "shift=0,sleep=off"]
     rel, _ = sh4_file(FW_CFG_CMDLINE, profile.append())
-    argv += ["-kernel", SH4_IMAGE,
+    argv += ["-kernel", SH4_IMAGE, "-initrd", SH4_INITRD,
              "-device", f"loader,file={rel},addr={SH4_FILE_ADDR:#x},force-raw=on"]
     if profile.gdb:
         argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]

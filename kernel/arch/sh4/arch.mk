@@ -28,4 +28,4 @@ ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
 ARCH_OBJDUMP_FLAGS :=
 # nm prints 32-bit addresses: mksyms widens them as the C code does.
 ARCH_MKSYMS_FLAGS := --sign-extend32
-ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/hako.bin
+ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/hako.bin $(BUILD)/initrd.img

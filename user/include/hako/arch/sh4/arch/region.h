@@ -8,6 +8,6 @@
 
 #include <hako_region.h>
 
-#define arch_region_mark(op, id) __asm__ volatile("" : : : "memory")
+#define arch_region_mark(op, id) __asm__ volatile("" : : "r"((unsigned long)(id)) : "memory")
 
 #endif
