@@ -22,6 +22,7 @@ struct trapframe;
 
 /* What the machine has, for the self-tests that need it. */
 #define ARCH_HAS_VGA_TEXT 0            /* no text screen */
+#define ARCH_HAS_PORT_IO  0            /* no port space (arch/portio.h) */
 #define ARCH_TSC_MIN_HZ   10000000ull  /* the TMU counts at 15 MHz (timer.c) */
 
 /* Console devices: the SCIF (serial.c); there is no VGA text screen. */

@@ -80,6 +80,7 @@ struct trapframe;
 
 /* What the machine has, for the self-tests that need it. */
 #define ARCH_HAS_VGA_TEXT 1            /* a VGA text screen at 0xb8000 */
+#define ARCH_HAS_PORT_IO  1            /* in/out ports, granted to ring 3 by the I/O bitmap */
 #define ARCH_TSC_MIN_HZ   100000000ull /* a TSC slower than this is a calibration error */
 
 /* Console devices. */
