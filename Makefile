@@ -1,19 +1,24 @@
 # Hako — build, run and test.  `make run`, `make check` and `make test` are
 # the commands people need; everything else is a step of those.
 
-CC      := gcc
-LD      := ld
-OBJCOPY := objcopy
+# The arch built (x86_64, or sh4: `make ARCH=sh4 kernel`); its arch.mk
+# sets the toolchain prefix, the build tree and the arch's own flags.
+ARCH    ?= x86_64
+include kernel/arch/$(ARCH)/arch.mk
+CC      := $(ARCH_CROSS)gcc
+LD      := $(ARCH_CROSS)ld
+OBJCOPY := $(ARCH_CROSS)objcopy
+NM      := $(ARCH_CROSS)nm
+OBJDUMP := $(ARCH_CROSS)objdump
 # The Python of the virtual environment `make deps` makes (tools/deps.sh),
 # else the first python3 on PATH; looked up at each use, since deps makes
 # .venv/ in the same make run.
 PYTHON   = $(shell test -x .venv/bin/python && echo .venv/bin/python || echo python3)
-BUILD   := build
+BUILD   := $(ARCH_BUILD)
 # Preprocessor definitions for the kernel alone; kernel-debug sets them.
 KERNEL_DEFS :=
 GDB_PORT ?= 1234
 CMD ?=
-ARCH    := x86_64
 include kernel/include.mk
 
 # -ffile-prefix-map: no build depends on where the checkout lives.  The
@@ -26,8 +31,8 @@ REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
 DRIVER_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc \
 	-Ikernel/drvproc
 KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-ffreestanding -fno-stack-protector -fno-pic -fno-pie -mno-red-zone \
-	-mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387 \
+	-ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+	$(ARCH_KERNEL_CFLAGS) \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
 	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include $(DRIVER_INCLUDES) -Ilib/include -Itests/kernel -Itests/include \
@@ -57,7 +62,7 @@ all: kernel
 # The cost-model QEMU plugin (tools/costmodel/README.md); `kernel` does not need it.
 include tools/costmodel/costmodel.mk
 
-kernel: $(BUILD)/hako.elf $(BUILD)/initrd.img
+kernel: $(ARCH_KERNEL_OUTPUTS)
 
 # The debug kernel: the same sources with -DHAKO_LOCKCHECK (the lock-order
 # check, spinlock.h), objects and image under $(BUILD)/debug/ by the rules
@@ -78,6 +83,9 @@ $(BUILD)/%.c.o: %.c
 
 $(BUILD)/kernel/arch/$(ARCH)/%.c.o: KERNEL_CFLAGS += -Ikernel/arch/$(ARCH)
 
+# The arch's flags are in its arch.mk: a change there rebuilds the kernel.
+$(KERNEL_OBJS): kernel/arch/$(ARCH)/arch.mk
+
 # The handlers' prototypes (syscall.h includes them) exist before any kernel file compiles.
 $(filter %.c.o,$(KERNEL_OBJS)): | $(BUILD)/gen/syscall_handlers.h
 
@@ -93,13 +101,17 @@ $(BUILD)/ksyms0.o: tools/build/mksyms.py
 	$(CC) -c $(BUILD)/ksyms0.S -o $@
 
 $(BUILD)/hako.elf: $(KERNEL_OBJS) $(BUILD)/ksyms0.o kernel/arch/$(ARCH)/linker.ld tools/build/mksyms.py tools/build/checkimage.py
-	$(LD) $(KERNEL_LDFLAGS) -o $(BUILD)/hako.pass1.elf $(KERNEL_OBJS) $(BUILD)/ksyms0.o
-	nm -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/build/mksyms.py > $(BUILD)/ksyms.S
+	$(LD) $(KERNEL_LDFLAGS) -o $(BUILD)/hako.pass1.elf $(KERNEL_OBJS) $(BUILD)/ksyms0.o $(ARCH_KERNEL_LIBS)
+	$(NM) -n $(BUILD)/hako.pass1.elf | $(PYTHON) tools/build/mksyms.py $(ARCH_MKSYMS_FLAGS) > $(BUILD)/ksyms.S
 	$(CC) -c $(BUILD)/ksyms.S -o $(BUILD)/ksyms.o
-	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o
-	$(PYTHON) tools/build/checkimage.py $(BUILD)/hako.pass1.elf $@
-	objdump -d -M intel $@ > $(BUILD)/hako.asm
-	nm -n $@ > $(BUILD)/hako.sym
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(BUILD)/ksyms.o $(ARCH_KERNEL_LIBS)
+	NM=$(NM) $(PYTHON) tools/build/checkimage.py $(BUILD)/hako.pass1.elf $@
+	$(OBJDUMP) -d $(ARCH_OBJDUMP_FLAGS) $@ > $(BUILD)/hako.asm
+	$(NM) -n $@ > $(BUILD)/hako.sym
+
+# The flat image a board's loader copies to KERNEL_PHYS_BASE (SH-4: r2d's -kernel).
+$(BUILD)/hako.bin: $(BUILD)/hako.elf
+	$(OBJCOPY) -O binary $< $@
 
 # GRUB rescue ISO (multiboot 2): boots on pc, q35 and real PCs.
 iso: $(BUILD)/hako.iso

@@ -129,8 +129,8 @@ static unsigned long long arg_unsigned(enum size size, va_list *ap)
 		return (unsigned short)va_arg(*ap, unsigned int);
 	case SZ_INT:
 		return va_arg(*ap, unsigned int);
-	case SZ_LONG:
-		return va_arg(*ap, unsigned long);
+	case SZ_LONG:                       /* 'l' is 64 bits on every arch (uint64_t, %lu) */
+		return va_arg(*ap, uint64_t);
 	case SZ_LLONG:
 		return va_arg(*ap, unsigned long long);
 	case SZ_SIZE:
@@ -149,7 +149,7 @@ static long long arg_signed(enum size size, va_list *ap)
 	case SZ_INT:
 		return va_arg(*ap, int);
 	case SZ_LONG:
-		return va_arg(*ap, long);
+		return va_arg(*ap, int64_t);
 	case SZ_LLONG:
 		return va_arg(*ap, long long);
 	case SZ_SIZE:

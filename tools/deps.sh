@@ -30,6 +30,11 @@
 # read from /etc/apt; no host is written here) and installs qemu-system-x86
 # from it.  Prints a single line "deps: all present" when nothing needs doing.
 #
+# The second arch, SH-4 (QEMU's r2d board, docs/design/sh4.md), needs Debian
+# 12's cross compiler gcc-sh4-linux-gnu and qemu-system-sh4, which is in
+# qemu-system-misc: that comes from the same backports suite as
+# qemu-system-x86, so both QEMUs are one version.
+#
 # The Linux peer baseline (`./hako bench peer`) boots Debian's own kernel:
 # `tools/deps.sh peer-kernel` (also run by the plain call) downloads the
 # package the linux-image-amd64 metapackage of this release depends on with
@@ -41,8 +46,13 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
-          binutils gdb python3 python3-venv python3-matplotlib python3-numpy python3-markdown)
-COMMANDS=(qemu-system-x86_64 grub-mkrescue xorriso mformat gcc make gdb python3)
+          binutils gdb python3 python3-venv python3-matplotlib python3-numpy python3-markdown
+          gcc-sh4-linux-gnu)
+COMMANDS=(qemu-system-x86_64 qemu-system-sh4 grub-mkrescue xorriso mformat gcc make gdb python3
+          sh4-linux-gnu-gcc)
+# The QEMU packages taken from backports, and the binary of each whose version is checked.
+QEMU_PACKAGES=(qemu-system-x86 qemu-system-misc)
+QEMU_BINARIES=(qemu-system-x86_64 qemu-system-sh4)
 QEMU_MAJOR_MIN=10
 # glibc's static C library: the Linux peer's benchmark is linked with it.
 STATIC_LIBC=/usr/lib/x86_64-linux-gnu/libc.a
@@ -73,11 +83,21 @@ have_matplotlib() {
     [ -x "$BASE_PYTHON" ] && "$BASE_PYTHON" -c 'import matplotlib' >/dev/null 2>&1
 }
 
-# The major version of the installed QEMU, or 0 without one.
+# The major version of the installed QEMU (qemu-system-x86_64, or the
+# binary given), or 0 without one.
 qemu_major() {
     local v
-    v="$(qemu-system-x86_64 --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)"
+    v="$("${1:-qemu-system-x86_64}" --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)"
     echo "${v:-0}"
+}
+
+# True when every QEMU binary of QEMU_BINARIES is there with version >= QEMU_MAJOR_MIN.
+qemus_current() {
+    local bin
+    for bin in "${QEMU_BINARIES[@]}"; do
+        command -v "$bin" >/dev/null 2>&1 && [ "$(qemu_major "$bin")" -ge "$QEMU_MAJOR_MIN" ] ||
+            return 1
+    done
 }
 
 # Prints what is missing (commands, "python3-venv", "qemu>=10"...), one per line.
@@ -89,10 +109,13 @@ missing_tools() {
     have_venv_module || echo "python3-venv"
     [ -f "$STATIC_LIBC" ] || echo "libc.a"
     have_matplotlib || echo "matplotlib"
-    if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
-       [ "$(qemu_major)" -lt "$QEMU_MAJOR_MIN" ]; then
-        echo "qemu>=$QEMU_MAJOR_MIN"
-    fi
+    local bin
+    for bin in "${QEMU_BINARIES[@]}"; do
+        if command -v "$bin" >/dev/null 2>&1 &&
+           [ "$(qemu_major "$bin")" -lt "$QEMU_MAJOR_MIN" ]; then
+            echo "$bin>=$QEMU_MAJOR_MIN"
+        fi
+    done
 }
 
 choose_privilege() {
@@ -175,15 +198,12 @@ enable_backports() {
 install_qemu() {
     local code
     code="$(codename)"
-    if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
-       [ "$(qemu_major)" -ge "$QEMU_MAJOR_MIN" ]; then
-        return 0
-    fi
+    qemus_current && return 0
     enable_backports
-    say "installing qemu-system-x86 from $code-backports"
-    "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends -t "$code-backports" qemu-system-x86 ||
+    say "installing ${QEMU_PACKAGES[*]} from $code-backports"
+    "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends -t "$code-backports" "${QEMU_PACKAGES[@]}" ||
         die "could not install QEMU $QEMU_MAJOR_MIN from $code-backports"
-    [ "$(qemu_major)" -ge "$QEMU_MAJOR_MIN" ] ||
+    qemus_current ||
         die "QEMU is still $(qemu-system-x86_64 --version | head -1); Hako needs $QEMU_MAJOR_MIN or newer"
 }
 

@@ -18,7 +18,7 @@
 # must not become it.
 USER_SAVED_GOAL := $(.DEFAULT_GOAL)
 
-USER_ARCH := x86_64
+USER_ARCH := $(ARCH)
 GEN_DIR := $(BUILD)/gen
 SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/syscall_table.c \
 	$(GEN_DIR)/syscall_handlers.h $(GEN_DIR)/kperf_calls.h \
@@ -28,7 +28,7 @@ SYSCALL_GEN := $(GEN_DIR)/hako_syscalls.h $(GEN_DIR)/syscall_stubs.S $(GEN_DIR)/
 # user/include/hako/arch/$(USER_ARCH)/arch/ is chosen by -I, as the kernel's is.
 USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-builtin-printf -nostdlib -static -fno-pic -fno-pie \
-	-fno-stack-protector -mgeneral-regs-only -fno-omit-frame-pointer \
+	-fno-stack-protector $(ARCH_USER_CFLAGS) -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables \
 	-Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Iservers -Ikernel/uapi -Ilib/include -I$(GEN_DIR) -MMD -MP
 # The library also sees its arch helpers (cpu.h); gcc must not turn the
@@ -36,14 +36,14 @@ USER_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestan
 USER_LIB_CFLAGS := $(USER_CFLAGS) -Iuser/lib/arch/$(USER_ARCH) \
 	-fno-tree-loop-distribute-patterns
 USER_ASFLAGS := $(REPRO_FLAGS) -g -Iuser/include -Iuser/include/hako/arch/$(USER_ARCH) -Ikernel/uapi -I$(GEN_DIR) -MMD -MP -D__ASSEMBLY__
-USER_LDSCRIPT := user/lib/user.ld
+USER_LDSCRIPT := $(ARCH_USER_LDSCRIPT)
 USER_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T $(USER_LDSCRIPT)
 
 # One run of the generator writes all its files (the kernel compiles
 # syscall_table.c).  It rewrites only files whose text changed, so touch
 # them all to keep make from rerunning it.
 $(SYSCALL_GEN) &: kernel/uapi/syscalls.def tools/build/gensyscalls.py
-	$(PYTHON) tools/build/gensyscalls.py kernel/uapi/syscalls.def $(GEN_DIR)
+	$(PYTHON) tools/build/gensyscalls.py --arch $(ARCH) kernel/uapi/syscalls.def $(GEN_DIR)
 	@touch $(SYSCALL_GEN)
 
 # The library: user/lib/*.c, the shared string and format routines
@@ -54,6 +54,7 @@ USER_LIB := $(BUILD)/user/libhako.a
 USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c)) \
 	$(patsubst lib/%.c,$(BUILD)/user/shared/%.o,$(wildcard lib/*.c)) \
 	$(patsubst user/%.S,$(BUILD)/user/%.o,$(filter-out %/start.S,$(wildcard user/lib/arch/$(USER_ARCH)/*.S))) \
+	$(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lib/arch/$(USER_ARCH)/*.c)) \
 	$(BUILD)/user/lib/syscall_stubs.o
 
 # The programs: user/NAME/ and servers/NAME/; a name may be used once.
@@ -134,7 +135,7 @@ endef
 $(foreach d,$(DRVHOST_DRIVERS),$(eval $(call drvhost_driver_rule,$(d))))
 
 $(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/%.o $(USER_LIB) $(USER_LDSCRIPT)
-	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/$*.o $(USER_LIB)
+	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/$*.o $(USER_LIB) $(ARCH_USER_LIBS)
 
 $(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
 	@mkdir -p $(dir $@)
@@ -146,7 +147,7 @@ $(USER_LIB): $(USER_LIB_OBJS)
 
 define user_prog_rule
 $(BUILD)/user/$(1).elf: $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB) $(USER_LDSCRIPT)
-	$$(LD) $$(USER_LDFLAGS) -o $$@ $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB)
+	$$(LD) $$(USER_LDFLAGS) -o $$@ $(USER_CRT0) $(call user_prog_objs,$(1)) $(USER_LIB) $$(ARCH_USER_LIBS)
 endef
 $(foreach p,$(USER_PROGS),$(eval $(call user_prog_rule,$(p))))
 

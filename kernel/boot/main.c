@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <acpi.h>
 #include <bootinfo.h>
 #include <cmdline.h>
 #include <drvproc.h>
@@ -92,11 +91,6 @@ static void read_cmdline(void)
 		sched_slice_ticks = (uint64_t)(slice[0] - '0');
 }
 
-static const char *machine_name(void)
-{
-	return acpi.ecam_addr ? "q35" : "pc";
-}
-
 /* The lock-order check is built into the debug kernel alone (spinlock.h);
  * lockcheck= on the command line can neither start nor stop it. */
 static void print_lock_check(void)
@@ -111,7 +105,7 @@ static void print_lock_check(void)
 
 static void print_boot_summary(void)
 {
-	kprintf("hako: %s via %s, cmdline \"%s\"\n", machine_name(), bootinfo.loader, bootinfo.cmdline);
+	kprintf("hako: %s via %s, cmdline \"%s\"\n", arch_machine_name(), bootinfo.loader, bootinfo.cmdline);
 	kprintf("memory: %lu MiB usable, %lu frames free\n",
 		pmm_total_count() * PAGE_SIZE >> 20, pmm_free_count());
 	kprintf("clock: tsc %lu kHz, lapic timer %lu kHz (calibrated against the %s), tick %lu us\n",
@@ -121,7 +115,7 @@ static void print_boot_summary(void)
 	print_lock_check();
 	result_line("{\"kind\":\"boot\",\"machine\":\"%s\",\"loader\":\"%s\",\"cpus\":%d,\"mem_mib\":%lu,"
 		    "\"free_frames\":%lu,\"tsc_khz\":%lu,\"lapic_khz\":%lu,\"calibration\":\"%s\",\"tick_us\":%lu}",
-		    machine_name(), bootinfo.loader, cpus_online(), pmm_total_count() * PAGE_SIZE >> 20,
+		    arch_machine_name(), bootinfo.loader, cpus_online(), pmm_total_count() * PAGE_SIZE >> 20,
 		    pmm_free_count(), tsc_hz / 1000, lapic_hz / 1000, calibration_source, tick_ns / 1000);
 }
 
@@ -193,7 +187,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	pmm_init(&bootinfo);                     /* frames from the memory map */
 	heap_init();                             /* kmalloc */
 	vm_init();                               /* kernel page tables, NX, SMEP/SMAP */
-	acpi_init(&bootinfo);                    /* CPUs, IOAPICs, HPET, ECAM */
+	arch_platform_init(&bootinfo);           /* firmware tables: x86 ACPI (CPUs, IOAPICs, HPET, ECAM) */
 	arch_intc_init(bsp);                     /* interrupt controllers, lines masked */
 	time_init();                             /* TSC and LAPIC timer frequencies */
 	sched_init_cpu();                        /* this context becomes cpu 0's idle thread */

@@ -90,7 +90,7 @@ struct driver {
 	int (*attach)(struct drv_dev *dev);   /* set the device up, interrupts masked */
 	bool process;                /* it may also run as a process: drvproc= may name it (a
 	                              * network driver always may; the program drv-NAME exists) */
-};
+} __attribute__((aligned(8)));       /* the section's entries are 8-aligned: the size is a multiple, so they stay an array */
 
 /*
  * DRIVER(name, order, .class = ..., .manifest = ..., .attach = ...) is

@@ -1,7 +1,9 @@
 /*
- * elf.c — the ELF64 executable parser (pure; host-tested).
+ * elf.c — the ELF executable parser (pure; host-tested).
  *
- * Hako runs static x86_64 executables only.  Every header is copied out of
+ * Hako runs static executables of its arch only: ELF64 x86_64, or ELF32
+ * SH (arch/layout.h: ARCH_ELF_CLASS, ARCH_ELF_MACHINE).  An ELF32 file's
+ * headers are widened into the ELF64 structures and checked the same way.  Every header is copied out of
  * the image with memcpy, since the image may sit at any alignment, and
  * every offset and length taken from the file is checked with arithmetic
  * that cannot wrap: whatever the bytes, elf_parse reads nothing outside
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <errno.h>
 #include <elf.h>
+#include <arch/layout.h>
 
 /* ---- the file format (System V gABI, ELF-64) ---------------------------- */
 
@@ -18,11 +21,11 @@
 #define EI_CLASS 4
 #define EI_DATA 5
 #define EI_VERSION 6
+#define ELFCLASS32 1
 #define ELFCLASS64 2
 #define ELFDATA2LSB 1
 #define EV_CURRENT 1
 #define ET_EXEC 2
-#define EM_X86_64 62
 #define PN_XNUM 0xffff          /* extended numbering: not supported */
 
 #define PT_LOAD 1
@@ -61,8 +64,42 @@ typedef struct {
 	uint64_t p_align;
 } Elf64_Phdr;
 
+typedef struct {
+	uint8_t e_ident[EI_NIDENT];
+	uint16_t e_type;
+	uint16_t e_machine;
+	uint32_t e_version;
+	uint32_t e_entry;
+	uint32_t e_phoff;
+	uint32_t e_shoff;
+	uint32_t e_flags;
+	uint16_t e_ehsize;
+	uint16_t e_phentsize;
+	uint16_t e_phnum;
+	uint16_t e_shentsize;
+	uint16_t e_shnum;
+	uint16_t e_shstrndx;
+} Elf32_Ehdr;
+
+typedef struct {
+	uint32_t p_type;
+	uint32_t p_offset;
+	uint32_t p_vaddr;
+	uint32_t p_paddr;
+	uint32_t p_filesz;
+	uint32_t p_memsz;
+	uint32_t p_flags;
+	uint32_t p_align;
+} Elf32_Phdr;
+
 _Static_assert(sizeof(Elf64_Ehdr) == 64, "ELF64 file header is 64 bytes");
 _Static_assert(sizeof(Elf64_Phdr) == 56, "ELF64 program header is 56 bytes");
+_Static_assert(sizeof(Elf32_Ehdr) == 52, "ELF32 file header is 52 bytes");
+_Static_assert(sizeof(Elf32_Phdr) == 32, "ELF32 program header is 32 bytes");
+
+/* The arch's file class: its headers' sizes. */
+#define EHDR_SIZE (ARCH_ELF_CLASS == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))
+#define PHDR_SIZE (ARCH_ELF_CLASS == ELFCLASS64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))
 
 #define PAGE_SHIFT 12
 _Static_assert(ELF_PAGE_SIZE == 1 << PAGE_SHIFT, "page size and shift agree");
@@ -79,22 +116,52 @@ static int ident_ok(const Elf64_Ehdr *h)
 {
 	return h->e_ident[0] == 0x7f && h->e_ident[1] == 'E' &&
 	       h->e_ident[2] == 'L' && h->e_ident[3] == 'F' &&
-	       h->e_ident[EI_CLASS] == ELFCLASS64 &&
+	       h->e_ident[EI_CLASS] == ARCH_ELF_CLASS &&
 	       h->e_ident[EI_DATA] == ELFDATA2LSB &&
 	       h->e_ident[EI_VERSION] == EV_CURRENT;
 }
 
-/* The file header describes an x86_64 executable whose program headers fit. */
+/* The file header describes an executable of this arch whose program headers fit. */
 static int header_ok(const Elf64_Ehdr *h, uint64_t size)
 {
 	if (!ident_ok(h) || h->e_version != EV_CURRENT)
 		return 0;
-	if (h->e_type != ET_EXEC || h->e_machine != EM_X86_64)
+	if (h->e_type != ET_EXEC || h->e_machine != ARCH_ELF_MACHINE)
 		return 0;
-	if (h->e_phentsize != sizeof(Elf64_Phdr) || h->e_phnum == PN_XNUM)
+	if (h->e_phentsize != PHDR_SIZE || h->e_phnum == PN_XNUM)
 		return 0;
 	/* e_phnum < 2^16, so the product cannot wrap. */
-	return in_file(h->e_phoff, (uint64_t)h->e_phnum * sizeof(Elf64_Phdr), size);
+	return in_file(h->e_phoff, (uint64_t)h->e_phnum * PHDR_SIZE, size);
+}
+
+/* The file header at data (size >= EHDR_SIZE), widened to ELF64's form. */
+static void read_ehdr(const uint8_t *data, Elf64_Ehdr *h)
+{
+	if (ARCH_ELF_CLASS == ELFCLASS64) {
+		memcpy(h, data, sizeof *h);
+		return;
+	}
+	Elf32_Ehdr e;
+	memcpy(&e, data, sizeof e);
+	*h = (Elf64_Ehdr){ .e_type = e.e_type, .e_machine = e.e_machine, .e_version = e.e_version,
+		.e_entry = e.e_entry, .e_phoff = e.e_phoff, .e_shoff = e.e_shoff, .e_flags = e.e_flags,
+		.e_ehsize = e.e_ehsize, .e_phentsize = e.e_phentsize, .e_phnum = e.e_phnum,
+		.e_shentsize = e.e_shentsize, .e_shnum = e.e_shnum, .e_shstrndx = e.e_shstrndx };
+	memcpy(h->e_ident, e.e_ident, EI_NIDENT);
+}
+
+/* The program header at p, widened to ELF64's form. */
+static void read_phdr(const uint8_t *p, Elf64_Phdr *out)
+{
+	if (ARCH_ELF_CLASS == ELFCLASS64) {
+		memcpy(out, p, sizeof *out);
+		return;
+	}
+	Elf32_Phdr q;
+	memcpy(&q, p, sizeof q);
+	*out = (Elf64_Phdr){ .p_type = q.p_type, .p_flags = q.p_flags, .p_offset = q.p_offset,
+		.p_vaddr = q.p_vaddr, .p_paddr = q.p_paddr, .p_filesz = q.p_filesz,
+		.p_memsz = q.p_memsz, .p_align = q.p_align };
 }
 
 static unsigned seg_flags(uint32_t p_flags)
@@ -183,7 +250,7 @@ static int read_phdrs(const uint8_t *data, uint64_t size, const Elf64_Ehdr *h,
 {
 	for (unsigned i = 0; i < h->e_phnum; i++) {
 		Elf64_Phdr p;
-		memcpy(&p, data + h->e_phoff + (uint64_t)i * sizeof p, sizeof p);
+		read_phdr(data + h->e_phoff + (uint64_t)i * PHDR_SIZE, &p);
 		if (p.p_type == PT_INTERP || p.p_type == PT_DYNAMIC)
 			return -ENOEXEC;        /* needs a dynamic linker */
 		if (p.p_type != PT_LOAD)
@@ -199,9 +266,9 @@ static int parse(const uint8_t *data, uint64_t size, uint64_t lo, uint64_t hi,
 		 struct elf_image *img)
 {
 	Elf64_Ehdr h;
-	if (!data || size < sizeof h)
+	if (!data || size < EHDR_SIZE)
 		return -ENOEXEC;
-	memcpy(&h, data, sizeof h);
+	read_ehdr(data, &h);
 	if (!header_ok(&h, size))
 		return -ENOEXEC;
 	int err = read_phdrs(data, size, &h, lo, hi, img);

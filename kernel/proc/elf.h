@@ -1,6 +1,6 @@
 /*
- * elf.h — validating the static ELF64 x86_64 executables Hako runs as
- * user programs.
+ * elf.h — validating the static executables Hako runs as user programs
+ * (ELF64 x86_64, ELF32 SH: the arch's, arch/layout.h).
  *
  * elf_parse is pure: it only reads the bytes it is given and fills a
  * struct elf_image that a loader can follow without further checks.  The

@@ -210,17 +210,17 @@ int proc_setup_stack(struct proc *p, int argc, char *const argv[], uint64_t *rsp
 		return err;
 	uint8_t *page = phys_to_virt(pa);
 	uint64_t off = PAGE_SIZE;
-	uint64_t ptrs[HAKO_ARGV_MAX + 1];
+	uintptr_t ptrs[HAKO_ARGV_MAX + 1];       /* user pointers: as wide as the kernel's */
 	for (int i = 0; i < argc; i++) {
 		uint64_t len = strlen(argv[i]) + 1;
 		if (len > off || i >= HAKO_ARGV_MAX)
 			return -E2BIG;
 		off -= len;
 		memcpy(page + off, argv[i], len);
-		ptrs[i] = page_va + off;
+		ptrs[i] = (uintptr_t)(page_va + off);
 	}
 	ptrs[argc] = 0;
-	uint64_t bytes = (uint64_t)(argc + 1) * sizeof(uint64_t);
+	uint64_t bytes = (uint64_t)(argc + 1) * sizeof(uintptr_t);
 	if (bytes + 16 > off)
 		return -E2BIG;
 	off = (off - bytes) & ~15ull;

@@ -31,7 +31,7 @@ static long copy_argv(struct uargs *a, uint64_t uargv)
 	uint64_t used = 0;
 	a->argc = 0;
 	for (;;) {
-		uint64_t uptr;
+		uintptr_t uptr;                  /* a user pointer is as wide as the kernel's */
 		if (copy_from_user(&uptr, uargv + (uint64_t)a->argc * sizeof uptr, sizeof uptr) < 0)
 			return -EFAULT;
 		if (!uptr)

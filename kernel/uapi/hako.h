@@ -17,10 +17,17 @@
 #include "hako_priv.h"
 
 /* User address-space layout (fixed; see docs/design/proc.md "User space"). */
+/*
+ * The user half's layout.  Its windows sit at 0xNNNN << HAKO_USER_SHIFT:
+ * bits 47-32 of a 64-bit arch's address (x86_64: 0x0000600000000000), bits
+ * 31-16 of a 32-bit one's (SH-4: 0x60000000), so the same numbers place
+ * them in a 128 TiB or a 2 GiB user half.
+ */
+#define HAKO_USER_SHIFT        (__SIZEOF_POINTER__ == 8 ? 32 : 16)
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
-#define HAKO_USER_STACK_TOP    0x00007ffffff00000ull  /* main thread's stack grows down from here */
+#define HAKO_USER_STACK_TOP    ((0x8000ull << HAKO_USER_SHIFT) - 0x100000)  /* main thread's stack grows down from here */
 #define HAKO_USER_STACK_MAX    (1ull << 20)           /* 1 MiB, a guard page below */
-#define HAKO_THREAD_STACK_AREA 0x00007f0000000000ull  /* thread stacks, one slot each */
+#define HAKO_THREAD_STACK_AREA (0x7f00ull << HAKO_USER_SHIFT)  /* thread stacks, one slot each */
 #define HAKO_THREAD_STACK_SLOT (256ull << 10)          /* 256 KiB per slot: guard page + stack */
 #define HAKO_MAX_THREADS       64                      /* per process */
 #define HAKO_HEAP_MAX          (256ull << 20)          /* brk may grow this far past the image */

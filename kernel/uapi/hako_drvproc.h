@@ -35,8 +35,11 @@
 
 #include <stdint.h>
 
-#define HAKO_DRV_AREA       0x0000500000000000ull   /* a driver process's MMIO and DMA windows */
-#define HAKO_DRV_AREA_SIZE  (1ull << 30)
+/* Where the user half's windows sit: hako.h. */
+#define HAKO_USER_SHIFT        (__SIZEOF_POINTER__ == 8 ? 32 : 16)
+
+#define HAKO_DRV_AREA       (0x5000ull << HAKO_USER_SHIFT)   /* a driver process's MMIO and DMA windows */
+#define HAKO_DRV_AREA_SIZE  (1ull << (HAKO_USER_SHIFT == 32 ? 30 : 28))
 
 /* drv_ctl(op, arg): a driver process's own device.  -EPERM from any other process. */
 #define HAKO_DRV_INFO       0    /* arg: struct hako_drv_info, out */

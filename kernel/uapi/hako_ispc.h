@@ -21,8 +21,11 @@
 
 #include <stdint.h>
 
-#define HAKO_ICA_AREA        0x0000600000000000ull  /* the ICA window in every process */
-#define HAKO_ICA_AREA_SIZE   (1ull << 30)           /* room reserved; the region is smaller */
+/* Where the user half's windows sit: hako.h. */
+#define HAKO_USER_SHIFT        (__SIZEOF_POINTER__ == 8 ? 32 : 16)
+
+#define HAKO_ICA_AREA        (0x6000ull << HAKO_USER_SHIFT)  /* the ICA window in every process (hako.h) */
+#define HAKO_ICA_AREA_SIZE   (1ull << (HAKO_USER_SHIFT == 32 ? 30 : 28))  /* room reserved; the region is smaller */
 #define HAKO_ICA_MAX_PAGES   256                    /* 1 MiB per ICA */
 
 #define HAKO_ISPC_NAMESERVER_PID  0    /* request target: whoever listens as the name server */

@@ -176,3 +176,13 @@ def test_a_planted_include_fails_main(tmp_path, capsys):
     assert checkarch.main(["checkarch.py", str(root)]) == 1
     out = capsys.readouterr().out
     assert "not ok arch_boundary: kernel/proc/proc.c:2: includes kernel/drvproc/drvproc.h" in out
+
+
+def test_an_interface_header_one_arch_lacks_is_a_breach(tmp_path):
+    root = make_tree(tmp_path, "#include <arch/arch.h>\n")
+    second = root / "kernel" / "arch" / "sh4" / "include" / "arch"
+    second.mkdir(parents=True)
+    assert checkarch.breaches(root) == ["kernel/arch/sh4/include/arch/arch.h: missing; another arch "
+                                        "has it (every arch provides the whole interface)"]
+    (second / "arch.h").write_text("")
+    assert checkarch.breaches(root) == []

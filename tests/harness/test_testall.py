@@ -27,24 +27,26 @@ def test_plan_table():
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
-        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci",
+        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci", "sh4-r2d-smp1",
         "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
     assert not any("lockcheck" in c.cmdline for c in full.boots)
-    for case in full.boots[:-2]:
+    for case in full.boots[:-2]:                          # the SH-4 boot's kinds too
         assert case.kinds == (("utest",) if case.words[:1] == ("selftest",) else ("ktest",))
     for fuzz, seed in zip(full.boots[-2:], ("1", "2")):    # the short soak: one "fuzz" record
         assert fuzz.words == ("fuzz", "100000", seed, "8", "3") and fuzz.kinds == ("fuzz",)
         assert fuzz.net == "hub"
-    iop = full.boots[-6]
+    sh4 = full.boots[-3]                                   # the second arch, before the soak
+    assert sh4.arch == "sh4" and sh4.smp == 1 and sh4.profile().arch == "sh4"
+    iop = full.boots[-7]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
-    drvproc = full.boots[-5:-3]
+    drvproc = full.boots[-6:-4]
     assert all(c.cmdline == "drvproc=rtl8139,e1000" and c.net == "hub" for c in drvproc)
     assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
-    blk = full.boots[-3]
+    blk = full.boots[-4]
     assert blk.cmdline == "drvproc=ramdisk,ahci" and blk.disk == "ahci"
     assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
@@ -347,3 +349,17 @@ def test_pytest_step_writes_junit_xml_and_keeps_the_final_line(tmp_path):
     assert out.getvalue().splitlines() == ["PASS pytest (2 tests)", "2 passed, 0 failed, 0 skipped"]
     xml = (tmp_path / testall.JUNIT_XML).read_text()
     assert 'tests="2"' in xml and 'name="test_a"' in xml
+
+
+def test_a_second_arch_boot_is_skipped_without_its_tools(tmp_path):
+    """The SH-4 boot reports itself skipped, with the tool it lacks, when the
+    SH-4 compiler (or its QEMU) is not installed."""
+    env = {"PATH": str(tmp_path), "HAKO_NO_BUILD": "1"}       # nothing on PATH
+    assert testall.arch_tools_missing("sh4", env) == "sh4-linux-gnu-gcc"
+    out = io.StringIO()
+    plan = Plan(steps=("boots",), boots=(BootCase("r2d", 1, arch="sh4"),))
+    code = testall.TestAll(plan, tmp_path, env, out=out, err=io.StringIO()).run()
+    assert code == 0
+    text = out.getvalue()
+    assert "SKIP sh4-r2d-smp1: sh4-linux-gnu-gcc not found (make deps installs the sh4 tools)" in text
+    assert text.rstrip().endswith("0 passed, 0 failed, 1 skipped")

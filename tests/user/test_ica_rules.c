@@ -40,7 +40,7 @@ TEST(ica_alloc_bad_arguments)
 	uint64_t va = 0, before = ica_free_pages();
 	CHECK_EQ(sys_ica_alloc(0, &va), -EINVAL);
 	CHECK_EQ(sys_ica_alloc(HAKO_ICA_MAX_PAGES + 1, &va), -EINVAL);
-	CHECK_EQ(sys_ica_alloc(1ull << 40, &va), -EINVAL);
+	CHECK_EQ(sys_ica_alloc((size_t)(0x100ull << HAKO_USER_SHIFT), &va), -EINVAL);
 	CHECK_EQ(sys_ica_alloc((size_t)-1, &va), -EINVAL);
 	CHECK_EQ(sys_ica_alloc(1, (uint64_t *)0x10), -EFAULT);
 	CHECK_EQ(sys_ica_alloc(1, (uint64_t *)0xffff800000000000ull), -EFAULT);

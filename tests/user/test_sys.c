@@ -29,7 +29,8 @@ TEST(null_syscall_returns_zero)
 
 TEST(unknown_syscalls_enosys)
 {
-	const long numbers[] = { SYS_COUNT, SYS_COUNT + 1, 255, 256, 1000, 0x7fffffff, -1, -2, 1l << 40, (long)(~0ul >> 1) };
+	const long numbers[] = { SYS_COUNT, SYS_COUNT + 1, 255, 256, 1000, 0x7fffffff, -1, -2,
+				 (long)(~0ul >> 2), (long)(~0ul >> 1) };
 	for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
 		CHECK_EQ(sys_raw(numbers[i], 1, 2, 3, 4, 5, 6), -ENOSYS);
 	return 0;
@@ -40,8 +41,8 @@ TEST(write_bad_pointers_efault)
 	for (unsigned i = 0; i < NBAD; i++)
 		CHECK_EQ(sys_write((const void *)bad_ptrs[i], 16), -EFAULT);
 	char ok[4] = "ok\n";
-	CHECK_EQ(sys_write(ok, ~0ull), -EFAULT);               /* wraps past the end */
-	CHECK_EQ(sys_write(ok, 1ull << 47), -EFAULT);
+	CHECK_EQ(sys_write(ok, (size_t)-1), -EFAULT);          /* wraps past the end */
+	CHECK_EQ(sys_write(ok, (size_t)(0x8000ull << HAKO_USER_SHIFT)), -EFAULT);   /* the user half's size */
 	CHECK_EQ(sys_write(ok, 0), 0);
 	CHECK_EQ(sys_write(ok, 3), 3);
 	return 0;
@@ -237,7 +238,7 @@ TEST(brk_bad_values)
 	CHECK(cur > 0, "brk %ld", cur);
 	CHECK_EQ(sys_brk((void *)0x1000), -ENOMEM);
 	CHECK_EQ(sys_brk((void *)KERNEL_PTR), -ENOMEM);
-	CHECK_EQ(sys_brk((void *)(cur + (1l << 40))), -ENOMEM);
+	CHECK_EQ(sys_brk((void *)(cur + (long)(0x100ull << HAKO_USER_SHIFT))), -ENOMEM);
 	CHECK_EQ(sys_brk(0), cur);
 	return 0;
 }

@@ -7,8 +7,9 @@ the kernel.  It may include the subsystems' headers and the arch's
 interface headers (<arch/NAME.h>, kernel/arch/ARCH/include/arch/); it must
 not include an arch-internal header (any other header under kernel/arch/),
 reach into another folder with a relative path, or contain inline assembly.
-It may call only the arch's arch_* hooks: a call to any other function the
-arch exports (a non-static function defined in kernel/arch/ARCH/*.c, a
+Every arch (each folder kernel/arch/ARCH/) provides the same interface
+headers.  Generic code may call only the arches' arch_* hooks: a call to
+any other function an arch exports (a non-static function defined in kernel/arch/ARCH/*.c, a
 .globl symbol of its *.S, an inline function of its interface headers) is
 a breach.  Every folder kernel/NAME/ holding headers is one include folder
 (kernel/include.mk), so a header name may be used in one of them only.
@@ -163,6 +164,19 @@ def duplicate_headers(root: pathlib.Path) -> list[str]:
     return found
 
 
+def interface_gaps(root: pathlib.Path) -> list[str]:
+    """An interface header (kernel/arch/ARCH/include/arch/NAME.h) that one
+    arch has and another lacks: every arch provides the whole interface."""
+    arches = sorted(p for p in (root / "kernel" / "arch").iterdir() if p.is_dir()) \
+        if (root / "kernel" / "arch").is_dir() else []
+    provided = {a.name: {str(h.relative_to(a / "include")) for h in (a / "include").rglob("*.h")}
+                for a in arches}
+    every = set().union(*provided.values()) if provided else set()
+    return [f"kernel/arch/{name}/include/{header}: missing; another arch has it "
+            "(every arch provides the whole interface)"
+            for name, headers in sorted(provided.items()) for header in sorted(every - headers)]
+
+
 def breaches(root: pathlib.Path) -> list[str]:
     internal, interface = arch_headers(root)
     found = []
@@ -182,6 +196,7 @@ def breaches(root: pathlib.Path) -> list[str]:
             elif ASM.search(line) and not line.lstrip().startswith(("*", "//", "/*")):
                 found.append(f"{where}: inline assembly outside kernel/arch")
     found += non_arch_calls(root)
+    found += interface_gaps(root)
     found += duplicate_headers(root)
     found += user_asm(root)
     found += driver_includes(root)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate both sides of Hako's system-call interface from kernel/uapi/syscalls.def.
 
-    gensyscalls.py DEF OUTDIR
+    gensyscalls.py [--arch ARCH] DEF OUTDIR
 
 writes, into OUTDIR:
   syscall_handlers.h  the handlers' prototypes `long sys_NAME(uint64_t, ...)`
@@ -11,7 +11,9 @@ writes, into OUTDIR:
                     pointing at sys_nosys (-ENOSYS)
   hako_syscalls.h   user side: SYS_NAME numbers and `long sys_NAME(params)`
   syscall_stubs.S   user side: one stub per call (rax = number, the fourth
-                    argument moved from rcx to r10, `syscall`, ret)
+                    argument moved from rcx to r10, `syscall`, ret; with
+                    --arch sh4: r3 = number, the fifth and sixth arguments
+                    from the stack into r0 and r1, `trapa #0`, rts)
   kperf_calls.h     user/kperf's table (paper 004): every call's number, name
                     and driver `kperf_drv_NAME`, declared here and defined in
                     user/kperf, so a call without a driver does not link
@@ -166,6 +168,30 @@ def user_stubs(calls: list[Syscall]) -> str:
     return "".join(out)
 
 
+def user_stubs_sh4(calls: list[Syscall]) -> str:
+    """The SH-4 stubs: arguments one register each (r4-r7, then r0, r1 from
+    the caller's stack), the number in r3, `trapa #0`; the result in r0."""
+    out = [HEADER.replace("/*", "!").replace(" */", ""), "\t.text\n"]
+
+    def stub(name: str, body: str) -> None:
+        out.append(f"\t.globl {name}\n\t.type {name}, @function\n\t.balign 2\n{name}:\n{body}"
+                   f"\ttrapa #0\n\trts\n\tnop\n\t.size {name}, .-{name}\n\n")
+    for c in calls:
+        body = ""
+        if len(c.params) > 4:
+            body += "\tmov.l @r15, r0\n"
+        if len(c.params) > 5:
+            body += "\tmov.l @(4,r15), r1\n"
+        body += f"\tmov #{c.number}, r3\n" if c.number < 128 else \
+            f"\tmov.w 1f, r3\n\tbra 2f\n\tnop\n\t.balign 2\n1:\t.short {c.number}\n2:\n"
+        stub(f"sys_{c.name}", body)
+    # sys_raw(number, a0..a5): r4 is the number; a0-a2 in r5-r7, a3-a5 on the stack.
+    stub("sys_raw", "\tmov r4, r3\n\tmov r5, r4\n\tmov r6, r5\n\tmov r7, r6\n"
+         "\tmov.l @r15, r7\n\tmov.l @(4,r15), r0\n\tmov.l @(8,r15), r1\n")
+    out.append("\t.section .note.GNU-stack,\"\",@progbits\n")
+    return "".join(out)
+
+
 # user/kperf's regions: REGION_KPERF (hako_region_ids.h) + 2 * number + case
 # (0 best, 1 worst); region ids end at 4095.
 KPERF_REGION_LIMIT = (4096 - 0xc00) // 2
@@ -250,8 +276,12 @@ def write_if_changed(path: Path, text: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        sys.stderr.write("usage: gensyscalls.py DEF OUTDIR\n")
+    arch = "x86_64"
+    if len(argv) == 5 and argv[1] == "--arch":
+        arch = argv[2]
+        argv = [argv[0]] + argv[3:]
+    if len(argv) != 3 or arch not in ("x86_64", "sh4"):
+        sys.stderr.write("usage: gensyscalls.py [--arch x86_64|sh4] DEF OUTDIR\n")
         return 2
     try:
         calls = parse(Path(argv[1]).read_text())
@@ -264,7 +294,7 @@ def main(argv: list[str]) -> int:
     write_if_changed(out / "syscall_handlers.h", kernel_prototypes(calls))
     write_if_changed(out / "syscall_table.c", kernel_table(calls))
     write_if_changed(out / "hako_syscalls.h", user_header(calls))
-    write_if_changed(out / "syscall_stubs.S", user_stubs(calls))
+    write_if_changed(out / "syscall_stubs.S", user_stubs_sh4(calls) if arch == "sh4" else user_stubs(calls))
     write_if_changed(out / "kperf_calls.h", kperf)
     write_if_changed(out / "fuzz_calls.h", fuzz_calls(calls))
     return 0

@@ -3,18 +3,22 @@
 
 The kernel's panic code binary-searches this table to print function names
 in backtraces.  Only text symbols are kept.  `--empty` writes the table the
-first link uses.
+first link uses.  `--sign-extend32`: the kernel is 32-bit (SH-4) and its
+C code widens an address to 64 bits by sign extension, so nm's 32-bit
+addresses are widened the same way before the kernel-half filter.
 """
 import sys
 
 
-def read_symbols(lines):
+def read_symbols(lines, sign_extend32=False):
     syms = []
     for line in lines:
         parts = line.split()
         if len(parts) != 3 or parts[1] not in "tTwW":
             continue
         addr = int(parts[0], 16)
+        if sign_extend32 and addr & 0x80000000:
+            addr |= 0xffffffff00000000
         if addr < 0xffffffff80000000:
             continue
         syms.append((addr, parts[2]))
@@ -36,7 +40,7 @@ def emit(syms):
 
 
 def main():
-    syms = [] if "--empty" in sys.argv else read_symbols(sys.stdin)
+    syms = [] if "--empty" in sys.argv else read_symbols(sys.stdin, "--sign-extend32" in sys.argv)
     sys.stdout.write(emit(syms))
 
 

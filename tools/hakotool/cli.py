@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .disks import DISKS
 from .progress import Board
-from .qemu import MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
+from .qemu import ARCHES, MACHINES, MAX_CPUS, MIN_MEM_MIB, MODES, NETS, Profile, mem_mib
 from .results import load_meta, load_records
 from .runner import DEFAULT_TIMEOUT, EXIT_USAGE, run_boot, run_shell
 from .soak import DEFAULT_FRAMES, DEFAULT_RATE
@@ -108,8 +108,11 @@ def with_drvproc(cmdline: str, drvproc: str) -> str:
 
 def add_machine_options(parser: argparse.ArgumentParser, default_mode: str) -> None:
     """Options shared by boot and shell."""
-    parser.add_argument("--smp", type=cpu_count, default=4,
-                        help=f"CPU count, 1 to {MAX_CPUS} (default 4)")
+    parser.add_argument("--arch", choices=ARCHES, default="x86_64",
+                        help="the arch to build and boot: x86_64, or sh4 on QEMU's r2d board "
+                        "(one CPU, icount or tcg, no disks or cards)")
+    parser.add_argument("--smp", type=cpu_count, default=None,
+                        help=f"CPU count, 1 to {MAX_CPUS} (default 4; 1 with --arch sh4)")
     parser.add_argument("--mem", type=mem_size, default="128M",
                         help=f"guest RAM, at least {MIN_MEM_MIB}M (default 128M)")
     parser.add_argument("--machine", choices=MACHINES, default="pc")
@@ -223,7 +226,9 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def profile_from(args: argparse.Namespace, words: list[str]) -> Profile:
-    return Profile(machine=args.machine, smp=args.smp, mem=args.mem, mode=args.mode,
+    arch = getattr(args, "arch", "x86_64")
+    smp = args.smp if args.smp is not None else (1 if arch == "sh4" else 4)
+    return Profile(arch=arch, machine=args.machine, smp=smp, mem=args.mem, mode=args.mode,
                    net=args.net, disk=args.disk,
                    cmdline=with_drvproc(args.cmdline, getattr(args, "drvproc", "")), words=tuple(words),
                    iso=args.iso, debug_kernel=args.debug_kernel, gdb=args.gdb, gdb_port=args.gdb_port,

@@ -4,7 +4,8 @@ A `Profile` describes one guest boot (machine, CPUs, memory, execution
 mode, network cards, kernel command line, guest command words, ISO or
 direct kernel, normal or debug kernel, and the cost-model plugin with its
 profile, model.py).
-`build_argv(profile)` turns it into the exact qemu-system-x86_64 argv;
+`build_argv(profile)` turns it into the exact qemu-system-x86_64 argv
+(or, with arch "sh4", the qemu-system-sh4 argv of the r2d board);
 `boot`, `shell`, `bench` and `test-all` all go through it.
 
 Environment knobs:
@@ -15,6 +16,7 @@ Environment knobs:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 import shlex
@@ -24,6 +26,9 @@ from . import disks as guestdisks
 from . import model as costmodel
 
 DEFAULT_QEMU = "qemu-system-x86_64"
+# The arches Hako builds for (`make ARCH=NAME kernel`), and each one's QEMU.
+ARCHES = ("x86_64", "sh4")
+ARCH_QEMU = {"x86_64": DEFAULT_QEMU, "sh4": "qemu-system-sh4"}
 MACHINES = ("pc", "q35")
 MODES = ("icount", "tcg", "kvm")
 # Network set-ups: none, or two cards of the guest on one QEMU hub (no host
@@ -38,6 +43,19 @@ DEBUG_KERNEL_IMAGE = "build/debug/hako.elf"
 # The archive of user programs, handed to the kernel as its first boot module.
 INITRD_IMAGE = "build/initrd.img"
 ISO_IMAGE = "build/hako.iso"
+# SH-4 (docs/design/sh4.md): QEMU's r2d board, one SH7751R with 64 MiB,
+# booted from the flat image; the console is its second serial port (the
+# SCIF).  r2d has no fw_cfg and its -append holds 256 bytes, so the
+# command line goes in a file QEMU's generic loader puts into the guest's
+# file window (SH4_FILE_ADDR, kernel/arch/sh4/bootparams.c): the header
+# "HAKOFILE", the name in 56 bytes, the length (u32 little-endian), then
+# the text.  QEMU exits with status 0 on the board's power-off, so the
+# kernel's last line (SH4_POWER_LINE) carries the status.
+SH4_IMAGE = "build/sh4/hako.bin"
+SH4_INITRD = "build/sh4/initrd.img"         # r2d's -initrd, found through its boot parameters
+SH4_FILE_ADDR = 0x0c7f0000
+SH4_FILE_DIR = "build/sh4/files"
+SH4_POWER_LINE = re.compile(r"hako: power off, status (\d+)")
 FW_CFG_CMDLINE = "opt/hako/cmdline"
 DEBUG_EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # QEMU's edu PCI device: a known interrupt source for the kernel self-tests.
@@ -84,6 +102,7 @@ def mem_mib(text: str) -> int:
 class Profile:
     """Everything that determines one QEMU invocation."""
 
+    arch: str = "x86_64"
     machine: str = "pc"
     smp: int = 4
     mem: str = "128M"
@@ -116,6 +135,11 @@ class Profile:
 
     def validate(self) -> None:
         """Raise ValueError if the profile cannot be turned into argv."""
+        if self.arch not in ARCHES:
+            raise ValueError(f"unknown arch {self.arch!r} (use {'|'.join(ARCHES)})")
+        if self.arch == "sh4":
+            self.validate_sh4()
+            return
         if self.machine not in MACHINES:
             raise ValueError(f"unknown machine {self.machine!r} (use {'|'.join(MACHINES)})")
         if self.mode not in MODES:
@@ -136,9 +160,23 @@ class Profile:
         if self.model and not self.model_out:
             raise ValueError("--model needs a file for the plugin's output")
 
+    def validate_sh4(self) -> None:
+        """What the r2d board and the SH-4 port offer: one CPU, icount or tcg, no devices."""
+        refused = [(self.smp != 1, f"--smp {self.smp} (r2d has one CPU: --smp 1)"),
+                   (self.mode == "kvm", "--mode kvm"), (self.net != "none", "--net"),
+                   (self.disk != "none", "--disk"), (self.iso, "--iso"),
+                   (self.debug_kernel, "--debug-kernel"), (bool(self.model), "--model")]
+        for bad, what in refused:
+            if bad:
+                raise ValueError(f"--arch sh4 does not take {what}")
+        if self.mode not in MODES:
+            raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
+
     def default_name(self) -> str:
-        """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>][-debug-kernel]."""
-        name = f"boot-{self.machine}-smp{self.smp}-{self.mode}"
+        """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>][-debug-kernel]
+        (machine r2d for arch sh4)."""
+        machine = "r2d" if self.arch == "sh4" else self.machine
+        name = f"boot-{machine}-smp{self.smp}-{self.mode}"
         if self.net != "none":
             name += f"-net-{self.net}"
         if self.disk != "none":
@@ -167,11 +205,11 @@ def escape_fw_cfg(value: str) -> str:
     return value.replace(",", ",,")
 
 
-def qemu_command(env: dict | None = None) -> list[str]:
-    """The QEMU program (plus any wrapper words) to run."""
+def qemu_command(env: dict | None = None, arch: str = "x86_64") -> list[str]:
+    """The QEMU program (plus any wrapper words) to run for arch."""
     env = os.environ if env is None else env
     override = env.get("HAKO_QEMU", "").strip()
-    return shlex.split(override) if override else [DEFAULT_QEMU]
+    return shlex.split(override) if override else [ARCH_QEMU.get(arch, DEFAULT_QEMU)]
 
 
 def env_extra(env: dict | None = None) -> list[str]:
@@ -267,9 +305,60 @@ def image_args(profile: Profile) -> list[str]:
     return ["-kernel", image_path(profile), "-append", append, "-initrd", INITRD_IMAGE]
 
 
+def sh4_file(name: str, text: str) -> tuple[str, bytes]:
+    """(path relative to the root, contents) of the file-window image holding text as name."""
+    body = text.encode("utf-8")
+    data = b"HAKOFILE" + name.encode("ascii").ljust(56, b"\0")[:56] + len(body).to_bytes(4, "little") + body
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return f"{SH4_FILE_DIR}/{digest}.bin", data
+
+
+def write_boot_files(profile: Profile, root) -> None:
+    """Write the files the profile's argv names (SH-4: the command-line file)."""
+    if profile.arch != "sh4":
+        return
+    rel, data = sh4_file(FW_CFG_CMDLINE, profile.append())
+    path = os.path.join(root, rel)
+    if os.path.isfile(path):
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def sh4_argv(profile: Profile, env: dict | None = None) -> list[str]:
+    """The r2d board: the SCIF console on stdio, the flat image, the command-line file."""
+    console = "mon:stdio" if profile.interactive else "stdio"
+    argv = qemu_command(env, "sh4") + ["-machine", "r2d", "-display", "none", "-no-reboot",
+                                       "-serial", "null", "-serial", console, "-monitor", "none"]
+    if profile.mode == "icount":
+        argv += ["-icount", "shift=0,sleep=off"]
+    rel, _ = sh4_file(FW_CFG_CMDLINE, profile.append())
+    argv += ["-kernel", SH4_IMAGE, "-initrd", SH4_INITRD,
+             "-device", f"loader,file={rel},addr={SH4_FILE_ADDR:#x},force-raw=on"]
+    if profile.gdb:
+        argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]
+    return argv + list(profile.extra) + env_extra(env)
+
+
+def sh4_power_status(lines) -> int | None:
+    """The status the SH-4 kernel powered off with (its last power line among
+    the console's lines), as QEMU's isa-debug-exit would report it on x86;
+    None without the line."""
+    for text in reversed(list(lines)):
+        match = SH4_POWER_LINE.search(text)
+        if match:
+            return (int(match.group(1)) << 1) | 1
+    return None
+
+
 def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     """The complete QEMU argv for `profile` (paths relative to the repo root)."""
     profile.validate()
+    if profile.arch == "sh4":
+        return sh4_argv(profile, env)
     argv = qemu_command(env)
     argv += machine_args(profile)
     argv += net_args(profile)
@@ -287,9 +376,16 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
 
 def image_path(profile: Profile) -> str:
     """The build artefact this profile boots from."""
+    if profile.arch == "sh4":
+        return SH4_IMAGE
     if profile.iso:
         return ISO_IMAGE
     return DEBUG_KERNEL_IMAGE if profile.debug_kernel else KERNEL_IMAGE
+
+
+def make_variables(profile: Profile) -> tuple[str, ...]:
+    """The make variables the profile's build takes (ARCH for a second arch)."""
+    return () if profile.arch == "x86_64" else (f"ARCH={profile.arch}",)
 
 
 def make_target(profile: Profile) -> str:

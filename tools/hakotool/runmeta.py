@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import history
 from . import qemuver
-from .qemu import INITRD_IMAGE, Profile, image_path, qemu_command
+from .qemu import INITRD_IMAGE, SH4_INITRD, Profile, image_path, qemu_command
 
 # The firmware QEMU puts into a pc guest: SeaBIOS, the VGA BIOS, the option
 # ROMs that load a multiboot or Linux kernel, and the NICs' boot ROMs.  Another
@@ -53,10 +53,14 @@ def _version_line(cc: str) -> str:
     return (proc.stdout.splitlines() or ["unknown"])[0].strip()
 
 
-def compiler_version(env: dict) -> str:
-    """The first line of `gcc --version` (what built the guest), or "unknown"; asked once
+# The compiler of each arch's build (kernel/arch/ARCH/arch.mk's ARCH_CROSS).
+ARCH_CC = {"x86_64": "gcc", "sh4": "sh4-linux-gnu-gcc"}
+
+
+def compiler_version(env: dict, arch: str = "x86_64") -> str:
+    """The first line of `CC --version` (what built the guest), or "unknown"; asked once
     per compiler for the life of the process (a test-all run boots dozens of times)."""
-    return _version_line(env.get("CC", "gcc"))
+    return _version_line(env.get("CC", ARCH_CC.get(arch, "gcc")))
 
 
 @functools.lru_cache(maxsize=None)
@@ -82,11 +86,12 @@ def firmware_digests(qemu: str) -> dict[str, str]:
 def build_meta(profile: Profile, root: Path, env: dict) -> dict:
     """What was booted: the images' digests, the compiler and the firmware, so a
     figure that moves between machines can be traced to what differed."""
+    initrd = SH4_INITRD if profile.arch == "sh4" else INITRD_IMAGE
     meta = {"image": file_digest(root / image_path(profile)),
-            "initrd": None if profile.iso else file_digest(root / INITRD_IMAGE),
-            "cc": compiler_version(env)}
-    if real_qemu(env):
-        meta["firmware"] = firmware_digests(qemu_command(env)[0])
+            "initrd": None if profile.iso else file_digest(root / initrd),
+            "cc": compiler_version(env, profile.arch)}
+    if real_qemu(env) and profile.arch == "x86_64":      # r2d loads no firmware
+        meta["firmware"] = firmware_digests(qemu_command(env, profile.arch)[0])
     return meta
 
 
@@ -94,7 +99,7 @@ def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
     """The meta record heading a run's result file (results.py)."""
     commit, dirty = history.commit_state(root)
     if real_qemu(env):
-        found, _ = qemuver.check_version(qemuver.resolve(qemu_command(env)[0], env))
+        found, _ = qemuver.check_version(qemuver.resolve(qemu_command(env, profile.arch)[0], env))
         qemu = found.text if found else "unknown"
     else:
         qemu = "stand-in: " + env.get("HAKO_QEMU", "").strip()

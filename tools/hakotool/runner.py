@@ -38,7 +38,8 @@ from . import paths
 from . import progress
 from . import qemuver
 from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
-                   make_target, qemu_available, qemu_command)
+                   make_target, make_variables, qemu_available, qemu_command, sh4_power_status,
+                   write_boot_files)
 from .results import ResultCollector, decode_line, result_text, write_results
 from .runmeta import file_digest, real_qemu, run_meta, unit_of  # noqa: F401 (peer.py, tests)
 from .soak import READY_LINE, Sender, free_port
@@ -100,10 +101,11 @@ def build_enabled(env: dict) -> bool:
     return env.get("HAKO_NO_BUILD", "") != "1"
 
 
-def run_make(root: Path, target: str, env: dict, capture: bool = False) -> tuple[int, str]:
-    """Run `make -s TARGET` in the repo root; returns (status, output)."""
+def run_make(root: Path, target: str, env: dict, capture: bool = False,
+             variables: tuple[str, ...] = ()) -> tuple[int, str]:
+    """Run `make -s [VARIABLES] TARGET` in the repo root; returns (status, output)."""
     try:
-        proc = subprocess.run(["make", "-s", target], cwd=root, env=env,
+        proc = subprocess.run(["make", "-s", *variables, target], cwd=root, env=env,
                               capture_output=capture, text=True, errors="replace")
     except OSError as exc:
         return 127, f"cannot run make: {exc}"
@@ -115,18 +117,19 @@ def qemu_banner(profile: Profile, env: dict) -> str | None:
     """The line naming the QEMU a boot uses (None for a HAKO_QEMU stand-in)."""
     if not real_qemu(env):
         return None
-    program = qemu_command(env)[0]
+    program = qemu_command(env, profile.arch)[0]
     found, _ = qemuver.check_version(qemuver.resolve(program, env))
     version = found.text if found else "unknown version"
     model = f", cost model {profile.model}" if profile.model else ""
-    return (f"hako: QEMU {version} ({program}), {profile.machine}, "
+    machine = "r2d" if profile.arch == "sh4" else profile.machine
+    return (f"hako: QEMU {version} ({program}), {machine}, "
             f"{_plural(profile.smp, 'CPU')}, {profile.mode}{model}")
 
 
 def check_environment(profile: Profile, env: dict) -> tuple[int, str] | None:
     """QEMU present and new enough and (for kvm mode) /dev/kvm usable;
     else (code, reason)."""
-    command = qemu_command(env)
+    command = qemu_command(env, profile.arch)
     if not qemu_available(command):
         return EXIT_USAGE, (f"{command[0]} not found; run `make deps` to install "
                             "QEMU and the other build dependencies")
@@ -154,10 +157,12 @@ def prepare(profile: Profile, root: Path, env: dict, build: bool) -> tuple[int, 
         if why:
             return EXIT_USAGE, why
     target = make_target(profile)
+    variables = make_variables(profile)
     if build and build_enabled(env):
-        status, _ = run_make(root, target, env)
+        status, _ = run_make(root, target, env, variables=variables)
         if status != 0:
-            return EXIT_BUILD, f"build failed: make -s {target} exited {status}"
+            return EXIT_BUILD, f"build failed: make -s {' '.join(variables + (target,))} exited {status}"
+    write_boot_files(profile, root)
     if not (root / image_path(profile)).is_file():
         return EXIT_BUILD, f"{image_path(profile)} not found (run make {target})"
     return None
@@ -558,6 +563,11 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
                 board.end(shown)
             if budget is not None:
                 budget.close()
+    if profile.arch == "sh4" and outcome.qemu_status == 0 and outcome.exit_code == EXIT_RESET:
+        console = outcome.log.read_text(errors="replace").splitlines() if outcome.log else []
+        power = sh4_power_status(console)      # r2d's power-off exits 0 (qemu.py)
+        if power is not None:
+            outcome.exit_code, outcome.reason = map_qemu_status(power)
     finish(outcome, root, keep_log, meta)
     if profile.model:
         join_model(outcome, profile, root, err, epoch_names)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,8 @@ from .crashcheck import EXPECTED as CRASH_KINDS, crash_profile, judge_crash
 from .gdbcheck import check_gdb
 from .optioncheck import EXPECTED as OPTION_CASES, judge_option, option_profile
 from .shellcheck import check_shell
-from .qemu import DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile
+from .qemu import (DEBUG_KERNEL_IMAGE, ISO_IMAGE, KERNEL_IMAGE, Profile, image_path, make_variables,
+                   qemu_available, qemu_command)
 from .jobs import default_jobs, run_ordered
 from .progress import Board
 from .results import guest_bytes, skip_reason, verdict
@@ -83,10 +85,12 @@ class BootCase:
     debug_kernel: bool = False           # boot build/debug/hako.elf (make kernel-debug)
     disk: str = "none"                   # --disk: fresh disk images (disks.py)
     tag: str = ""                        # told apart from a boot otherwise alike
+    arch: str = "x86_64"                 # sh4: QEMU's r2d board (machine "r2d")
 
     @property
     def label(self) -> str:
-        text = f"{self.machine}-smp{self.smp}" + ("-iso" if self.iso else "")
+        text = ("sh4-" if self.arch == "sh4" else "") + f"{self.machine}-smp{self.smp}" + \
+            ("-iso" if self.iso else "")
         if self.mem != BootCase.mem:
             text += f"-{self.mem}"
         if self.net != BootCase.net:
@@ -104,7 +108,7 @@ class BootCase:
         return text
 
     def profile(self) -> Profile:
-        return Profile(machine=self.machine, smp=self.smp, mem=self.mem,
+        return Profile(arch=self.arch, machine=self.machine, smp=self.smp, mem=self.mem,
                        mode=self.mode, words=self.words, iso=self.iso,
                        cmdline=self.cmdline, net=self.net, disk=self.disk,
                        debug_kernel=self.debug_kernel)
@@ -221,6 +225,9 @@ PLANS = {
         # Block drivers as processes: the ramdisk and the AHCI disk.
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
                  cmdline=DRVPROC_BLK),
+        # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
+        # (skipped with the reason when the SH-4 compiler or QEMU is absent).
+        BootCase("r2d", 1, arch="sh4"),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).
@@ -470,24 +477,26 @@ class TestAll:
         return 0 if r.failed == 0 else 1
 
     # -- builds ----------------------------------------------------------
-    def _make(self, target: str) -> tuple[int, str]:
+    def _make(self, target: str, variables: tuple[str, ...] = ()) -> tuple[int, str]:
         if not build_enabled(self.env):
             return 0, ""
-        status, output = run_make(self.root, target, self.env, capture=True)
+        status, output = run_make(self.root, target, self.env, capture=True, variables=variables)
         if status != 0 and output.strip():
             self.err.write(output if output.endswith("\n") else output + "\n")
         return status, output
 
-    def built(self, target: str, artefact: str, counted: bool) -> bool:
+    def built(self, target: str, artefact: str, counted: bool,
+              variables: tuple[str, ...] = ()) -> bool:
         """Build `target` once; a counted failure adds a `build:` item."""
-        if target not in self._built:
-            status, _ = self._make(target)
+        key = " ".join(variables + (target,))
+        if key not in self._built:
+            status, _ = self._make(target, variables)
             ok = status == 0 and (self.root / artefact).is_file()
-            self._built[target] = ok
+            self._built[key] = ok
             if not ok and counted:
-                why = f"make -s {target} exited {status}" if status else f"{artefact} missing"
-                self.reporter.add([TestItem(f"build:{target}", False, why)])
-        return self._built[target]
+                why = f"make -s {key} exited {status}" if status else f"{artefact} missing"
+                self.reporter.add([TestItem(f"build:{key}", False, why)])
+        return self._built[key]
 
     # -- steps -----------------------------------------------------------
     def step_layout(self) -> None:
@@ -539,6 +548,15 @@ class TestAll:
                         env=self.env, err=self.err)
 
     def _case_ready(self, case: BootCase) -> bool:
+        if case.arch != "x86_64":
+            missing = arch_tools_missing(case.arch, self.env)
+            if missing:
+                self.reporter.skip(case.label, f"{missing} not found (make deps installs the "
+                                   f"{case.arch} tools)")
+                return False
+            profile = case.profile()
+            return self.built("kernel", image_path(profile), counted=True,
+                              variables=make_variables(profile))
         if not self.built("kernel", KERNEL_IMAGE, counted=True):
             return False
         if case.debug_kernel and not self.built("kernel-debug", DEBUG_KERNEL_IMAGE, counted=True):
@@ -623,6 +641,21 @@ class TestAll:
         from .peer import check_linux
         ok, why = check_linux(self.root, self.env, self.err)
         self.reporter.add([TestItem("peer-linux", ok, why)])
+
+
+# The compiler each second arch's kernel is built with (kernel/arch/ARCH/arch.mk).
+ARCH_COMPILERS = {"sh4": "sh4-linux-gnu-gcc"}
+
+
+def arch_tools_missing(arch: str, env: dict) -> str:
+    """The first tool a second arch's boot lacks (its compiler, its QEMU), or ""."""
+    compiler = ARCH_COMPILERS.get(arch, "")
+    if compiler and shutil.which(compiler, path=env.get("PATH")) is None:
+        return compiler
+    command = qemu_command(env, arch)
+    if not qemu_available(command):
+        return command[0]
+    return ""
 
 
 def run_test_all(quick: bool = False, plan: Plan | None = None,

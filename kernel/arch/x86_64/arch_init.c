@@ -1,8 +1,9 @@
 /*
  * arch_init.c — the x86_64 steps of the boot order that kmain (boot/main.c)
  * calls through arch_* hooks: per-CPU descriptors, the trap table, the
- * interrupt controllers; and device-line routing for the PCI layer.
+ * firmware tables (ACPI), the interrupt controllers; and device-line routing for the PCI layer.
  */
+#include <acpi.h>
 #include <cpu.h>
 #include <arch/arch.h>
 #include "arch_cpu.h"
@@ -21,6 +22,16 @@ void arch_trap_init(void)
 {
 	idt_init();                      /* exception and interrupt gates */
 	idt_load();
+}
+
+void arch_platform_init(const struct bootinfo *bi)
+{
+	acpi_init(bi);                   /* CPUs, IOAPICs, HPET, ECAM */
+}
+
+const char *arch_machine_name(void)
+{
+	return acpi.ecam_addr ? "q35" : "pc";
 }
 
 void arch_intc_init(struct cpu *bsp)

@@ -28,6 +28,7 @@
 #ifndef _HAKO_ISPC_H
 #define _HAKO_ISPC_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <hako_ispc.h>
@@ -131,7 +132,7 @@ struct ispc_req {
 /* A handler returns the status to reply, or ISPC_FORWARDED when it has
  * passed on a request that returns directly (its ispc_request said
  * HAKO_ISPC_PASSED): the result is not ours to give. */
-#define ISPC_FORWARDED (1L << 32)
+#define ISPC_FORWARDED LONG_MIN            /* no status is: an errno or a count */
 
 struct ispc_handler {
 	int op;

@@ -35,8 +35,9 @@
  *                      arch_purge_caches_and_tlb (measure/kinternal.c, syscall/sys_perf.c)
  *     user mode        arch_user_start (proc/proc.c), arch_copy_user,
  *                      arch_copy_user_str, arch_copy_user_rw (mm/uaccess.c)
- *     boot             arch_early_init, arch_trap_init, arch_intc_init,
- *                      arch_fw_read_file, arch_power_off (boot/main.c)
+ *     boot             arch_early_init, arch_trap_init, arch_platform_init,
+ *                      arch_intc_init, arch_machine_name, arch_fw_read_file,
+ *                      arch_power_off (boot/main.c)
  *     device lines     arch_intr_line_route/retarget/mask, arch_msi_message,
  *                      the VECTOR_* map, ARCH_INTR_VECTORS/FIRST_IRQ (dev/pci.c,
  *                      dev/drvenv_kernel.c, intr/)
@@ -72,9 +73,15 @@
 #include <stdint.h>
 #include <arch/layout.h>
 
+struct bootinfo;
 struct cpu;
 struct thread;
 struct trapframe;
+
+/* What the machine has, for the self-tests that need it. */
+#define ARCH_HAS_VGA_TEXT 1            /* a VGA text screen at 0xb8000 */
+#define ARCH_HAS_PORT_IO  1            /* in/out ports, granted to ring 3 by the I/O bitmap */
+#define ARCH_TSC_MIN_HZ   100000000ull /* a TSC slower than this is a calibration error */
 
 /* Console devices. */
 void arch_serial_init(void);
@@ -219,6 +226,8 @@ void arch_early_init(struct cpu *bsp);    /* descriptors and the per-CPU pointer
 void arch_trap_init(void);                /* exception and interrupt entry */
 void arch_intc_init(struct cpu *bsp);     /* interrupt controllers, device lines masked */
 int arch_intc_count(void);                /* device-line controllers found (I/O APICs) */
+void arch_platform_init(const struct bootinfo *bi);   /* the firmware's tables: ACPI */
+const char *arch_machine_name(void);      /* "pc" or "q35" (an ECAM in the MCFG) */
 
 /* Device interrupt lines (GSIs): send gsi to vector on the CPU with id dest. */
 int arch_intr_line_route(int gsi, int vector, uint32_t dest, bool active_low, bool level);

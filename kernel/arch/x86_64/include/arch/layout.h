@@ -31,6 +31,10 @@
 #define KSTACK_SLOT      32768
 #define KSTACK_SLOTS     4096                 /* 128 MiB of address space */
 
+/* The user programs' ELF class and machine (ELF64, EM_X86_64: proc/elf.c). */
+#define ARCH_ELF_CLASS   2
+#define ARCH_ELF_MACHINE 62
+
 #define PAGE_SIZE        4096
 #define PAGE_SHIFT       12
 

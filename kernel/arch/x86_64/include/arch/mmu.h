@@ -23,6 +23,9 @@ struct arch_addrspace {
 	uint64_t root;
 };
 
+/* Levels of tables: PML4, PDPT, PD, PT. */
+#define ARCH_PT_LEVELS 4
+
 /* Page-table frames that unmapping npages pages can empty at most: the
  * size of the freed[] array the unmap hooks fill. */
 #define ARCH_PT_FREED_MAX(npages) (3 * ((npages) / 512 + 2))

@@ -1,0 +1,31 @@
+# kernel/arch/sh4/arch.mk — what the SH-4 build sets (`make ARCH=sh4
+# kernel`; the Makefile includes kernel/arch/$(ARCH)/arch.mk): Debian's
+# cross toolchain (gcc-sh4-linux-gnu), little-endian SH-4 code without
+# the FPU, and the flat image QEMU's r2d board loads with -kernel.  The
+# build tree is build/sh4/.
+ARCH_CROSS := sh4-linux-gnu-
+ARCH_BUILD := build/sh4
+# -m4-nofpu: the kernel never touches the FPU.  Atomics of 1-4 bytes mask
+# interrupts around the access (soft-imask: one CPU, privileged mode);
+# GCC's default (gUSA) would have the entry code roll sequences back.  Generic code keeps
+# addresses in uint64_t and converts them to and from 32-bit pointers on
+# purpose (arch/layout.h: the kernel's addresses sign-extended), and it
+# prints uint64_t with %lu, which lib/format.c reads as 64 bits: those
+# three warnings say nothing on this arch.
+# -O0: Debian 12's GCC 12 for SH miscompiles at -O1 and above: its
+# SH-only pass sh_treg_combine (gated on optimize > 0, no flag turns it off)
+# deletes the T-bit test before some conditional branches, e.g. the first
+# test of console.c's send_queued loop; at -O0 that pass does not run.
+ARCH_KERNEL_CFLAGS := -O0 -ml -m4-nofpu -mno-usermode -matomic-model=soft-imask -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
+# 64-bit division and shifts come from libgcc.
+ARCH_KERNEL_LIBS := $(shell $(ARCH_CROSS)gcc -ml -m4-nofpu -print-libgcc-file-name 2>/dev/null)
+# User programs: the same code model, -O0 for the same compiler fault;
+# their 1-4 byte atomics are gUSA sequences, which the kernel's exception
+# entry rolls back (trap.c).
+ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
+ARCH_USER_LDSCRIPT := user/lib/arch/sh4/user.ld
+ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
+ARCH_OBJDUMP_FLAGS :=
+# nm prints 32-bit addresses: mksyms widens them as the C code does.
+ARCH_MKSYMS_FLAGS := --sign-extend32
+ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/hako.bin $(BUILD)/initrd.img

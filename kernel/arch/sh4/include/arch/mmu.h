@@ -1,0 +1,65 @@
+/*
+ * arch/mmu.h — the page-table hooks behind the generic address spaces
+ * (kernel/mm/vm.c, vm.h), implemented in arch/sh4/mmu.c.
+ *
+ * The SH-4 loads its TLB by software: a miss raises an exception whose
+ * handler (tlbmiss.S) walks Hako's tables and loads one UTLB entry with
+ * LDTLB.  The tables are two levels: a 4 KiB directory of 1024 words, one
+ * per 4 MiB, each the physical address of a 4 KiB table of 1024 entries,
+ * one per page, in the PTEL register's format (PPN, V, size, protection,
+ * C, D, SH) plus software bits the handler masks off.  The user half
+ * (U0) is walked in the loaded address space's directory, P3 (kernel
+ * stacks) in kernel_as's.  Each address space has an ASID, written to
+ * PTEH on a switch, so a switch flushes nothing; kernel entries are
+ * shared (SH) and match every ASID.
+ *
+ * Every arch_pt_* hook that takes an address space is called with
+ * as->lock held, except arch_pt_create and arch_pt_destroy.
+ */
+#ifndef HAKO_ARCH_MMU_H
+#define HAKO_ARCH_MMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <arch/layout.h>
+
+struct addrspace;
+
+/* The physical address of the directory, and the address space's ASID. */
+struct arch_addrspace {
+	uint64_t root;
+	uint32_t asid;
+};
+
+/* Levels of tables: the directory and the page tables. */
+#define ARCH_PT_LEVELS 2
+
+#define ARCH_PT_FREED_MAX(npages) ((npages) / 1024 + 2)
+
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *nfreed);
+bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned *flags);
+uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages);
+uint64_t arch_pt_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages,
+			     uint64_t *frames, uint64_t *freed, int *nfreed);
+/* One large page: the SH-4's 1 MiB page size, 256 entries of one table
+ * with the 1 MiB size bits; -ENOMEM, -EEXIST. */
+#define ARCH_PT_LARGE_SIZE (1ull << 20)
+int arch_pt_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+bool arch_pt_unmap_large(struct addrspace *as, uint64_t va);
+int arch_pt_create(struct addrspace *as);
+void arch_pt_destroy(struct addrspace *as);
+
+/* Load a's directory and ASID on this CPU unless they are loaded (whether
+ * it loaded them); the TLB keeps every ASID's entries. */
+bool arch_pt_load(const struct arch_addrspace *a);
+/* Drop this CPU's translation of one page, or of npages from va, in
+ * the loaded ASID and the shared kernel entries. */
+void arch_tlb_flush_page(uint64_t va);
+void arch_tlb_flush_range(uint64_t va, uint64_t npages);
+
+void arch_vm_init(void);
+void arch_vm_init_cpu(void);
+
+#endif

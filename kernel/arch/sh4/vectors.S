@@ -1,0 +1,266 @@
+/*
+ * vectors.S — the SH-4's exception entry points at VBR + 0x100 (general
+ * exceptions, trapa), VBR + 0x400 (TLB miss) and VBR + 0x600 (interrupts).
+ *
+ * The CPU enters with SR.BL=1 (a second exception would reset it), SR.RB=1
+ * (bank-1 r0-r7), the interrupted pc in SPC, SR in SSR and r15 in SGR.
+ * While BL=1 only P1/P4 memory may be touched, and a kernel stack lives
+ * in P3, behind the TLB.  So the entry first stores the whole interrupted
+ * state into a save area in P1 (entry_area), then switches to bank 0 with
+ * BL=0 (interrupts still masked), and copies the area onto the kernel
+ * stack as the struct trapframe, where a TLB miss is served as usual.
+ * The stack is the interrupted r15 for an entry from the kernel, the
+ * thread's kernel stack top (sh4_kstack_top) for one from user mode.
+ * The exit runs the same steps backwards and ends in RTE.
+ *
+ * The TLB-miss handler serves a miss from Hako's tables in bank 1 with
+ * BL=1 and no stack: the directory of the user half (sh4_user_dir) or of
+ * P3 (sh4_kernel_dir), the page's entry into PTEL, LDTLB (PTEH holds the
+ * faulting VPN and the current ASID already), RTE; a miss without a valid
+ * entry goes to the general entry as a fault.  Each one served counts in
+ * sh4_tlb_misses.
+ */
+#define TF_WORDS 24                    /* sizeof(struct trapframe) / 4 */
+
+	.text
+	.balign 4096
+	.globl sh4_vectors
+sh4_vectors:
+	.space	0x100
+
+/* VBR + 0x100: general exceptions; r1 = EXPEVT. */
+general_entry:
+	mov.l	.Lexpevt, r0
+	bra	entry_common
+	mov.l	@r0, r1
+
+	.balign 4
+.Lexpevt:	.long	0xff000024
+
+/*
+ * The common entry (bank 1, BL=1): r1 = the event code.  Stores, from the
+ * end of entry_area down, tea, event, ssr, spc, gbr, macl, mach, pr,
+ * r15..r8, r7..r0 of bank 0: struct trapframe's order from its start.
+ */
+entry_common:
+	mov.l	.Larea_end, r7
+	mov.l	.Ltea, r0
+	mov.l	@r0, r0
+	mov.l	r0, @-r7
+	mov.l	r1, @-r7
+	stc	ssr, r0
+	mov.l	r0, @-r7
+	stc	spc, r0
+	mov.l	r0, @-r7
+	stc	gbr, r0
+	mov.l	r0, @-r7
+	sts	macl, r0
+	mov.l	r0, @-r7
+	sts	mach, r0
+	mov.l	r0, @-r7
+	sts	pr, r0
+	mov.l	r0, @-r7
+	stc	sgr, r0
+	mov.l	r0, @-r7
+	mov.l	r14, @-r7
+	mov.l	r13, @-r7
+	mov.l	r12, @-r7
+	mov.l	r11, @-r7
+	mov.l	r10, @-r7
+	mov.l	r9, @-r7
+	mov.l	r8, @-r7
+	stc	r7_bank, r0
+	mov.l	r0, @-r7
+	stc	r6_bank, r0
+	mov.l	r0, @-r7
+	stc	r5_bank, r0
+	mov.l	r0, @-r7
+	stc	r4_bank, r0
+	mov.l	r0, @-r7
+	stc	r3_bank, r0
+	mov.l	r0, @-r7
+	stc	r2_bank, r0
+	mov.l	r0, @-r7
+	stc	r1_bank, r0
+	mov.l	r0, @-r7
+	stc	r0_bank, r0
+	mov.l	r0, @-r7
+	/* The stack: from user mode (SSR.MD clear) the kernel stack's top. */
+	stc	ssr, r0
+	shll	r0
+	shll	r0                      /* T = MD (bit 30) */
+	bt	1f
+	mov.l	.Lkstack_top, r0
+	mov.l	@r0, r15
+1:	add	#-(TF_WORDS * 4), r15
+	/* Bank 0, unblocked, interrupts masked: the TLB may miss from here. */
+	mov.l	.Lsr_kernel_masked, r0
+	ldc	r0, sr
+	mov.l	.Larea, r1
+	mov	r15, r2
+	mov	#TF_WORDS, r3
+2:	mov.l	@r1+, r0
+	dt	r3
+	mov.l	r0, @r2
+	bf/s	2b
+	add	#4, r2
+	mov	#0, r14
+	mov.l	.Ltrap, r0
+	jsr	@r0
+	mov	r15, r4
+
+	.globl sh4_trap_return
+sh4_trap_return:                        /* r15: the trapframe */
+	mov.l	.Lsr_kernel_masked, r0
+	ldc	r0, sr
+	mov.l	.Larea, r1
+	mov	r15, r2
+	mov	#TF_WORDS, r3
+3:	mov.l	@r2+, r0
+	dt	r3
+	mov.l	r0, @r1
+	bf/s	3b
+	add	#4, r1
+	/* Bank 1, blocked: only entry_area (P1) from here to RTE. */
+	mov.l	.Lsr_blocked, r0
+	ldc	r0, sr
+	mov.l	.Larea, r7
+	mov.l	@r7+, r0
+	ldc	r0, r0_bank
+	mov.l	@r7+, r0
+	ldc	r0, r1_bank
+	mov.l	@r7+, r0
+	ldc	r0, r2_bank
+	mov.l	@r7+, r0
+	ldc	r0, r3_bank
+	mov.l	@r7+, r0
+	ldc	r0, r4_bank
+	mov.l	@r7+, r0
+	ldc	r0, r5_bank
+	mov.l	@r7+, r0
+	ldc	r0, r6_bank
+	mov.l	@r7+, r0
+	ldc	r0, r7_bank
+	mov.l	@r7+, r8
+	mov.l	@r7+, r9
+	mov.l	@r7+, r10
+	mov.l	@r7+, r11
+	mov.l	@r7+, r12
+	mov.l	@r7+, r13
+	mov.l	@r7+, r14
+	mov.l	@r7+, r15
+	mov.l	@r7+, r0
+	lds	r0, pr
+	mov.l	@r7+, r0
+	lds	r0, mach
+	mov.l	@r7+, r0
+	lds	r0, macl
+	mov.l	@r7+, r0
+	ldc	r0, gbr
+	mov.l	@r7+, r0
+	ldc	r0, spc
+	mov.l	@r7+, r0
+	ldc	r0, ssr
+	rte
+	nop
+
+	.balign 4
+.Larea:		.long	entry_area
+.Larea_end:	.long	entry_area + TF_WORDS * 4
+.Ltea:		.long	0xff00000c
+.Lkstack_top:	.long	sh4_kstack_top
+.Lsr_kernel_masked: .long 0x400080f0   /* MD, FD, IMASK 15 */
+.Lsr_blocked:	.long	0x700080f0     /* MD, RB, BL, FD, IMASK 15 */
+.Ltrap:		.long	trap
+
+/* VBR + 0x400: TLB miss (bank 1, BL=1, no stack). */
+	.org	sh4_vectors + 0x400
+tlb_miss_entry:
+	mov.l	.Lm_tea, r0
+	mov.l	@r0, r1                 /* r1: the address */
+	mov.l	.Lm_user_dir, r0
+	cmp/pz	r1                      /* T: the user half (U0) */
+	bt	1f
+	mov.l	.Lm_kernel_dir, r0
+1:	mov.l	@r0, r2                 /* r2: the directory, 0 if none */
+	tst	r2, r2
+	bt	tlb_fault
+	mov	r1, r0
+	shlr16	r0
+	shlr2	r0
+	shlr2	r0                      /* va >> 20 */
+	mov	#-4, r3
+	and	r3, r0                  /* (va >> 22) * 4 */
+	mov.l	@(r0, r2), r2           /* r2: the page table's P1 address, 0 if none */
+	tst	r2, r2
+	bt	tlb_fault
+	mov	r1, r0
+	shlr8	r0
+	shlr2	r0                      /* va >> 10 */
+	mov.l	.Lm_index_mask, r3
+	and	r3, r0                  /* ((va >> 12) & 1023) * 4 */
+	mov.l	@(r0, r2), r2           /* r2: the entry */
+	mov.l	.Lm_valid, r3
+	tst	r3, r2
+	bt	tlb_fault
+	mov.l	.Lm_ptel_mask, r3
+	and	r3, r2
+	mov.l	.Lm_ptel, r0
+	mov.l	r2, @r0
+	ldtlb
+	mov.l	.Lm_misses, r0
+	mov.l	@r0, r1
+	add	#1, r1
+	mov.l	r1, @r0
+	rte
+	nop
+tlb_fault:
+	mov.l	.Lm_expevt, r0
+	mov.l	.Lm_entry_common, r2
+	jmp	@r2
+	mov.l	@r0, r1
+
+	.balign 4
+.Lm_tea:	.long	0xff00000c
+.Lm_ptel:	.long	0xff000004
+.Lm_expevt:	.long	0xff000024
+.Lm_user_dir:	.long	sh4_user_dir
+.Lm_kernel_dir:	.long	sh4_kernel_dir
+.Lm_index_mask:	.long	0x00000ffc
+.Lm_valid:	.long	0x00000100
+.Lm_ptel_mask:	.long	0x1ffffdff      /* the software bits off */
+.Lm_misses:	.long	sh4_tlb_misses
+.Lm_entry_common: .long	entry_common
+
+/* VBR + 0x600: interrupts; r1 = INTEVT. */
+	.org	sh4_vectors + 0x600
+interrupt_entry:
+	mov.l	.Li_intevt, r0
+	mov.l	.Li_entry_common, r2
+	jmp	@r2
+	mov.l	@r0, r1
+
+	.balign 4
+.Li_intevt:	.long	0xff000028
+.Li_entry_common: .long	entry_common
+
+	.data
+	.balign 4
+	.globl sh4_tlb_misses, sh4_user_dir, sh4_kernel_dir, sh4_kstack_top
+sh4_tlb_misses:	.long	0
+sh4_user_dir:	.long	0
+sh4_kernel_dir:	.long	0
+sh4_kstack_top:	.long	0
+entry_area:	.space	TF_WORDS * 4
+
+/* sh4_enter_user(tf): leave for user mode through the exit path. */
+	.text
+	.globl sh4_enter_user
+	.balign 4
+sh4_enter_user:
+	mov.l	.Lu_return, r0
+	jmp	@r0
+	mov	r4, r15
+
+	.balign 4
+.Lu_return:	.long	sh4_trap_return
