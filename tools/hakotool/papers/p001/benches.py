@@ -49,9 +49,10 @@ BENCHES: dict[str, Bench] = {
     # 8 to show the gains vanish; the loop counts are kept small to keep the
     # boots short (docs/results.md).
     "mp": Bench(
-        profile=Profile(machine="pc", smp=8, mode="icount",
+        profile=Profile(machine="pc", smp=9, mode="icount", cmdline="iop=8",
                         words=("iotest", "all", "--devs", "testdev0,ramdisk0", "--pin", "on",
-                               "--loops", "10", "--t2loops", "5")),
+                               "--waits", "0,10,20,50,100,200", "--loops", "10",
+                               "--longloops", "2", "--t2loops", "5", "--t2iop", "on")),
         timeout=1200.0,
         table=iotest_table,
         about="multiprocessor device access, paper 001 (iotest): Table 1 on testdev and the "
