@@ -254,6 +254,48 @@ TEST(interrupts_out_of_order_do_not_delay_each_other)
 	cm_vclock_free(vc);
 }
 
+/* vCPU 2 ran work nobody waited for: a global region begun on vCPU 0
+ * starts every clock at vCPU 2's, so a worker woken there counts none of it. */
+TEST(a_global_region_begins_at_one_moment_for_every_vcpu)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	cm_vclock_post(vc, 2, run(2, 9000), HAKO_SYNC_THREAD, 0x70);   /* a teardown, unwaited */
+	cm_vclock_region(vc, GBEGIN, 0, run(0, 100));
+	cm_vclock_post(vc, 0, run(0, 10), HAKO_SYNC_THREAD, 0x80);
+	cm_vclock_wait(vc, 2, run(2, 0), HAKO_SYNC_THREAD, 0x80);
+	cm_vclock_post(vc, 2, run(2, 500), HAKO_SYNC_CALL, 0x90);
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_CALL, 0x90);
+	cm_vclock_region(vc, GEND, 0, run(0, 0));
+	CHECK_EQ(cm_vclock_elapsed(vc, REGION, 0).insns, 10 + 500);      /* the wake, the work */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 9000);        /* idle, brought up too */
+	cm_vclock_free(vc);
+}
+
+/* A request that reaches the device after one issued later goes first if
+ * the device is free long enough before that one; else after it. */
+TEST(a_late_request_goes_where_its_time_has_room)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	const struct cm_work delay = { 300, 100 };
+	cm_vclock_service(vc, 0, run(0, 1000), 1, 0xa0, delay);       /* 1,000 .. 1,100 */
+	cm_vclock_service(vc, 1, run(1, 500), 1, 0xb0, delay);        /* 500 .. 600: room */
+	cm_vclock_service(vc, 2, run(2, 950), 1, 0xc0, delay);        /* 950: after 1,100 */
+	cm_vclock_service(vc, 1, run(1, 50), 1, 0xd0, delay);         /* 550: after 600 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xb0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 600);
+	cm_vclock_wait(vc, 2, run(2, 0), HAKO_SYNC_IO, 0xc0);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1200);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xd0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 700);
+	for (unsigned i = 0; i < 100; i++)                            /* more than it remembers */
+		cm_vclock_service(vc, 0, run(0, 0), 1, 0x100 + i, delay);
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_IO, 0x100 + 99);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1200 + 100 * 100);
+	cm_vclock_free(vc);
+}
+
 TEST(markers_dispatch_by_their_op)
 {
 	reset();
