@@ -170,6 +170,17 @@ def test_001_table2_the_busiest_cpus_dip_is_the_main_effect():
     assert v.verdict == REPRODUCED
 
 
+def test_001_table2_a_fast_master_run_makes_no_dip():
+    """Master's run at K = 6 was fast: every policy is 1.5 % behind it there,
+    busiest no more than the others, so busiest shows no dip."""
+    f = policies(dev="testdev0", source="icount", busiest=lambda k: 0.0)
+    for (_, _, policy), curve in f["icount"].items():
+        if policy != "master":
+            curve[6] -= 1.5
+    v = p001.table2(f)
+    assert v.verdict == NOT_YET and "busiest's dip" in v.reason
+
+
 def test_001_table1_grid_the_waits_in_the_papers_order():
     paper = p001.PAPER_T1["ramdisk"]
     swapped = {**paper, 20: paper[200], 200: paper[20]}       # the long wait gains more

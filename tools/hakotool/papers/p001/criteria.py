@@ -16,6 +16,7 @@ without those runs, on the AHCI disk of mp-disk.
 """
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 from ...results import load_records
@@ -259,18 +260,31 @@ def t2_curves(f: dict) -> tuple[str, str, dict]:
     return "ahci0", "disk", {}
 
 
-def dip(curve: dict[int, float], lo: int, hi: int) -> float | None:
-    """The deepest value of CURVE over K = LO..HI."""
-    values = [v for k, v in curve.items() if lo <= k <= hi]
-    return min(values) if values else None
+# The policies that interrupt an idle CPU while processes are fewer than
+# CPUs (the paper: master, kept idle by OSF/1; the issuer, asleep on its
+# read; an idle one), equal in the paper's Table 2: the dip is measured
+# against them, so that one of their runs cannot make or hide it.
+IDLE_CPU_POLICIES = ("master", "issuer", "idle")
+
+
+def dip(curves: dict[str, dict[int, float]], lo: int, hi: int) -> float | None:
+    """The busiest-CPU policy's loss against the idle-CPU policies over
+    K = LO..HI: per K, busiest minus the median of IDLE_CPU_POLICIES (master
+    is 0 by definition), then the median over K; None without figures."""
+    per_k = []
+    for k in range(lo, hi + 1):
+        base = [curves.get(p, {}).get(k) for p in IDLE_CPU_POLICIES]
+        if k in curves.get("busiest", {}) and all(v is not None for v in base):
+            per_k.append(curves["busiest"][k] - statistics.median(base))
+    return statistics.median(per_k) if per_k else None
 
 
 def table2(f: dict, pub: dict = PAPER_T2) -> Verdict:
     """Table 2: each interrupt delivery policy against master.
     Reproduced: the busiest-CPU policy (2b-3) dips where the paper's does,
-    between DIP_FROM processes and the CPU count, its deepest loss within
-    ×2 of the paper's (main), and shows no dip (under DIP_MIN %) at fewer
-    processes; broadcast is the worst policy (lowest mean over K) and its
+    from DIP_FROM processes to one fewer than the CPUs, its loss against
+    the idle-CPU policies (dip()) within ×2 of the paper's (main), and
+    shows no dip (under DIP_MIN %) at fewer processes; broadcast is the worst policy (lowest mean over K) and its
     deepest loss is within ×2 of the paper's; every policy stays within ×2
     of the paper's largest departure from master; the policies that lose
     keep the paper's order by mean (2b-4 < 2b-3 < 2a-2)."""
@@ -283,21 +297,23 @@ def table2(f: dict, pub: dict = PAPER_T2) -> Verdict:
                                             "through the IOP) or results/bench-mp-disk-N.jsonl")])
     others = {p: mean(c) for p, c in curves.items() if p != "master"}
     worst = min(others, key=others.get)
-    paper_dip = dip(paper_curve(pub["busiest"]), DIP_FROM, PAPER_CPUS)
-    hako_dip = dip(curves["busiest"], DIP_FROM, HAKO_CPUS)
-    early = dip(curves["busiest"], 1, DIP_FROM - 1)
+    paper = {p: paper_curve(c) for p, c in pub.items()}
+    paper_dip = dip(paper, DIP_FROM, PAPER_CPUS - 1)
+    hako_dip = dip(curves, DIP_FROM, HAKO_CPUS - 1)
+    early = dip(curves, 1, DIP_FROM - 1)
     paper_span = max(abs(v) for c in pub.values() for v in c)
     hako_span = max(abs(v) for c in curves.values() for v in c.values())
     order = sorted(T2_ORDER, key=others.get)
     checks = [
         ran("iotest's policies", True, ""),
-        size(f"busiest's dip at {DIP_FROM}..{HAKO_CPUS} processes", hako_dip, paper_dip,
-             main=True, unit=" %"),
+        size(f"busiest's dip at {DIP_FROM}..{HAKO_CPUS - 1} processes (the paper's "
+             f"{DIP_FROM}..{PAPER_CPUS - 1}), against the idle-CPU policies", hako_dip,
+             paper_dip, main=True, unit=" %"),
         holds(f"busiest: no dip below {DIP_FROM} processes",
               early is not None and early > -DIP_MIN,
-              f"its deepest loss at 1..{DIP_FROM - 1} is "
+              f"its loss at 1..{DIP_FROM - 1} is "
               f"{fmt(early) if early is not None else '—'} %, the paper's "
-              f"{fmt(dip(paper_curve(pub['busiest']), 1, DIP_FROM - 1))} %"),
+              f"{fmt(dip(paper, 1, DIP_FROM - 1))} %"),
         holds("broadcast the worst policy", worst == "broadcast",
               f"the worst by mean over k is {worst} ({fmt(others[worst])} %)"),
         size("broadcast's deepest loss", min(curves["broadcast"].values()), min(pub["broadcast"]),
