@@ -72,8 +72,9 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "* **Past the CPUs** (from 8 processes, when the master runs a process too) the "
             "funnel's gain grows instead of vanishing: a funnelled read moves to CPU 0 and "
             "queues there, at the worker's own priority, behind the process busy-waiting on CPU 0 "
-            "until its time slice ends. OSF/1 ran a thread in the kernel above user processes, so "
-            "there the funnelled read did not wait for a slice.",
+            "until its time slice ends. The paper's gains vanish past its CPUs, so on TOP-1 a "
+            "funnelled read did not wait a slice for the master; the paper does not say what "
+            "priority OSF/1 gave it there.",
             "* **testdev** answers after a fixed delay, one request at a time: when it is "
             "saturated neither mode can gain.",
             "* **Table 2** is run as the paper ran it: testdev's commands go to the I/O processor "
