@@ -5,7 +5,8 @@
 Reads the files the benches write:
 
   * results/bench-mp.jsonl — `./hako bench mp` (testdev, ramdisk), icount,
-    8 CPUs: each run's elapsed guest time.  Under icount every vCPU advances one
+    8 CPUs and the I/O processor (Table 2's commands): each run's elapsed
+    guest time.  Under icount every vCPU advances one
     instruction counter, so this is the SUM of all CPUs' work plus the
     time all of them sat idle: it cannot show a parallel speed-up.
   * results/bench-mp-disk-1.jsonl ... -N.jsonl — `./hako bench mp-disk`,
