@@ -70,11 +70,11 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "between reads a read is small beside the wait, and up to 7 processes (the master "
             "still free) the gain at waits 50 to 200 is of the paper's few per cent.",
             "* **Past the CPUs** (from 8 processes, when the master runs a process too) the "
-            "funnel's gain grows instead of vanishing: a funnelled read moves to CPU 0 and "
-            "queues there, at the worker's own priority, behind the process busy-waiting on CPU 0 "
-            "until its time slice ends. The paper's gains vanish past its CPUs, so on TOP-1 a "
-            "funnelled read did not wait a slice for the master; the paper does not say what "
-            "priority OSF/1 gave it there.",
+            "funnel's gain grows instead of vanishing. The workers are pinned, so CPU 0 keeps its "
+            "own worker and every funnelled read queues on CPU 0 behind that busy-waiting worker, "
+            "of the same priority, until its time slice ends: CPU 0 is the bottleneck. The "
+            "paper's processes were not pinned; with every CPU busy, its elapsed time was the "
+            "total work over the CPUs in either mode.",
             "* **testdev** answers after a fixed delay, one request at a time: when it is "
             "saturated neither mode can gain.",
             "* **Table 2** is run as the paper ran it: testdev's commands go to the I/O processor "
