@@ -35,5 +35,10 @@
 /* A device with a fixed service time (dev < HAKO_SYNC_DEVICES) takes request req:
  * the plugin serves its requests in turn and posts each one's end (HAKO_SYNC_IO). */
 #define sync_service(dev, req, ns) arch_region_mark_arg2(HAKO_SYNC_SERVICE, dev, req, ns)
+/* An interrupt's handler runs between these: its first wait for a post
+ * moves the handler's time to that post's, not to this CPU's own clock
+ * (vclock.h). */
+#define sync_irq_begin()          arch_region_mark(HAKO_SYNC_IRQ_BEGIN, 0)
+#define sync_irq_end()            arch_region_mark(HAKO_SYNC_IRQ_END, 0)
 
 #endif

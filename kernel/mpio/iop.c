@@ -42,6 +42,7 @@
 #include <kprintf.h>
 #include <mpio.h>
 #include <options.h>
+#include <region.h>
 #include <sched.h>
 #include <smp.h>
 #include <spinlock.h>
@@ -89,6 +90,7 @@ int iop_submit(struct blkdev *d, struct blk_req *r)
 		uint32_t head = mb->head;
 		if (head - __atomic_load_n(&mb->tail, __ATOMIC_ACQUIRE) < MAILBOX_SLOTS) {
 			mpio_route(d, r);        /* counts it issued here */
+			sync_post(HAKO_SYNC_CALL, r);    /* the IOP takes it no earlier */
 			mb->slot[head % MAILBOX_SLOTS] = r;
 			__atomic_store_n(&mb->head, head + 1, __ATOMIC_RELEASE);
 			pop_off();
@@ -127,12 +129,15 @@ void iop_done(struct blk_req *r, int status)
 static void execute(struct blk_req *r)
 {
 	struct blkdev *d = r->dev;
+	sync_irq_begin();                   /* timed from its issue (see serve) */
+	sync_wait(HAKO_SYNC_CALL, r);
 	spin_lock(&d->mp.lock);
 	int err = d->ops->submit(d, r);
 	spin_unlock(&d->mp.lock);
 	__atomic_fetch_add(&d->mp.iop_cmds, 1, __ATOMIC_RELAXED);
 	if (err)
 		iop_done(r, err);                /* it failed to start: complete it so */
+	sync_irq_end();
 }
 
 static bool serve_mailbox(struct mailbox *mb)
@@ -156,6 +161,9 @@ static bool signal_done(void)
 	while (r) {
 		struct blk_req *next = r->iop_next;
 		struct blkdev *d = r->dev;
+		sync_irq_begin();               /* timed from the device's end (see serve) */
+		sync_wait(HAKO_SYNC_IO, r);      /* testdev's modelled end of it */
+		sync_post(HAKO_SYNC_IO, r);      /* signalled from here: blk_finish's wait */
 		int cpu = mpio_iop_target(d, r);
 		if (cpu >= 0) {
 			__atomic_fetch_add(&d->mp.iop_ipis[cpu], 1, __ATOMIC_RELAXED);
@@ -170,22 +178,42 @@ static bool signal_done(void)
 					smp_send_ipi(c, vector);
 				}
 		}
+		sync_irq_end();
 		r = next;
 	}
 	return true;
 }
 
-/* The IOP's loop, with interrupts on (its devices' and the other CPUs' calls). */
+/* Is there a command in a mailbox or a completion to signal? */
+static bool pending(void)
+{
+	if (__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		return true;
+	for (int c = 0; c < ncpus; c++)
+		if (__atomic_load_n(&mailbox[c].head, __ATOMIC_ACQUIRE) != mailbox[c].tail)
+			return true;
+	return false;
+}
+
+/*
+ * The IOP's loop, with interrupts on (its devices' and the other CPUs'
+ * calls).  To the cost model's clocks (tools/costmodel/vclock.h) polling
+ * is waiting, not work, and each command and each completion is handled
+ * like an interrupt of its own: timed from its issuer's post or from the
+ * device's end, not from the IOP's clock, which under -icount's turns
+ * another command may have moved past it.
+ */
 static void serve(void)
 {
 	kprintf("iop: cpu %d serves device commands\n", cpu_id());
 	for (;;) {
-		bool busy = false;
-		for (int c = 0; c < ncpus; c++)
-			busy |= serve_mailbox(&mailbox[c]);
-		busy |= signal_done();
-		if (!busy)
+		sync_spin_begin(HAKO_SYNC_CALL);
+		while (!pending())
 			arch_spin_hint();        /* lets the other vCPUs run under icount */
+		sync_spin_end(HAKO_SYNC_CALL, 0);
+		for (int c = 0; c < ncpus; c++)
+			serve_mailbox(&mailbox[c]);
+		signal_done();
 	}
 }
 

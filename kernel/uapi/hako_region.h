@@ -47,6 +47,8 @@
 #define HAKO_SYNC_ACQUIRE        9             /* the lock in %rax is taken */
 #define HAKO_SYNC_RELEASE        10            /* the lock in %rax is given back */
 #define HAKO_SYNC_SERVICE        11            /* device id takes request %rax, serving it %rdx ns */
+#define HAKO_SYNC_IRQ_BEGIN      12            /* an interrupt's handler (or work like one) starts */
+#define HAKO_SYNC_IRQ_END        13            /* ... and ends */
 
 #define HAKO_SYNC_LOCK           1             /* a spinlock's address */
 #define HAKO_SYNC_THREAD         2             /* a thread's address: woken or switched out, runs again */

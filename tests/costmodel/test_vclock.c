@@ -1,8 +1,9 @@
 /*
  * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
  * the time of one vCPU's share, work serialised by a lock the sum, spun
- * and paused instructions count as waiting, and a region's elapsed time
- * runs from its starter's clock to its ender's.
+ * and paused instructions count as waiting, an interrupt's handler runs
+ * when the interrupt was raised, and a region's elapsed time runs from its
+ * starter's clock to its ender's.
  */
 #include "check.h"
 #include "vclock.h"
@@ -40,6 +41,8 @@ static struct cm_work fork_join(unsigned k, uint64_t total)
 	run(0, 5000);                                        /* before: not in the region */
 	for (unsigned i = 1; i <= k; i++)
 		run(i, 777 * i);                             /* idle work before, then halted */
+	for (unsigned i = 0; i <= k; i++)
+		cm_vclock_now(vc, i, run(i, 0));             /* as the plugin does before a GLOBAL_BEGIN */
 	cm_vclock_region(vc, GBEGIN, 0, run(0, 1));
 	for (unsigned i = 1; i <= k; i++)
 		cm_vclock_post(vc, 0, run(0, 0), HAKO_SYNC_THREAD, 0x1000 + i);
@@ -193,6 +196,103 @@ TEST(a_device_serves_its_requests_in_turn)
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 6100);
 	cm_vclock_service(vc, 0, run(0, 0), HAKO_SYNC_DEVICES, 0xd0, delay);   /* no such device */
 	CHECK_EQ(cm_vclock_dropped(vc), 1);
+	cm_vclock_free(vc);
+}
+
+/*
+ * A busy vCPU far ahead takes the interrupt of a request that ended at
+ * 1,100: its handler runs from then (what it posts carries 1,100 plus its
+ * own work), and the vCPU itself loses only the handler's work.
+ */
+TEST(an_interrupt_on_a_busy_vcpu_runs_when_it_was_raised)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	const struct cm_work delay = { 3000, 1000 };
+	cm_vclock_service(vc, 0, run(0, 100), 1, 0xa0, delay);          /* ends at 1,100 */
+	run(1, 50000);                                                  /* vCPU 1: busy, ahead */
+	cm_vclock_irq_begin(vc, 1, run(1, 0));
+	cm_vclock_wait(vc, 1, run(1, 40), HAKO_SYNC_IO, 0xa0);          /* 1,100 + 40 */
+	cm_vclock_post(vc, 1, run(1, 20), HAKO_SYNC_THREAD, 0xb0);      /* the waiter, at 1,160 */
+	cm_vclock_irq_end(vc, 1, run(1, 10));
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 50000 + 70);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 3 * (50000 + 70));
+	cm_vclock_wait(vc, 2, run(2, 5), HAKO_SYNC_THREAD, 0xb0);       /* vCPU 2 was idle */
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1160);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).cycles, 300 + 3000 + 3 * 60);
+	cm_vclock_free(vc);
+}
+
+/* Interrupts reach an idle vCPU out of their order: the later one's
+ * handler does not hold back the earlier one's thread; a handler that
+ * waits for nothing keeps the vCPU's own clock; nested handlers end with
+ * the outermost. */
+TEST(interrupts_out_of_order_do_not_delay_each_other)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work delay = { 3000, 1000 };
+	cm_vclock_service(vc, 0, run(0, 100), 1, 0xa0, delay);          /* ends at 1,100 */
+	cm_vclock_service(vc, 0, run(0, 8900), 1, 0xb0, delay);         /* ends at 10,000 */
+	cm_vclock_irq_begin(vc, 1, run(1, 10));                         /* 0xb0's first */
+	cm_vclock_irq_begin(vc, 1, run(1, 5));                          /* nested */
+	cm_vclock_irq_end(vc, 1, run(1, 5));
+	cm_vclock_wait(vc, 1, run(1, 20), HAKO_SYNC_IO, 0xb0);          /* 10,030 */
+	cm_vclock_irq_end(vc, 1, run(1, 30));
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 10 + 60);
+	cm_vclock_irq_begin(vc, 1, run(1, 0));                          /* then 0xa0's */
+	cm_vclock_wait(vc, 1, run(1, 20), HAKO_SYNC_IO, 0xa0);
+	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xc0);      /* its thread, here */
+	cm_vclock_irq_end(vc, 1, run(1, 0));
+	cm_vclock_wait(vc, 1, run(1, 5), HAKO_SYNC_THREAD, 0xc0);       /* the switch */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1100 + 30);
+	cm_vclock_irq_begin(vc, 1, run(1, 0));
+	cm_vclock_irq_end(vc, 1, run(1, 40));
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1130 + 40);
+	cm_vclock_irq_end(vc, 1, run(1, 0));                            /* unmatched: nothing */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1170);
+	cm_vclock_free(vc);
+}
+
+/* vCPU 2 ran work nobody waited for: a global region begun on vCPU 0
+ * starts every clock at vCPU 2's, so a worker woken there counts none of it. */
+TEST(a_global_region_begins_at_one_moment_for_every_vcpu)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	cm_vclock_post(vc, 2, run(2, 9000), HAKO_SYNC_THREAD, 0x70);   /* a teardown, unwaited */
+	cm_vclock_region(vc, GBEGIN, 0, run(0, 100));
+	cm_vclock_post(vc, 0, run(0, 10), HAKO_SYNC_THREAD, 0x80);
+	cm_vclock_wait(vc, 2, run(2, 0), HAKO_SYNC_THREAD, 0x80);
+	cm_vclock_post(vc, 2, run(2, 500), HAKO_SYNC_CALL, 0x90);
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_CALL, 0x90);
+	cm_vclock_region(vc, GEND, 0, run(0, 0));
+	CHECK_EQ(cm_vclock_elapsed(vc, REGION, 0).insns, 10 + 500);      /* the wake, the work */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 9000);        /* idle, brought up too */
+	cm_vclock_free(vc);
+}
+
+/* A request that reaches the device after one issued later goes first if
+ * the device is free long enough before that one; else after it. */
+TEST(a_late_request_goes_where_its_time_has_room)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	const struct cm_work delay = { 300, 100 };
+	cm_vclock_service(vc, 0, run(0, 1000), 1, 0xa0, delay);       /* 1,000 .. 1,100 */
+	cm_vclock_service(vc, 1, run(1, 500), 1, 0xb0, delay);        /* 500 .. 600: room */
+	cm_vclock_service(vc, 2, run(2, 950), 1, 0xc0, delay);        /* 950: after 1,100 */
+	cm_vclock_service(vc, 1, run(1, 50), 1, 0xd0, delay);         /* 550: after 600 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xb0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 600);
+	cm_vclock_wait(vc, 2, run(2, 0), HAKO_SYNC_IO, 0xc0);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1200);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xd0);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 700);
+	for (unsigned i = 0; i < 100; i++)                            /* more than it remembers */
+		cm_vclock_service(vc, 0, run(0, 0), 1, 0x100 + i, delay);
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_IO, 0x100 + 99);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1200 + 100 * 100);
 	cm_vclock_free(vc);
 }
 

@@ -135,19 +135,66 @@ def test_001_table1_peak_moved_is_partly():
     assert v.verdict == PARTLY and "Hako at k = " in v.reason
 
 
-def policies(scale=1.0, swap=False):
+def policies(scale=1.0, swap=False, dev="ahci0", source="disk", busiest=None):
     out = {}
     for policy, row in p001.PAPER_T2.items():
         name = {"broadcast": "fixed", "fixed": "broadcast"}.get(policy, policy) if swap else policy
-        out[("t2", "ahci0", name)] = {k: v * scale for k, v in zip(p001.PAPER_KS, row)}
-    return {"disk": out}
+        out[("t2", dev, name)] = {k: v * scale for k, v in zip(p001.PAPER_KS, row)}
+    if busiest is not None:
+        out[("t2", dev, "busiest")] = {k: busiest(k) for k in p001.PAPER_KS}
+    return {source: out}
 
 
 def test_001_table2_policies():
     assert p001.table2(policies()).verdict == REPRODUCED
     v = p001.table2(policies(scale=0.2))
     assert v.verdict == PARTLY and "broadcast's deepest loss" in v.reason
-    assert p001.table2(policies(swap=True)).verdict == NOT_YET
+    v = p001.table2(policies(swap=True))
+    assert v.verdict == PARTLY and "broadcast the worst policy" in v.reason
+
+
+def test_001_table2_judges_testdev_through_the_iop_before_the_disk():
+    f = {**policies(dev="testdev0", source="icount"), **policies(scale=0.0)}
+    v = p001.table2(f)
+    assert v.verdict == REPRODUCED and "I/O processor" in v.title
+    assert "ahci0" in p001.table2(policies()).title
+
+
+def test_001_table2_the_busiest_cpus_dip_is_the_main_effect():
+    v = p001.table2(policies(dev="testdev0", source="icount", busiest=lambda k: 0.0))
+    assert v.verdict == NOT_YET and "main effect fails: busiest's dip" in v.reason
+    v = p001.table2(policies(dev="testdev0", source="icount", busiest=lambda k: -2.5))
+    assert v.verdict == PARTLY and "no dip below 5 processes" in v.reason
+    v = p001.table2(policies(dev="testdev0", source="icount",
+                             busiest=lambda k: -1.5 if 5 <= k <= 8 else 0.0))
+    assert v.verdict == REPRODUCED
+
+
+def test_001_table2_a_fast_master_run_makes_no_dip():
+    """Master's run at K = 6 was fast: every policy is 1.5 % behind it there,
+    busiest no more than the others, so busiest shows no dip."""
+    f = policies(dev="testdev0", source="icount", busiest=lambda k: 0.0)
+    for (_, _, policy), curve in f["icount"].items():
+        if policy != "master":
+            curve[6] -= 1.5
+    v = p001.table2(f)
+    assert v.verdict == NOT_YET and "busiest's dip" in v.reason
+
+
+def test_001_table1_grid_the_waits_in_the_papers_order():
+    paper = p001.PAPER_T1["ramdisk"]
+    swapped = {**paper, 20: paper[200], 200: paper[20]}       # the long wait gains more
+    v = p001.table1c({"icount": curves("ramdisk0", swapped)})
+    assert v.verdict != REPRODUCED and "not above wait 200's" in v.reason
+
+
+def test_001_table1_grid_the_gain_vanishes_past_the_cpus():
+    f = {"icount": curves("testdev0", p001.PAPER_T1["testdev"])}
+    f["icount"][("t1", "testdev0", 100)] = {k: 3.0 for k in p001.PAPER_KS}   # stays
+    v = p001.table1b(f)
+    assert v.verdict == PARTLY and "wait 100: the paper's gain vanishes" in v.reason
+    assert p001.vanishes({1: 5.0, 9: 4.0}, 8) is False
+    assert p001.vanishes({1: 0.5, 9: 0.0}, 8) is None
 
 
 def test_001_a_published_constant_flips_the_verdict(monkeypatch):

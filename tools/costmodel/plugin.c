@@ -272,11 +272,17 @@ static struct cm_counts *sync_counts(void)
 	return now;
 }
 
-/* The running vCPU's cumulative work, for its virtual clock. */
+/* A vCPU's cumulative work, for its virtual clock. */
+static struct cm_work work_of(unsigned vcpu)
+{
+	const struct cm_counts *n = &vcpus[vcpu].core.n;
+	return (struct cm_work){ cm_cycles(n, &profile), n->v[CM_INSNS] };
+}
+
+/* The running vCPU's. */
 static struct cm_work work_now(void)
 {
-	const struct cm_counts *n = &vcpus[current].core.n;
-	return (struct cm_work){ cm_cycles(n, &profile), n->v[CM_INSNS] };
+	return work_of(current);
 }
 
 static void on_insn(unsigned int vcpu_ignored, void *ud)
@@ -427,6 +433,10 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
 					read_reg(gpr[0]))) {
 			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
+			if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) ==
+			    HAKO_REGION_GLOBAL_BEGIN)
+				for (unsigned i = 0; i < nvcpus; i++)   /* every clock up to now first */
+					cm_vclock_now(vclock, i, work_of(i));
 			cm_vclock_region(vclock, s->insn.marker, current, work_now());
 		}
 		break;

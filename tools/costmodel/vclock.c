@@ -2,6 +2,8 @@
  * vclock.c — per-vCPU virtual clocks and their happens-before edges
  * (vclock.h).
  *
+ * A device's requests are placed on a timeline of its busy times (one
+ * per clock), each in the first gap after its issue that holds it.
  * The tokens live in an open-addressing hash table keyed by (kind,
  * token); a slot, once used, stays (a consumed post only clears its
  * flag), so a lookup never meets a hole left by a removal.  The table
@@ -9,6 +11,7 @@
  * marker, as in regions.c.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "vclock.h"
 #include "../../kernel/uapi/hako_region.h"
@@ -26,6 +29,10 @@ struct vcpu_clock {
 	struct cm_work last;         /* its cumulative work at its previous event */
 	unsigned spinning;           /* spin_begins not yet ended (they may nest) */
 	uint64_t pause_va, pause_insns;   /* its previous pause: where, at what work */
+	unsigned irq_depth;          /* interrupt handlers running (they may nest) */
+	bool irq_rebased;            /* its clock moved to the post it waited for */
+	struct cm_work outer;        /* the clock when the outermost one began */
+	struct cm_work irq_work;     /* work done in it so far, spins left out */
 };
 
 struct span {                    /* one region on one vCPU, or global */
@@ -39,13 +46,24 @@ struct region {
 	struct span local[];         /* nvcpus */
 };
 
+/*
+ * A device's busy times on one clock (cycles or instructions): its served
+ * requests, sorted and apart, the latest CM_DEVICE_SLOTS of them.
+ */
+#define CM_DEVICE_SLOTS 64
+struct timeline {
+	struct busy { uint64_t start, end; } b[CM_DEVICE_SLOTS];
+	unsigned n;
+	uint64_t floor;              /* the end of the latest one forgotten: no gap before it */
+};
+
 struct cm_vclock {
 	unsigned nvcpus;
 	struct vcpu_clock *v;
 	struct slot *slots;
 	size_t nslots, used;
 	struct region *regions[HAKO_REGION_IDS];
-	struct cm_work device_free[HAKO_SYNC_DEVICES];   /* when each device's last request ends */
+	struct timeline device_cycles[HAKO_SYNC_DEVICES], device_insns[HAKO_SYNC_DEVICES];
 	uint64_t dropped;
 };
 
@@ -142,6 +160,10 @@ static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_wo
 	if (!v->spinning) {
 		v->clock.cycles += now.cycles - v->last.cycles;
 		v->clock.insns += now.insns - v->last.insns;
+		if (v->irq_depth) {
+			v->irq_work.cycles += now.cycles - v->last.cycles;
+			v->irq_work.insns += now.insns - v->last.insns;
+		}
 	}
 	v->last = now;
 	return v;
@@ -181,6 +203,37 @@ void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		post_at(s, v->clock);
 }
 
+/*
+ * Serve a request of len from at: in the first gap at or after at that
+ * holds it.  Under -icount the vCPUs take turns, so a request may reach
+ * the device after one issued later on another vCPU's clock; it goes
+ * where it would have gone in time, before that one if there is room.
+ */
+static uint64_t place(struct timeline *t, uint64_t at, uint64_t len)
+{
+	uint64_t start = at > t->floor ? at : t->floor;
+	unsigned i = 0;
+	for (; i < t->n; i++) {
+		if (t->b[i].end <= start)
+			continue;
+		if (start + len <= t->b[i].start)
+			break;
+		start = t->b[i].end;
+	}
+	if (t->n == CM_DEVICE_SLOTS) {           /* forget the earliest */
+		if (t->b[0].end > t->floor)
+			t->floor = t->b[0].end;
+		memmove(&t->b[0], &t->b[1], (t->n - 1) * sizeof t->b[0]);
+		t->n--;
+		if (i > 0)
+			i--;
+	}
+	memmove(&t->b[i + 1], &t->b[i], (t->n - i) * sizeof t->b[0]);
+	t->b[i] = (struct busy){ start, start + len };
+	t->n++;
+	return start + len;
+}
+
 void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		       unsigned dev, uint64_t token, struct cm_work service)
 {
@@ -192,11 +245,11 @@ void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		vc->dropped++;
 		return;
 	}
-	struct cm_work *free = &vc->device_free[dev];
-	work_max(free, v->clock);
-	free->cycles += service.cycles;
-	free->insns += service.insns;
-	post_at(s, *free);
+	struct cm_work end = {
+		place(&vc->device_cycles[dev], v->clock.cycles, service.cycles),
+		place(&vc->device_insns[dev], v->clock.insns, service.insns),
+	};
+	post_at(s, end);
 }
 
 void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
@@ -206,9 +259,37 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
 	if (!s)
 		return;
-	if (s->posted)
+	if (s->posted && v->irq_depth && !v->irq_rebased) {
+		/* The handler runs at the post it waits for, after its work so far. */
+		v->clock.cycles = s->at.cycles + v->irq_work.cycles;
+		v->clock.insns = s->at.insns + v->irq_work.insns;
+		v->irq_rebased = true;
+	} else if (s->posted) {
 		work_max(&v->clock, s->at);
+	}
 	s->posted = kind == HAKO_SYNC_SEM && s->posted;   /* a semaphore's post stays */
+}
+
+void cm_vclock_irq_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+{
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (!v || v->irq_depth++)
+		return;
+	v->irq_rebased = false;
+	v->outer = v->clock;
+	v->irq_work = (struct cm_work){ 0, 0 };
+}
+
+void cm_vclock_irq_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+{
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (!v || !v->irq_depth || --v->irq_depth || !v->irq_rebased)
+		return;
+	/* The CPU lost the handler's work and nothing else: what the handler
+	 * posted carries its own time to whoever waits for it (an idle CPU
+	 * that runs the thread it woke takes that time at the switch). */
+	v->clock.cycles = v->outer.cycles + v->irq_work.cycles;
+	v->clock.insns = v->outer.insns + v->irq_work.insns;
 }
 
 /* One clock of an acquire that did not spin: wait if the lock was held then. */
@@ -303,6 +384,12 @@ void cm_vclock_marker(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct
 	case HAKO_SYNC_SERVICE:
 		cm_vclock_service(vc, vcpu, now, kind, rax, service);
 		break;
+	case HAKO_SYNC_IRQ_BEGIN:
+		cm_vclock_irq_begin(vc, vcpu, now);
+		break;
+	case HAKO_SYNC_IRQ_END:
+		cm_vclock_irq_end(vc, vcpu, now);
+		break;
 	default:
 		vc->dropped++;
 	}
@@ -324,6 +411,23 @@ static void span_end(struct span *s, struct cm_work clock)
 	s->active = false;
 	s->elapsed.cycles += clock.cycles > s->begin.cycles ? clock.cycles - s->begin.cycles : 0;
 	s->elapsed.insns += clock.insns > s->begin.insns ? clock.insns - s->begin.insns : 0;
+}
+
+/*
+ * A global region begins at one moment for every vCPU: each clock is
+ * brought up to the latest of them.  Idle vCPUs' clocks stand still and
+ * work that no synchronisation reaches (a process torn down after its
+ * parent stopped looking) moves one vCPU's clock alone, so without this
+ * a vCPU's clock may lag or lead the beginner's by the history of the
+ * whole run, and the region's first wake-up on it would count that.
+ */
+static void align(struct cm_vclock *vc)
+{
+	struct cm_work latest = { 0, 0 };
+	for (unsigned i = 0; i < vc->nvcpus; i++)
+		work_max(&latest, vc->v[i].clock);
+	for (unsigned i = 0; i < vc->nvcpus; i++)
+		work_max(&vc->v[i].clock, latest);
 }
 
 void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now)
@@ -350,6 +454,8 @@ void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct
 		span_end(&r->local[vcpu], v->clock);
 		break;
 	case HAKO_REGION_GLOBAL_BEGIN:
+		if (!r->global.active)
+			align(vc);
 		span_begin(&r->global, v->clock);
 		break;
 	case HAKO_REGION_GLOBAL_END:

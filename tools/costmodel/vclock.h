@@ -20,9 +20,25 @@
  *     acquire and release clocks; an acquire that did not spin waits only
  *     if its clock falls inside that hold (the lock would have been held
  *     then); one that spun (spin_end) waits for the release in any case.
- *   - a device with a fixed service time: its requests are served in
- *     turn on a clock of the device's own, and each one's end is posted
- *     for its waiter (cm_vclock_service);
+ *   - a device with a fixed service time: its requests are served one
+ *     at a time, each in the first free stretch of the device's time at
+ *     or after its issue (so one that reaches the device late under
+ *     -icount's turns, after a request issued later, still goes first if
+ *     there is room), and each one's end is posted for its waiter
+ *     (cm_vclock_service);
+ *   - an interrupt's handler (between irq_begin and irq_end) runs when
+ *     the interrupt was raised, not at its CPU's own clock: under -icount
+ *     the vCPUs take turns, so a busy vCPU that takes an interrupt may be
+ *     far ahead of (or behind) the device or CPU that raised it.  The
+ *     handler's first wait for a post therefore moves its clock to that
+ *     post's (plus the handler's work before it), lower or higher, and
+ *     what the handler posts carries that time.  When the handler ends,
+ *     the vCPU's clock is its clock at the interrupt plus the handler's
+ *     work: it lost that much and nothing more (a thread the handler
+ *     woke on it brings the handler's time at the switch).  So events
+ *     that reach a vCPU out of their time order under -icount's turns
+ *     do not push its clock past the later one.  A handler that waits
+ *     for nothing keeps the vCPU's clock throughout.
  *   - waiting: between spin_begin and spin_end (nested spins end with
  *     the outermost), and in a pause loop (a
  *     pause at the same address as the previous pause of the vCPU, at
@@ -34,7 +50,9 @@
  * takes the difference from the previous event of that vCPU, so nothing
  * is done per instruction.  A global region's elapsed time is the clock
  * of the vCPU at its GLOBAL_END minus the clock of the vCPU at its
- * GLOBAL_BEGIN; a per-vCPU region's is that vCPU's clock difference.
+ * GLOBAL_BEGIN, where every vCPU's clock is first brought up to the
+ * latest of them (the region begins at one moment for all); a per-vCPU
+ * region's is that vCPU's clock difference.
  * Everything is a function of the event order, so under -icount the
  * figures repeat exactly.
  */
@@ -73,23 +91,29 @@ void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 /*
  * Device dev (< HAKO_SYNC_DEVICES), which serves one request at a time,
  * takes the request token for `service` (its time in cycles and in
- * instructions): the request ends `service` after the later of now and
- * the end of the device's previous request, and that end is posted
- * under (HAKO_SYNC_IO, token) for the request's waiter.
+ * instructions): the request starts at the first time at or after now
+ * when the device is free for that long (its last 64 requests are
+ * remembered), and its end is posted under (HAKO_SYNC_IO, token) for
+ * the request's waiter.
  */
 void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		       unsigned dev, uint64_t token, struct cm_work service);
+/* An interrupt's handler begins and ends. */
+void cm_vclock_irq_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now);
+void cm_vclock_irq_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now);
 /* A pause instruction at va. */
 void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t va);
 
 /*
- * A sync marker (HAKO_SYNC_POST .. HAKO_SYNC_SERVICE) with displacement
+ * A sync marker (HAKO_SYNC_POST .. HAKO_SYNC_IRQ_END) with displacement
  * disp: rax is its object, service the time a SERVICE marker names.
  */
 void cm_vclock_marker(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now,
 		      uint64_t rax, struct cm_work service);
 
-/* A region marker (HAKO_REGION_BEGIN .. GLOBAL_END) with displacement disp. */
+/* A region marker (HAKO_REGION_BEGIN .. GLOBAL_END) with displacement disp.
+ * Before a GLOBAL_BEGIN the caller brings every vCPU's clock up to its
+ * work so far (cm_vclock_now), so the alignment counts it before the start. */
 void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now);
 
 /* vcpu's clock now (after bringing it up to now). */

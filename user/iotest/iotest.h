@@ -15,7 +15,8 @@ struct run {
 	int dev;
 	int k, loops, wait;
 	int slot;                 /* its global region: REGION_IOTEST + slot; -1 none */
-	int pin;                  /* 1: worker i runs on CPU (i + 1) mod ncpus only */
+	int pin;                  /* 1: worker i runs on the (i + 1)-th scheduling CPU only */
+	int iop_cpu;              /* the I/O processor, which runs no worker; -1: none */
 };
 
 /* What a run measured: guest time from the start signal to the last DONE. */

@@ -11,15 +11,20 @@
  *   iotest all [OPTIONS]        both
  *   iotest --worker ...         a worker (run.c)
  *
- * OPTIONS: --loops N (10), --reps R (1: runs per cell), --ks 1,2,...
- * (1..10,12,15,20: the paper's columns), --waits 0,10,20, --devs NAME,... (Table 1:
+ * OPTIONS: --loops N (10), --longloops N (Table 1's loops at waits of 50
+ * and more: the --loops value), --reps R (1: runs per cell), --ks 1,2,...
+ * (1..10,12,15,20: the paper's columns), --waits 0,10,20 (the paper's
+ * grid: 0,10,20,50,100,200), --devs NAME,... (Table 1:
  * ahci0,testdev0,ramdisk0, those present), --t2dev NAME,... (testdev0),
- * --t2wait N (100), --t2loops N (the --loops value), --pin on|off (off:
- * on pins worker i to CPU (i + 1) mod ncpus, run.c), --counts on|off
+ * --t2wait N (100), --t2loops N (the --loops value), --t2iop on|off
+ * (off: on sends Table 2's commands to the I/O processor, the kernel's
+ * iop=N, which signals each completion to the CPU the policy picks then,
+ * as the paper's HD subsystem did), --pin on|off (off: on pins worker i
+ * to the (i + 1)-th CPU that schedules threads, run.c), --counts on|off
  * (off: on adds the device's counters over the run to its line).
  *
  * Every run prints a result line: {"kind":"iotest", table, dev, mode,
- * policy, k, loops, wait, rep, pinned, elapsed_ns, delay_us, failed,
+ * policy, k, loops, wait, rep, pinned, iop, elapsed_ns, delay_us, failed,
  * region, iters}; its region is global, so `--model` gives every CPU's work in
  * it.  With --counts on the line also has what the device's blk_ctl
  * counters gained during the run, read before the workers are made and
@@ -50,8 +55,8 @@ static const char *const policy_names[HAKO_BLK_POLICIES] = {
 };
 
 struct options {
-	int loops, reps, t2loops, t2wait;
-	int pin, counts;
+	int loops, longloops, reps, t2loops, t2wait;
+	int pin, counts, t2iop;
 	int ks[MAX_LIST], nks;
 	int waits[MAX_LIST], nwaits;
 	char devs[MAX_DEVS][16];
@@ -60,8 +65,12 @@ struct options {
 	int nt2devs;
 };
 
+/* Table 1's waits from this one on run --longloops loops. */
+#define LONG_WAIT 50
+
 static int next_slot;          /* the next run's region slot */
 static int pin_workers;        /* --pin on */
+static int iop_cpu = -1;       /* the kernel's I/O processor (iop=N); -1: none */
 static int count_runs;         /* --counts on */
 static uint64_t testdev_delay_us;
 
@@ -119,6 +128,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		const char *a = argv[i], *v = argv[i + 1];
 		if (strcmp(a, "--loops") == 0)
 			o->loops = atoi(v);
+		else if (strcmp(a, "--longloops") == 0)
+			o->longloops = atoi(v);
 		else if (strcmp(a, "--reps") == 0)
 			o->reps = atoi(v);
 		else if (strcmp(a, "--t2loops") == 0)
@@ -135,6 +146,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->pin = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--counts") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
 			o->counts = strcmp(v, "on") == 0;
+		else if (strcmp(a, "--t2iop") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
+			o->t2iop = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2dev") == 0)
 			t2devs = v;
 		else
@@ -142,11 +155,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->t2loops == 0)
 		o->t2loops = o->loops;
+	if (o->longloops == 0)
+		o->longloops = o->loops;
 	o->ndevs = parse_names(devs, o->devs);
 	o->nt2devs = parse_names(t2devs, o->t2devs);
 	if (o->ndevs < 1 || o->nt2devs < 1)
 		return -1;
-	if (o->loops < 1 || o->reps < 1 || o->nks < 1 || o->nwaits < 1)
+	if (o->loops < 1 || o->longloops < 1 || o->reps < 1 || o->nks < 1 || o->nwaits < 1)
 		return -1;
 	for (int i = 0; i < o->nks; i++)
 		if (o->ks[i] < 1 || o->ks[i] > IOTEST_MAX_K)
@@ -190,12 +205,15 @@ static void calibrate(void)
 	       (unsigned long)best, CALIB_TIMES, (unsigned long)testdev_delay_us);
 }
 
-static int set_mode(int dev, const struct hako_blk_info *info, int mode, int policy)
+/* Set DEV's drive mode and policy, and its commands to the IOP (IOP 1) or
+ * not (0); the fixed policy's CPU is CPU 1. */
+static int set_mode(int dev, const struct hako_blk_info *info, int mode, int policy, int iop)
 {
 	struct hako_blk_set set = {
 		.mode = mode,
 		.policy = info->has_irq ? policy : HAKO_BLK_KEEP,
 		.fixed_cpu = policy == HAKO_BLK_FIXED ? 1 : HAKO_BLK_KEEP,
+		.iop = iop ? HAKO_BLK_IOP_ON : HAKO_BLK_IOP_OFF,
 	};
 	long r = sys_blk_ctl(dev, HAKO_BLK_SET, &set);
 	if (r < 0)
@@ -241,16 +259,17 @@ static void count_fields(char *buf, size_t size, const struct hako_blk_info *b,
 		buf[0] = 0;                  /* cut short: leave the fields out */
 }
 
-/* Run one cell REPS times with its own region each; 1 if a run failed. */
+/* Run one cell REPS times with its own region each (IOP: the device's
+ * commands go to the I/O processor); 1 if a run failed. */
 static int cell(const char *table, int dev, const struct hako_blk_info *info, int mode,
-		int policy, int k, int loops, int wait, int reps)
+		int policy, int iop, int k, int loops, int wait, int reps)
 {
 	int bad = 0;
 
 	for (int rep = 0; rep < reps; rep++) {
 		struct run r = { .dev = dev, .k = k, .loops = loops, .wait = wait,
 				 .slot = next_slot < REGION_IOTEST_SLOTS ? next_slot : -1,
-				 .pin = pin_workers };
+				 .pin = pin_workers, .iop_cpu = iop_cpu };
 		struct run_result res = { 0 };
 		struct hako_blk_info before, after;
 		char counts[1536] = "";
@@ -266,11 +285,12 @@ static int cell(const char *table, int dev, const struct hako_blk_info *info, in
 		char name[24];
 		result_line("{\"kind\":\"iotest\",\"table\":\"%s\",\"dev\":%s,\"mode\":\"%s\","
 			    "\"policy\":\"%s\",\"k\":%d,\"loops\":%d,\"wait\":%d,\"rep\":%d,"
-			    "\"pinned\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d%s,"
+			    "\"pinned\":%s,\"iop\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d%s,"
 			    "\"iters\":1}",
 			    table, json_quote(name, sizeof name, info->name), mode_names[mode],
 			    info->has_irq ? policy_names[policy] : "none", k, loops, wait, rep,
-			    pin_workers ? "true" : "false", (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
+			    pin_workers ? "true" : "false", iop ? "true" : "false",
+			    (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
 			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot,
 			    counts);
 		bad |= res.failed != 0;
@@ -301,6 +321,7 @@ static void restore_dev(struct saved *s, uint64_t delay_us)
 		.mode = s->info.mode,
 		.policy = s->info.has_irq ? s->info.policy : HAKO_BLK_KEEP,
 		.fixed_cpu = s->info.has_irq ? s->info.fixed_cpu : HAKO_BLK_KEEP,
+		.iop = s->info.iop ? HAKO_BLK_IOP_ON : HAKO_BLK_IOP_OFF,
 	};
 	sys_blk_ctl(s->dev, HAKO_BLK_SET, &set);
 	if (delay_us)
@@ -319,17 +340,20 @@ static int table1(const struct options *o)
 			continue;
 		}
 		open_dev(o->devs[d], &s);
-		for (int w = 0; w < o->nwaits; w++)
+		for (int w = 0; w < o->nwaits; w++) {
+			int loops = o->waits[w] >= LONG_WAIT ? o->longloops : o->loops;
 			for (int i = 0; i < o->nks; i++)
 				for (int mode = HAKO_BLK_FUNNEL; mode >= HAKO_BLK_SYMMETRIC; mode--) {
-					if (set_mode(s.dev, &s.info, mode, HAKO_BLK_MASTER) < 0)
+					if (set_mode(s.dev, &s.info, mode, HAKO_BLK_MASTER, 0) < 0)
 						return 1;
-					bad |= cell("t1", s.dev, &s.info, mode, HAKO_BLK_MASTER,
-						    o->ks[i], o->loops, o->waits[w], o->reps);
+					bad |= cell("t1", s.dev, &s.info, mode, HAKO_BLK_MASTER, 0,
+						    o->ks[i], loops, o->waits[w], o->reps);
 				}
+		}
 		s.info.mode = before.mode;
 		s.info.policy = before.policy;
 		s.info.fixed_cpu = before.fixed_cpu;
+		s.info.iop = before.iop;
 		restore_dev(&s, before.delay_us);
 	}
 	return bad;
@@ -348,14 +372,15 @@ static int table2_on(const struct options *o, const char *name)
 	open_dev(name, &s);
 	for (int i = 0; i < o->nks; i++)
 		for (int p = 0; p < HAKO_BLK_POLICIES; p++) {
-			if (set_mode(s.dev, &s.info, HAKO_BLK_SYMMETRIC, p) < 0)
+			if (set_mode(s.dev, &s.info, HAKO_BLK_SYMMETRIC, p, o->t2iop) < 0)
 				return 1;
-			bad |= cell("t2", s.dev, &s.info, HAKO_BLK_SYMMETRIC, p, o->ks[i],
-				    o->t2loops, o->t2wait, o->reps);
+			bad |= cell("t2", s.dev, &s.info, HAKO_BLK_SYMMETRIC, p, o->t2iop,
+				    o->ks[i], o->t2loops, o->t2wait, o->reps);
 		}
 	s.info.mode = before.mode;
 	s.info.policy = before.policy;
 	s.info.fixed_cpu = before.fixed_cpu;
+	s.info.iop = before.iop;
 	restore_dev(&s, before.delay_us);
 	return bad;
 }
@@ -370,9 +395,9 @@ static int table2(const struct options *o)
 
 static int usage(void)
 {
-	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--reps R]\n"
-	       "       [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAMES] [--t2wait N]"
-	       " [--t2loops N] [--pin on|off] [--counts on|off]\n");
+	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--longloops N]\n"
+	       "       [--reps R] [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAMES]"
+	       " [--t2wait N] [--t2loops N] [--t2iop on|off] [--pin on|off] [--counts on|off]\n");
 	return 2;
 }
 
@@ -384,8 +409,9 @@ static int one_run(char **argv)
 		printf("iotest: no device %s\n", argv[0]);
 		return 2;
 	}
-	return cell("run", dev, &info, info.mode, info.policy, atoi(argv[1]), atoi(argv[2]),
-		    atoi(argv[3]), 1);
+	iop_cpu = info.iop_cpu;
+	return cell("run", dev, &info, info.mode, info.policy, info.iop, atoi(argv[1]),
+		    atoi(argv[2]), atoi(argv[3]), 1);
 }
 
 int main(int argc, char **argv)
@@ -404,6 +430,13 @@ int main(int argc, char **argv)
 		return usage();
 	pin_workers = o.pin;
 	count_runs = o.counts;
+	struct hako_blk_info any;
+	if (sys_blk_ctl(0, HAKO_BLK_INFO, &any) == 0)
+		iop_cpu = any.iop_cpu;
+	if (o.t2iop && t2 && iop_cpu < 0) {
+		printf("iotest: --t2iop on needs the kernel's I/O processor (iop=N)\n");
+		return 2;
+	}
 	calibrate();
 	int bad = 0;
 	if (t1)

@@ -23,9 +23,11 @@
  * any layout change would move the makespan bound by tens of percent.)
  * Unpinned (the default), the scheduler places the workers as it would
  * any process, and where they land changes from one K to the next.
- * Pinned (`--pin on`), worker i runs on CPU (i + 1) mod ncpus only: the
+ * Pinned (`--pin on`), worker i runs on the CPU numbered (i + 1) mod n
+ * among the n CPUs that schedule threads (all but the I/O processor, if
+ * the kernel has one, counted in order, the IOP skipped): the
  * first workers fill the CPUs other than the master, one each, and only
- * from K = ncpus on do two share a CPU.  A funnelled driver call still
+ * from K = n on do two share a CPU.  A funnelled driver call still
  * takes the worker to the master and back (mpio/issue_funnel.c keeps its
  * affinity).  Each worker pins itself before it says READY, so the
  * placement is outside the time.
@@ -103,7 +105,11 @@ static int worker_cpu(const struct run *r, int index)
 
 	if (!r->pin || sys_sysinfo(&si) < 0 || si.ncpus < 1)
 		return -1;
-	return (index + 1) % si.ncpus;
+	int n = si.ncpus - (r->iop_cpu >= 0 && r->iop_cpu < si.ncpus);
+	if (n < 1)
+		return -1;
+	int cpu = (index + 1) % n;
+	return r->iop_cpu >= 0 && cpu >= r->iop_cpu ? cpu + 1 : cpu;
 }
 
 /* The four semaphores a run's workers and parent share. */

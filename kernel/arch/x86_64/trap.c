@@ -20,6 +20,7 @@
 #include <panic.h>
 #include <preempt_trace.h>
 #include <proc.h>
+#include <region.h>
 #include <sched.h>
 #include <smp.h>
 #include <spinlock.h>
@@ -92,9 +93,11 @@ void trap(struct trapframe *tf)
 		if (irq_trace)
 			preempt_trace_irq_enter(&pi, (int)tf->vector);
 		this_cpu()->irqs++;
+		sync_irq_begin();                /* the cost model times the handler from its cause */
 		if (!intr_dispatch(tf->vector))
 			lapic_eoi();
 		intr_pack_irq_exit();            /* a batch a timer asked for */
+		sync_irq_end();
 		if (irq_trace)
 			preempt_trace_irq_exit(&pi);
 		sched_preempt_if_needed();

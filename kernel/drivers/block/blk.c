@@ -61,6 +61,7 @@ void blk_complete(struct blk_req *r, int status)
 void blk_finish(struct blk_req *r, int status)
 {
 	int cpu = cpu_id();
+	sync_wait(HAKO_SYNC_IO, r);            /* after the device's (or the IOP's) end of it */
 	__atomic_fetch_add(&r->dev->completed[cpu], 1, __ATOMIC_RELAXED);
 	mpio_complete(r, cpu);
 	spin_lock(&r->wq.lock);

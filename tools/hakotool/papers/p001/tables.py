@@ -5,7 +5,8 @@
 Reads the files the benches write:
 
   * results/bench-mp.jsonl — `./hako bench mp` (testdev, ramdisk), icount,
-    8 CPUs: each run's elapsed guest time.  Under icount every vCPU advances one
+    8 CPUs and the I/O processor (Table 2's commands): each run's elapsed
+    guest time.  Under icount every vCPU advances one
     instruction counter, so this is the SUM of all CPUs' work plus the
     time all of them sat idle: it cannot show a parallel speed-up.
   * results/bench-mp-disk-1.jsonl ... -N.jsonl — `./hako bench mp-disk`,
@@ -480,10 +481,15 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
         out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
     devs2, waits2, ks2 = grid([icount, *tcg], "t2")
     for dev in devs2:
+        via_iop = any(r.get("iop") for r in runs([*icount, *(r for t in tcg for r in t)])
+                      if r["table"] == "t2" and r["dev"] == dev)
         for wait in waits2:
             n = boots_with(boots, dev, "t2")
             out.append(f"### Table 2 — {dev}, wait {wait}: each policy against master "
                        "(2a-1), %, symmetric (paper: scsihd)" +
+                       (", commands executed by the I/O processor, which interrupts the "
+                        "policy's CPU at each completion (the paper's HD subsystem)"
+                        if via_iop else "") +
                        (boots_title(n) if dev in DISKS else ""))
             if dev in DISKS:
                 out.append(not_repeatable(n))
