@@ -86,7 +86,7 @@ static void sub_stats(struct hako_intr_stats *d, const struct hako_intr_stats *a
 }
 
 /* One run: both ways G_K frames per 10 ms for G_ROUNDS periods, read on CPU 1. */
-static int g_run(const struct hako_intr_calib *cal, struct g_out *o)
+__attribute__((noinline)) static int g_run(const struct hako_intr_calib *cal, struct g_out *o)
 {
 	struct hako_intr_dev ra, rb, ea, eb;
 	struct hako_intr_stats sa, sb;
