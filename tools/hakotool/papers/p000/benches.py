@@ -28,6 +28,7 @@ def intr_table(boots: Boots) -> str:
         text += "\n" + more
     if boots.joined:
         text += "\n" + modelled.render(modelled.figures(boots.records))
+        text += modelled.render_grouping(modelled.grouping(boots.records))
     return text
 
 
