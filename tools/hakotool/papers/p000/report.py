@@ -186,7 +186,9 @@ def modelled_section(results: Path) -> list[str]:
     """Tables 2 and Fig. 6 in modelled cycles, when the run had the cost model
     (criteria.figures: the joined file of the same run)."""
     from .criteria import PUBLISHED as P, figures, saving_pct
-    m = figures(results).get("modelled")
+    from . import modelled
+    f = figures(results)
+    m = f.get("modelled")
     if not m:
         return []
     out = [f"### In modelled cycles ({m['profile']}, {m['mhz']} MHz)", "",
@@ -218,4 +220,13 @@ def modelled_section(results: Path) -> list[str]:
             f"takes {pct(none['loops_cycles'] - s10, none['loops_cycles'])} of the loop's time, "
             f"the device accesses alone {fig[('sequential', k)]['io_share_pct']:.2f} % (the paper: "
             f"{pct(P['fig6_none'] - P['fig6_seq'], P['fig6_none'])}).", ""]
+    g = f.get("modelled_grouping")
+    if g:
+        out += ["Grouping by device type: CPU 1's whole work in each run of the grouping part "
+                "(handling and the reader threads, the same in the three; caches and TLBs "
+                "included) per interrupt of both cards:", ""]
+        out += table(("mode", "instructions", "modelled cycles", "L1i misses", "L1d misses"),
+                     [(mode, f"{g[mode]['insns']:,.0f}", f"{g[mode]['cycles']:,.0f}",
+                       f"{g[mode]['l1i']:.2f}", f"{g[mode]['l1d']:.2f}")
+                      for mode in modelled.GROUP_MODES]) + [""]
     return out
