@@ -71,6 +71,7 @@ struct intr_src {
 
 	/* Owned by kernel/intr/ (intr_source.c, intr_sequential.c, intr_packed.c). */
 	int id;
+	int type_id;                     /* sources of one type share it: 0, 1, ... in order added */
 	int vector;                      /* 0: not attached */
 	int cpu;                         /* where its interrupts are delivered */
 	int gsi;                         /* level line to mask, -1: raise the LAPIC priority instead */
@@ -121,6 +122,8 @@ void intr_pack_flush(struct intr_src *s);          /* run its pending main handl
 void intr_pack_snapshot(struct intr_src *s, struct hako_intr_dev *out);
 int intr_pack_reset(struct intr_src *s);           /* flush, zero the counters; -EBUSY: retry */
 bool intr_pack_batching_here(void);                /* a batch runs on this CPU (interrupts off) */
+void intr_pack_stats(struct hako_intr_stats *out);  /* every CPU's batches since boot */
+int intr_pack_set_group(uint64_t on);              /* batches grouped by type (1) or not (0); -EINVAL */
 void intr_pack_adapt(struct intr_src *s);          /* adaptive: N and T from the arrival rate */
 
 /* Hooks. */

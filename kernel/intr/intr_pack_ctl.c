@@ -1,7 +1,8 @@
 /*
  * intr_pack_ctl.c — interrupt packaging under control: the settings of a
  * source (check, then act), the adaptive policy, the counters' snapshot
- * and reset, and the phase probe.  The intr_ctl system call, which
+ * and reset, the batches' statistics and the grouping switch, and the
+ * phase probe.  The intr_ctl system call, which
  * checks and copies for these, is in syscall/sys_intr.c.
  *
  * Adaptive mode keeps a moving average g of the time between a source's
@@ -23,6 +24,7 @@
 #include <spinlock.h>
 #include <thread.h>
 #include <time.h>
+#include "intr_pack_internal.h"
 
 void intr_pack_adapt(struct intr_src *s)
 {
@@ -115,6 +117,33 @@ int intr_pack_reset(struct intr_src *s)
 		smp_call_mask(1ull << cpu, reset_here, &r, true);
 	pop_off();
 	return r.err;
+}
+
+/* ---- batch statistics and grouping ------------------------------------------- */
+
+/* Every CPU's counts added up.  Each CPU's are written only by its own
+ * batches, so a read while one runs may see that batch half counted. */
+void intr_pack_stats(struct hako_intr_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	out->group = pack_group;
+	for (int i = 0; i < ncpus; i++) {
+		const struct hako_intr_stats *c = &pack_cpus[i].stats;
+		out->batches += c->batches;
+		out->entries += c->entries;
+		out->runs += c->runs;
+		for (int t = 0; t < HAKO_INTR_TYPES_HIST; t++)
+			out->types[t] += c->types[t];
+	}
+}
+
+/* A batch already running keeps the order it started with. */
+int intr_pack_set_group(uint64_t on)
+{
+	if (on > 1)
+		return -EINVAL;
+	pack_group = on;
+	return 0;
 }
 
 /* ---- the phase probe --------------------------------------------------------- */

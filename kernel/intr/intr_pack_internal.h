@@ -32,7 +32,12 @@ struct pack_line {                   /* the sources on one vector */
 struct pack_cpu {
 	volatile int kick;               /* a timer asked for a batch: its reason */
 	bool batching;                   /* a batch runs on this CPU */
+	struct hako_intr_stats stats;    /* its batches; written only by them (group unused) */
 };
+
+/* 1: a batch runs the main handlers type by type (the paper's way); 0: in
+ * arrival order across every source on the CPU.  Read once per batch. */
+extern volatile bool pack_group;
 
 /* The source table and the lines (intr_source.c); changed under its lock. */
 extern struct pack_line pack_lines[VECTOR_DEVICE_LAST - VECTOR_DEVICE_FIRST + 1];

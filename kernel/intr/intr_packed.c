@@ -11,7 +11,11 @@
  *
  * The batch runs one pre-processing, then, for each source type in turn,
  * the entries of that type's sources on this CPU merged by arrival stamp
- * (the main handlers, work), then one post-processing.  It runs with
+ * (the main handlers, work), then one post-processing.  With grouping off
+ * (intr_pack_set_group) it merges every source's entries by arrival stamp
+ * instead, types interleaved: the comparison the paper's grouping needs.
+ * Each batch counts, per CPU, how many types it held and in how many
+ * stretches of one type it ran their handlers.  It runs with
  * interrupts on but the LAPIC priority raised above every packed vector,
  * so no registration interrupts it; cpu->irq_nest keeps the scheduler
  * from switching away.
@@ -42,6 +46,7 @@
 #include "intr_pack_internal.h"
 
 struct pack_cpu pack_cpus[MAX_CPUS];
+volatile bool pack_group = true;
 
 /* ---- the ring and the counters ------------------------------------------- */
 
@@ -173,8 +178,19 @@ static int group_end(int i)
 	return j;
 }
 
-/* The sources of one type on cpu: their entries merged by arrival stamp. */
-static int run_group(int i, int j, int cpu, int reason)
+/* What one batch ran: the types it held, the stretches of one type's
+ * handlers (a new one at each change of type), and when it started. */
+struct batch_mix {
+	uint64_t start;
+	uint32_t types;                  /* bit type_id */
+	uint32_t ntypes;                 /* bits set in types */
+	uint32_t runs;
+	int last;                        /* type_id of the handler run last, -1 */
+};
+
+/* The sources pack_by_type[i..j) on cpu (one type, or every type when
+ * batches are not grouped): their entries merged by arrival stamp. */
+static int run_group(int i, int j, int cpu, int reason, struct batch_mix *mix)
 {
 	struct intr_src *mine[PACK_SRC_MAX];
 	uint32_t end[PACK_SRC_MAX];
@@ -185,6 +201,9 @@ static int run_group(int i, int j, int cpu, int reason)
 			continue;
 		mine[k] = s;
 		end[k++] = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
+		uint64_t wait = mix->start - s->ring[s->tail % PACK_RING].stamp;   /* its oldest entry's */
+		if (wait > s->c.wait_max)
+			s->c.wait_max = wait;
 	}
 	for (;;) {
 		int best = -1;
@@ -197,6 +216,14 @@ static int run_group(int i, int j, int cpu, int reason)
 			break;
 		struct intr_src *s = mine[best];
 		struct pack_entry e = s->ring[s->tail % PACK_RING];
+		if (s->type_id != mix->last) {
+			mix->last = s->type_id;
+			mix->runs++;
+			if (!(mix->types & 1u << s->type_id)) {
+				mix->types |= 1u << s->type_id;
+				mix->ntypes++;
+			}
+		}
 		s->work(s, e.data);
 		handled(s, e.stamp);
 		__atomic_store_n(&s->tail, s->tail + 1, __ATOMIC_RELEASE);
@@ -216,19 +243,38 @@ static int run_group(int i, int j, int cpu, int reason)
 	return done;
 }
 
-/* Every type in turn; a second round for entries a remote flush left. */
+/* A batch's types and stretches into this CPU's statistics. */
+static void count_mix(struct pack_cpu *pc, const struct batch_mix *mix, int total)
+{
+	if (!total)
+		return;
+	uint32_t types = mix->ntypes;
+	pc->stats.batches++;
+	pc->stats.entries += (uint64_t)total;
+	pc->stats.runs += mix->runs;
+	pc->stats.types[(types < HAKO_INTR_TYPES_HIST ? types : HAKO_INTR_TYPES_HIST) - 1]++;
+}
+
+/* Every type in turn (or every source at once, ungrouped); a second round
+ * for entries a remote flush left. */
 int pack_run_batch(struct pack_cpu *pc, int cpu, int reason)
 {
 	int total = 0;
+	bool group = pack_group;
+	struct batch_mix mix = { .start = arch_tsc(), .last = -1 };
 	pc->batching = true;
 	for (int round = 0; round < 2; round++) {
 		int done = 0;
-		for (int i = 0; i < pack_nsrcs; i = group_end(i))
-			done += run_group(i, group_end(i), cpu, reason);
+		if (group)
+			for (int i = 0; i < pack_nsrcs; i = group_end(i))
+				done += run_group(i, group_end(i), cpu, reason, &mix);
+		else
+			done = run_group(0, pack_nsrcs, cpu, reason, &mix);
 		total += done;
 		if (!done)
 			break;
 	}
+	count_mix(pc, &mix, total);
 	pc->batching = false;
 	return total;
 }

@@ -18,8 +18,10 @@
  * or one that found a ring full.  Such an interrupt is registered like
  * the others and then runs the batch between the main handlers and the
  * post-processing, with every packed vector held back.  An interrupt
- * handled sequentially runs the batch pending on its CPU as well (the
- * "urgent" trigger).  batch_reason decides which.
+ * that a sequential source claims runs the batch pending on its CPU as
+ * well, after its own main handler (the "urgent" trigger); on a line
+ * shared with packed sources, an interrupt only they claim is registered
+ * and ends no batch, though it came the full way.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,17 +35,13 @@ static bool cpu_has_pending(int cpu)
 	return false;
 }
 
-/* Whether this full-path interrupt of l runs the batch, and why. */
-static int batch_reason(struct intr_src *first, int cpu)
+/* Whether this full-path interrupt of l is the N-th of a packed source on it. */
+static bool completes_n(struct intr_src *first)
 {
-	bool urgent = false;
-	for (struct intr_src *s = first; s; s = s->line_next) {
-		if (direct(s))
-			urgent = true;
-		else if (pending(s) + 1 >= s->n_now)
-			return BY_N;
-	}
-	return urgent && cpu_has_pending(cpu) ? BY_URGENT : BY_NONE;
+	for (struct intr_src *s = first; s; s = s->line_next)
+		if (!direct(s) && pending(s) + 1 >= s->n_now)
+			return true;
+	return false;
 }
 
 /* Ask each source on l; handle a sequential one now, register a packed one. */
@@ -75,7 +73,9 @@ static int own_sources(struct intr_src *first, uint64_t stamp)
  * mask the line (or raise the LAPIC priority to our class), EOI, and if a
  * batch follows hold every packed vector back; interrupts on.  Then the
  * sources' main handlers (or registrations), the batch, and the
- * post-processing in reverse.
+ * post-processing in reverse.  An urgent batch is known only once a
+ * sequential source has claimed the interrupt: the packed vectors are
+ * held back from then on.
  */
 void pack_full(void *arg)
 {
@@ -85,7 +85,7 @@ void pack_full(void *arg)
 	struct cpu *c = this_cpu();
 	struct pack_cpu *pc = &pack_cpus[c->id];
 	struct intr_src *first = line_enter(l);
-	int reason = pc->batching ? BY_NONE : batch_reason(first, c->id);
+	int reason = !pc->batching && completes_n(first) ? BY_N : BY_NONE;
 	unsigned own = 0, held = 0;
 	if (l->gsi >= 0)
 		arch_intr_line_mask(l->gsi, true);
@@ -98,6 +98,10 @@ void pack_full(void *arg)
 	arch_irq_enable();
 	probe_stamp(rec, 1);
 	int direct_n = own_sources(first, t0);
+	if (!reason && direct_n && !pc->batching && cpu_has_pending(c->id)) {
+		reason = BY_URGENT;            /* a source handled sequentially claimed it */
+		held = arch_intr_block_upto(pack_top_vector);
+	}
 	probe_stamp(rec, 2);
 	int batched = reason ? pack_run_batch(pc, c->id, reason) : 0;
 	probe_stamp(rec, 3);

@@ -42,6 +42,20 @@ static struct spinlock pack_lock = SPINLOCK_INIT("intr-pack", LOCK_INTR_PACK);  
 
 /* ---- registry ------------------------------------------------------------ */
 
+/* The type's number: an earlier source's of the same type, else the next
+ * unused one.  Caller holds pack_lock. */
+static int type_id_of(const char *type)
+{
+	int next = 0;
+	for (int i = 0; i < pack_nsrcs; i++) {
+		if (strcmp(pack_by_id[i]->type, type) == 0)
+			return pack_by_id[i]->type_id;
+		if (pack_by_id[i]->type_id >= next)
+			next = pack_by_id[i]->type_id + 1;
+	}
+	return next;
+}
+
 int intr_pack_add(struct intr_src *s)
 {
 	spin_lock(&pack_lock);
@@ -53,6 +67,7 @@ int intr_pack_add(struct intr_src *s)
 		s->set = (struct hako_intr_set){ .mode = HAKO_INTR_SEQUENTIAL, .n = 8,
 						 .flags = HAKO_INTR_TICK };
 		s->n_now = 1;
+		s->type_id = type_id_of(s->type);
 		timer_init(&s->t_timer, pack_t_expired, s);
 		pack_by_id[id] = s;
 		int i = pack_nsrcs++;

@@ -1,9 +1,10 @@
 /*
  * sys_intr.c — the intr_ctl system call (interrupt packaging, paper 000):
  * the settings, counters and phase-probe records of a source copied
- * between user memory and the kernel; intr_pack.c and intr_pack_ctl.c do
- * the work.  GET and reading the probe are open; SET and RESET need
- * HAKO_PRIV_INTR, the probe's other ops HAKO_PRIV_MEASURE (priv.h).
+ * between user memory and the kernel, the batches' statistics (STATS) and
+ * the grouping switch (GROUP); intr_pack.c and intr_pack_ctl.c do
+ * the work.  GET, STATS and reading the probe are open; SET, RESET and
+ * GROUP need HAKO_PRIV_INTR, the probe's other ops HAKO_PRIV_MEASURE (priv.h).
  */
 #include <stdint.h>
 #include <errno.h>
@@ -53,8 +54,16 @@ long sys_intr_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 			return -EFAULT;
 		return probe(s, &p);
 	}
-	if (((int)op == HAKO_INTR_SET || (int)op == HAKO_INTR_RESET) && priv_check(HAKO_PRIV_INTR) < 0)
+	if (((int)op == HAKO_INTR_SET || (int)op == HAKO_INTR_RESET || (int)op == HAKO_INTR_GROUP) &&
+	    priv_check(HAKO_PRIV_INTR) < 0)
 		return -EPERM;
+	if ((int)op == HAKO_INTR_STATS) {
+		struct hako_intr_stats st;
+		intr_pack_stats(&st);
+		return copy_to_user(uarg, &st, sizeof st);
+	}
+	if ((int)op == HAKO_INTR_GROUP)
+		return intr_pack_set_group(uarg);
 	if (!s)
 		return -ENODEV;
 	switch ((int)op) {

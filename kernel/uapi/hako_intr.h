@@ -19,6 +19,9 @@
 #define HAKO_INTR_SET    1         /* arg: const struct hako_intr_set * */
 #define HAKO_INTR_RESET  2         /* handle what is pending, then zero the counters; arg unused */
 #define HAKO_INTR_PROBE  3         /* arg: struct hako_intr_probe *; dev ignored */
+#define HAKO_INTR_STATS  4         /* arg: struct hako_intr_stats * to fill; dev ignored */
+#define HAKO_INTR_GROUP  5         /* arg: 1 a batch runs main handlers grouped by source type,
+				    * 0 in arrival order across types; dev ignored */
 
 /* hako_intr_set.flags */
 #define HAKO_INTR_TICK   1         /* the 10 ms tick runs the batch */
@@ -48,6 +51,9 @@ struct hako_intr_counters {
 	uint64_t not_mine;         /* interrupts on its vector no device claimed */
 	uint64_t delay_sum;        /* TSC ticks from interrupt to end of its main handler */
 	uint64_t delay_max;
+	uint64_t wait_max;         /* TSC ticks from the oldest pending entry's arrival to the
+				    * start of the batch that took it, the largest (N, T, tick,
+				    * urgent batches) */
 };
 
 struct hako_intr_dev {
@@ -61,6 +67,21 @@ struct hako_intr_dev {
 	uint64_t t_now_ns;         /* T in force */
 	uint64_t gap_ns;           /* mean time between its interrupts (moving average) */
 	struct hako_intr_counters c;
+};
+
+/* The batches of every CPU since boot (N, T, tick and urgent batches; a
+ * full ring's or a flush's drain of one source is not counted): how many
+ * source types each held, and in how many stretches of one type's main
+ * handlers it ran them (grouped: one stretch per type). */
+#define HAKO_INTR_TYPES_HIST 4     /* types[i]: batches holding i + 1 types, the last that many or more */
+
+struct hako_intr_stats {
+	uint32_t group;            /* 1: batches group main handlers by type (the default) */
+	uint32_t reserved;
+	uint64_t batches;          /* batches that ran at least one main handler */
+	uint64_t entries;          /* main handlers they ran */
+	uint64_t runs;             /* stretches of one type's main handlers back to back */
+	uint64_t types[HAKO_INTR_TYPES_HIST];
 };
 
 /* The phase probe: with it on, each registration and each full-path

@@ -142,3 +142,32 @@ def test_report_section_adds_the_modelled_tables_only_with_them(tmp_path):
     assert text.startswith("### In modelled cycles (pentium2-450, 450 MHz)")
     assert "| 10 | 20,000 | 30,000 | 6,000 | 9,000 | 70.0 % |" in text
     assert "the device accesses alone 0.44 %" in text
+
+
+def grouping_run(grouped_cycles=900_000, ungrouped_cycles=1_000_000):
+    """The grouping part's three g_run epochs (CPU 1's cycles) and records, 1000 interrupts each."""
+    recs = [{"kind": "intr-grouping", "mode": m, "interrupts": 1000}
+            for m in modelled.GROUP_MODES]
+    for seq, cycles in enumerate((2_000_000, grouped_cycles, ungrouped_cycles)):
+        e = epoch(seq, "g_run", [0, 0, 0], 1, 0, insns=cycles // 2)
+        e.update(cycles=cycles, l1i_miss=seq * 1000, l1d_miss=0)
+        recs.append(e)
+        recs.append(epoch(seq, "g_run", [0, 0, 0], 0, 0, insns=77))      # CPU 0: not counted
+    return recs
+
+
+def test_grouping_in_modelled_cycles_per_interrupt_of_cpu1():
+    g = modelled.grouping(grouping_run())
+    assert g["grouped"]["cycles"] == 900 and g["ungrouped"]["cycles"] == 1000
+    assert g["sequential"]["insns"] == 1000 and g["ungrouped"]["l1i"] == 2.0
+    assert "grouped" in modelled.render_grouping(g)
+    assert modelled.grouping(grouping_run()[:-2]) is None            # an epoch missing
+
+
+def test_grouping_verdict_reads_the_modelled_cycles(tmp_path):
+    from test_verdicts import triggers
+    f = {**triggers(), "modelled_grouping": modelled.grouping(grouping_run())}
+    assert p000.grouping(f).verdict == REPRODUCED
+    f["modelled_grouping"] = modelled.grouping(grouping_run(grouped_cycles=1_100_000))
+    v = p000.grouping(f)
+    assert v.verdict == PARTLY and "modelled cycles" in v.reason

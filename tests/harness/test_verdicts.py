@@ -51,8 +51,9 @@ def test_decide_and_paper_status():
 def test_no_results_every_result_not_yet_and_counted(tmp_path):
     found = verdicts(tmp_path)
     every = [v for vs in found.values() for v in vs]
-    assert len(every) == 18
-    assert [v.result for v in every][:4] == ["000 T2", "000 T3", "000 Fig. 6", "001 T1(a)"]
+    assert len(every) == 21
+    assert [v.result for v in every][:7] == ["000 T2", "000 T3", "000 Fig. 6", "000 grouping",
+                                             "000 urgent", "000 T trigger", "001 T1(a)"]
     assert all(v.verdict == NOT_YET and "experiment not run" in v.reason for v in every)
     assert set(statuses(tmp_path).values()) == {NOT_YET}
 
@@ -74,12 +75,69 @@ def intr(saving_n10=11.2, t2_pack=1617, gain=5.91, none=532000, delay=4592000):
         "loops": {"sequential": {2: 500000, 10: 372000},
                   "packed": {2: 501000, 10: round(372000 * (1 + gain / 100))}},
         "none": none,
+        **triggers(),
+    }
+
+
+def triggers(ung_runs=320, grp_cost=781, urgent_by=200, urgent_delay=2419, wait_250=250420):
+    """The grouping, urgent and time parts' figures, in the shape of a run."""
+    def grouping(mode, runs, per, batches=21, mixed=21):
+        return {"mode": mode, "k": 8, "batches": batches, "mixed": mixed, "runs": runs,
+                "type_slots": 2 * mixed, "per_interrupt": per}
+
+    def urg(case, by_urgent, delay):
+        return {"case": case, "batches": max(by_urgent, 21), "by_urgent": by_urgent,
+                "delay": delay}
+
+    def t(t_ns, wait, delay):
+        return {"mode": "packed", "t_ns": t_ns, "batches": 10, "by_t": 10, "wait_max": wait,
+                "delay": delay}
+    return {
+        "grouping": {"sequential": grouping("sequential", 0, 1319, 0, 0),
+                     "grouped": grouping("grouped", 42, grp_cost),
+                     "ungrouped": grouping("ungrouped", ung_runs, 801)},
+        "urgent": {"closed": urg("closed", 0, 4552569), "packed": urg("packed", 0, 4554990),
+                   "urgent": urg("urgent", urgent_by, urgent_delay)},
+        "time": [t(250_000, wait_250, 180794), t(1_000_000, 1_000_677, 523017)],
+        "time_seq": {"mode": "sequential", "delay": 1350},
     }
 
 
 def test_000_the_papers_shape_is_reproduced():
     f = intr()
-    assert [c(f).verdict for c in p000.CRITERIA] == [REPRODUCED] * 3
+    assert [c(f).verdict for c in p000.CRITERIA] == [REPRODUCED] * 6
+
+
+def test_000_grouping_flips_on_planted_figures():
+    f = intr()
+    f.update(triggers(ung_runs=42))                 # ungrouped ran one stretch per type too
+    v = p000.grouping(f)
+    assert v.verdict == NOT_YET and "mechanism shown" in v.reason
+    f.update(triggers(grp_cost=900))                # grouped dearer than ungrouped
+    v = p000.grouping(f)
+    assert v.verdict == PARTLY and "no dearer" in v.reason
+    f["grouping"]["grouped"]["mixed"] = 0           # one type a batch: not the experiment
+    assert p000.grouping(f).verdict == NOT_YET
+
+
+def test_000_urgent_flips_on_planted_figures():
+    f = intr()
+    f.update(triggers(urgent_by=0))
+    assert p000.urgent(f).verdict == NOT_YET
+    f.update(triggers(urgent_delay=5_000_000))
+    v = p000.urgent(f)
+    assert v.verdict == PARTLY and "wait less" in v.reason
+
+
+def test_000_time_trigger_flips_on_planted_figures():
+    f = intr()
+    f.update(triggers(wait_250=300_000))            # waited 50 us past T
+    v = p000.time_trigger(f)
+    assert v.verdict == PARTLY and "longer than T" in v.reason
+    f = intr()
+    f["time"][1]["by_t"] = 9                        # one batch ended by something else
+    assert p000.time_trigger(f).verdict == NOT_YET
+    assert p000.time_trigger({}).verdict == NOT_YET
 
 
 def test_000_table2_saving_too_large_is_partly_and_says_by_how_much():

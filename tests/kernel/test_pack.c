@@ -4,8 +4,10 @@
  * ack reads and clears, and is raised by a self-IPI on its own vector, so
  * the tests need no hardware and run in every boot.  They check the
  * sequential path, batches at N, at T, at the tick, on an urgent
- * interrupt and on a mode switch, the batch's order (by type, then by
- * arrival), the adaptive choice of N, and that the counters balance.
+ * interrupt (also on a line shared with a packed source) and on a mode
+ * switch, the batch's order (by type, then by arrival; by arrival alone
+ * with grouping off) and the batch statistics, the adaptive choice of N,
+ * and that the counters balance.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -201,14 +203,17 @@ static int batch_at_tick(void)
 
 TEST(pack_batch_at_tick) { RUN(batch_at_tick()); }
 
-static int batch_on_urgent(void)
+/* Three entries of fake-a.0 wait (packed, N 32); fake-b.0's interrupt
+ * (sequential) runs them after its own main handler. */
+static int urgent_after_three(void)
 {
 	CHECK(set_mode(0, HAKO_INTR_PACKED, 32, 1000000000, 0) == 0, "set packed");
 	struct hako_intr_dev d0 = snap(0);
 	raise_irq(0, 1);
 	raise_irq(0, 2);
 	raise_irq(0, 3);
-	CHECK(nlog == 0, "handled before a trigger");
+	CHECK(nlog == 0, "%d handled before fake-b.0's interrupt", nlog);
+	CHECK(snap(0).c.by_urgent == d0.c.by_urgent, "a packed source's interrupt counted urgent");
 	raise_irq(2, 100);                 /* fake-b.0 is sequential: urgent */
 	CHECK(nlog == 4, "%d handled", nlog);
 	CHECK(log[0] == 100 && log[1] == 1 && log[2] == 2 && log[3] == 3,
@@ -217,7 +222,26 @@ static int batch_on_urgent(void)
 	return 0;
 }
 
-TEST(pack_urgent_interrupt_runs_batch) { RUN(batch_on_urgent()); }
+TEST(pack_urgent_interrupt_runs_batch) { RUN(urgent_after_three()); }
+
+/* The same with fake-b.0 on fake-a.0's vector, as two cards on one INTx
+ * line: fake-a.0's interrupts come the full way but are registered and
+ * end no batch; the one fake-b.0 claims is urgent. */
+static int urgent_on_shared_line(void)
+{
+	struct intr_src *b = &fakes[2].src;
+	int own = b->vector;
+	intr_pack_detach(b);
+	int err = intr_pack_attach(b, fakes[0].src.vector, -1, cpu_id());
+	int r = err == 0 ? urgent_after_three() : -1;
+	intr_pack_flush(&fakes[0].src);
+	intr_pack_detach(b);
+	CHECK(intr_pack_attach(b, own, -1, cpu_id()) == 0, "re-attach failed");
+	CHECK(err == 0, "attach to the shared vector: %d", err);
+	return r;
+}
+
+TEST(pack_urgent_only_when_sequential_source_claims) { RUN(urgent_on_shared_line()); }
 
 /* Arrivals b:1 a1:2 a0:3 b:4 a0:5 a0:6 (the N-th of a0): fake-a runs first,
  * merged by arrival, then fake-b. */
@@ -237,6 +261,44 @@ static int groups_by_type(void)
 }
 
 TEST(pack_batch_groups_by_type_then_arrival) { RUN(groups_by_type()); }
+
+/* The same arrivals with grouping on and off: the handlers' order, and the
+ * statistics' types and stretches (grouped 2, ungrouped b a b a = 4). */
+static int grouping_switch_body(void)
+{
+	const int who[6] = { 2, 1, 0, 2, 0, 0 };
+	for (int group = 1; group >= 0; group--) {
+		CHECK(intr_pack_set_group((uint64_t)group) == 0, "set group %d", group);
+		struct hako_intr_stats a, b;
+		intr_pack_stats(&a);
+		nlog = 0;
+		for (uint32_t v = 1; v <= 6; v++)
+			raise_irq(who[v - 1], v);
+		intr_pack_stats(&b);
+		CHECK(nlog == 6, "group %d: %d handled", group, nlog);
+		for (int k = 0; k < 6; k++)
+			CHECK(group || log[k] == (uint32_t)k + 1, "ungrouped: handler %d saw %u", k, log[k]);
+		CHECK(b.batches - a.batches == 1 && b.entries - a.entries == 6, "group %d: batches %lu",
+		      group, b.batches - a.batches);
+		CHECK(b.types[1] - a.types[1] == 1, "group %d: not counted as two types", group);
+		CHECK(b.runs - a.runs == (group ? 2u : 4u), "group %d: %lu stretches", group,
+		      b.runs - a.runs);
+	}
+	CHECK(intr_pack_set_group(2) == -EINVAL, "group 2 accepted");
+	return 0;
+}
+
+static int grouping_switch(void)
+{
+	CHECK(set_mode(0, HAKO_INTR_PACKED, 3, 1000000000, 0) == 0, "set a0");
+	CHECK(set_mode(1, HAKO_INTR_PACKED, 32, 1000000000, 0) == 0, "set a1");
+	CHECK(set_mode(2, HAKO_INTR_PACKED, 32, 1000000000, 0) == 0, "set b");
+	int r = grouping_switch_body();
+	intr_pack_set_group(1);
+	return r;
+}
+
+TEST(pack_grouping_switch_and_statistics) { RUN(grouping_switch()); }
 
 static int switch_flushes(void)
 {

@@ -116,6 +116,23 @@ TEST(intr_and_nic_calls_check_arguments)
 	return 0;
 }
 
+/* The batch statistics are open and need no device; the grouping switch
+ * takes 0 or 1 and nothing else, and is left on. */
+TEST(intr_batch_statistics_and_grouping_switch)
+{
+	struct hako_intr_stats st;
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_STATS, &st), 0);
+	CHECK_EQ(st.group, 1u);
+	CHECK(st.runs >= st.batches, "%lu stretches in %lu batches", st.runs, st.batches);
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_STATS, (void *)8), -EFAULT);
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_GROUP, (void *)2), -EINVAL);
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_GROUP, (void *)0), 0);
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_STATS, &st), 0);
+	CHECK_EQ(st.group, 0u);
+	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_GROUP, (void *)1), 0);
+	return 0;
+}
+
 /* What the settings test needs: a device whose interrupts can be packaged. */
 static const char *intr_device(void)
 {

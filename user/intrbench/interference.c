@@ -129,7 +129,5 @@ int part_interference(void)
 			    "\"improvement_x1000\":%ld,\"loss_cut_pct\":%ld}", k, pack[k], imp, less);
 	}
 	set_sequential();
-	struct hako_nic_info open = { .cpu = RX_CPU };
-	long r = sys_nic_ctl(env.rtl, HAKO_NIC_OPEN, &open);
-	return r < 0 ? fail("nic_ctl open", r) : 0;
+	return open_card(env.rtl, RX_CPU);
 }

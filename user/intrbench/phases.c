@@ -51,12 +51,6 @@ static struct samples s_reg, s_t1, s_t2, s_t3, s_tot;
 static struct samples p_t1, p_copy, p_t2, p_t3, p_cycle[N_MAX + 1];
 static struct samples p_cycle_t;     /* N_MAX with a T trigger armed: its cost */
 
-static long probe(int op, uint64_t buf, uint32_t max)
-{
-	struct hako_intr_probe pr = { .op = op, .max = max, .buf = buf };
-	return sys_intr_ctl(env.dev, HAKO_INTR_PROBE, &pr);
-}
-
 /* One configuration's records (time order) into the samples; packed: cycles
  * of n into `cycles` (with_t: only those, the phases are kept from without). */
 static void analyse(bool packed, uint32_t n, uint32_t nrec, struct samples *cycles, bool with_t)
@@ -200,11 +194,8 @@ int part_phases(void)
 			return 1;
 	if (samples_init(&p_cycle_t, ROUNDS))
 		return 1;
-	pin(RX_CPU, 8);                        /* the self-IPI lands where the card's interrupts do */
-	long r = probe(HAKO_PROBE_CALIBRATE, (uint64_t)&cal, 0);
-	pin(SEND_CPU, 8);
-	if (r < 0)
-		return fail("calibrate", r);
+	if (calibrate_rx(&cal))
+		return 1;
 	for (uint32_t n = 1; n <= N_MAX; n++)
 		if (run_config(true, n, 0))
 			return 1;

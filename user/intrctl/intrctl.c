@@ -8,6 +8,8 @@
  *   intrctl DEV packed [n N] [t TIME] [tick on|off]
  *   intrctl DEV adaptive [bound TIME] [tick on|off]
  *   intrctl DEV reset                      handle what is pending, zero the counters
+ *   intrctl batches                        every CPU's batches: types held, stretches
+ *   intrctl group on|off                   batches grouped by device type, or not
  *
  * DEV is a device number or name ("rtl8139.0"); TIME is a number with
  * ns, us, ms or s ("2ms"; T 0 turns the T trigger off).  Settings not
@@ -29,6 +31,8 @@ static const char usage_text[] =
 	"       intrctl DEV packed [n N] [t TIME] [tick on|off]\n"
 	"       intrctl DEV adaptive [bound TIME] [tick on|off]\n"
 	"       intrctl DEV reset\n"
+	"       intrctl batches                     batches since boot: types held, stretches\n"
+	"       intrctl group on|off                batches grouped by device type (on), or not\n"
 	"TIME is a number with ns, us, ms or s (\"2ms\"); N is 1 to 32; TIME at most 1s.\n";
 
 static int usage(void)
@@ -198,11 +202,39 @@ static int change(int id, int argc, char **argv)
 	return 0;
 }
 
+/* `intrctl batches`: the batch statistics; `intrctl group on|off`. */
+static int batches(void)
+{
+	struct hako_intr_stats st;
+	long r = sys_intr_ctl(0, HAKO_INTR_STATS, &st);
+	if (r < 0)
+		return fail("batches", r);
+	printf("batches %lu (grouping %s), main handlers %lu, stretches of one type %lu\n",
+	       st.batches, st.group ? "on" : "off", st.entries, st.runs);
+	for (int t = 0; t < HAKO_INTR_TYPES_HIST; t++)
+		printf("  holding %d%s type%s: %lu\n", t + 1, t + 1 == HAKO_INTR_TYPES_HIST ? "+" : "",
+		       t ? "s" : "", st.types[t]);
+	return 0;
+}
+
+static int group(const char *arg)
+{
+	int on = strcmp(arg, "on") == 0 ? 1 : strcmp(arg, "off") == 0 ? 0 : -1;
+	if (on < 0)
+		return usage();
+	long r = sys_intr_ctl(0, HAKO_INTR_GROUP, (void *)(long)on);
+	return r < 0 ? fail("group", r) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return list_all();
 	arg_help(argc, argv, usage_text);
+	if (argc == 2 && strcmp(argv[1], "batches") == 0)
+		return batches();
+	if (strcmp(argv[1], "group") == 0)
+		return argc == 3 ? group(argv[2]) : usage();
 	int id = find_dev(argv[1]);
 	struct hako_intr_dev d;
 	if (id < 0 || sys_intr_ctl(id, HAKO_INTR_GET, &d) < 0) {

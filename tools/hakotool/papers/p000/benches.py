@@ -5,23 +5,30 @@ from ...bench import Bench, Boots
 from ...qemu import Profile
 from ...reportkit import Step
 from ...summary import render_bench_only
-from . import modelled
+from . import modelled, triggers
 
 # intrbench's calls where the cost model starts an epoch (--model): one per
-# configuration of Table 2 and case of Fig. 6, and the parts that follow
-# them, so each call's epoch ends where the next thing starts (modelled.py).
+# configuration of Table 2, case of Fig. 6 and run of the grouping part, and
+# the parts that follow them, so each call's epoch ends where the next thing
+# starts (modelled.py).
 INTR_ELF = "build/user/intrbench.elf"
 INTR_EPOCHS = tuple((INTR_ELF, symbol) for symbol in
-                    ("run_config", "part_delay", "part_interference", "one_case", "part_adaptive"))
+                    ("run_config", "part_delay", "part_interference", "one_case", "part_adaptive",
+                     "part_grouping", "g_run", "part_urgent"))
 
 
 def intr_table(boots: Boots) -> str:
-    """The bench table, and with --model the modelled Table 2 and Fig. 6."""
+    """The bench table, the grouping, trigger and adaptive experiments, and
+    with --model the modelled Table 2 and Fig. 6."""
     if not boots.records:
         return ""
     text = render_bench_only(boots.records, boots.meta)
+    more = triggers.render(boots.records)
+    if more:
+        text += "\n" + more
     if boots.joined:
         text += "\n" + modelled.render(modelled.figures(boots.records))
+        text += modelled.render_grouping(modelled.grouping(boots.records))
     return text
 
 
@@ -39,6 +46,6 @@ BENCHES: dict[str, Bench] = {
 # The report's runs of them (`make report`, report.py) and the result files
 # its section reads, each with the bench that makes it.
 REPORT_STEPS = (
-    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~50 s)", seconds=50),
+    Step("intr", "000", ("intr",), "interrupt packaging, intrbench (~60 s)", seconds=60),
 )
 REPORT_INPUTS = (("bench-intr.jsonl", "./hako bench intr"),)

@@ -141,6 +141,42 @@ def _n(x: float) -> str:
     return f"{round(x):,}"
 
 
+GROUP_MODES = ("sequential", "grouped", "ungrouped")   # grouping.c: the g_run calls' order
+
+
+def grouping(records: list[dict]) -> dict | None:
+    """The grouping part in modelled cycles: CPU 1's whole work in each g_run
+    epoch (sequential, grouped, ungrouped; caches and TLBs included, and the
+    reader threads' work, the same in the three) per interrupt of both cards,
+    with its L1 misses.  None without those epochs and records."""
+    epochs = [e for e in _epochs(records).values() if e["name"] == "g_run"]
+    runs = {r["mode"]: r for r in records if r.get("kind") == "intr-grouping"}
+    if len(epochs) != len(GROUP_MODES) or not all(runs.get(m, {}).get("interrupts")
+                                                   for m in GROUP_MODES):
+        return None
+    out: dict = {"profile": epochs[0]["profile"]}
+    for e, m in zip(epochs, GROUP_MODES):
+        ints = runs[m]["interrupts"]
+        out[m] = {key: _sum(e, field, RX_CPU) / ints for key, field in
+                  (("cycles", "cycles"), ("insns", "insns"), ("l1i", "l1i_miss"),
+                   ("l1d", "l1d_miss"))}
+    return out
+
+
+def render_grouping(g: dict | None) -> str:
+    """Its table for `./hako bench intr --model`."""
+    if not g:
+        return ""
+    lines = [f"grouping by device type in modelled cycles ({g['profile']}): CPU 1's work per "
+             "interrupt of both cards (handling and the reader threads; caches included)",
+             f"  {'mode':10}  {'insns':>8}  {'cycles':>8}  {'L1i miss':>8}  {'L1d miss':>8}"]
+    for m in GROUP_MODES:
+        r = g[m]
+        lines.append(f"  {m:10}  {r['insns']:8.0f}  {r['cycles']:8.0f}  {r['l1i']:8.2f}  "
+                     f"{r['l1d']:8.2f}")
+    return "\n".join(lines) + "\n"
+
+
 def render(f: dict | None) -> str:
     """The modelled tables for `./hako bench intr --model`."""
     if f is None:

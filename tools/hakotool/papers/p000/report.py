@@ -1,4 +1,5 @@
-"""Paper 000's section of the report: interrupt packaging, Tables 2 and 3, Fig. 6.
+"""Paper 000's section of the report: interrupt packaging, Tables 2 and 3, Fig. 6,
+the grouping by type, the urgent and time triggers, and the adaptive mode.
 
 Called by report.markdown() with the result folder, the plots dict it fills
 and the paper's verdicts (criteria.py); returns the section's Markdown lines.
@@ -117,14 +118,77 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
                     f"paper's own model predicted +{P['fig6_model_gain_pct']} % and attributed "
                     "the rest to cache locality of back-to-back handlers, which icount does not "
                     "model.", ""]
-    return out + modelled_section(results)
+    return out + triggers_section(recs) + modelled_section(results)
+
+
+def triggers_section(recs: list[dict]) -> list[str]:
+    """The grouping, the urgent and time triggers and the adaptive mode: a table
+    each (triggers.py); their verdicts are in the status table above."""
+    from . import triggers as tr
+    f = tr.figures(recs)
+    out: list[str] = []
+    g = f["grouping"]
+    if all(m in g for m in tr.GROUP_MODES):
+        grp, ung, seq = g["grouped"], g["ungrouped"], g["sequential"]
+        out += ["### Grouping by device type (section 3.3)", "",
+                f"Both cards' interrupts on CPU 1, each card sending {grp['k']} frames per 10 ms "
+                "to the other (a card interrupts for what it receives and for what it sent); the "
+                "batch at the 10 ms tick (N 32), grouped by type or, with `intr_ctl GROUP 0`, in "
+                "arrival order across types. *Mixed*: batches holding both types; *stretches*: "
+                "runs of one type's main handlers back to back, against the types the batches "
+                "held. Instructions per interrupt from the phase probe (every registration, full "
+                "path and batch on CPU 1, entry and exit calibrated), over both cards' "
+                "interrupts. Run: `./hako bench intr` (part `grouping`).", ""]
+        out += table(tr.GROUPING_HEAD, tr.grouping_rows(g)) + [""]
+        out += [f"Grouped, each batch ran one stretch per type ({n(grp['runs'])} for "
+                f"{n(grp['type_slots'])}); ungrouped, {n(ung['runs'])}. Per interrupt: sequential "
+                f"{n(seq['per_interrupt'])}, packed grouped {n(grp['per_interrupt'])}, ungrouped "
+                f"{n(ung['per_interrupt'])} instructions: grouped "
+                f"{pct(abs(ung['per_interrupt'] - grp['per_interrupt']), ung['per_interrupt'])} "
+                f"{'cheaper' if grp['per_interrupt'] <= ung['per_interrupt'] else 'dearer'} "
+                "(in instructions the difference is the batch's own bookkeeping: ungrouped, its "
+                "merge compares both cards' next entries and the statistics count a stretch at "
+                "every change of type). The paper's reason for grouping, the cache, has no cost "
+                "in instructions.", ""]
+    u = f["urgent"]
+    if all(c in u for c in tr.URGENT_CASES):
+        out += ["### Trigger (3): an interrupt handled sequentially", "",
+                "The RTL8139 receives 10 frames per 10 ms on CPU 1, packed with N 10 (the tick "
+                "as backstop); the e1000 sends them, and its own interrupts (one per frame it "
+                "sends) are masked, packed beside the RTL8139's, or sequential beside them: "
+                "only the last are interrupts that must be handled sequentially. Delays of the "
+                "RTL8139's entries, from the interrupt's entry stamp to the end of its main "
+                "handler. On pc the two cards share an INTx line. Run: part `urgent`.", ""]
+        out += table(tr.URGENT_HEAD, tr.urgent_rows(u)) + [""]
+        out += ["The e1000's interrupts come right after the frames the RTL8139 registers (they "
+                "are the same frames' transmissions), so with them sequential each batch holds "
+                "one entry: the trigger shown at its strongest, not at an independent rate.", ""]
+    if f["time"] and f["time_seq"]:
+        r0 = f["time"][0]
+        out += ["### Trigger (2): time T", "",
+                f"The RTL8139 receives a frame every {n(r0['gap_ns'])} ns on CPU 1, packed with "
+                "N 32 (never reached) and no tick, T swept; *max wait*: the longest time from an "
+                "entry's arrival to the start of the batch that took it, what T bounds; the "
+                "model's mean wait for evenly spaced arrivals g apart is T − (m−1)g/2 with "
+                "m = ⌊T/g⌋ + 1 entries a batch. Run: part `time`.", ""]
+        out += table(tr.TIME_HEAD, tr.time_rows(f)) + [""]
+    if f["adaptive"]:
+        out += ["### Adaptive N and T (Hako's controller on the paper's model)", "",
+                "Not in the paper: N and T chosen after every batch from the arrival rate and a "
+                "1 ms bound on the average delay, against sequential and packed N 10 at the "
+                "tick; a compute loop on CPU 1 counts for 200 ms while a receiver process takes "
+                "the frames. Run: part `adaptive`.", ""]
+        out += table(tr.ADAPTIVE_HEAD, tr.adaptive_rows(f["adaptive"])) + [""]
+    return out
 
 
 def modelled_section(results: Path) -> list[str]:
     """Tables 2 and Fig. 6 in modelled cycles, when the run had the cost model
     (criteria.figures: the joined file of the same run)."""
     from .criteria import PUBLISHED as P, figures, saving_pct
-    m = figures(results).get("modelled")
+    from . import modelled
+    f = figures(results)
+    m = f.get("modelled")
     if not m:
         return []
     out = [f"### In modelled cycles ({m['profile']}, {m['mhz']} MHz)", "",
@@ -156,4 +220,13 @@ def modelled_section(results: Path) -> list[str]:
             f"takes {pct(none['loops_cycles'] - s10, none['loops_cycles'])} of the loop's time, "
             f"the device accesses alone {fig[('sequential', k)]['io_share_pct']:.2f} % (the paper: "
             f"{pct(P['fig6_none'] - P['fig6_seq'], P['fig6_none'])}).", ""]
+    g = f.get("modelled_grouping")
+    if g:
+        out += ["Grouping by device type: CPU 1's whole work in each run of the grouping part "
+                "(handling and the reader threads, the same in the three; caches and TLBs "
+                "included) per interrupt of both cards:", ""]
+        out += table(("mode", "instructions", "modelled cycles", "L1i misses", "L1d misses"),
+                     [(mode, f"{g[mode]['insns']:,.0f}", f"{g[mode]['cycles']:,.0f}",
+                       f"{g[mode]['l1i']:.2f}", f"{g[mode]['l1d']:.2f}")
+                      for mode in modelled.GROUP_MODES]) + [""]
     return out
