@@ -52,6 +52,10 @@ def test_no_results_every_result_not_yet_and_counted(tmp_path):
     found = verdicts(tmp_path)
     every = [v for vs in found.values() for v in vs]
     assert len(every) == 21
+    # The papers' 18 measured results; the other three are mechanism checks.
+    assert len([v for v in every if v.measured]) == 18
+    assert [v.result for v in every if not v.measured] == ["000 grouping", "000 urgent",
+                                                           "000 T trigger"]
     assert [v.result for v in every][:7] == ["000 T2", "000 T3", "000 Fig. 6", "000 grouping",
                                              "000 urgent", "000 T trigger", "001 T1(a)"]
     assert all(v.verdict == NOT_YET and "experiment not run" in v.reason for v in every)
@@ -405,3 +409,12 @@ def test_004_a_published_constant_flips_the_verdict(tmp_path, monkeypatch):
     assert p004.table4(tmp_path).verdict == PARTLY
     monkeypatch.setitem(p004.PAPER_T4, "switch_periodic_to_periodic", (30.0, 29.0, 28.0, 29.6))
     assert p004.table4(tmp_path).verdict == REPRODUCED
+
+
+def test_a_mechanism_check_does_not_move_a_papers_status():
+    ok = verdict.holds("c", True, "fine", main=True)
+    gone = verdict.holds("c", False, "0.1", main=True)
+    measured = verdict.decide("r", "t", [ok])
+    shown_failing = verdict.decide("m", "t", [gone], measured=False)
+    assert not shown_failing.measured and shown_failing.verdict == NOT_YET
+    assert verdict.paper_status([measured, shown_failing]) == REPRODUCED

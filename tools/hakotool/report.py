@@ -236,10 +236,18 @@ def markdown(results: Path) -> tuple[str, dict[str, str]]:
         if word:
             out.append(f"| {title} | {word.group(1)} |")
     every = [x for paper in sorted(found) for x in found[paper]]
-    out += ["", f"The papers' {len(every)} measured results ({counts(every)}); each verdict is "
-            "computed from the measured figures by a written criterion (tools/hakotool/verdict.py "
-            "gives the rules, tools/hakotool/papers/ each result's checks and tolerances):", ""]
-    out += verdict_table(every) + [""]
+    measured = [x for x in every if x.measured]
+    shown = [x for x in every if not x.measured]
+    out += ["", f"The papers' {len(measured)} measured results ({counts(measured)}); each verdict "
+            "is computed from the measured figures by a written criterion "
+            "(tools/hakotool/verdict.py gives the rules, tools/hakotool/papers/ each result's "
+            "checks and tolerances):", ""]
+    out += verdict_table(measured) + [""]
+    if shown:
+        out += [f"Mechanisms the papers describe without a figure of their own, each shown by an "
+                f"experiment of Hako's and judged the same way ({counts(shown)}; they do not "
+                "count in the papers' statuses):", ""]
+        out += verdict_table(shown) + [""]
     for body in bodies:
         out += body
     return "\n".join(out).rstrip() + "\n", plots

@@ -49,9 +49,13 @@ def status_block(verdicts) -> list[str]:
     """A paper's status, derived from its results' verdicts, and their table."""
     if not verdicts:
         return []
-    return [f"**Status: {paper_status(verdicts)}.** Derived from its results' verdicts "
-            f"({counts(verdicts)}), each computed by the criterion written beside the paper's "
-            "numbers in tools/hakotool/papers/.", ""] + verdict_table(verdicts) + [""]
+    measured = [v for v in verdicts if v.measured]
+    shown = [v for v in verdicts if not v.measured]
+    mechanisms = (f"; the mechanism checks beside them, which do not count: {counts(shown)}"
+                  if shown else "")
+    return [f"**Status: {paper_status(verdicts)}.** Derived from its measured results' verdicts "
+            f"({counts(measured)}{mechanisms}), each computed by the criterion written beside "
+            "the paper's numbers in tools/hakotool/papers/.", ""] + verdict_table(verdicts) + [""]
 
 
 def verdict_table(verdicts) -> list[str]:

@@ -53,6 +53,8 @@ class Verdict:
     verdict: str
     reason: str
     checks: tuple[Check, ...] = ()
+    measured: bool = True   # a result the paper measured; False: a mechanism the paper
+                            # describes without a figure, shown by an experiment of Hako's
 
 
 def fmt(value: float) -> str:
@@ -121,8 +123,9 @@ def size_in(what: str, measured: float, lo: float, hi: float, main: bool = False
     return Check(what, held, detail, main, gross)
 
 
-def decide(result: str, title: str, checks: list[Check]) -> Verdict:
-    """The verdict from the checks, with the reason: the failed checks."""
+def decide(result: str, title: str, checks: list[Check], measured: bool = True) -> Verdict:
+    """The verdict from the checks, with the reason: the failed checks.  MEASURED: see
+    Verdict."""
     checks = tuple(checks)
     exp_failed = [c for c in checks if c.experiment and not c.held]
     main_failed = [c for c in checks if c.main and not c.gross and not c.experiment]
@@ -140,12 +143,13 @@ def decide(result: str, title: str, checks: list[Check]) -> Verdict:
     else:
         verdict = REPRODUCED
         why = [f"all {len(checks)} checks hold"] + [c.detail for c in checks if c.main]
-    return Verdict(result, title, verdict, "; ".join(w for w in why if w) + ".", checks)
+    return Verdict(result, title, verdict, "; ".join(w for w in why if w) + ".", checks,
+                   measured)
 
 
 def paper_status(verdicts: list[Verdict]) -> str:
-    """A paper's status from its results' verdicts."""
-    words = {v.verdict for v in verdicts}
+    """A paper's status from its measured results' verdicts (mechanism checks aside)."""
+    words = {v.verdict for v in verdicts if v.measured}
     if words == {REPRODUCED}:
         return REPRODUCED
     if words <= {NOT_YET}:
