@@ -114,8 +114,8 @@ def table2_per_machine(results: Path) -> list[str]:
 
 
 def section004_machines(results: Path, figs: dict) -> list[str]:
-    """Fig. 1 and 2: kperf's best and worst case across the paper's four PCs."""
-    title = "Fig. 1 and Fig. 2 (relative best/worst times across machines)"
+    """Fig. 1: kperf's best and worst case across the paper's four PCs."""
+    title = "Fig. 1 (relative best/worst times across machines)"
     from . import machines as km
     times = {}
     for p in km.PAPER_PROFILES:
@@ -200,7 +200,8 @@ def isoch_per_machine(results: Path) -> list[str]:
         pm.per_machine_records(results, "bench-isoch-calls"),
         "Tables 3 and 4 on the paper's four PCs: the same boot with the four profiles side by "
         "side; each operation's mean modelled cycles (the region's total over its operations) "
-        "at that PC's clock.",
+        "at that PC's clock, caches as the operations leave them (no purge); the paper's are "
+        "the mean of its best and worst case.",
         lambda p, recs: pm.isoch_us(recs, clock_mhz(p)),
         lambda data: pm.render_isoch(data, PAPER_T3, PAPER_T4))
 
@@ -216,12 +217,14 @@ def section004_copy(results: Path, figs: dict) -> list[str]:
                        "`./hako bench kperf-copy --model P` and `--model P:l2off`.")
     figs["kperf-copy.svg"] = copyfig.figure(times)
     return [f"### {title}", "",
-            "Mode: QEMU **icount**, `kperf --copy` booted once per cost-model profile of the "
-            "paper's four PCs with the L2 on (`--model P`) and once with it off (`--model "
-            "P:l2off`: every L1 miss goes to memory, as with the paper's BIOS setting). Each "
-            "copy's **modelled cycles** are turned into µs at the machine's clock. The paper "
-            "names no sizes; these run from inside the 8 KiB L1 to the L2's size. Run: `./hako "
-            "bench kperf-copy --model P[:l2off]`.", "",
+            "Mode: QEMU **icount**, `kperf --copy` booted twice, each time with the cost-model "
+            "profiles of the paper's four PCs side by side: with the L2 on (`--model P1+P2+...`) "
+            "and with it off (`--model P1:l2off+P2:l2off+...`: every L1 miss goes to memory, as "
+            "with the paper's BIOS setting). Each copy's **modelled cycles** are turned into µs "
+            "at the machine's clock. The paper names no sizes (its figure is not in the text we "
+            "have); these run from inside the 8 KiB L1 to the L2's size. Run: `./hako bench "
+            "kperf-copy --model pentium166:l2off+pentium200-fpm:l2off+pentium200-edo:l2off+"
+            "pentiumpro200:l2off` (and without `:l2off`).", "",
             "```"] + copyfig.render(times).rstrip("\n").splitlines() + ["```", "",
             "![Paper 004 Fig. 2: µs per memory copy against its size on the four PCs, L2 on "
             "(solid) and off (dashed), warm (left) and after a purge (right)](kperf-copy.svg)", ""]
