@@ -94,7 +94,8 @@ def render_table2(sections: dict[str, dict[str, float]], bound: float, paper: di
     machines = list(sections)
     col = max(14, max(len(m) for m in machines))
     lines = ["preempt (serialise=on): longest preemption-off section per context, µs of own "
-             "modelled cycles at each PC's clock; one boot, the four profiles side by side",
+             "modelled cycles at each PC's clock (pentium166: preempt's boot; the others: "
+             "preempt-pcs's, the same guest run)",
              f"  {'context':<30}" + "".join(f" {m:>{col}}" for m in machines)]
     ctxs = sorted(set().union(*(set(s) for s in sections.values())),
                   key=lambda c: (-max(s.get(c, 0.0) for s in sections.values()), c))
