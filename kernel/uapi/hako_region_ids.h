@@ -99,6 +99,17 @@
 #define REGION_KINTERNAL            0xd10
 #define REGION_KINTERNAL_SLOTS      16
 
+/* kperf --copy (user/kperf/copy.c, paper 004 Fig. 2): REGION_KPERF_COPY +
+ * 2 * (size index) + (0 best, 1 worst), after the 32 ids of REGION_KINTERNAL. */
+#define REGION_KPERF_COPY           0xd30
+
+/* isochbench start switch (user/isochbench, paper 004 Tables 3-4), on its
+ * bench CPU: START to the first job, STOP, and a thread switch from A's
+ * stamp to B's, + (0 periodic to periodic, 1 normal to normal). */
+#define REGION_ISOCH_START          0xd40
+#define REGION_ISOCH_STOP           0xd41
+#define REGION_ISOCH_SWITCH         0xd42
+
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).

@@ -106,3 +106,37 @@ TEST(wbinvd_empties_every_level)
 	cm_core_free(&c);
 	cm_cache_free(&l3);
 }
+
+/*
+ * The same data line pushed out of L1 and read again: with the L2 on it
+ * comes from the L2; with l2=off (cm_profile_disable_l2) from memory, and
+ * a page walk pays memory's latency for its two table reads.
+ */
+TEST(l2_off_sends_l1_misses_to_memory)
+{
+	for (int off = 0; off < 2; off++) {
+		struct cm_profile p = { .name = "t", .base_cpi_milli = 1000 };
+		p.itlb = p.dtlb = (struct cm_tlb_geom){ 4, 2 };
+		p.l1i = p.l1d = (struct cm_cache_geom){ 1024, 2, 64, 1 };
+		p.l2 = (struct cm_cache_geom){ 4096, 4, 64, 10 };
+		p.mem_latency = 100;
+		p.walk_cycles = 25;
+		if (off)
+			CHECK_EQ(cm_profile_disable_l2(&p), 0);
+		struct cm_core c;
+		CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+		cm_core_data(&c, 0x1000, 0x1000, false);
+		cm_core_data(&c, 0x1000 + 512, 0x1000 + 512, false);
+		cm_core_data(&c, 0x1000 + 1024, 0x1000 + 1024, false);
+		cm_core_data(&c, 0x1000, 0x1000, false);   /* out of L1 by now */
+		CHECK_EQ(c.n.v[CM_L1D_MISS], 4);
+		CHECK_EQ(c.n.v[CM_L2_MISS], off ? 4 : 3);
+		/* 99 per trip to memory (100 - L1d's 1), 9 for the L2 hit. */
+		CHECK_EQ(c.n.v[CM_MEM_CYCLES], off ? 4 * 99 : 3 * 99 + 9);
+		/* One walk (one page): 25, or 25 + 2 x (100 - 10) with the L2 off. */
+		CHECK_EQ(c.n.v[CM_WALKS], 1);
+		CHECK_EQ(c.n.v[CM_WALK_CYCLES], off ? 25 + 2 * 90 : 25);
+		CHECK_EQ(strcmp(p.name, off ? "t:l2off" : "t"), 0);
+		cm_core_free(&c);
+	}
+}

@@ -78,7 +78,7 @@ enum cm_level cm_hier_access(struct cm_cache *l1, struct cm_cache *l2, struct cm
 {
 	if (cm_cache_access(l1, paddr))
 		return CM_L1;
-	if (cm_cache_access(l2, paddr))
+	if (l2 && cm_cache_access(l2, paddr))
 		return CM_L2;
 	if (!l3)
 		return CM_MEM;

@@ -49,8 +49,8 @@ void cm_cache_empty(struct cm_cache *c);
 enum cm_level { CM_L1 = 1, CM_L2, CM_L3, CM_MEM };
 
 /*
- * Look paddr up through l1, l2, then l3 (NULL: none), filling the levels
- * that missed.  Returns the level that held the line.
+ * Look paddr up through l1, l2 (NULL: switched off), then l3 (NULL: none),
+ * filling the levels that missed.  Returns the level that held the line.
  */
 enum cm_level cm_hier_access(struct cm_cache *l1, struct cm_cache *l2, struct cm_cache *l3,
 			     uint64_t paddr);

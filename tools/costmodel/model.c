@@ -48,14 +48,14 @@ static void translate(struct cm_core *c, bool fetch, uint64_t va)
 	}
 	c->n.v[CM_STLB_MISS] += c->tlbs.has_stlb;
 	c->n.v[CM_WALKS]++;
-	c->n.v[CM_WALK_CYCLES] += c->p->walk_cycles;
+	c->n.v[CM_WALK_CYCLES] += cm_walk_cost(c->p);
 }
 
 /* Look pa up from l1 down and charge what the level that held it costs. */
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
 		   enum cm_count l1_miss, uint64_t pa)
 {
-	enum cm_level level = cm_hier_access(l1, &c->l2, c->l3, pa);
+	enum cm_level level = cm_hier_access(l1, c->p->l2_off ? NULL : &c->l2, c->l3, pa);
 	const uint32_t latency[] = {
 		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
 		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,

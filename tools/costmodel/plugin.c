@@ -5,7 +5,7 @@
  * flushes, keeps the region markers (regions.h), and writes JSON lines at
  * exit.
  *
- *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,pcprof=on]
+ *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,l2=off][,pcprof=on]
  *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N]
  *
  * What is instrumented, per translated block:
@@ -654,6 +654,7 @@ static int parse_large(const char *text)
 static int parse_args(int argc, char **argv)
 {
 	const char *profile_path = NULL;
+	bool l2_off = false;
 	for (int i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "profile=", 8) == 0)
 			profile_path = argv[i] + 8;
@@ -661,6 +662,8 @@ static int parse_args(int argc, char **argv)
 			out_path = argv[i] + 4;
 		else if (strcmp(argv[i], "regs=on") == 0)
 			show_regs = true;
+		else if (strcmp(argv[i], "l2=off") == 0)
+			l2_off = true;
 		else if (strcmp(argv[i], "pcprof=on") == 0 && (pcprof || (pcprof = cm_pcprof_new())))
 			continue;
 		else if (strncmp(argv[i], "cpu_id_offset=", 14) == 0)
@@ -677,7 +680,7 @@ static int parse_args(int argc, char **argv)
 			 argv[i][8])
 			release_addrs[nrelease_addrs++] = strtoull(argv[i] + 8, NULL, 16);
 		else {
-			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, pcprof=on, "
+			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, l2=off, pcprof=on, "
 				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d, "
 				"mhz=N, exit_port=N)\n",
 				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
@@ -691,6 +694,10 @@ static int parse_args(int argc, char **argv)
 	char err[256];
 	if (cm_profile_load(profile_path, &profile, err, sizeof err) < 0) {
 		fprintf(stderr, "costmodel: %s\n", err);
+		return -1;
+	}
+	if (l2_off && cm_profile_disable_l2(&profile) < 0) {
+		fprintf(stderr, "costmodel: %s: name too long for l2=off\n", profile_path);
 		return -1;
 	}
 	return 0;

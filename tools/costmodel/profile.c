@@ -233,6 +233,30 @@ int cm_profile_load(const char *path, struct cm_profile *p, char *err, size_t er
 	return cm_profile_parse(text, path, p, err, errlen);
 }
 
+int cm_profile_disable_l2(struct cm_profile *p)
+{
+	static const char suffix[] = ":l2off";
+	size_t n = strlen(p->name);
+	if (p->l2_off)
+		return 0;
+	if (n + sizeof suffix > CM_NAME_MAX)
+		return -1;
+	memcpy(p->name + n, suffix, sizeof suffix);
+	p->l2_off = true;
+	return 0;
+}
+
+/* A walk reads two page-table entries (the profiles price 32-bit two-level
+ * walks); walk.cycles counts them as L2 hits. */
+#define CM_WALK_READS 2
+
+uint32_t cm_walk_cost(const struct cm_profile *p)
+{
+	if (!p->l2_off || p->mem_latency <= p->l2.latency)
+		return p->walk_cycles;
+	return p->walk_cycles + CM_WALK_READS * (p->mem_latency - p->l2.latency);
+}
+
 int cm_profile_json(const struct cm_profile *p, char *buf, size_t len)
 {
 	size_t used = 0;

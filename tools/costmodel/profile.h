@@ -13,6 +13,7 @@
 #ifndef COSTMODEL_PROFILE_H
 #define COSTMODEL_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,13 @@ struct cm_profile {
 	struct cm_cache_geom l1i, l1d, l2, l3;
 	uint32_t mem_latency;        /* load-to-use cycles from memory */
 	struct cm_io_costs io;
+	/*
+	 * Not a file key: the plugin's l2=off (cm_profile_disable_l2), the L2
+	 * cache switched off as a BIOS setting does.  An L1 miss then goes to
+	 * the L3 or to memory, and a page walk's two table reads, priced as L2
+	 * hits in walk.cycles, pay memory's latency instead.
+	 */
+	bool l2_off;
 };
 
 /*
@@ -65,6 +73,17 @@ int cm_profile_parse(const char *text, const char *what, struct cm_profile *p,
 
 /* Read and parse the file at path; errors as cm_profile_parse. */
 int cm_profile_load(const char *path, struct cm_profile *p, char *err, size_t errlen);
+
+/*
+ * Switch the L2 off (l2_off above) and name the profile NAME:l2off, so
+ * its output says which machine was modelled.  -1 if the name would not
+ * fit.
+ */
+int cm_profile_disable_l2(struct cm_profile *p);
+
+/* The cycles of one page walk: walk.cycles, with the L2 off its two table
+ * reads from memory in place of the L2. */
+uint32_t cm_walk_cost(const struct cm_profile *p);
 
 /*
  * The profile as the members of a JSON object, without braces, in a fixed

@@ -52,6 +52,13 @@ SOURCES = (
     "bench-preempt-before.joined.jsonl|bench-preempt-before.jsonl",
     "bench-preempt-after.joined.jsonl|bench-preempt-after.jsonl",
     "bench-isoch-calls.jsonl",
+    *(f"kperf-copy-{p}{l2}.joined.jsonl" for p in ("pentium166", "pentium200-fpm",
+                                                    "pentium200-edo", "pentiumpro200")
+      for l2 in ("", "-l2off")),
+    *(f"bench-preempt-pcs.{p}.joined.jsonl"
+      for p in ("pentium200-fpm", "pentium200-edo", "pentiumpro200")),
+    *(f"bench-isoch-calls.{p}.joined.jsonl"
+      for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
     "bench-tlbstep.joined.jsonl",
     # The peer sitting's files, joined to the cost model when it rode along
     # (`./hako bench peer --model`): "A|B" reads the first that exists.
@@ -67,6 +74,7 @@ SOURCES = (
 KINDS = {
     "bench": (("name",), ("median",)),
     "kperf": (("name", "case"), ("min", "mean", "max")),
+    "kperf-copy": (("bytes", "case"), ("min", "mean", "max")),
     "iotest": (("table", "dev", "mode", "policy", "k", "wait", "loops", "rep"), ("elapsed_ns",)),
     "iotest_calib": (("wait",), ("ns",)),
     "tlbstep": (("pages", "pass"), ("ticks",)),

@@ -45,9 +45,66 @@ COUNTERS = ("insns", "cycles", "itlb_miss", "dtlb_miss", "stlb_miss", "walk_cycl
 PER_ITER_DIGITS = 3
 
 
+# A model name is PROFILE or PROFILE:OPTION; each option is a plugin
+# argument (tools/costmodel/README.md).  l2off: the L2 cache switched off,
+# as paper 004 did in its BIOS for Fig. 2; the plugin names the profile
+# PROFILE:l2off in its output.
+MODEL_OPTIONS = {"l2off": "l2=off"}
+
+
+# Several models in one boot: "A+B+C" loads one copy of the plugin per
+# model (QEMU opens a plugin file once per path, and the plugin's state is
+# its file's globals), each with its own output.  The guest runs once; every
+# model sees the same instructions and accesses.  The first model's output
+# is the run's (results/NAME.model.jsonl, NAME.joined.jsonl); every model's
+# is also results/NAME.TAG.model.jsonl and NAME.TAG.joined.jsonl, TAG the
+# model name with ":" as "-" (model_tag).
+MODEL_SEPARATOR = "+"
+
+
+def models_of(name: str) -> list[str]:
+    """The models of a --model argument, "A" or "A+B+...", in order."""
+    return [m for m in name.split(MODEL_SEPARATOR) if m]
+
+
+def model_tag(model: str) -> str:
+    """A model name as a file name part: "pentiumpro200:l2off" -> "pentiumpro200-l2off"."""
+    return model.replace(":", "-")
+
+
+def plugin_file(index: int) -> str:
+    """The plugin file the INDEX-th model of a boot loads (0: the built one)."""
+    return PLUGIN if index == 0 else PLUGIN.replace(".so", f"-{index}.so")
+
+
+def copy_plugins(root: Path, count: int) -> None:
+    """Copies of the built plugin for the 2nd..COUNT-th model of a boot."""
+    built = (root / PLUGIN).read_bytes()
+    for i in range(1, count):
+        target = root / plugin_file(i)
+        if not target.is_file() or target.read_bytes() != built:
+            target.write_bytes(built)
+
+
+def model_out_of(out_rel: str, model: str) -> str:
+    """Where one model of a multi-model boot writes, beside OUT_REL."""
+    return out_rel.removesuffix(MODEL_SUFFIX) + f".{model_tag(model)}{MODEL_SUFFIX}"
+
+
+def split_model(name: str) -> tuple[str, tuple[str, ...]]:
+    """(profile, options) of a model name "PROFILE[:OPTION...]"."""
+    profile, *options = name.split(":")
+    return profile, tuple(options)
+
+
+def clock_mhz(name: str) -> float | None:
+    """The clock of a model name's machine (an option keeps the clock), or None."""
+    return CLOCK_MHZ.get(split_model(name)[0])
+
+
 def profile_rel(name: str) -> str:
-    """The profile file of NAME, relative to the repo root."""
-    return f"{PROFILES_DIR}/{name}{PROFILE_SUFFIX}"
+    """The profile file of model NAME (options dropped), relative to the repo root."""
+    return f"{PROFILES_DIR}/{split_model(name)[0]}{PROFILE_SUFFIX}"
 
 
 def model_rel(run_name: str) -> str:
@@ -55,14 +112,25 @@ def model_rel(run_name: str) -> str:
     return f"results/{run_name}{MODEL_SUFFIX}"
 
 
-def joined_path(root: Path, run_name: str) -> Path:
-    return root / "results" / f"{run_name}{JOINED_SUFFIX}"
+def joined_path(root: Path, run_name: str, model: str = "") -> Path:
+    """The joined records of a run; MODEL: of that model of a multi-model boot."""
+    tag = f".{model_tag(model)}" if model else ""
+    return root / "results" / f"{run_name}{tag}{JOINED_SUFFIX}"
 
 
 def plugin_args(profile_name: str, out_rel: str, extra: tuple[str, ...] = ()) -> list[str]:
-    """The QEMU arguments that load the plugin (EXTRA: more of its arguments)."""
-    return ["-plugin", ",".join((f"{PLUGIN},profile={profile_rel(profile_name)},out={out_rel}",
-                                 *extra))]
+    """The QEMU arguments that load the plugin for model PROFILE_NAME (its
+    options as plugin arguments; EXTRA: more of its arguments); one plugin
+    copy per model of "A+B+..." (models_of), the first writing OUT_REL, the
+    others model_out_of(OUT_REL, model)."""
+    argv = []
+    models = models_of(profile_name)
+    for i, model in enumerate(models):
+        options = tuple(MODEL_OPTIONS[o] for o in split_model(model)[1])
+        out = out_rel if i == 0 else model_out_of(out_rel, model)
+        argv += ["-plugin", ",".join((f"{plugin_file(i)},profile={profile_rel(model)},out={out}",
+                                      *options, *extra))]
+    return argv
 
 
 def epoch_addresses(root: Path, specs: tuple[tuple[str, str], ...]) -> tuple[dict[int, str], list[str]]:
@@ -119,10 +187,18 @@ def check_model(root: Path, name: str, mode: str) -> str | None:
         return (f"--model needs --mode icount (got {mode}): the plugin charges cycles per "
                 "guest instruction and its regions must see the vCPUs take turns; without "
                 "icount the vCPUs race and neither the TSC figures nor the model repeat")
-    if not (root / profile_rel(name)).is_file():
-        known = known_profiles(root)
-        listed = ", ".join(known) if known else f"none: {PROFILES_DIR}/ has no *{PROFILE_SUFFIX}"
-        return f"no cost-model profile {name!r} ({profile_rel(name)}); known profiles: {listed}"
+    models = models_of(name)
+    if not models or len(set(models)) != len(models):
+        return f"--model {name!r}: one or more models, each once, joined by {MODEL_SEPARATOR!r}"
+    for model in models:
+        bad = [o for o in split_model(model)[1] if o not in MODEL_OPTIONS]
+        if bad:
+            return (f"unknown cost-model option {bad[0]!r} in {model!r}; options: "
+                    + ", ".join(MODEL_OPTIONS))
+        if not (root / profile_rel(model)).is_file():
+            known = known_profiles(root)
+            listed = ", ".join(known) if known else f"none: {PROFILES_DIR}/ has no *{PROFILE_SUFFIX}"
+            return f"no cost-model profile {model!r} ({profile_rel(model)}); known profiles: {listed}"
     if not (root / PLUGIN).is_file():
         return f"the cost-model plugin is not built ({PLUGIN}); run `make costmodel`"
     return None

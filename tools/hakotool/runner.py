@@ -450,28 +450,38 @@ def run_boot(profile: Profile, name: str | None = None,
 def join_model(outcome: BootOutcome, profile: Profile, root: Path, err,
                epoch_names: dict[int, str] | None = None) -> None:
     """After a --model run: join the plugin's regions (and epochs, named by
-    EPOCH_NAMES) to the result lines."""
-    path = root / profile.model_out
-    if not path.is_file():
-        err.write(f"hako: warning: the cost-model plugin wrote no {profile.model_out}; "
-                  "no modelled figures\n")
-        return
-    output = costmodel.load_model(path)
-    syms = []
-    if output.sections:         # irqtrace=on: name the sections' sites with this build's symbols
-        sym_path = ksyms.symbols_path(root, profile.debug_kernel)
-        syms = ksyms.load_symbols(sym_path)
-        if not syms:
-            err.write(f"hako: warning: no {paths.relative(root, sym_path)}: the sections' "
-                      "sites stay addresses\n")
-    joined, missing = costmodel.join_records(outcome.records, output, syms, epoch_names)
-    outcome.joined = joined
-    target = costmodel.joined_path(root, outcome.name)
-    costmodel.write_joined(target, joined, outcome.meta)
-    if missing:
-        ids = ", ".join(str(i) for i in sorted(set(missing)))
-        err.write(f"hako: warning: result lines name regions the plugin never saw: {ids}\n")
-    err.write(f"hako: modelled figures ({profile.model}) -> {paths.relative(root, target)}\n")
+    EPOCH_NAMES) to the result lines; with several models (A+B+...), each
+    model's output to results/NAME.TAG.joined.jsonl too, the first's to the
+    run's own joined file."""
+    models = costmodel.models_of(profile.model)
+    for i, model in enumerate(models):
+        out_rel = profile.model_out if i == 0 else costmodel.model_out_of(profile.model_out, model)
+        path = root / out_rel
+        if not path.is_file():
+            err.write(f"hako: warning: the cost-model plugin wrote no {out_rel}; "
+                      "no modelled figures\n")
+            continue
+        output = costmodel.load_model(path)
+        syms = []
+        if output.sections:     # irqtrace=on: name the sections' sites with this build's symbols
+            sym_path = ksyms.symbols_path(root, profile.debug_kernel)
+            syms = ksyms.load_symbols(sym_path)
+            if not syms:
+                err.write(f"hako: warning: no {paths.relative(root, sym_path)}: the sections' "
+                          "sites stay addresses\n")
+        joined, missing = costmodel.join_records(outcome.records, output, syms, epoch_names)
+        targets = [costmodel.joined_path(root, outcome.name)] if i == 0 else []
+        if len(models) > 1:
+            targets.append(costmodel.joined_path(root, outcome.name, model))
+        if i == 0:
+            outcome.joined = joined
+        for target in targets:
+            costmodel.write_joined(target, joined, outcome.meta)
+        if missing:
+            ids = ", ".join(str(i) for i in sorted(set(missing)))
+            err.write(f"hako: warning: result lines name regions the plugin never saw: {ids}\n")
+        err.write(f"hako: modelled figures ({model}) -> "
+                  f"{', '.join(paths.relative(root, t) for t in targets)}\n")
 
 
 def _boot(profile, name, timeout, quiet, keep_log, build, root, env, out, err,
@@ -542,7 +552,11 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
         err.write(f"hako: waiting for gdb on :{profile.gdb_port} (make gdb)\n")
         err.flush()
     if profile.model:
+        models = costmodel.models_of(profile.model)
+        costmodel.copy_plugins(root, len(models))
         (root / profile.model_out).unlink(missing_ok=True)
+        for model in models[1:]:
+            (root / costmodel.model_out_of(profile.model_out, model)).unlink(missing_ok=True)
     watch = None if sender is None else soak_watch(sender, profile.dgram_ports[0])
     meta = run_meta(profile, root, env, argv)
     with tempfile.TemporaryDirectory(prefix="hako-qmp-") as qmp_dir:

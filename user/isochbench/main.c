@@ -25,6 +25,7 @@
 #include <string.h>
 #include <errno.h>
 #include <hako/bench.h>
+#include <hako/region.h>
 #include <hako/ispc.h>
 #include <hako/result.h>
 #include <hako/sys.h>
@@ -81,21 +82,28 @@ static int bench_start(void)
 	if (samples_init(&start, START_ROUNDS) < 0 || samples_init(&stop, START_ROUNDS) < 0)
 		return -ENOMEM;
 	for (int i = 0; i < START_ROUNDS && r >= 0; i++) {
+		region_begin(REGION_ISOCH_START);
 		uint64_t t0 = tsc_now();
 		r = sys_isoch_ctl(HAKO_ISOCH_START, 0, NULL);
-		samples_add(&start, tsc_now() - t0);
+		uint64_t t1 = tsc_now();
+		region_end(REGION_ISOCH_START);
+		samples_add(&start, t1 - t0);
 		for (int j = 0; j < 3 && r >= 0; j++)
 			r = sys_isoch_wait();
+		region_begin(REGION_ISOCH_STOP);
 		t0 = tsc_now();
 		if (r >= 0)
 			r = sys_isoch_ctl(HAKO_ISOCH_STOP, 0, NULL);
-		samples_add(&stop, tsc_now() - t0);
+		t1 = tsc_now();
+		region_end(REGION_ISOCH_STOP);
+		samples_add(&stop, t1 - t0);
 	}
 	sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL);
 	if (r < 0)
 		return fail("start/stop", r);
-	bench_report("isoch_start", &start, "START to the first job running");
-	bench_report("isoch_stop", &stop, "STOP call");
+	bench_report_region("isoch_start", &start, "START to the first job running",
+			    REGION_ISOCH_START, start.n);
+	bench_report_region("isoch_stop", &stop, "STOP call", REGION_ISOCH_STOP, stop.n);
 	samples_free(&start);
 	samples_free(&stop);
 	return 0;
@@ -114,7 +122,10 @@ static int bench_start(void)
  *   normal: A (priority 10) waits on a semaphore, B (8) posts it after
  *     each sample, A preempts B, stamps and waits again.
  * Both threads make themselves what they are; the caller starts them
- * from CPU 0.
+ * from CPU 0.  For the cost model a region on the bench CPU runs from A's
+ * stamp to B's: REGION_ISOCH_SWITCH + (0 periodic, 1 normal), begun by A
+ * for the SWITCH_ROUNDS samples only (a region left open would run to the
+ * end of the boot), ended by B.
  */
 static struct {
 	volatile uint64_t stamp;
@@ -143,6 +154,8 @@ static void switch_a(void *arg)
 	sys_sem_wait(sw.sem);
 	for (int i = 0; i < SWITCH_ROUNDS + 1 && !sw.stop; i++) {
 		sw.seq++;
+		if (i < SWITCH_ROUNDS)
+			region_begin_nth(REGION_ISOCH_SWITCH, sw.periodic ? 0 : 1);
 		sw.stamp = tsc_now();
 		if (sw.periodic)
 			sys_isoch_wait();
@@ -161,6 +174,7 @@ static void switch_b(void *arg)
 		while (sw.seq == last && !sw.stop)
 			cpu_pause();
 		uint64_t now = tsc_now();
+		region_end_nth(REGION_ISOCH_SWITCH, sw.periodic ? 0 : 1);
 		if (sw.stop)
 			break;
 		last = sw.seq;
@@ -215,7 +229,7 @@ static int one_switch(bool periodic, const char *name, const char *what)
 	sys_sem_destroy(sw.sem);
 	sys_set_affinity(0, ~0ull);
 	if (r == 0)
-		bench_report(name, &sw.s, what);
+		bench_report_region(name, &sw.s, what, REGION_ISOCH_SWITCH + !periodic, sw.s.n);
 	samples_free(&sw.s);
 	return (int)r;
 }

@@ -54,6 +54,8 @@ int kperf_spawn(char *const argv[]);
 /* The helper roles (main.c dispatches on argv[1]). */
 int kperf_serve_main(int sem);
 int kperf_client_main(int server, int n, int sem);
+/* kperf --copy: paper 004's Fig. 2, memory copies best and worst case (copy.c). */
+int kperf_copy_main(void);
 /* Stop the ISPC server the drivers started, if any. */
 void kperf_ispc_done(void);
 

@@ -10,6 +10,8 @@
  *                          HAKO_PERF_INTERNAL: process and thread create,
  *                          address space create/destroy, map, unmap, ICA
  *                          paste and peel), which plain kperf times last
+ *   kperf --copy           only paper 004's Fig. 2: memory copies per size,
+ *                          best and worst case (copy.c)
  *   kperf --exit           end at once (a child for spawn, wait, kill)
  *   kperf --sleep          sleep until killed
  *   kperf --serve SEM      an ISPC server answering at once; posts SEM once listening
@@ -151,6 +153,8 @@ int main(int argc, char **argv)
 {
 	int failed = 0, internal_only = 0;
 
+	if (argc >= 2 && strcmp(argv[1], "--copy") == 0)
+		return kperf_copy_main();
 	if (argc >= 2 && strcmp(argv[1], "--internal") == 0)
 		internal_only = 1;
 	else if (argc >= 2 && argv[1][0] == '-')

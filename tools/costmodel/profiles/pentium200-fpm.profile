@@ -2,21 +2,36 @@
 # a PC-AT compatible with a Pentium (P54C) at 200 MHz, a 256 KiB second-level
 # cache on the motherboard and fast-page-mode main memory.  The paper names neither
 # the board nor the chipset: the L2 and memory figures below are those of
-# the usual Intel 430FX/430HX/430VX boards of 1996, with the CPU at 3x
+# the usual Intel 430FX/430HX/430VX boards of 1996 (sources below), with the CPU at 3x
 # the 66 MHz bus, and are the least certain numbers here.
+# Confidence of each figure: high (a manual or datasheet gives it), medium
+# (a contemporary measurement or board document, another machine of the
+# family), low (an estimate derived from those).
 #
 # [P5] Pentium Processor Family Developer's Manual (Intel, 1995/97),
 #      "On-Chip Caches" and "TLB": separate 8 KiB code and data caches,
 #      2-way, 32-byte lines, LRU; code TLB 32 entries 4-way, data TLB 64
 #      entries 4-way (4 KiB pages).
-# [PC] typical 1996 chipset timings: pipelined-burst SRAM L2 3-1-1-1 bus
-#      clocks, direct mapped; EDO DRAM about 10 bus clocks and fast-page
-#      DRAM about 12 bus clocks to the first data of a line fill.
+# [PBSRAM] AOpen AX4LR motherboard manual, glossary "PBSRAM (Pipelined Burst
+#      SRAM)": a Socket 7 board's L2 answers a burst read 3-1-1-1 bus clocks.
+# [LMB] L. McVoy and C. Staelin, "lmbench: Portable tools for performance
+#      analysis" (USENIX 1996; doc/usenix96.ms of lmbench 2): a 60 ns DRAM
+#      module (Toshiba THM361020AS-60) has a 110 ns random read cycle
+#      (precharge included); "the 586 ... motherboards have quite poor second
+#      level caches, the caches are not substantially better than main memory".
+# [EDO] "SIMM RAM: FPM and EDO RAM" (electricdreams.hopto.org/ram): EDO is
+#      about 5 % faster than fast-page-mode DRAM; Intel's 430FX (1995) brought it.
+# Memory latency (mem.latency): the load-to-use time of an L2 miss, built
+# from [LMB]'s 110 ns DRAM read cycle plus about 2 host-bus clocks (66 MHz,
+# 30 ns) to carry the address to the chipset and the data back (estimate):
+# 140 ns with EDO, 5 % more ([EDO]) with fast-page-mode DRAM.  Nothing here
+# comes from paper 004 but the sizes of its Table 1.
 
 name = pentium200-fpm
 
-# source: none — the model's instruction cost when everything hits (see
-# README: the Pentium's dual pipelines are not modelled); 1.0 everywhere.
+# source: none — the model's convention, not a property of the machine: the
+# instruction cost when everything hits (README: the Pentium's dual pipelines
+# are not modelled); 1.0 in every profile
 base_cpi = 1.0
 
 # source: [P5] code TLB 32 entries, 4-way (high)
@@ -30,11 +45,12 @@ stlb.entries = 0
 stlb.ways = 0
 # source: no STLB, so never charged
 stlb.hit_cycles = 0
-# source: estimate: two page-table reads that hit the L2, about 2 x 9 plus
-# a few cycles of the walker (low)
+# source: estimate: two page-table reads that hit the L2, 2 x l2.latency,
+# plus about 4 cycles of the walker (low)
 walk.cycles = 22
 
 # source: [P5] 8 KiB, 2-way, 32-byte lines (high); a hit costs nothing extra
+# (the model's convention: fetches are priced from the L1i's miss on)
 l1i.size = 8K
 l1i.ways = 2
 l1i.line = 32
@@ -44,8 +60,10 @@ l1d.size = 8K
 l1d.ways = 2
 l1d.line = 32
 l1d.latency = 1
-# source: seeds/004 Table 1 for the size (high); [PC] direct mapped,
-# 32-byte lines, first data after 3 bus clocks = 3 x 3 core cycles (low)
+# source: paper 004 Table 1 for the size (high: what the paper reports of its
+# machine); direct mapped with 32-byte lines as the Pentium's line (medium:
+# the usual board cache); [PBSRAM] first data after 3 bus clocks = 3 x 3
+# core cycles (medium)
 l2.size = 256K
 l2.ways = 1
 l2.line = 32
@@ -55,8 +73,10 @@ l3.size = 0
 l3.ways = 0
 l3.line = 0
 l3.latency = 0
-# source: [PC] fast-page-mode DRAM, first data of a line fill in bus clocks x 3 (low)
-mem.latency = 36
+# source: [LMB] 110 ns DRAM read cycle + 2 host-bus clocks (30 ns) = 140 ns,
+# 5 % more for fast-page mode [EDO] = 147 ns x 200 MHz = 29 cycles (low:
+# the board is unknown)
+mem.latency = 29
 
 # --- device registers ---
 

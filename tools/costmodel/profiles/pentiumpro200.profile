@@ -1,9 +1,13 @@
 # pentiumpro200 — machine 4 of paper 004 (HiTactix, PAPERS.md; seeds/004
 # Table 1): a PC-AT compatible with a Pentium Pro at 200 MHz, 512 KiB of
 # second-level cache (on the processor package, at core speed) and 64 MB
-# of EDO DRAM.  The paper found it the fastest with warm caches and the
-# slowest after a purge, from its memory latency; it names no chipset, so
-# the memory figure is that of the usual Intel 440FX board (low).
+# of EDO DRAM.  The paper names no chipset; the memory figure is that of
+# the usual Intel 440FX board, derived below from sources independent of
+# the paper (its own Fig. 1 and Fig. 2 are what the model is checked
+# against, so no figure here is taken from them).
+# Confidence of each figure: high (a manual or datasheet gives it), medium
+# (a contemporary measurement, another machine of the family), low (an
+# estimate derived from those).
 #
 # [SDM-CPUID] Intel SDM vol. 2, CPUID leaf 2 descriptors a Pentium Pro
 #      returns: 01h instruction TLB 32 entries 4-way, 03h data TLB 64
@@ -11,12 +15,26 @@
 #      0Ah data cache 8 KiB 2-way 32-byte lines, 43h L2 512 KiB 4-way
 #      32-byte lines.
 # [P6] Pentium Pro Family Developer's Manual vol. 1 (Intel, 1996): 3-cycle
-#      L1 load latency, L2 on a full-speed back-side bus.
+#      L1 load latency, L2 on a full-speed back-side bus; the system bus
+#      runs a transaction in phases (arbitration, request, error, snoop,
+#      response, data), the snoop result due some bus clocks after the request.
+# [LMB] L. McVoy and C. Staelin, "lmbench: Portable tools for performance
+#      analysis" (USENIX 1996; doc/usenix96.ms of lmbench 2): "The Pentium Pro
+#      ... second level caches are of medium speed at 5-6 clocks latency"
+#      (a Pentium Pro at 167 MHz); a 60 ns DRAM module (Toshiba
+#      THM361020AS-60) has a 110 ns random read cycle; the Pentium Pro's write
+#      "turns into a read followed by a write" (the line is read first, as
+#      the model's write-allocate does).
+# Memory latency (mem.latency): [LMB]'s 110 ns DRAM read cycle, plus about 2
+# host-bus clocks (66 MHz, 30 ns) to the chipset and back as on the Pentium
+# boards, plus about 2 more for the P6 bus's request and snoop phases before
+# the chipset answers ([P6], estimate): 170 ns.
 
 name = pentiumpro200
 
-# source: none — the model's instruction cost when everything hits (see
-# README: the P6 out-of-order core is not modelled); 1.0 everywhere.
+# source: none — the model's convention, not a property of the machine: the
+# instruction cost when everything hits (README: the P6 out-of-order core
+# is not modelled); 1.0 in every profile
 base_cpi = 1.0
 
 # source: [SDM-CPUID] 01h: 32 entries, 4-way (high)
@@ -30,11 +48,12 @@ stlb.entries = 0
 stlb.ways = 0
 # source: no STLB, so never charged
 stlb.hit_cycles = 0
-# source: estimate: two page-table reads that hit the L2, 2 x 7, plus a few
-# cycles of the walker (low)
-walk.cycles = 18
+# source: estimate: two page-table reads that hit the L2, 2 x l2.latency,
+# plus about 4 cycles of the walker (low)
+walk.cycles = 16
 
-# source: [SDM-CPUID] 06h: 8 KiB, 4-way, 32-byte lines (high)
+# source: [SDM-CPUID] 06h: 8 KiB, 4-way, 32-byte lines (high); a hit costs
+# nothing extra (the model's convention)
 l1i.size = 8K
 l1i.ways = 4
 l1i.line = 32
@@ -44,21 +63,22 @@ l1d.size = 8K
 l1d.ways = 2
 l1d.line = 32
 l1d.latency = 3
-# source: [SDM-CPUID] 43h: 512 KiB, 4-way, 32-byte lines (high); about 7
-# cycles at core speed (medium: [P6] gives the bus, not the load latency)
+# source: [SDM-CPUID] 43h: 512 KiB, 4-way, 32-byte lines (high); [LMB] 5-6
+# clocks load to use, the upper figure (medium: measured on a 167 MHz part,
+# the same back-side bus at core speed)
 l2.size = 512K
 l2.ways = 4
 l2.line = 32
-l2.latency = 7
+l2.latency = 6
 # source: no third level (high)
 l3.size = 0
 l3.ways = 0
 l3.line = 0
 l3.latency = 0
-# source: estimate: about 14 bus clocks of 66 MHz (210 ns) to the first
-# data through the 440FX, x 3 = 42 core cycles (low); the paper's Fig. 2
-# says only that this machine's misses cost the most of the four
-mem.latency = 42
+# source: [LMB] 110 ns DRAM read cycle + 2 host-bus clocks to the chipset and
+# back + 2 for the P6 bus's request and snoop phases ([P6]) = 170 ns x 200 MHz
+# = 34 cycles (low: the board is unknown, the P6 bus phases estimated)
+mem.latency = 34
 
 # --- device registers ---
 

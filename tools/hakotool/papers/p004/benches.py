@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from ...bench import Bench, Boots
 from ...qemu import Profile
+from ...model import model_tag
 from ...reportkit import Step
+from .copyfig import L2_STATES, model_name, one_run, run_name
 from .machines import PAPER_PROFILES
+from .permachine import ALL_FOUR, PREEMPT_PCS_MODELS
 from .preempt import check_bound, render_before_after
+
+
+def pcs_table(boots: Boots) -> str:
+    """preempt-pcs: Table 2 on the four PCs (permachine.py), pentium166's
+    column from preempt's run when it is there."""
+    from .criteria import BOUND_US, PAPER_T2
+    from .permachine import preempt_per_machine, render_table2, section_us
+    runs = preempt_per_machine(boots.results)
+    if not runs:
+        return "preempt-pcs: no per-PC result files\n"
+    return render_table2({p: section_us(r) for p, r in runs.items()}, BOUND_US, PAPER_T2)
 
 
 def before_after(boots: Boots) -> str:
@@ -22,6 +36,15 @@ BENCHES: dict[str, Bench] = {
         timeout=600.0,
         about="paper 004: every system call of syscalls.def, best and worst case (kperf), "
               "pc, 4 CPUs, both NICs on a hub, icount",
+    ),
+    # Paper 004's Fig. 2: memory copies best and worst case (user/kperf/copy.c),
+    # run per machine with the L2 on (--model P) and off (--model P:l2off).
+    "kperf-copy": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("kperf", "--copy")),
+        timeout=300.0,
+        about="paper 004 Fig. 2: memory copies of 1-256 KiB, best and worst case (kperf --copy), "
+              "pc, 4 CPUs, icount; with --model P and --model P:l2off (the L2 switched off)",
+        table=lambda boots: one_run(boots.records),
     ),
     # Paper 004's isochronous scheduler (user/isochbench): start/stop, the
     # periodic and normal thread switch, and the release-latency histograms
@@ -60,27 +83,60 @@ BENCHES: dict[str, Bench] = {
         check=check_bound,
         table=before_after,
     ),
+    # Table 2 on the paper's other three PCs: preempt's "after" boot (the same
+    # kernel command line, so the same guest run under icount) with their
+    # three profiles side by side (one plugin copy each); pentium166's
+    # column is preempt's own (permachine.py).
+    "preempt-pcs": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("preemptstress",),
+                        cmdline="irqtrace=on serialise=on"),
+        timeout=1800.0,
+        about="paper 004 Table 2 on the four PCs: preempt's serialise=on boot with the cost "
+              f"models {PREEMPT_PCS_MODELS} side by side, pentium166 from `./hako bench "
+              "preempt`; one column per PC",
+        default_model=PREEMPT_PCS_MODELS,
+        table=pcs_table,
+    ),
 }
 
 # The report's runs of them (`make report`, report.py) and the result files
 # its section reads, each with the bench that makes it.
 REPORT_STEPS = (
-    *(Step(f"kperf-{p}", "004", ("kperf", "--model", p),
-           f"kperf on the cost model's {p} (Fig. 1)",
-           (("bench-kperf.joined.jsonl", f"kperf-machine-{p}.joined.jsonl"),), 60, "kperf")
-      for p in PAPER_PROFILES),
+    # Fig. 1: kperf once, the four PCs' profiles side by side (one plugin
+    # copy each, hakotool.model): the same guest run for every machine.
+    Step("kperf-machines", "004", ("kperf", "--model", ALL_FOUR),
+         "kperf on the cost model's four PCs side by side (Fig. 1)",
+         tuple((f"bench-kperf.{p}.joined.jsonl", f"kperf-machine-{p}.joined.jsonl")
+               for p in PAPER_PROFILES), 120, "kperf"),
+    # Fig. 2: the copies, the four PCs with the L2 on, then with it off.
+    *(Step(f"kperf-copy-l2{l2}", "004",
+           ("kperf-copy", "--model", "+".join(model_name(p, l2) for p in PAPER_PROFILES)),
+           f"memory copies on the cost model's four PCs, L2 {l2} (Fig. 2)",
+           tuple((f"bench-kperf-copy.{model_tag(model_name(p, l2))}.joined.jsonl",
+                  f"{run_name(p, l2)}.joined.jsonl") for p in PAPER_PROFILES), 45, "kperf-copy")
+      for l2 in L2_STATES),
     Step("kperf", "004", ("kperf", "--model", "modern"), "every system call, best and worst",
          seconds=60, chain="kperf"),
     Step("preempt", "004", ("preempt",), "preemption-off sections under stress, serialise=off "
          "then on, cost model pentium166 (~6 min)", seconds=650),
-    Step("isoch-calls", "004", ("isoch-calls",), "periodic threads: start/stop, switch (~30 s)",
-         seconds=30),
+    Step("preempt-pcs", "004", ("preempt-pcs",), "preemption-off sections under stress, "
+         "serialise=on, the other three PCs' profiles side by side (Table 2 per PC)",
+         seconds=900),
+    Step("isoch-calls", "004", ("isoch-calls", "--model", ALL_FOUR), "periodic threads: "
+         "start/stop, switch, the four PCs' profiles side by side", seconds=60),
 )
 REPORT_INPUTS = (
-    *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {p}")
+    *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {ALL_FOUR}")
       for p in PAPER_PROFILES),
     ("bench-kperf.joined.jsonl", "./hako bench kperf --model modern"),
+    *((f"{run_name(p, l2)}.joined.jsonl", "./hako bench kperf-copy --model "
+       + "+".join(model_name(q, l2) for q in PAPER_PROFILES))
+      for p in PAPER_PROFILES for l2 in L2_STATES),
     ("bench-preempt-before.joined.jsonl", "./hako bench preempt"),
     ("bench-preempt-after.joined.jsonl", "./hako bench preempt"),
-    ("bench-isoch-calls.jsonl", "./hako bench isoch-calls"),
+    *((f"bench-preempt-pcs.{p}.joined.jsonl", "./hako bench preempt-pcs")
+      for p in PAPER_PROFILES[1:]),
+    ("bench-isoch-calls.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}"),
+    *((f"bench-isoch-calls.{p}.joined.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}")
+      for p in PAPER_PROFILES),
 )

@@ -6,8 +6,9 @@ kperf times every system call and the kernel-internal interfaces best
 case (second of two calls) and worst case (caches and TLB purged first).
 Under icount the two differ only where the work differs; the cost model
 (--model PROFILE, tools/costmodel/) turns the same run into cycles on a
-named machine.  This tool boots kperf once per profile (the boot of
-`./hako bench kperf --model P`, stored as results/kperf-machine-P.*),
+named machine.  This tool boots kperf once with every profile side by side (the boot
+of `./hako bench kperf --model P1+P2+...`, each profile's figures stored
+as results/kperf-machine-P.joined.jsonl),
 turns each call's modelled cycles into time at the machine's clock, and
 prints per call, and on average, each machine's time relative to the
 reference machine, best and worst case.  Then it checks the paper's
@@ -17,7 +18,7 @@ after a purge (paper 004, docs/papers.md).
 Averages: the geometric mean over the calls of the per-call ratio (every
 call weighs the same), and the ratio of the mean times (the long calls
 weigh most).  Without --run the result files already there are read.
-Each model boot takes a few minutes.
+The boot takes a few minutes.
 """
 from __future__ import annotations
 
@@ -44,15 +45,21 @@ def run_name(profile: str) -> str:
 
 
 def run_profiles(profiles) -> int:
-    """One kperf boot per profile, as `./hako bench kperf --model P`."""
+    """One kperf boot with every profile side by side (`./hako bench kperf
+    --model P1+P2+...`: one plugin copy per profile), each profile's joined
+    records kept as results/kperf-machine-P.joined.jsonl."""
+    import shutil
+    from ...model import joined_path
     from ...runner import run_boot
     from .benches import BENCHES
+    profile = dataclasses.replace(BENCHES["kperf"].profile, model="+".join(profiles))
+    outcome = run_boot(profile, "kperf-machines", BENCHES["kperf"].timeout, quiet=True)
+    if outcome.exit_code != 0:
+        print(f"paper 004 machines: the boot failed ({outcome.exit_code})", file=sys.stderr)
+        return outcome.exit_code
     for p in profiles:
-        profile = dataclasses.replace(BENCHES["kperf"].profile, model=p)
-        outcome = run_boot(profile, run_name(p), BENCHES["kperf"].timeout, quiet=True)
-        if outcome.exit_code != 0:
-            print(f"paper 004 machines: the {p} boot failed ({outcome.exit_code})", file=sys.stderr)
-            return outcome.exit_code
+        shutil.copyfile(joined_path(ROOT, "kperf-machines", p if len(profiles) > 1 else ""),
+                        ROOT / "results" / f"{run_name(p)}.joined.jsonl")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Paper 004's section of the report: kperf, Tables 2, 3 and 4, Fig. 1.
+"""Paper 004's section of the report: kperf, Tables 2, 3 and 4, Fig. 1 and 2.
 
 Called by report.markdown() with the result folder, the plots dict it fills
 and the paper's verdicts (criteria.py); returns the section's Markdown lines.
@@ -19,7 +19,8 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     if not lines:
         return out + ["The measurement program: not run (no results/bench-kperf.jsonl: run "
                       "`./hako bench kperf --model modern`).", ""] + section004_preempt(results) \
-            + section004_isoch(results) + section004_machines(results, figs)
+            + section004_isoch(results) + section004_machines(results, figs) \
+            + section004_copy(results, figs)
     out += [f"Mode: QEMU **icount**, {boot_of(recs)}, `--net hub`, with the cost model "
             "`modern`. Units: best and worst are **guest instructions** (mean, min–max over "
             "kperf's runs); `b.cycles`/`w.cycles` are **modelled cycles** per call, best and "
@@ -36,6 +37,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     out += section004_preempt(results)
     out += section004_isoch(results)
     out += section004_machines(results, figs)
+    out += section004_copy(results, figs)
     return out
 
 
@@ -79,30 +81,65 @@ def section004_preempt(results: Path) -> list[str]:
             "vCPUs' turns and so reaches milliseconds without any long work (docs/results.md). "
             "Run: `./hako bench preempt`. "
             f"Result after: {why}.", "",
-            "```"] + lines + ["```", ""]
+            "```"] + lines + ["```", ""] + table2_per_machine(results)
+
+
+def per_machine(what: str, command: str, runs: dict, intro: str,
+                figures, render) -> list[str]:
+    """A table on the four PCs (permachine.py) from RUNS, {profile: records}:
+    FIGURES(profile, records) per PC, RENDER(figures by PC) the table's text;
+    or why it is missing (COMMAND makes them)."""
+    from . import permachine as pm
+    data = {p: figures(p, r) for p, r in runs.items()}
+    if len(data) < len(pm.PAPER_PROFILES) or not all(data.values()):
+        return [f"{what} on the four PCs: not run (no per-PC result files: {command}).", ""]
+    return [f"{intro} Run: {command}.", "", "```"] + render(data).rstrip("\n").splitlines() \
+        + ["```", ""]
+
+
+def table2_per_machine(results: Path) -> list[str]:
+    """Table 2 on the four PCs: the run with the serialising thread, one column per PC."""
+    from . import permachine as pm
+    from .criteria import BOUND_US, PAPER_T2
+    return per_machine(
+        "Table 2", f"`./hako bench preempt` and `./hako bench preempt-pcs`",
+        pm.preempt_per_machine(results),
+        "Table 2 on the paper's four PCs, as the paper prints it: the run with the serialising "
+        "thread, each context's longest section in its own modelled cycles at that PC's clock; "
+        "pentium166 from the boot above, the other three from one more boot of the same run "
+        "with their three profiles side by side (one plugin copy per profile; under icount the "
+        "guest's run does not hang on the plugins).",
+        lambda p, recs: pm.section_us(recs),
+        lambda data: pm.render_table2(data, BOUND_US, PAPER_T2))
 
 
 def section004_machines(results: Path, figs: dict) -> list[str]:
-    """Fig. 1 and 2: kperf's best and worst case across the paper's four PCs."""
-    title = "Fig. 1 and Fig. 2 (relative best/worst times across machines)"
+    """Fig. 1: kperf's best and worst case across the paper's four PCs."""
+    title = "Fig. 1 (relative best/worst times across machines)"
     from . import machines as km
     times = {}
     for p in km.PAPER_PROFILES:
         recs = read(results, f"kperf-machine-{p}.joined.jsonl")
         if not recs:
             return not_yet(title, f"no results/kperf-machine-{p}.joined.jsonl: run "
-                           "`./hako paper 004 machines --run`.")
+                           "`./hako bench kperf --model pentium166+pentium200-fpm+pentium200-edo+pentiumpro200`.")
         times[p] = km.times_us(km.cycles_per_call(recs), km.CLOCK_MHZ[p])
     figs["kperf-machines.svg"] = draw("machine_comparison", km.REFERENCE, list(times),
                                       *km.fig1_figures(times, km.REFERENCE))
     return [f"### {title}", "",
-            "Mode: QEMU **icount**, kperf booted once per cost-model profile of the paper's four "
-            "PCs; each call's **modelled cycles** turned into time at the machine's clock, "
+            "Mode: QEMU **icount**, kperf booted once with the cost-model profiles of the paper's "
+            "four PCs side by side (one plugin copy each: every machine models the same run); "
+            "each call's **modelled cycles** turned into time at the machine's clock, "
             "relative to the Pentium 166, best case (second of two calls) and worst case (caches "
-            "and TLB purged first). Run: `./hako paper 004 machines --run`. The paper's "
+            "and TLB purged first). Run: `./hako bench kperf --model "
+            "pentium166+pentium200-fpm+pentium200-edo+pentiumpro200`. The paper's "
             "claim — the Pentium Pro fastest warm and slowest purged — is checked at the end. "
-            "The model shares the paper's reason (the longest memory latency in cycles on the "
-            "Pentium Pro) but not its second half: the purge here leaves the L2 cache enabled.",
+            "Every constant of the four profiles comes from a source independent of the paper "
+            "(Intel's manuals, lmbench's 1996 measurements, board documents; each with its "
+            "confidence in tools/costmodel/profiles/), so the order is not built in: the memory "
+            "latencies are the least certain (low confidence), and the model runs every "
+            "machine at one instruction a cycle, so the Pentium Pro's out-of-order core gains "
+            "nothing over the Pentium's pipelines but its clock.",
             "", "```"] + km.render(times, km.REFERENCE).rstrip("\n").splitlines() + ["```", "",
             "![Paper 004 Fig. 1: best and worst case per machine; left in the paper's form "
             "(mean time per call relative to the Pentium 166's best-case mean), right the "
@@ -150,4 +187,44 @@ def section004_isoch(results: Path) -> list[str]:
         text.append(f"The periodic switch costs {100 * (periodic['median'] / normal['median'] - 1):+.1f} % "
                     "against the normal one (`isoch_wait`'s bookkeeping); the paper's "
                     + " / ".join(f"{x:+.0f} %" for x in extra) + ".")
-    return out + ([""] + [" ".join(text)] if text else []) + [""]
+    return out + ([""] + [" ".join(text)] if text else []) + [""] + isoch_per_machine(results)
+
+
+def isoch_per_machine(results: Path) -> list[str]:
+    """Tables 3 and 4 on the four PCs, one column per PC."""
+    from . import permachine as pm
+    from .criteria import PAPER_T3, PAPER_T4
+    from ...model import clock_mhz
+    return per_machine(
+        "Tables 3 and 4", f"`./hako bench isoch-calls --model {pm.ALL_FOUR}`",
+        pm.per_machine_records(results, "bench-isoch-calls"),
+        "Tables 3 and 4 on the paper's four PCs: the same boot with the four profiles side by "
+        "side; each operation's mean modelled cycles (the region's total over its operations) "
+        "at that PC's clock, caches as the operations leave them (no purge); the paper's are "
+        "the mean of its best and worst case.",
+        lambda p, recs: pm.isoch_us(recs, clock_mhz(p)),
+        lambda data: pm.render_isoch(data, PAPER_T3, PAPER_T4))
+
+
+def section004_copy(results: Path, figs: dict) -> list[str]:
+    """Fig. 2: memory copies with the L2 cache on and off on the four PCs (copyfig.py)."""
+    from . import copyfig
+    from .machines import PAPER_PROFILES
+    title = "Fig. 2 (memory copy time with the L2 cache enabled and disabled)"
+    times = copyfig.load(results, PAPER_PROFILES)
+    if not times:
+        return not_yet(title, "no results/kperf-copy-P[-l2off].joined.jsonl for every profile: run "
+                       "`./hako bench kperf-copy --model P` and `--model P:l2off`.")
+    figs["kperf-copy.svg"] = copyfig.figure(times)
+    return [f"### {title}", "",
+            "Mode: QEMU **icount**, `kperf --copy` booted twice, each time with the cost-model "
+            "profiles of the paper's four PCs side by side: with the L2 on (`--model P1+P2+...`) "
+            "and with it off (`--model P1:l2off+P2:l2off+...`: every L1 miss goes to memory, as "
+            "with the paper's BIOS setting). Each copy's **modelled cycles** are turned into µs "
+            "at the machine's clock. The paper names no sizes (its figure is not in the text we "
+            "have); these run from inside the 8 KiB L1 to the L2's size. Run: `./hako bench "
+            "kperf-copy --model pentium166:l2off+pentium200-fpm:l2off+pentium200-edo:l2off+"
+            "pentiumpro200:l2off` (and without `:l2off`).", "",
+            "```"] + copyfig.render(times).rstrip("\n").splitlines() + ["```", "",
+            "![Paper 004 Fig. 2: µs per memory copy against its size on the four PCs, L2 on "
+            "(solid) and off (dashed), warm (left) and after a purge (right)](kperf-copy.svg)", ""]
