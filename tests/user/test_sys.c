@@ -58,6 +58,28 @@ TEST(printf_long_is_a_long)
 	return 0;
 }
 
+/* malloc's blocks are 16-byte aligned on every arch, and free takes them back. */
+TEST(malloc_aligned_and_freed)
+{
+	for (size_t n = 1; n <= 100; n += 33) {
+		char *p = malloc(n), *q = malloc(n);
+		CHECK(p != NULL && q != NULL);
+		CHECK(((uintptr_t)p & 15) == 0 && ((uintptr_t)q & 15) == 0, "%p %p", p, q);
+		free(p);
+		free(q);
+	}
+	return 0;
+}
+
+/* strtoull and strtoll read 64 bits where long has 32. */
+TEST(strtoull_reads_64_bits)
+{
+	CHECK(strtoull("0xffff800000100000", NULL, 0) == 0xffff800000100000ull);
+	CHECK(strtoll("-1099511627776", NULL, 10) == -(1ll << 40));
+	CHECK(strtoull("0x1ffffffffffffffff", NULL, 0) == ~0ull);
+	return 0;
+}
+
 TEST(unknown_syscalls_enosys)
 {
 	const long numbers[] = { SYS_COUNT, SYS_COUNT + 1, 255, 256, 1000, 0x7fffffff, -1, -2,
