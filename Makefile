@@ -30,13 +30,14 @@ REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
 # layers and one folder per driver) and the driver-process machinery.
 DRIVER_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc \
 	-Ikernel/drvproc
+# HAKO_FORMAT_L64: the kernel's printf reads %lu as 64 bits (lib/format.c).
 KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-ffreestanding -fno-stack-protector -fno-pic -fno-pie \
 	$(ARCH_KERNEL_CFLAGS) \
 	-fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables \
 	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include $(DRIVER_INCLUDES) -Ilib/include -Itests/kernel -Itests/include \
-	-I$(BUILD)/gen -MMD -MP $(KERNEL_DEFS)
+	-I$(BUILD)/gen -MMD -MP -DHAKO_FORMAT_L64 $(KERNEL_DEFS)
 KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 

@@ -21,6 +21,17 @@ struct out {
 
 enum size { SZ_CHAR, SZ_SHORT, SZ_INT, SZ_LONG, SZ_LLONG, SZ_SIZE };
 
+/* The 'l' size: 64 bits in the kernel, which prints uint64_t with %lu on
+ * every arch (its build defines HAKO_FORMAT_L64); C's `long` in user
+ * space and the host tests.  The two differ only where long has 32 bits. */
+#ifdef HAKO_FORMAT_L64
+typedef uint64_t fmt_ulong;
+typedef int64_t fmt_long;
+#else
+typedef unsigned long fmt_ulong;
+typedef long fmt_long;
+#endif
+
 struct spec {
 	bool left, zero, plus, space;
 	int width;
@@ -129,8 +140,8 @@ static unsigned long long arg_unsigned(enum size size, va_list *ap)
 		return (unsigned short)va_arg(*ap, unsigned int);
 	case SZ_INT:
 		return va_arg(*ap, unsigned int);
-	case SZ_LONG:                       /* 'l' is 64 bits on every arch (uint64_t, %lu) */
-		return va_arg(*ap, uint64_t);
+	case SZ_LONG:
+		return va_arg(*ap, fmt_ulong);
 	case SZ_LLONG:
 		return va_arg(*ap, unsigned long long);
 	case SZ_SIZE:
@@ -149,7 +160,7 @@ static long long arg_signed(enum size size, va_list *ap)
 	case SZ_INT:
 		return va_arg(*ap, int);
 	case SZ_LONG:
-		return va_arg(*ap, int64_t);
+		return va_arg(*ap, fmt_long);
 	case SZ_LLONG:
 		return va_arg(*ap, long long);
 	case SZ_SIZE:

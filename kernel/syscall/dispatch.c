@@ -26,7 +26,7 @@
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint64_t nr = arch_syscall_nr(tf);
-	long r = -ENOSYS;
+	int64_t r = -ENOSYS;
 	if (irq_trace)
 		preempt_trace_set_ctx(nr < HAKO_PERF_MAX_CALLS ? HAKO_PERF_CTX_CALL(nr) : HAKO_PERF_CTX_TRAP);
 	if (nr < syscall_count)

@@ -75,9 +75,9 @@ long sys_sleep(uint64_t ns)
 	return thread_current()->killed ? -EINTR : 0;
 }
 
-long sys_clock(void)
+int64_t sys_clock(void)
 {
-	return (long)time_ns();
+	return (int64_t)time_ns();
 }
 
 long sys_getcpu(void)

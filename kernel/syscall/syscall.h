@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include <syscall_handlers.h>
 
-typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+/* int64_t: a handler's result (long, or int64_t where declared so) as the
+ * arch returns it (arch_syscall_set_result). */
+typedef int64_t (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 
 struct syscall_entry {
 	syscall_fn fn;

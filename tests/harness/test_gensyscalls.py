@@ -97,6 +97,45 @@ def test_user_header():
     assert "long sys_b(int x, const char *s);\n" in header
 
 
+def test_result_type():
+    calls = parse("0 a (void)\n1 clock (void) -> int64_t\n")
+    assert [c.result for c in calls] == ["long", "int64_t"]
+    assert "int64_t sys_clock(void);\n" in gensyscalls.user_header(calls)
+    assert "int64_t sys_clock(void);\n" in gensyscalls.kernel_prototypes(calls)
+    with pytest.raises(gensyscalls.DefError, match=r"line 1: result type 'int'"):
+        parse("0 a (void) -> int\n")
+
+
+def test_param_words():
+    assert [gensyscalls.param_words(p) for p in
+            ("int x", "uint64_t ns", "const uint64_t v", "uint64_t *va", "long long x",
+             "unsigned long long x", "size_t len", "void (*f)(uint64_t)")] == [1, 2, 2, 1, 2, 2, 1, 1]
+
+
+def test_sh4_abi_follows_the_c_abi():
+    # As sh4-linux-gnu-gcc passes them: words in order, a 64-bit one in two
+    # consecutive words (r7 and the stack too), no even-register alignment.
+    calls = {c.name: c for c in parse(
+        "0 a (int dev, uint64_t off, void *buf, size_t len)\n"
+        "1 b (int x, int y, int z, uint64_t w)\n"
+        "2 c (uint64_t ns) -> int64_t\n")}
+    assert gensyscalls.sh4_abi(calls["a"]) == ([0x00, 0x81, 0x03, 0x04], 0)
+    assert gensyscalls.sh4_abi(calls["b"]) == ([0x00, 0x01, 0x02, 0x83], 0)
+    assert gensyscalls.sh4_abi(calls["c"]) == ([0x80], 1)
+    table = gensyscalls.kernel_table(list(calls.values()), "sh4")
+    assert "[1] = { { 0x00, 0x01, 0x02, 0x83, 0x04, 0x05 }, 0 }," in table
+    assert "syscall_abi" not in gensyscalls.kernel_table(list(calls.values()))
+    stubs = stubs_by_name(gensyscalls.user_stubs_sh4(list(calls.values())))
+    assert "mov.l @r15, r0" in stubs["sys_a"] and "@(4,r15)" not in stubs["sys_a"]
+    assert "mov.l @r15, r0" in stubs["sys_b"]
+    assert "r15" not in stubs["sys_c"]
+
+
+def test_more_than_six_words_refused():
+    with pytest.raises(gensyscalls.DefError, match=r"line 1: f needs more than 6 argument words"):
+        parse("0 f (uint64_t a, uint64_t b, uint64_t c, int d)")
+
+
 def stubs_by_name(text):
     """Each stub's body (the lines from its label to the next .size)."""
     return dict(re.findall(r"^(sys_\w+):\n(.*?)^\t\.size", text, re.S | re.M))

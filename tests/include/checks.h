@@ -38,14 +38,15 @@
 		}                                                               \
 	} while (0)
 
-/* Two integers as longs; a runner with its own (the host's prints hex too)
- * defines CHECK_EQ before including this header. */
+/* Two integers as long longs (64 bits where long has 32); a runner with
+ * its own (the host's prints hex too) defines CHECK_EQ before including
+ * this header. */
 #ifndef CHECK_EQ
 #define CHECK_EQ(a, b)                                                          \
 	do {                                                                    \
-		long check_a_ = (long)(a), check_b_ = (long)(b);                \
+		long long check_a_ = (long long)(a), check_b_ = (long long)(b); \
 		if (check_a_ != check_b_) {                                     \
-			CHECK_FAIL_(__FILE__, __LINE__, "%s == %ld, expected %s == %ld", \
+			CHECK_FAIL_(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", \
 				    #a, check_a_, #b, check_b_);                \
 			CHECK_RETURN_;                                          \
 		}                                                               \

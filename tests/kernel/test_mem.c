@@ -131,6 +131,36 @@ TEST(vm_map_lookup_unmap)
 	return 0;
 }
 
+/* A kernel stack slot freed and taken again maps other frames at the same
+ * addresses: a write anywhere in the page reaches the new frame (a TLB
+ * entry the unmap left behind would send it to the old one).  The old
+ * frames are held meanwhile, so the new ones differ. */
+TEST(kernel_page_remapped_reaches_its_new_frame)
+{
+	enum { HOLD = KSTACK_SIZE / PAGE_SIZE + 1 };
+	uint64_t a = kstack_alloc();
+	CHECK(a, "no kernel stack");
+	volatile uint32_t *last = (volatile uint32_t *)(uintptr_t)(a + KSTACK_SIZE - 4);
+	*last = 0x1111;                      /* the last 1 KB of the page: its TLB entry */
+	kstack_free(a);
+	uint64_t held[HOLD];
+	for (int i = 0; i < HOLD; i++)
+		held[i] = pmm_alloc();
+	uint64_t b = kstack_alloc(), pa = 0;
+	bool same = b == a, mapped = b && vm_lookup(&kernel_as, b + KSTACK_SIZE - 4, &pa, NULL);
+	if (same && mapped)
+		*last = 0x2222;
+	uint32_t seen = mapped ? *(volatile uint32_t *)phys_to_virt(pa) : 0;
+	if (b)
+		kstack_free(b);
+	for (int i = 0; i < HOLD; i++)
+		if (held[i])
+			pmm_free(held[i]);
+	CHECK(same && mapped, "the slot came back at %lx, not %lx", b, a);
+	CHECK(seen == 0x2222, "the new frame holds %x: the write went elsewhere", seen);
+	return 0;
+}
+
 /* A frame held by vm_lookup_get is not free again until its last pmm_put. */
 TEST(frame_held_across_unmap_is_freed_at_the_last_put)
 {

@@ -24,6 +24,15 @@ int blk_find(const char *name, struct hako_blk_info *in)
 	return -1;
 }
 
+const char *needs_testdev(void)
+{
+	struct hako_blk_info in;
+	for (int dev = 0; sys_blk_ctl(dev, HAKO_BLK_INFO, &in) == 0; dev++)
+		if (strcmp(in.name, "testdev0") == 0)
+			return NULL;
+	return "no testdev0 (the edu device is PCI: no PCI bus on this machine)";
+}
+
 int blk_open_number(int dev)
 {
 	struct hako_blk_info in;

@@ -12,6 +12,9 @@ int blk_ndevs(void);                        /* devices blk_ctl INFO answers for 
 /* The number of the device named name, its info in *in, opened for this
  * process (blk_open); -1 if there is none. */
 int blk_find(const char *name, struct hako_blk_info *in);
+/* For TEST_NEEDS: NULL if there is a testdev0 (QEMU's edu device, PCI:
+ * the harness adds one to every pc guest), else why the test is skipped. */
+const char *needs_testdev(void);
 /* Open device number dev for this process (by its name): 0 or -errno. */
 int blk_open_number(int dev);
 /* Fill a block with a pattern that names the device, the block and a seed. */

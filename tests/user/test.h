@@ -28,12 +28,12 @@ struct utest {
 	const char *name;
 	int (*fn)(void);
 	const char *(*need)(void);   /* NULL, or: NULL if it can run here, else why not */
-};
+} __attribute__((aligned(8)));       /* as the section's entries are: they stay an array on 32-bit arches too */
 
 struct urole {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-};
+} __attribute__((aligned(8)));
 
 #define TEST_NEEDS(tname, need) \
 	static int utest_##tname(void); \

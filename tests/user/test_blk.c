@@ -170,7 +170,7 @@ TEST(blk_processes_on_every_cpu_share_each_device)
 	return 0;
 }
 
-TEST(blk_testdev_answers_after_its_delay)
+TEST_NEEDS(blk_testdev_answers_after_its_delay, needs_testdev)
 {
 	struct hako_blk_info in;
 	int dev = blk_find("testdev0", &in);

@@ -16,6 +16,7 @@
  * the frame for the length of the copy.  Needs the hub's two cards with
  * the e1000's driver as a process (make test's drvproc boot); otherwise SKIP.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,11 +192,11 @@ TEST_NEEDS(drvproc_copy_from_a_page_freed_under_it_reads_no_other_process_frame,
 	thread_join(tids[0]);
 	sys_nic_ctl(ct.rx, HAKO_NIC_CLOSE, NULL);
 	int status = kill_after(squatter, 0);
-	printf("selftest: drvproc copy vs heap churn: %lu calls (ok %lu, efault %lu, other %lu), %lu "
-	       "churns; received: ours %lu (torn %lu), with the squatter's bytes %lu\n", ct.calls,
+	printf("selftest: drvproc copy vs heap churn: %" PRIu64 " calls (ok %" PRIu64 ", efault %" PRIu64 ", other %" PRIu64 "), %" PRIu64 " "
+	       "churns; received: ours %" PRIu64 " (torn %" PRIu64 "), with the squatter's bytes %" PRIu64 "\n", ct.calls,
 	       ct.ok, ct.efault, ct.other, ct.churns, ct.ours, ct.torn, ct.theirs);
 	CHECK(status >= 0, "the squatter was not reaped (%d)", status);
-	CHECK(ct.theirs == 0, "a driver's copy-in read a freed frame: %lu frames with the "
+	CHECK(ct.theirs == 0, "a driver's copy-in read a freed frame: %" PRIu64 " frames with the "
 	      "squatter's bytes went out", ct.theirs);
 	CHECK(ct.ours > 0, "no frame arrived");
 	return 0;

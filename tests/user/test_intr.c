@@ -10,6 +10,7 @@
  * The card tests need `--net hub` (make test boots selftest so once);
  * without the two cards they are skipped.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -254,7 +255,7 @@ static int counters_balance(const struct pair *p, const struct hako_intr_dev *d0
 	uint64_t irqs = d.c.interrupts - d0->c.interrupts;
 	CHECK(irqs > 0, "no interrupt");
 	CHECK(d.pending == 0, "%u pending after close", d.pending);
-	CHECK(d.c.handled - d0->c.handled == irqs, "handled %lu of %lu", d.c.handled - d0->c.handled, irqs);
+	CHECK(d.c.handled - d0->c.handled == irqs, "handled %" PRIu64 " of %" PRIu64, d.c.handled - d0->c.handled, irqs);
 	if (packed)
 		CHECK(d.c.registered - d0->c.registered > 0, "nothing registered");
 	return 0;
@@ -359,7 +360,7 @@ static void console(void *arg)
 		if (late > fl->ping_late_max)
 			fl->ping_late_max = late;
 		if (++fl->pings % 16 == 0)
-			printf("selftest: flood: console alive, %lu frames in\n", fl->got);
+			printf("selftest: flood: console alive, %" PRIu64 " frames in\n", fl->got);
 	}
 }
 
@@ -387,15 +388,15 @@ static int flood_once(const struct pair *p, int mode, uint64_t count)
 	sys_nic_ctl(p->rtl, HAKO_NIC_INFO, &rtl);
 	sys_nic_traffic(p->e1k, NULL);
 	sys_nic_ctl(p->rtl, HAKO_NIC_CLOSE, NULL);
-	printf("selftest: flood (%s): %lu of %lu frames in %lu us, queue full %lu times, "
-	       "compute %lu loops, 1 ms sleep late by %lu us at most\n",
+	printf("selftest: flood (%s): %" PRIu64 " of %" PRIu64 " frames in %" PRIu64 " us, queue full %" PRIu64 " times, "
+	       "compute %" PRIu64 " loops, 1 ms sleep late by %" PRIu64 " us at most\n",
 	       mode ? "packed" : "sequential", fl.got, count, took / 1000, rtl.held, loops,
 	       fl.ping_late_max / 1000);
 	CHECK(err == 0, "nic_traffic %ld", err);
 	CHECK(!fl.bad, "frame %d wrong, twice or unknown", fl.bad - 1);
-	CHECK(fl.got == count, "%lu of %lu frames arrived", fl.got, count);
+	CHECK(fl.got == count, "%" PRIu64 " of %" PRIu64 " frames arrived", fl.got, count);
 	CHECK(loops > 0, "the compute thread made no progress during the flood");
-	CHECK(fl.pings > 0 && fl.ping_late_max < 50000000, "console thread stalled (%lu us late)",
+	CHECK(fl.pings > 0 && fl.ping_late_max < 50000000, "console thread stalled (%" PRIu64 " us late)",
 	      fl.ping_late_max / 1000);
 	return 0;
 }
@@ -549,11 +550,11 @@ TEST_NEEDS(nic_open_close_under_traffic_survives, nic_pair_packaging)
 	sys_nic_traffic(p.rtl, NULL);
 	sys_nic_ctl(p.rtl, HAKO_NIC_CLOSE, NULL);
 	sys_nic_ctl(p.e1k, HAKO_NIC_CLOSE, NULL);
-	printf("selftest: churn: %lu opens, %lu closes, %lu mode switches, %lu frames taken, "
-	       "slowest open %lu us, 1 ms sleep late by %lu us at most (cpu %d)\n", ch.opens, ch.closes,
+	printf("selftest: churn: %" PRIu64 " opens, %" PRIu64 " closes, %" PRIu64 " mode switches, %" PRIu64 " frames taken, "
+	       "slowest open %" PRIu64 " us, 1 ms sleep late by %" PRIu64 " us at most (cpu %d)\n", ch.opens, ch.closes,
 	       ch.modes, ch.frames, ch.open_ns_max / 1000, ch.late_ns_max / 1000, ch.late_cpu);
 	CHECK(ch.bad == 0, "unexpected error %ld", ch.bad);
-	CHECK(ch.late_ns_max < 200000000, "cpu %d kept interrupts off: a 1 ms sleep came %lu us late",
+	CHECK(ch.late_ns_max < 200000000, "cpu %d kept interrupts off: a 1 ms sleep came %" PRIu64 " us late",
 	      ch.late_cpu, ch.late_ns_max / 1000);
 	CHECK(ch.opens > 0 && ch.modes > 0, "no open or no mode switch went through");
 	sleep_ns(20000000);                  /* frames in flight from the senders arrive */
@@ -594,7 +595,7 @@ TEST_NEEDS(nic_owner_end_gives_card_back, nic_pair)
 	CHECK_EQ(sys_nic_ctl(p.rtl, HAKO_NIC_INFO, &rtl), 0);
 	CHECK_EQ(sys_nic_ctl(p.e1k, HAKO_NIC_INFO, &e1k), 0);
 	CHECK(rtl.owner == 0 && rtl.cpu == -1, "card still owned by %d", rtl.owner);
-	CHECK(e1k.traffic_left == 0, "the sender still has %lu to send", e1k.traffic_left);
+	CHECK(e1k.traffic_left == 0, "the sender still has %" PRIu64 " to send", e1k.traffic_left);
 	CHECK_EQ(open_card(p.rtl, 0), 0);
 	CHECK_EQ(sys_nic_ctl(p.rtl, HAKO_NIC_CLOSE, NULL), 0);
 	return 0;

@@ -38,9 +38,9 @@ static const char *need_iop(void)
 	return online_cpus() < 3 ? "needs an IOP and two other CPUs" : NULL;
 }
 
-static const char *need_no_iop(void)
+static const char *need_testdev_no_iop(void)
 {
-	return the_iop() >= 0 ? "there is an I/O processor" : NULL;
+	return the_iop() >= 0 ? "there is an I/O processor" : needs_testdev();
 }
 
 static long set(int dev, int policy, int fixed, int iop)
@@ -235,7 +235,7 @@ TEST_NEEDS(iop_switching_on_and_off_while_workers_run_loses_nothing, need_iop)
 	return 0;
 }
 
-TEST_NEEDS(iop_cannot_be_used_without_one, need_no_iop)
+TEST_NEEDS(iop_cannot_be_used_without_one, need_testdev_no_iop)
 {
 	int td = blk_find("testdev0", &(struct hako_blk_info){ 0 });
 	CHECK(td >= 0, "no testdev0");

@@ -14,6 +14,7 @@
  * the emulator's delay, not the kernel's (docs/design/qemu.md, "Unequal vCPU
  * time").
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,14 +181,14 @@ TEST(isoch_no_missed_release_with_hogs_on_every_cpu)
 	join_hogs(n, hogs);
 	for (int c = 0; c < n; c++) {
 		struct hako_isoch *s = &jobs[c].st;
-		printf("selftest: isoch cpu %d: releases %lu completions %lu overruns %lu missed %lu "
-		       "latency max %lu ns mean %lu ns\n", c, s->releases, s->completions, s->overruns,
+		printf("selftest: isoch cpu %d: releases %" PRIu64 " completions %" PRIu64 " overruns %" PRIu64 " missed %" PRIu64 " "
+		       "latency max %" PRIu64 " ns mean %" PRIu64 " ns\n", c, s->releases, s->completions, s->overruns,
 		       s->missed, s->lat_max_ns, s->lat_count ? s->lat_sum_ns / s->lat_count : 0);
 		CHECK_EQ(jobs[c].err, 0);
 		CHECK_EQ(s->missed, 0);
 		CHECK_EQ(s->overruns, 0);
-		CHECK(s->releases >= PERIODS, "cpu %d: %lu releases", c, s->releases);
-		CHECK(s->completions >= PERIODS, "cpu %d: %lu completions", c, s->completions);
+		CHECK(s->releases >= PERIODS, "cpu %d: %" PRIu64 " releases", c, s->releases);
+		CHECK(s->completions >= PERIODS, "cpu %d: %" PRIu64 " completions", c, s->completions);
 		CHECK(hog_count[c] > 0, "the hog on cpu %d never ran", c);
 	}
 	return 0;
@@ -210,9 +211,9 @@ TEST(isoch_budget_overrun_is_counted_and_stopped)
 	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_INFO, tid, &st), 0);
 	join_hogs(first + 1, hogs);              /* stop_hogs also ends its job */
 	CHECK_EQ(thread_join(tid), 0);
-	printf("selftest: isoch overrun: releases %lu overruns %lu missed %lu, hog %lu -> %lu\n",
+	printf("selftest: isoch overrun: releases %" PRIu64 " overruns %" PRIu64 " missed %" PRIu64 ", hog %" PRIu64 " -> %" PRIu64 "\n",
 	       st.releases, st.overruns, st.missed, before, after);
-	CHECK(st.overruns >= 10, "%lu overruns in 60 ms of 2 ms periods", st.overruns);
+	CHECK(st.overruns >= 10, "%" PRIu64 " overruns in 60 ms of 2 ms periods", st.overruns);
 	CHECK_EQ(st.missed, 0);                  /* stopped for its budget is not missed */
 	CHECK(after > before, "the hog on cpu %d made no progress", first);
 	CHECK_EQ(job.err, 0);
@@ -240,7 +241,7 @@ TEST(isoch_stop_destroy_and_exit_give_the_reservation_back)
 	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_STOP, 0, NULL), 0);
 	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_INFO, 0, &st), 0);
 	CHECK_EQ(st.started, 0);
-	CHECK(st.releases >= 1, "%lu releases", st.releases);
+	CHECK(st.releases >= 1, "%" PRIu64 " releases", st.releases);
 	CHECK_EQ(sys_isoch_wait(), -EINVAL);     /* stopped */
 	CHECK_EQ(sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL), 0);
 	/* a killed periodic process gives its 80 % back */
@@ -335,16 +336,16 @@ TEST_NEEDS(isoch_no_missed_release_under_packed_interrupts, hub_cards_packaging)
 	struct hako_intr_set seq = { .mode = HAKO_INTR_SEQUENTIAL };
 	sys_intr_ctl(rtl_dev, HAKO_INTR_SET, &seq);
 	CHECK_EQ(sent, 0);
-	printf("selftest: isoch packed: %lu frames received meanwhile\n", frames);
-	CHECK(frames > 1000, "only %lu frames", frames);
+	printf("selftest: isoch packed: %" PRIu64 " frames received meanwhile\n", frames);
+	CHECK(frames > 1000, "only %" PRIu64 " frames", frames);
 	for (int c = 0; c < n; c++) {
 		struct hako_isoch *s = &jobs[c].st;
 		CHECK(tids[c] > 0, "thread_start %d", tids[c]);
 		CHECK_EQ(jobs[c].err, 0);
 		CHECK_EQ(s->missed, 0);
 		CHECK_EQ(s->overruns, 0);
-		CHECK(s->completions >= PERIODS, "cpu %d: %lu completions", c, s->completions);
-		printf("selftest: isoch packed cpu %d: latency max %lu ns\n", c, s->lat_max_ns);
+		CHECK(s->completions >= PERIODS, "cpu %d: %" PRIu64 " completions", c, s->completions);
+		printf("selftest: isoch packed cpu %d: latency max %" PRIu64 " ns\n", c, s->lat_max_ns);
 	}
 	return 0;
 }

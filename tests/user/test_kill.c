@@ -13,11 +13,9 @@
 #include <hako/thread.h>
 #include <arch/tsc.h>
 #include "forbidden.h"
+#include <arch/fault.h>
 
-#define PF 14
-#define GP 13
-#define UD 6
-#define NM 7
+#define PF ARCH_CAUSE_PAGE
 
 UROLE(touch)
 {
@@ -56,12 +54,20 @@ static int killed_with(int status, int cause)
 	CHECK(killed_with(_s, cause), "%s %s: status 0x%x, expected killed by %d", role, #__VA_ARGS__, _s, cause); \
 } while (0)
 
+static const char *need_noncanonical(void) { return ARCH_NO_NONCANONICAL; }
+static const char *need_divide_trap(void) { return ARCH_NO_DIVIDE_TRAP; }
+static const char *need_no_execute(void) { return ARCH_NO_NO_EXECUTE; }
+
 TEST(null_read_killed) { EXPECT_KILLED(PF, "touch", "0"); return 0; }
 TEST(null_write_killed) { EXPECT_KILLED(PF, "touch", "8", "w"); return 0; }
-TEST(kernel_direct_map_read_killed) { EXPECT_KILLED(PF, "touch", "0xffff800000100000"); return 0; }
-TEST(kernel_image_write_killed) { EXPECT_KILLED(PF, "touch", "0xffffffff80100000", "w"); return 0; }
-TEST(kernel_stack_area_read_killed) { EXPECT_KILLED(PF, "touch", "0xffffff0000008000"); return 0; }
-TEST(noncanonical_address_killed) { EXPECT_KILLED(GP, "touch", "0x8000000000000000"); return 0; }
+TEST(kernel_direct_map_read_killed) { EXPECT_KILLED(ARCH_CAUSE_KERNEL_READ, "touch", ARCH_KERNEL_DATA_ADDR); return 0; }
+TEST(kernel_image_write_killed) { EXPECT_KILLED(ARCH_CAUSE_KERNEL_WRITE, "touch", ARCH_KERNEL_TEXT_ADDR, "w"); return 0; }
+TEST(kernel_stack_area_read_killed) { EXPECT_KILLED(ARCH_CAUSE_KERNEL_STACK, "touch", ARCH_KERNEL_STACK_ADDR); return 0; }
+TEST_NEEDS(noncanonical_address_killed, need_noncanonical)
+{
+	EXPECT_KILLED(ARCH_CAUSE_NONCANONICAL, "touch", ARCH_NONCANONICAL_ADDR);
+	return 0;
+}
 TEST(own_text_write_killed) { EXPECT_KILLED(PF, "touch", "0x400000", "w"); return 0; }
 TEST(stack_guard_killed)
 {
@@ -70,15 +76,15 @@ TEST(stack_guard_killed)
 	EXPECT_KILLED(PF, "touch", addr);
 	return 0;
 }
-TEST(privileged_cli_killed) { EXPECT_KILLED(GP, "insn", "cli"); return 0; }
-TEST(privileged_hlt_killed) { EXPECT_KILLED(GP, "insn", "hlt"); return 0; }
-TEST(privileged_wrmsr_killed) { EXPECT_KILLED(GP, "insn", "wrmsr"); return 0; }
-TEST(fpu_x87_killed) { EXPECT_KILLED(NM, "insn", "x87"); return 0; }
-TEST(sse_killed) { EXPECT_KILLED(UD, "insn", "sse"); return 0; }
-TEST(breakpoint_killed) { EXPECT_KILLED(GP, "insn", "int3"); return 0; }
-TEST(invalid_opcode_killed) { EXPECT_KILLED(UD, "insn", "ud2"); return 0; }
-TEST(single_step_into_syscall_killed) { EXPECT_KILLED(1, "insn", "tf_syscall"); return 0; }
-TEST(divide_by_zero_killed) { EXPECT_KILLED(0, "insn", "div0"); return 0; }
+TEST(privileged_cli_killed) { EXPECT_KILLED(ARCH_CAUSE_PRIVILEGED, "insn", "cli"); return 0; }
+TEST(privileged_hlt_killed) { EXPECT_KILLED(ARCH_CAUSE_PRIVILEGED, "insn", "hlt"); return 0; }
+TEST(privileged_wrmsr_killed) { EXPECT_KILLED(ARCH_CAUSE_PRIVILEGED, "insn", "wrmsr"); return 0; }
+TEST(fpu_x87_killed) { EXPECT_KILLED(ARCH_CAUSE_FPU, "insn", "x87"); return 0; }
+TEST(sse_killed) { EXPECT_KILLED(ARCH_CAUSE_SIMD, "insn", "sse"); return 0; }
+TEST(breakpoint_killed) { EXPECT_KILLED(ARCH_CAUSE_BREAKPOINT, "insn", "int3"); return 0; }
+TEST(invalid_opcode_killed) { EXPECT_KILLED(ARCH_CAUSE_UNDEFINED, "insn", "ud2"); return 0; }
+TEST(single_step_into_syscall_killed) { EXPECT_KILLED(ARCH_CAUSE_STEP, "insn", "tf_syscall"); return 0; }
+TEST_NEEDS(divide_by_zero_killed, need_divide_trap) { EXPECT_KILLED(ARCH_CAUSE_DIVIDE, "insn", "div0"); return 0; }
 
 UROLE(recurse)
 {
@@ -104,7 +110,7 @@ UROLE(exec_heap)
 	return 0;
 }
 
-TEST(heap_not_executable) { int s = run_role("exec_heap", NULL); CHECK(killed_with(s, PF), "status 0x%x", s); return 0; }
+TEST_NEEDS(heap_not_executable, need_no_execute) { int s = run_role("exec_heap", NULL); CHECK(killed_with(s, PF), "status 0x%x", s); return 0; }
 
 /* The loop pauses: under QEMU 7.2 icount a vCPU in a bare loop can go
  * for minutes of guest time without its timer interrupt (docs/design/qemu.md,

@@ -200,7 +200,7 @@ static int broadcast_ok(const struct hako_blk_info *in)
 
 static int fixed_cpu(void) { int n = online_cpus(); return n > 2 ? 2 : n - 1; }
 
-TEST(mpio_ctl_checks_its_arguments)
+TEST_NEEDS(mpio_ctl_checks_its_arguments, needs_testdev)
 {
 	int td = find_dev("testdev0"), rd = find_dev("ramdisk0");
 	CHECK(td >= 0 && rd >= 0, "testdev0 %d, ramdisk0 %d", td, rd);
@@ -333,7 +333,7 @@ TEST(mpio_every_device_in_every_mode_and_policy)
 	return 0;
 }
 
-TEST(mpio_funnel_submits_on_the_master_and_returns_home)
+TEST_NEEDS(mpio_funnel_submits_on_the_master_and_returns_home, needs_testdev)
 {
 	const char *names[] = { "ramdisk0", "testdev0" };
 	for (int i = 0; i < 2; i++) {
@@ -411,7 +411,7 @@ static int issuer_alone(int dev)
  * come when QEMU's host threads finish the commands, one per command.  A
  * disk whose driver is a process (drvproc=ahci) is left out: its interrupt
  * goes to that process, where the kernel's delivery policies do not move it. */
-TEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
+TEST_NEEDS(mpio_issuer_completes_alone_requests_on_the_issuing_cpu, needs_testdev)
 {
 	struct hako_blk_info din;
 	int td = find_dev("testdev0"), disk = blk_find("ahci0", &din);
@@ -423,7 +423,7 @@ TEST(mpio_issuer_completes_alone_requests_on_the_issuing_cpu)
 	return 0;
 }
 
-TEST(mpio_broadcast_every_cpu_takes_each_interrupt)
+TEST_NEEDS(mpio_broadcast_every_cpu_takes_each_interrupt, needs_testdev)
 {
 	int dev = find_dev("testdev0");
 	CHECK(dev >= 0, "no testdev0");
@@ -499,7 +499,7 @@ TEST_NEEDS(mpio_idle_busiest_and_load_follow_what_the_cpus_run, need_four_cpus)
 }
 
 /* Workers on four CPUs on the testdev and the ramdisk while the settings keep changing. */
-TEST(mpio_switching_while_workers_run_loses_no_request)
+TEST_NEEDS(mpio_switching_while_workers_run_loses_no_request, needs_testdev)
 {
 	int td = find_dev("testdev0"), rd = find_dev("ramdisk0");
 	CHECK(td >= 0 && rd >= 0, "testdev0 %d, ramdisk0 %d", td, rd);

@@ -7,6 +7,7 @@
  * bystander running.  They need the hub's two cards with the e1000's
  * driver as a process (make test's drvproc boot); otherwise SKIP.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -177,37 +178,37 @@ TEST_NEEDS(driver_killed_mid_flood_restarts_and_accounts_every_frame, tx_process
 	sys_nic_ctl(fl.c.rx, HAKO_NIC_INFO, &rin);
 	uint64_t accepted = D(send_ok) + D(txq_taken);
 	int64_t in_device = (int64_t)accepted - (int64_t)(D(tx_done) + D(tx_unconfirmed));
-	printf("selftest: kill mid-flood: %s's driver pid %d killed, now pid %d (generation %lu, "
-	       "restarts %lu, kills %lu)\n", fl.c.tx_in.name, killed, s1.pid, s1.generation,
+	printf("selftest: kill mid-flood: %s's driver pid %d killed, now pid %d (generation %" PRIu64 ", "
+	       "restarts %" PRIu64 ", kills %" PRIu64 ")\n", fl.c.tx_in.name, killed, s1.pid, s1.generation,
 	       D(restarts), D(kills));
-	printf("selftest: kill mid-flood: sender: ok %lu, refused %lu, epipe %lu (ok after the "
-	       "restart %lu); kernel: sends %lu = ok %lu + refused %lu + epipe %lu (%lu taken by the "
+	printf("selftest: kill mid-flood: sender: ok %" PRIu64 ", refused %" PRIu64 ", epipe %" PRIu64 " (ok after the "
+	       "restart %" PRIu64 "); kernel: sends %" PRIu64 " = ok %" PRIu64 " + refused %" PRIu64 " + epipe %" PRIu64 " (%" PRIu64 " taken by the "
 	       "killed driver)\n", fl.ok, fl.err, fl.epipe, fl.ok_after_epipe, D(send_calls), D(send_ok),
 	       D(send_err), D(send_epipe), D(send_epipe_active));
-	printf("selftest: kill mid-flood: accepted %lu = reported sent %lu + unconfirmed at the kill "
-	       "%lu + in the device %ld; received by %s %lu (kernel drops %lu, card drops %lu)\n",
+	printf("selftest: kill mid-flood: accepted %" PRIu64 " = reported sent %" PRIu64 " + unconfirmed at the kill "
+	       "%" PRIu64 " + in the device %" PRId64 "; received by %s %" PRIu64 " (kernel drops %" PRIu64 ", card drops %" PRIu64 ")\n",
 	       accepted, D(tx_done), D(tx_unconfirmed), in_device, fl.c.rx_in.name, fl.received,
 	       r1.rx_kernel_dropped - r0.rx_kernel_dropped, rin.rx_dropped);
 	CHECK(s1.pid != killed && s1.pid > 0, "driver pid %d after the kill of %d", s1.pid, killed);
 	CHECK_EQ(D(restarts), 1);
 	CHECK_EQ(D(kills), 1);
-	CHECK(fl.ok == FLOOD, "only %lu of %d frames sent", fl.ok, FLOOD);
+	CHECK(fl.ok == FLOOD, "only %" PRIu64 " of %d frames sent", fl.ok, FLOOD);
 	CHECK(fl.ok_after_epipe > 0 || fl.epipe == 0, "no frame went after the restart");
-	CHECK(D(send_calls) == fl.ok + fl.err + fl.epipe, "kernel counts %lu sends, sender %lu",
+	CHECK(D(send_calls) == fl.ok + fl.err + fl.epipe, "kernel counts %" PRIu64 " sends, sender %" PRIu64,
 	      D(send_calls), fl.ok + fl.err + fl.epipe);
 	CHECK(D(send_ok) == fl.ok && D(send_err) == fl.err && D(send_epipe) == fl.epipe,
-	      "kernel ok/refused/epipe %lu/%lu/%lu, sender %lu/%lu/%lu", D(send_ok), D(send_err),
+	      "kernel ok/refused/epipe %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", sender %" PRIu64 "/%" PRIu64 "/%" PRIu64, D(send_ok), D(send_err),
 	      D(send_epipe), fl.ok, fl.err, fl.epipe);
-	CHECK(in_device == 0, "%ld accepted frames unaccounted", in_device);
+	CHECK(in_device == 0, "%" PRId64 " accepted frames unaccounted", in_device);
 	/* The card's counters go on across the restart (the new driver's start from 0). */
 	CHECK(t1.tx + t1.tx_errors - t0.tx - t0.tx_errors == D(tx_done),
-	      "nic_ctl INFO counts %lu sent, the driver process %lu", t1.tx + t1.tx_errors - t0.tx - t0.tx_errors,
+	      "nic_ctl INFO counts %" PRIu64 " sent, the driver process %" PRIu64, t1.tx + t1.tx_errors - t0.tx - t0.tx_errors,
 	      D(tx_done));
 	/* On the wire: the frames reported sent arrived (or a drop was counted); the unconfirmed
 	 * ones and the one the killed driver had taken may or may not have. */
 	uint64_t drops = r1.rx_kernel_dropped - r0.rx_kernel_dropped + rin.rx_dropped;
 	CHECK(fl.received + drops >= D(tx_done) && fl.received <= accepted + D(send_epipe_active),
-	      "received %lu, reported sent %lu, accepted %lu", fl.received, D(tx_done), accepted);
+	      "received %" PRIu64 ", reported sent %" PRIu64 ", accepted %" PRIu64, fl.received, D(tx_done), accepted);
 	return 0;
 }
 
@@ -230,8 +231,8 @@ TEST_NEEDS(driver_hung_is_killed_by_the_watchdog_and_restarted, tx_process)
 	fl.stop = true;
 	thread_join(tid);
 	CHECK_EQ(sys_drvproc_ctl(fl.c.tx, HAKO_DRVPROC_STAT, &s1), 0);
-	printf("selftest: watchdog: generation %lu -> %lu, watchdog kills %lu, sender ok %lu "
-	       "(%lu before the restart) epipe %lu\n", s0.generation, s1.generation,
+	printf("selftest: watchdog: generation %" PRIu64 " -> %" PRIu64 ", watchdog kills %" PRIu64 ", sender ok %" PRIu64 " "
+	       "(%" PRIu64 " before the restart) epipe %" PRIu64 "\n", s0.generation, s1.generation,
 	       D(watchdog_kills), fl.ok, ok_at_restart, fl.epipe);
 	CHECK(r == 0, "the hung driver was not restarted in %d ms", RESTART_MS);
 	CHECK_EQ(D(watchdog_kills), 1);
@@ -304,7 +305,7 @@ TEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_pr
 	CHECK_EQ(sys_kill(s0.pid), 0);
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after two failed starts");
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
-	printf("selftest: failed starts: generation %lu -> %lu, exits %lu, restarts %lu\n",
+	printf("selftest: failed starts: generation %" PRIu64 " -> %" PRIu64 ", exits %" PRIu64 ", restarts %" PRIu64 "\n",
 	       s0.generation, s1.generation, D(exits), D(restarts));
 	CHECK_EQ(D(exits), 2);
 	CHECK_EQ(D(restarts), 3);
@@ -316,7 +317,7 @@ TEST_NEEDS(driver_failing_its_start_is_given_up_then_restarted_on_request, tx_pr
 	struct hako_drvproc_stat s2;
 	CHECK(wait_gave_up(c.tx, &s2) == 0, "not given up after five failed starts");
 	CHECK(send_one(&c, 1) < 0, "a send went through a card given up");
-	printf("selftest: given up after %lu more exits\n", s2.exits - s1.exits);
+	printf("selftest: given up after %" PRIu64 " more exits\n", s2.exits - s1.exits);
 	CHECK_EQ(s2.exits - s1.exits, 5);
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESTART, NULL), 0);
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
@@ -341,7 +342,7 @@ TEST_NEEDS(counter_reset_keeps_a_given_up_driver_restartable, tx_process)
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	long r = sys_drvproc_ctl(c.tx, HAKO_DRVPROC_RESTART, NULL);
 	CHECK(r == 0, "RESTART after a counter reset refused (%ld)", r);
-	CHECK(s1.gave_up == 1, "the reset cleared the given-up state (gave_up %lu)", s1.gave_up);
+	CHECK(s1.gave_up == 1, "the reset cleared the given-up state (gave_up %" PRIu64 ")", s1.gave_up);
 	CHECK_EQ(s1.exits, 0);                       /* the counters did go */
 	CHECK(send_one(&c, RESTART_MS) == 0, "no frame went after the restart on request");
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
@@ -385,7 +386,7 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 	      "the WILD event was not received");
 	sleep_ms(5);                             /* its requests made */
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &mid), 0);
-	printf("selftest: wild requests of an unflipped driver: %lu made, %lu refused, %lu "
+	printf("selftest: wild requests of an unflipped driver: %" PRIu64 " made, %" PRIu64 " refused, %" PRIu64 " "
 	       "accepted\n", mid.wild_requests - s0.wild_requests, mid.wild_refused - s0.wild_refused,
 	       mid.wild_accepted - s0.wild_accepted);
 	CHECK_EQ(mid.wild_checked - s0.wild_checked, 1);
@@ -403,21 +404,21 @@ TEST_NEEDS(fault_counters_are_the_kernels_and_stay_bounded, tx_process)
 	}
 	sleep_ms(50);
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
-	printf("selftest: after %d flips and %d wild events: requests %lu, refused %lu; wild events "
-	       "%lu (checked %lu): %lu requests, %lu refused, %lu accepted; crashes %lu\n", flips,
+	printf("selftest: after %d flips and %d wild events: requests %" PRIu64 ", refused %" PRIu64 "; wild events "
+	       "%" PRIu64 " (checked %" PRIu64 "): %" PRIu64 " requests, %" PRIu64 " refused, %" PRIu64 " accepted; crashes %" PRIu64 "\n", flips,
 	       wilds, D(requests), D(refused), D(wild_events), D(wild_checked), D(wild_requests),
 	       D(wild_refused), D(wild_accepted), D(crashes));
 	CHECK_EQ(D(injected[HAKO_INJECT_WILD]), (uint64_t)wilds);
 	CHECK_EQ(D(injected[HAKO_INJECT_DATA]), (uint64_t)flips);
-	CHECK(D(refused) <= D(requests), "refused %lu of %lu requests", D(refused), D(requests));
-	CHECK(D(wild_events) <= (uint64_t)wilds, "%lu wild events of %d injected", D(wild_events),
+	CHECK(D(refused) <= D(requests), "refused %" PRIu64 " of %" PRIu64 " requests", D(refused), D(requests));
+	CHECK(D(wild_events) <= (uint64_t)wilds, "%" PRIu64 " wild events of %d injected", D(wild_events),
 	      wilds);
-	CHECK(D(wild_checked) <= D(wild_events), "checked %lu of %lu", D(wild_checked),
+	CHECK(D(wild_checked) <= D(wild_events), "checked %" PRIu64 " of %" PRIu64, D(wild_checked),
 	      D(wild_events));
-	CHECK(D(wild_requests) == WILD_EACH * D(wild_checked), "%lu wild requests from %lu checked "
+	CHECK(D(wild_requests) == WILD_EACH * D(wild_checked), "%" PRIu64 " wild requests from %" PRIu64 " checked "
 	      "events", D(wild_requests), D(wild_checked));
 	CHECK(D(wild_requests) == D(wild_refused) + D(wild_accepted) && D(wild_accepted) == 0,
-	      "wild requests %lu: refused %lu, accepted %lu", D(wild_requests), D(wild_refused),
+	      "wild requests %" PRIu64 ": refused %" PRIu64 ", accepted %" PRIu64, D(wild_requests), D(wild_refused),
 	      D(wild_accepted));
 	CHECK(D(wild_requests) <= D(requests), "more wild requests than requests");
 	/* A flipped bit may leave the driver running but wrong: a fresh copy for what follows. */
@@ -465,7 +466,7 @@ static int break_rounds(const struct cards *c, const struct breakage *b)
 			sys_drvproc_ctl(c->tx, HAKO_DRVPROC_STAT, &st);
 		}
 		if (st.generation == gen) {
-			printf("selftest: round %d: the broken driver (generation %lu) was not replaced in "
+			printf("selftest: round %d: the broken driver (generation %" PRIu64 ") was not replaced in "
 			       "%d ms\n", k, gen, RESTART_MS);
 			return k + 1;
 		}
@@ -492,8 +493,8 @@ static int broken_driver_is_replaced(const struct breakage *b)
 	int failed = break_rounds(&c, b);
 	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
 	uint64_t kills = counter(&s1, b->kills) - counter(&s0, b->kills);
-	printf("selftest: %s: generation %lu -> %lu, its kills %lu, restarts %lu, sends refused "
-	       "%lu\n", b->what, s0.generation, s1.generation, kills, D(restarts), D(send_err));
+	printf("selftest: %s: generation %" PRIu64 " -> %" PRIu64 ", its kills %" PRIu64 ", restarts %" PRIu64 ", sends refused "
+	       "%" PRIu64 "\n", b->what, s0.generation, s1.generation, kills, D(restarts), D(send_err));
 	CHECK(failed == 0, "round %d failed", failed - 1);
 	CHECK_EQ(D(injected[b->kind]), (uint64_t)b->rounds);
 	CHECK_EQ(kills, (uint64_t)b->rounds);

@@ -2,6 +2,7 @@
  * tests/user/test_sys.c — every system call, fed bad pointers, huge
  * lengths and random numbers, answers with an error and nothing else.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,58 @@ TEST(null_syscall_returns_zero)
 {
 	for (int i = 0; i < 100; i++)
 		CHECK_EQ(sys_null(), 0);
+	return 0;
+}
+
+/* clock's result is 64 bits on every arch (r0:r1 on SH-4). */
+TEST(clock_is_64_bit_and_advances)
+{
+	int64_t t0 = sys_clock();
+	CHECK(t0 > 0, "clock %" PRId64, t0);
+	CHECK_EQ(sys_sleep(1000000), 0);
+	int64_t dt = sys_clock() - t0;
+	CHECK(dt >= 1000000 && dt < 1000000000, "a 1 ms sleep took %" PRId64 " ns", dt);
+	return 0;
+}
+
+/* A 64-bit argument arrives whole: priv_drop refuses a bit of its high word. */
+TEST(syscall_64_bit_argument_whole)
+{
+	CHECK_EQ(sys_priv_drop(1ull << 40), -EINVAL);
+	CHECK_EQ(sys_priv_drop((1ull << 32) | HAKO_PRIV_NONE), -EINVAL);
+	return 0;
+}
+
+/* printf's 'l' is C's long, whatever its width; 64-bit values go by PRIu64. */
+TEST(printf_long_is_a_long)
+{
+	char buf[80];
+	long neg = -5;
+	unsigned long big = 4000000000ul;
+	snprintf(buf, sizeof buf, "%ld %lu %d %" PRIu64 " %lld", neg, big, 7, (uint64_t)1 << 40, -3ll);
+	CHECK(strcmp(buf, "-5 4000000000 7 1099511627776 -3") == 0, "got \"%s\"", buf);
+	return 0;
+}
+
+/* malloc's blocks are 16-byte aligned on every arch, and free takes them back. */
+TEST(malloc_aligned_and_freed)
+{
+	for (size_t n = 1; n <= 100; n += 33) {
+		char *p = malloc(n), *q = malloc(n);
+		CHECK(p != NULL && q != NULL);
+		CHECK(((uintptr_t)p & 15) == 0 && ((uintptr_t)q & 15) == 0, "%p %p", p, q);
+		free(p);
+		free(q);
+	}
+	return 0;
+}
+
+/* strtoull and strtoll read 64 bits where long has 32. */
+TEST(strtoull_reads_64_bits)
+{
+	CHECK(strtoull("0xffff800000100000", NULL, 0) == 0xffff800000100000ull);
+	CHECK(strtoll("-1099511627776", NULL, 10) == -(1ll << 40));
+	CHECK(strtoull("0x1ffffffffffffffff", NULL, 0) == ~0ull);
 	return 0;
 }
 

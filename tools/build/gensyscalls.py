@@ -4,16 +4,17 @@
     gensyscalls.py [--arch ARCH] DEF OUTDIR
 
 writes, into OUTDIR:
-  syscall_handlers.h  the handlers' prototypes `long sys_NAME(uint64_t, ...)`
+  syscall_handlers.h  the handlers' prototypes `RESULT sys_NAME(uint64_t, ...)`
                     (kernel/syscall/syscall.h includes it, so every handler
                     is checked against the list)
   syscall_table.c   the kernel's table: NSYSCALLS entries, unused numbers
-                    pointing at sys_nosys (-ENOSYS)
-  hako_syscalls.h   user side: SYS_NAME numbers and `long sys_NAME(params)`
+                    pointing at sys_nosys (-ENOSYS); with --arch sh4 also
+                    syscall_abi, each call's argument words (sh4_abi)
+  hako_syscalls.h   user side: SYS_NAME numbers and `RESULT sys_NAME(params)`
   syscall_stubs.S   user side: one stub per call (rax = number, the fourth
                     argument moved from rcx to r10, `syscall`, ret; with
-                    --arch sh4: r3 = number, the fifth and sixth arguments
-                    from the stack into r0 and r1, `trapa #0`, rts)
+                    --arch sh4: r3 = number, the fifth and sixth argument
+                    words from the stack into r0 and r1, `trapa #0`, rts)
   kperf_calls.h     user/kperf's table (paper 004): every call's number, name
                     and driver `kperf_drv_NAME`, declared here and defined in
                     user/kperf, so a call without a driver does not link
@@ -24,6 +25,9 @@ writes, into OUTDIR:
                     operation, ...: fuzz_kind), from which the fuzzer makes
                     valid and hostile arguments, so a new call is fuzzed as
                     soon as it is listed
+
+RESULT is `long` unless the line ends in `-> int64_t` (a result that needs
+64 bits where `long` has 32: SH-4 returns it in r0:r1).
 
 The parsing is a pure function (parse) so the host tests can feed it text.
 """
@@ -38,7 +42,13 @@ MAX_ARGS = 6
 # Names the generated code already uses: sys_raw (user stub), sys_nosys
 # (kernel table holes), SYS_COUNT.
 RESERVED = frozenset({"raw", "nosys", "count"})
-LINE = re.compile(r"^(\d+)\s+([a-z_][a-z0-9_]*)\s+\((.*)\)\s*$")
+LINE = re.compile(r"^(\d+)\s+([a-z_][a-z0-9_]*)\s+\((.*)\)\s*(?:->\s*(\w+)\s*)?$")
+RESULTS = ("long", "int64_t")
+# Parameter types of 64 bits on every arch: two argument words where a word
+# (a register) has 32 bits.
+WIDE_TYPES = frozenset({"uint64_t", "int64_t", "long long", "unsigned long long"})
+# SH-4: argument words 0-3 in r4-r7, words 4 and 5 (from the caller's stack) in r0, r1.
+SH4_WORDS = 6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +56,7 @@ class Syscall:
     number: int
     name: str
     params: tuple[str, ...]       # C declarations, e.g. "const void *buf"
+    result: str = "long"          # the C result type: long or int64_t
 
 
 class DefError(ValueError):
@@ -74,6 +85,27 @@ def split_params(text: str) -> tuple[str, ...]:
     return tuple(params)
 
 
+def param_words(param: str) -> int:
+    """32-bit words one parameter takes: 2 for a 64-bit integer, else 1."""
+    if "*" in param:
+        return 1
+    words = param.replace("const ", "").split()
+    return 2 if " ".join(words[:-1]) in WIDE_TYPES else 1
+
+
+def sh4_abi(call: Syscall) -> tuple[list[int], int]:
+    """Where the SH-4 C ABI puts each argument: per parameter, its first
+    word (argument words fill r4-r7 then the stack, a 64-bit one taking
+    two consecutive words, low word first, with no alignment), ORed with
+    0x80 if it is 64 bits wide; and 1 if the result is 64 bits (r0:r1)."""
+    out, word = [], 0
+    for p in call.params:
+        n = param_words(p)
+        out.append(word | (0x80 if n == 2 else 0))
+        word += n
+    return out, int(call.result == "int64_t")
+
+
 def parse(text: str) -> list[Syscall]:
     calls, numbers, names = [], set(), set()
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -84,6 +116,9 @@ def parse(text: str) -> list[Syscall]:
         if not m:
             raise DefError(f"line {lineno}: expected 'NUMBER name (params)': {raw!r}")
         number, name = int(m.group(1)), m.group(2)
+        result = m.group(4) or "long"
+        if result not in RESULTS:
+            raise DefError(f"line {lineno}: result type {result!r}, expected one of {', '.join(RESULTS)}")
         if name in RESERVED:
             raise DefError(f"line {lineno}: {name!r} is reserved by the generator")
         try:
@@ -100,7 +135,10 @@ def parse(text: str) -> list[Syscall]:
             raise DefError(f"line {lineno}: name {name} used twice")
         numbers.add(number)
         names.add(name)
-        calls.append(Syscall(number, name, params))
+        if sum(map(param_words, params)) > SH4_WORDS:
+            raise DefError(f"line {lineno}: {name} needs more than {SH4_WORDS} argument words "
+                           "on a 32-bit arch (a 64-bit parameter takes two)")
+        calls.append(Syscall(number, name, params, result))
     if not calls:
         raise DefError("no system calls defined")
     return sorted(calls, key=lambda c: c.number)
@@ -116,14 +154,16 @@ def kernel_prototypes(calls: list[Syscall]) -> str:
            "#include <stdint.h>\n\n"]
     for c in calls:
         args = ", ".join(["uint64_t"] * len(c.params)) or "void"
-        out.append(f"long sys_{c.name}({args});\n")
+        out.append(f"{c.result} sys_{c.name}({args});\n")
     out.append("\n#endif\n")
     return "".join(out)
 
 
-def kernel_table(calls: list[Syscall]) -> str:
+def kernel_table(calls: list[Syscall], arch: str = "x86_64") -> str:
     n = max(c.number for c in calls) + 1
     out = [HEADER, "#include <stdint.h>\n#include <syscall.h>\n"]
+    if arch == "sh4":
+        out.append("#include <arch/syscall.h>\n")
     out.append(f"\nconst unsigned syscall_count = {n};\n")
     out.append("const struct syscall_entry syscall_table[] = {\n")
     by_number = {c.number: c for c in calls}
@@ -134,6 +174,16 @@ def kernel_table(calls: list[Syscall]) -> str:
         else:
             out.append(f"\t[{i}] = {{ (syscall_fn)(void (*)(void))sys_nosys, \"nosys\", 0 }},\n")
     out.append("};\n")
+    if arch == "sh4":
+        out.append("\n/* Per call: each argument's first word (| 0x80: 64 bits, two words); result in r0:r1. */\n")
+        out.append("const struct arch_syscall_abi syscall_abi[] = {\n")
+        for i in range(n):
+            c = by_number.get(i)
+            words, wide = sh4_abi(c) if c else ([], 0)
+            # Unused positions read their own word, as a call without the map would.
+            words += list(range(len(words), MAX_ARGS))
+            out.append(f"\t[{i}] = {{ {{ {', '.join(f'0x{w:02x}' for w in words)} }}, {wide} }},\n")
+        out.append("};\n")
     return "".join(out)
 
 
@@ -144,7 +194,7 @@ def user_header(calls: list[Syscall]) -> str:
         out.append(f"#define SYS_{c.name} {c.number}\n")
     out.append(f"#define SYS_COUNT {max(c.number for c in calls) + 1}\n\n")
     for c in calls:
-        out.append(f"long sys_{c.name}({', '.join(c.params) or 'void'});\n")
+        out.append(f"{c.result} sys_{c.name}({', '.join(c.params) or 'void'});\n")
     out.append("/* Any number, six raw arguments: for tests that feed the kernel garbage. */\n")
     out.append("long sys_raw(long number, long a0, long a1, long a2, long a3, long a4, long a5);\n")
     out.append("\n#endif\n")
@@ -169,8 +219,9 @@ def user_stubs(calls: list[Syscall]) -> str:
 
 
 def user_stubs_sh4(calls: list[Syscall]) -> str:
-    """The SH-4 stubs: arguments one register each (r4-r7, then r0, r1 from
-    the caller's stack), the number in r3, `trapa #0`; the result in r0."""
+    """The SH-4 stubs: the argument words as the C ABI placed them (r4-r7,
+    then words 4 and 5 from the caller's stack into r0 and r1), the number
+    in r3, `trapa #0`; the result in r0 (r0:r1 if 64 bits) as C expects it."""
     out = [HEADER.replace("/*", "!").replace(" */", ""), "\t.text\n"]
 
     def stub(name: str, body: str) -> None:
@@ -178,9 +229,10 @@ def user_stubs_sh4(calls: list[Syscall]) -> str:
                    f"\ttrapa #0\n\trts\n\tnop\n\t.size {name}, .-{name}\n\n")
     for c in calls:
         body = ""
-        if len(c.params) > 4:
+        nwords = sum(map(param_words, c.params))
+        if nwords > 4:
             body += "\tmov.l @r15, r0\n"
-        if len(c.params) > 5:
+        if nwords > 5:
             body += "\tmov.l @(4,r15), r1\n"
         body += f"\tmov #{c.number}, r3\n" if c.number < 128 else \
             f"\tmov.w 1f, r3\n\tbra 2f\n\tnop\n\t.balign 2\n1:\t.short {c.number}\n2:\n"
@@ -292,7 +344,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[2])
     out.mkdir(parents=True, exist_ok=True)
     write_if_changed(out / "syscall_handlers.h", kernel_prototypes(calls))
-    write_if_changed(out / "syscall_table.c", kernel_table(calls))
+    write_if_changed(out / "syscall_table.c", kernel_table(calls, arch))
     write_if_changed(out / "hako_syscalls.h", user_header(calls))
     write_if_changed(out / "syscall_stubs.S", user_stubs_sh4(calls) if arch == "sh4" else user_stubs(calls))
     write_if_changed(out / "kperf_calls.h", kperf)

@@ -32,6 +32,7 @@
  * into and out of the driver process, address-space switches = CR3
  * loads), printed as "drvproc" result lines for the harness's tables.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,12 +66,12 @@ static void switches(const char *figure, const struct hako_drvproc_stat *a, cons
 		     unsigned long ops)
 {
 	result_line("{\"kind\":\"drvproc\",\"figure\":\"%s\",\"placement\":\"%s\",\"ops\":%lu,"
-		    "\"switches_in\":%lu,\"switches_out\":%lu,\"as_switches\":%lu,\"calls\":%lu,"
-		    "\"irqs\":%lu}",
+		    "\"switches_in\":%" PRIu64 ",\"switches_out\":%" PRIu64 ",\"as_switches\":%" PRIu64 ",\"calls\":%" PRIu64 ","
+		    "\"irqs\":%" PRIu64 "}",
 		    figure, where[placement], ops, b->switches_in - a->switches_in,
 		    b->switches_out - a->switches_out, b->as_loads - a->as_loads,
 		    b->calls - a->calls, b->irqs - a->irqs);
-	printf("drvbench: %s (%s): per op %lu.%02lu switches in, %lu.%02lu out, %lu.%02lu address-space\n",
+	printf("drvbench: %s (%s): per op %" PRIu64 ".%02" PRIu64 " switches in, %" PRIu64 ".%02" PRIu64 " out, %" PRIu64 ".%02" PRIu64 " address-space\n",
 	       figure, where[placement],
 	       (b->switches_in - a->switches_in) / ops, (b->switches_in - a->switches_in) * 100 / ops % 100,
 	       (b->switches_out - a->switches_out) / ops, (b->switches_out - a->switches_out) * 100 / ops % 100,
@@ -191,7 +192,7 @@ static int bench_copy(uint64_t len)
 		uint64_t t1 = tsc_now();
 		mark_end(fig_call);
 		if (r != (long)len) {
-			printf("drvbench: drvproc_call NET_COPY %lu: %ld\n", len, r);
+			printf("drvbench: drvproc_call NET_COPY %" PRIu64 ": %ld\n", len, r);
 			return -1;
 		}
 		samples_add(&call, t1 - t0);
@@ -199,10 +200,10 @@ static int bench_copy(uint64_t len)
 	}
 	struct hako_drvproc_stat b = stat(rtl);
 	char what[48];
-	snprintf(what, sizeof what, "copyin_%lu", len);
+	snprintf(what, sizeof what, "copyin_%" PRIu64, len);
 	bench_report_region(fig(what), &copy, "the copy-in alone (kernel-timed)",
 			    region_of(big ? DRVSW_COPYIN_1514 : DRVSW_COPYIN_4), CALLS);
-	snprintf(what, sizeof what, "copycall_%lu", len);
+	snprintf(what, sizeof what, "copycall_%" PRIu64, len);
 	bench_report_region(fig(what), &call, "drvproc_call NET_COPY round trip",
 			    region_of(fig_call), CALLS);
 	/* the stat calls in between are not part of a figure: counts from the whole loop */
@@ -300,10 +301,10 @@ static int bench_frames(void)
 	uint64_t ns = (uint64_t)(t1 - t0), per = (c1 - c0) / FLOOD;
 	uint64_t fps = ns ? (uint64_t)FLOOD * 1000000000ull / ns : 0;
 	result_line("{\"kind\":\"drvproc\",\"figure\":\"%s\",\"placement\":\"%s\",\"frames\":%d,"
-		    "\"ns\":%lu,\"frames_per_s\":%lu,\"per_frame\":%lu,\"region\":%d,\"iters\":%d}",
+		    "\"ns\":%" PRIu64 ",\"frames_per_s\":%" PRIu64 ",\"per_frame\":%" PRIu64 ",\"region\":%d,\"iters\":%d}",
 		    fig("frames"), where[placement], FLOOD, ns, fps, per,
 		    region_of(DRVSW_FRAMES), FLOOD);
-	printf("drvbench: frames (%s): %d frames in %lu us of guest time: %lu frames/s, %lu instructions/frame\n",
+	printf("drvbench: frames (%s): %d frames in %" PRIu64 " us of guest time: %" PRIu64 " frames/s, %" PRIu64 " instructions/frame\n",
 	       where[placement], FLOOD, ns / 1000, fps, per);
 	switches(fig("frames"), &a, &b, FLOOD);
 	return 0;

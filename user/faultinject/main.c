@@ -23,6 +23,7 @@
  * processes are killed once more, so fresh copies from the initrd serve
  * whatever runs next (a flipped bit may leave a driver running but wrong).
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,10 +130,10 @@ static bool account(struct card *c, bool quiet_device)
 		 epipe = D(c, send_epipe), taken = D(c, txq_taken), done = D(c, tx_done),
 		 unconf = D(c, tx_unconfirmed);
 	int64_t in_device = (int64_t)(ok + taken) - (int64_t)(done + unconf);
-	printf("faultinject: %s: sends %lu = ok %lu + refused %lu + epipe %lu (%lu taken by a driver "
-	       "that ended); queued %lu = taken %lu + dropped %lu; accepted %lu = reported done %lu + "
-	       "unconfirmed at an end %lu + in the device now %ld (%lu over-reports, not believed); "
-	       "received %lu, kernel drops %lu\n",
+	printf("faultinject: %s: sends %" PRIu64 " = ok %" PRIu64 " + refused %" PRIu64 " + epipe %" PRIu64 " (%" PRIu64 " taken by a driver "
+	       "that ended); queued %" PRIu64 " = taken %" PRIu64 " + dropped %" PRIu64 "; accepted %" PRIu64 " = reported done %" PRIu64 " + "
+	       "unconfirmed at an end %" PRIu64 " + in the device now %" PRId64 " (%" PRIu64 " over-reports, not believed); "
+	       "received %" PRIu64 ", kernel drops %" PRIu64 "\n",
 	       c->info.name, calls, ok, err, epipe, D(c, send_epipe_active), D(c, txq),
 	       taken, D(c, txq_dropped), ok + taken, done, unconf, in_device, D(c, tx_overreported),
 	       D(c, rx),
@@ -235,40 +236,40 @@ int main(int argc, char **argv)
 		wild_req += D(c, wild_requests);
 		wild_refused += D(c, wild_refused);
 	}
-	printf("faultinject: %lu faults in %lu ms (seed %lu): text %lu, data %lu, wild %lu, hang %lu; "
-	       "%lu tries found a driver restarting\n", faults, t_inject / 1000000, seed, inj[0],
+	printf("faultinject: %" PRIu64 " faults in %" PRIu64 " ms (seed %" PRIu64 "): text %" PRIu64 ", data %" PRIu64 ", wild %" PRIu64 ", hang %" PRIu64 "; "
+	       "%" PRIu64 " tries found a driver restarting\n", faults, t_inject / 1000000, seed, inj[0],
 	       inj[1], inj[2], inj[3], busy);
-	printf("faultinject: driver ends: %lu crashes, %lu kills (%lu by the watchdog, %lu for breaking "
-	       "the call protocol), %lu exits; %lu restarts; %lu given up\n", crashes, kills, wd, broke,
+	printf("faultinject: driver ends: %" PRIu64 " crashes, %" PRIu64 " kills (%" PRIu64 " by the watchdog, %" PRIu64 " for breaking "
+	       "the call protocol), %" PRIu64 " exits; %" PRIu64 " restarts; %" PRIu64 " given up\n", crashes, kills, wd, broke,
 	       exits, restarts, gave_up);
 	/* The kernel's counts, bounded by what was injected and what the drivers asked. */
 	bool sane = refused <= requests && wild_checked <= wild_ev && wild_ev <= inj[HAKO_INJECT_WILD] &&
 		    wild_req == wild_refused + wild_ok && wild_req <= requests;
-	printf("faultinject: driver requests (the kernel's count): %lu, %lu refused; wild events "
-	       "%lu (%lu to a driver with no bit flipped): %lu wild requests, %lu refused, %lu "
+	printf("faultinject: driver requests (the kernel's count): %" PRIu64 ", %" PRIu64 " refused; wild events "
+	       "%" PRIu64 " (%" PRIu64 " to a driver with no bit flipped): %" PRIu64 " wild requests, %" PRIu64 " refused, %" PRIu64 " "
 	       "accepted; counts %s\n", requests, refused, wild_ev, wild_checked, wild_req,
 	       wild_refused, wild_ok, sane ? "consistent" : "INCONSISTENT");
 	bool ok_rtl = account(&rtl, false), ok_e1k = account(&e1k, false);
 	bool mine = D(tx, send_ok) == sent_ok && D(tx, send_epipe) == sent_epipe &&
 		    D(tx, send_err) == sent_err;
 	uint64_t accepted = sent_ok, unconf = D(tx, tx_unconfirmed);
-	printf("faultinject: frames: sent %lu: ok %lu, refused %lu, epipe %lu (sender's own count %s "
-	       "the kernel's); received by %s %lu; accepted and not received %ld (unconfirmed at a "
-	       "driver's end %lu, %s drops %lu)\n", sent_ok + sent_err + sent_epipe, sent_ok, sent_err,
+	printf("faultinject: frames: sent %" PRIu64 ": ok %" PRIu64 ", refused %" PRIu64 ", epipe %" PRIu64 " (sender's own count %s "
+	       "the kernel's); received by %s %" PRIu64 "; accepted and not received %" PRId64 " (unconfirmed at a "
+	       "driver's end %" PRIu64 ", %s drops %" PRIu64 ")\n", sent_ok + sent_err + sent_epipe, sent_ok, sent_err,
 	       sent_epipe, mine ? "equals" : "DIFFERS FROM", rx->info.name, received,
 	       (int64_t)accepted - (int64_t)received, unconf, rx->info.name,
 	       D(rx, rx_kernel_dropped));
-	printf("faultinject: bystander %lu loops; traffic %s at the end; kernel alive\n",
+	printf("faultinject: bystander %" PRIu64 " loops; traffic %s at the end; kernel alive\n",
 	       bystander - by0, flowing ? "flowing" : "NOT flowing");
 	bool good = ok_rtl && ok_e1k && mine && wild_ok == 0 && sane && bystander > by0 &&
 		    gave_up == 0 && flowing;
-	result_line("{\"kind\":\"faults\",\"faults\":%lu,\"seed\":%lu,\"ms\":%lu,\"text\":%lu,"
-		    "\"data\":%lu,\"wild\":%lu,\"hang\":%lu,\"crashes\":%lu,\"kills\":%lu,"
-		    "\"watchdog\":%lu,\"protocol\":%lu,\"exits\":%lu,\"restarts\":%lu,\"gave_up\":%lu,"
-		    "\"refused\":%lu,\"requests\":%lu,\"wild_events\":%lu,\"wild_checked\":%lu,"
-		    "\"wild_requests\":%lu,\"wild_refused\":%lu,\"wild_accepted\":%lu,\"sent\":%lu,"
-		    "\"ok\":%lu,\"err\":%lu,\"epipe\":%lu,\"epipe_active\":%lu,\"reported_done\":%lu,\"unconfirmed\":%lu,"
-		    "\"received\":%lu,\"rx_drops\":%lu,\"bystander\":%lu,\"flowing\":%d,\"ok_all\":%d}",
+	result_line("{\"kind\":\"faults\",\"faults\":%" PRIu64 ",\"seed\":%" PRIu64 ",\"ms\":%" PRIu64 ",\"text\":%" PRIu64 ","
+		    "\"data\":%" PRIu64 ",\"wild\":%" PRIu64 ",\"hang\":%" PRIu64 ",\"crashes\":%" PRIu64 ",\"kills\":%" PRIu64 ","
+		    "\"watchdog\":%" PRIu64 ",\"protocol\":%" PRIu64 ",\"exits\":%" PRIu64 ",\"restarts\":%" PRIu64 ",\"gave_up\":%" PRIu64 ","
+		    "\"refused\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"wild_events\":%" PRIu64 ",\"wild_checked\":%" PRIu64 ","
+		    "\"wild_requests\":%" PRIu64 ",\"wild_refused\":%" PRIu64 ",\"wild_accepted\":%" PRIu64 ",\"sent\":%" PRIu64 ","
+		    "\"ok\":%" PRIu64 ",\"err\":%" PRIu64 ",\"epipe\":%" PRIu64 ",\"epipe_active\":%" PRIu64 ",\"reported_done\":%" PRIu64 ",\"unconfirmed\":%" PRIu64 ","
+		    "\"received\":%" PRIu64 ",\"rx_drops\":%" PRIu64 ",\"bystander\":%" PRIu64 ",\"flowing\":%d,\"ok_all\":%d}",
 		    faults, seed, t_inject / 1000000, inj[0], inj[1], inj[2], inj[3], crashes, kills, wd,
 		    broke, exits, restarts, gave_up, refused, requests, wild_ev, wild_checked, wild_req,
 		    wild_refused, wild_ok, sent_ok + sent_err + sent_epipe, sent_ok,

@@ -28,6 +28,7 @@
  * seed.  The fuzzer never dereferences a hostile pointer itself, so a
  * "killed" line on the console is the kernel's fault, not the fuzzer's.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static void manage(void)
 			}
 			char slow[128];
 			fz_slowest(&sum, slow, sizeof slow);
-			printf("fuzz: %lu calls, %lu children; most time in %s\n", made, spawned, slow);
+			printf("fuzz: %" PRIu64 " calls, %" PRIu64 " children; most time in %s\n", made, spawned, slow);
 			next += PROGRESS_NS;
 		}
 		fz_post_sems();
@@ -185,7 +186,7 @@ static void child_slot(void *arg)
 	snprintf(threads, sizeof threads, "%d", child_threads);
 	while (!fz.stop) {
 		bool unpriv = fz_below(&rng, 2);
-		snprintf(sd, sizeof sd, "%lu", fz_rnd(&rng));
+		snprintf(sd, sizeof sd, "%" PRIu64, fz_rnd(&rng));
 		char *argv[] = { "fuzz", "--child", sd, calls, threads, unpriv ? "1" : "0",
 				 (char *)fz.no_list, NULL };
 		int pid = spawnv("fuzz", argv);
@@ -355,7 +356,7 @@ static int first(int argc, char **argv)
 	if (status != 0)
 		printf("fuzz: the runner ended with status %#x\n", status);
 	fz_print_result(rep, strtoull(pos[1], NULL, 0), ms, fb, fa, ib, ia, ok);
-	printf("fuzz: %lu calls in %lu ms, %lu children (%lu killed, %lu faulted), frames %lu -> %lu: "
+	printf("fuzz: %" PRIu64 " calls in %" PRIu64 " ms, %" PRIu64 " children (%" PRIu64 " killed, %" PRIu64 " faulted), frames %" PRIu64 " -> %" PRIu64 ": "
 	       "%s\n", rep->calls, ms, rep->spawned, rep->killed, rep->faulted, fb, fa,
 	       ok ? "ok" : "FAILED");
 	return ok ? 0 : 1;

@@ -4,6 +4,7 @@
  * errno, the children's fates, the free frames and ICA pages before and
  * after, and ok.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
@@ -82,7 +83,7 @@ void fz_slowest(const struct fz_counts *c, char *buf, size_t size)
 	buf[0] = '\0';
 	for (int k = 0; k < 3 && n < size; k++)
 		if (best[k] >= 0 && c->calls[best[k]])
-			n += (size_t)snprintf(buf + n, size - n, "%s%s %lu%%", k ? ", " : "",
+			n += (size_t)snprintf(buf + n, size - n, "%s%s %" PRIu64 "%%", k ? ", " : "",
 					      slot_name(best[k]), c->tsc[best[k]] * 100 / total_tsc(c));
 }
 
@@ -93,11 +94,11 @@ static size_t per_call(char *buf, size_t size, const struct fz_counts *c)
 	for (int s = 0; s < FZ_SLOTS && n < size; s++) {
 		if (!c->calls[s])
 			continue;
-		n += (size_t)snprintf(buf + n, size - n, "%s\"%s\":{\"n\":%lu,\"ok\":%lu,\"tsc\":%lu",
+		n += (size_t)snprintf(buf + n, size - n, "%s\"%s\":{\"n\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"tsc\":%" PRIu64,
 				      n ? "," : "", slot_name(s), c->calls[s], c->ok[s], c->tsc[s]);
 		for (int e = 0; e < FZ_ERRS && n < size; e++)
 			if (c->err[s][e])
-				n += (size_t)snprintf(buf + n, size - n, ",\"%s\":%lu", fz_errnames[e],
+				n += (size_t)snprintf(buf + n, size - n, ",\"%s\":%" PRIu64, fz_errnames[e],
 						      c->err[s][e]);
 		if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "}");
@@ -110,11 +111,11 @@ void fz_print_result(const struct fz_report *r, uint64_t seed, uint64_t ms, uint
 {
 	static char calls[24 * 1024];
 	per_call(calls, sizeof calls, &r->total);
-	result_line("{\"kind\":\"fuzz\",\"name\":\"fuzz\",\"seed\":%lu,\"ms\":%lu,\"calls\":%lu,"
-		    "\"child_calls\":%lu,\"children\":{\"spawned\":%lu,\"finished\":%lu,\"killed\":%lu,"
-		    "\"self_ended\":%lu,\"faulted\":%lu,\"unprivileged\":%lu},\"helpers\":%lu,"
-		    "\"bad_child_status\":%ld,\"free_before\":%lu,\"free_after\":%lu,"
-		    "\"ica_free_before\":%lu,\"ica_free_after\":%lu,\"per_call\":{%s},\"ok\":%s}",
+	result_line("{\"kind\":\"fuzz\",\"name\":\"fuzz\",\"seed\":%" PRIu64 ",\"ms\":%" PRIu64 ",\"calls\":%" PRIu64 ","
+		    "\"child_calls\":%" PRIu64 ",\"children\":{\"spawned\":%" PRIu64 ",\"finished\":%" PRIu64 ",\"killed\":%" PRIu64 ","
+		    "\"self_ended\":%" PRIu64 ",\"faulted\":%" PRIu64 ",\"unprivileged\":%" PRIu64 "},\"helpers\":%" PRIu64 ","
+		    "\"bad_child_status\":%ld,\"free_before\":%" PRIu64 ",\"free_after\":%" PRIu64 ","
+		    "\"ica_free_before\":%" PRIu64 ",\"ica_free_after\":%" PRIu64 ",\"per_call\":{%s},\"ok\":%s}",
 		    seed, ms, r->calls, r->child_calls, r->spawned, r->finished, r->killed, r->self_ended,
 		    r->faulted, r->unprivileged, r->helpers, (long)r->bad_child_status, free_before,
 		    free_after, ica_before, ica_after, calls, ok ? "true" : "false");

@@ -11,6 +11,7 @@
  * that stamp (calibrated in part 1) is added, so a delay here runs from
  * the interrupt itself.  The models take t1 and t2 from part 1.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <hako/result.h>
 #include <hako/sys.h>
@@ -54,9 +55,9 @@ static int measure(uint32_t n, uint64_t t_ns, uint64_t *mean)
 
 static void row(const char *mode, uint32_t n, uint64_t t_ns, uint64_t measured, uint64_t model)
 {
-	printf("  %-10s %2u  %5lu us  %10lu  %10lu\n", mode, n, t_ns / 1000, measured, model);
-	result_line("{\"kind\":\"intr-delay\",\"unit\":\"tsc\",\"mode\":\"%s\",\"n\":%u,\"t_ns\":%lu,"
-		    "\"measured\":%lu,\"model\":%lu}", mode, n, t_ns, measured, model);
+	printf("  %-10s %2u  %5" PRIu64 " us  %10" PRIu64 "  %10" PRIu64 "\n", mode, n, t_ns / 1000, measured, model);
+	result_line("{\"kind\":\"intr-delay\",\"unit\":\"tsc\",\"mode\":\"%s\",\"n\":%u,\"t_ns\":%" PRIu64 ","
+		    "\"measured\":%" PRIu64 ",\"model\":%" PRIu64 "}", mode, n, t_ns, measured, model);
 }
 
 int part_delay(void)
@@ -144,10 +145,10 @@ int part_adaptive(void)
 			if (err || adaptive_case(ks[i], &o))
 				return 1;
 			uint64_t lost = quiet - o.loops;
-			printf("  %6u  %-10s  %10lu   %10lu   %5lu  %9lu\n", ks[i] * 100, names[m], lost,
+			printf("  %6u  %-10s  %10" PRIu64 "   %10" PRIu64 "   %5" PRIu64 "  %9" PRIu64 "\n", ks[i] * 100, names[m], lost,
 			       o.delay, o.n_now, o.t_now / 1000);
 			result_line("{\"kind\":\"intr-adaptive\",\"unit\":\"tsc\",\"rate\":%u,\"mode\":\"%s\","
-				    "\"loops_lost\":%lu,\"delay\":%lu,\"bound\":%lu,\"n_now\":%lu,\"t_now_ns\":%lu}",
+				    "\"loops_lost\":%" PRIu64 ",\"delay\":%" PRIu64 ",\"bound\":%" PRIu64 ",\"n_now\":%" PRIu64 ",\"t_now_ns\":%" PRIu64 "}",
 				    ks[i] * 100, names[m], lost, o.delay, bound, o.n_now, o.t_now);
 		}
 	}

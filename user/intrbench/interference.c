@@ -16,6 +16,7 @@
  * what the loop does not get went to interrupts, to the receiver, or to
  * CPU 0 (the kernel sender, the same in both modes).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ int receiver_main(uint64_t count)
 int receiver_spawn(uint64_t count)
 {
 	char arg[24];
-	snprintf(arg, sizeof arg, "%lu", count);
+	snprintf(arg, sizeof arg, "%" PRIu64, count);
 	char *argv[] = { "intrbench", "--receive", arg, NULL };
 	int pid = spawnv("intrbench", argv);
 	if (pid < 0)
@@ -110,8 +111,8 @@ int part_interference(void)
 	uint64_t base, seq[K_MAX + 1], pack[K_MAX + 1];
 	if (set_sequential() || one_case(0, &base))
 		return 1;
-	printf("intrbench: no I/O: %lu loops\n", base);
-	result_line("{\"kind\":\"intr-interference\",\"k\":0,\"mode\":\"none\",\"loops\":%lu}", base);
+	printf("intrbench: no I/O: %" PRIu64 " loops\n", base);
+	result_line("{\"kind\":\"intr-interference\",\"k\":0,\"mode\":\"none\",\"loops\":%" PRIu64 "}", base);
 	printf("   k  sequential      packed   improvement   loops lost (seq, packed)  cut\n");
 	for (uint32_t k = 1; k <= K_MAX; k++) {
 		if (set_sequential() || one_case(k, &seq[k]) || set_packed(32, 0, true) ||
@@ -120,12 +121,12 @@ int part_interference(void)
 		long imp = ((long)pack[k] - (long)seq[k]) * 100000 / (long)seq[k];
 		long lost_s = (long)base - (long)seq[k], lost_p = (long)base - (long)pack[k];
 		long less = lost_s > 0 ? (lost_s - lost_p) * 100 / lost_s : 0;
-		printf("  %2u  %10lu  %10lu   %s%ld.%03ld %%     %6ld  %6ld   %3ld %%\n", k, seq[k], pack[k],
+		printf("  %2u  %10" PRIu64 "  %10" PRIu64 "   %s%ld.%03ld %%     %6ld  %6ld   %3ld %%\n", k, seq[k], pack[k],
 		       imp < 0 ? "-" : "", (imp < 0 ? -imp : imp) / 1000, (imp < 0 ? -imp : imp) % 1000,
 		       lost_s, lost_p, less);
-		result_line("{\"kind\":\"intr-interference\",\"k\":%u,\"mode\":\"sequential\",\"loops\":%lu}",
+		result_line("{\"kind\":\"intr-interference\",\"k\":%u,\"mode\":\"sequential\",\"loops\":%" PRIu64 "}",
 			    k, seq[k]);
-		result_line("{\"kind\":\"intr-interference\",\"k\":%u,\"mode\":\"packed\",\"loops\":%lu,"
+		result_line("{\"kind\":\"intr-interference\",\"k\":%u,\"mode\":\"packed\",\"loops\":%" PRIu64 ","
 			    "\"improvement_x1000\":%ld,\"loss_cut_pct\":%ld}", k, pack[k], imp, less);
 	}
 	set_sequential();

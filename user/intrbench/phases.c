@@ -33,6 +33,7 @@
  * registration and cancelled by the batch (what the T trigger costs); then
  * sequential with 10 frames per 10 ms.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <hako/result.h>
@@ -138,11 +139,11 @@ static void report_phases(void)
 	ph->lean_entry = cal.lean_prefix;
 	ph->full_entry = cal.full_prefix;
 	ph->valid = s_reg.n && s_t1.n && p_t1.n;
-	printf("intrbench: outside the stamps (self-IPI): registration %lu + %lu, full path %lu + %lu"
+	printf("intrbench: outside the stamps (self-IPI): registration %" PRIu64 " + %" PRIu64 ", full path %" PRIu64 " + %" PRIu64
 	       " (entry + exit)\n", cal.lean_prefix, cal.lean_suffix, cal.full_prefix, cal.full_suffix);
-	result_line("{\"kind\":\"intr-phases\",\"unit\":\"tsc\",\"s\":%lu,\"t1_seq\":%lu,\"t2_seq\":%lu,"
-		    "\"t3_seq\":%lu,\"t1_pack\":%lu,\"copy\":%lu,\"t2_pack\":%lu,\"t3_pack\":%lu,"
-		    "\"lean_entry\":%lu,\"lean_exit\":%lu,\"full_entry\":%lu,\"full_exit\":%lu}",
+	result_line("{\"kind\":\"intr-phases\",\"unit\":\"tsc\",\"s\":%" PRIu64 ",\"t1_seq\":%" PRIu64 ",\"t2_seq\":%" PRIu64 ","
+		    "\"t3_seq\":%" PRIu64 ",\"t1_pack\":%" PRIu64 ",\"copy\":%" PRIu64 ",\"t2_pack\":%" PRIu64 ",\"t3_pack\":%" PRIu64 ","
+		    "\"lean_entry\":%" PRIu64 ",\"lean_exit\":%" PRIu64 ",\"full_entry\":%" PRIu64 ",\"full_exit\":%" PRIu64 "}",
 		    ph->s, ph->t1_seq, ph->t2_seq, ph->t3_seq, t1, c, ph->t2_pack, ph->t3_pack,
 		    cal.lean_prefix, cal.lean_suffix, cal.full_prefix, cal.full_suffix);
 }
@@ -166,10 +167,10 @@ static void report_totals(void)
 		long save = sm ? ((long)sm - (long)pm) * 1000 / (long)sm : 0;
 		if (!first_win && pm < sm)
 			first_win = (int)n;
-		printf("  %2u  %9lu / %9lu      %9lu / %9lu   %s%ld.%ld %%\n", n, sm, smod, pm, pmod,
+		printf("  %2u  %9" PRIu64 " / %9" PRIu64 "      %9" PRIu64 " / %9" PRIu64 "   %s%ld.%ld %%\n", n, sm, smod, pm, pmod,
 		       save < 0 ? "-" : "", (save < 0 ? -save : save) / 10, (save < 0 ? -save : save) % 10);
-		result_line("{\"kind\":\"intr-total\",\"unit\":\"tsc\",\"n\":%u,\"seq_measured\":%lu,"
-			    "\"seq_model\":%lu,\"packed_measured\":%lu,\"packed_model\":%lu,"
+		result_line("{\"kind\":\"intr-total\",\"unit\":\"tsc\",\"n\":%u,\"seq_measured\":%" PRIu64 ","
+			    "\"seq_model\":%" PRIu64 ",\"packed_measured\":%" PRIu64 ",\"packed_model\":%" PRIu64 ","
 			    "\"saving_permille\":%ld}", n, sm, smod, pm, pmod, save);
 	}
 	/* N* where (N-1)s + t1 + N t2 + t3 = N (t1 + t2 + t3), in hundredths. */

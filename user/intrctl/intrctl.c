@@ -15,6 +15,7 @@
  * ns, us, ms or s ("2ms"; T 0 turns the T trigger off).  Settings not
  * named stay as they were.  Exit status 0, 1 on an error, 2 on a usage error.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +69,11 @@ static int64_t parse_time(const char *s)
 static void show_time(const char *label, uint64_t ns)
 {
 	if (ns >= 1000000 && ns % 1000000 == 0)
-		printf("%s%lums", label, ns / 1000000);
+		printf("%s%" PRIu64 "ms", label, ns / 1000000);
 	else if (ns >= 1000 && ns % 1000 == 0)
-		printf("%s%luus", label, ns / 1000);
+		printf("%s%" PRIu64 "us", label, ns / 1000);
 	else
-		printf("%s%luns", label, ns);
+		printf("%s%" PRIu64 "ns", label, ns);
 }
 
 static const char *mode_name(int m)
@@ -89,7 +90,7 @@ static void show_line(int id, const struct hako_intr_dev *d)
 		show_time("  T ", t);
 	else
 		printf("  T off");
-	printf("%s  pending %2u  irqs %lu handled %lu batches %lu\n",
+	printf("%s  pending %2u  irqs %" PRIu64 " handled %" PRIu64 " batches %" PRIu64 "\n",
 	       d->set.flags & HAKO_INTR_TICK ? " +tick" : "", d->pending, d->c.interrupts,
 	       d->c.handled, d->c.batches);
 }
@@ -102,11 +103,11 @@ static void show_full(int id, const struct hako_intr_dev *d)
 	show_time(", T ", d->set.t_ns);
 	show_time(", delay bound ", d->set.bound_ns);
 	show_time("; measured gap between interrupts ", d->gap_ns);
-	printf("\n   interrupts %lu  registered %lu  handled %lu  not mine %lu\n", c->interrupts,
+	printf("\n   interrupts %" PRIu64 "  registered %" PRIu64 "  handled %" PRIu64 "  not mine %" PRIu64 "\n", c->interrupts,
 	       c->registered, c->handled, c->not_mine);
-	printf("   batches %lu: by N %lu, T %lu, tick %lu, urgent %lu, full %lu, flush %lu\n",
+	printf("   batches %" PRIu64 ": by N %" PRIu64 ", T %" PRIu64 ", tick %" PRIu64 ", urgent %" PRIu64 ", full %" PRIu64 ", flush %" PRIu64 "\n",
 	       c->batches, c->by_n, c->by_t, c->by_tick, c->by_urgent, c->by_full, c->by_flush);
-	printf("   delay (TSC ticks) mean %lu max %lu\n", c->handled ? c->delay_sum / c->handled : 0,
+	printf("   delay (TSC ticks) mean %" PRIu64 " max %" PRIu64 "\n", c->handled ? c->delay_sum / c->handled : 0,
 	       c->delay_max);
 }
 

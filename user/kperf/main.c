@@ -23,6 +23,7 @@
  * region that covered the runs ("iters": runs) for --model, or
  * "timed":false and the reason.  Exit status 0, 1 if a driver failed.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static int measure(const struct kperf_call *c, int worst)
 		sum += run.ticks;
 	}
 	result_line("{\"kind\":\"kperf\",\"name\":\"%s\",\"nr\":%d,\"case\":\"%s\",\"unit\":\"tsc\","
-		    "\"n\":%d,\"min\":%lu,\"mean\":%lu,\"max\":%lu,\"note\":%s,\"region\":%u,\"iters\":%d}",
+		    "\"n\":%d,\"min\":%" PRIu64 ",\"mean\":%" PRIu64 ",\"max\":%" PRIu64 ",\"note\":%s,\"region\":%u,\"iters\":%d}",
 		    c->name, c->nr, case_name[worst], KPERF_RUNS, min,
 		    (sum + KPERF_RUNS / 2) / KPERF_RUNS, max,
 		    json_quote(q, sizeof q, run.note ? run.note : ""),
@@ -107,7 +108,7 @@ static int measure_internal(uint32_t index, int worst)
 		sum += io.ticks;
 	}
 	result_line("{\"kind\":\"kperf-internal\",\"name\":\"%s\",\"index\":%u,\"case\":\"%s\","
-		    "\"unit\":\"tsc\",\"n\":%d,\"min\":%lu,\"mean\":%lu,\"max\":%lu,\"note\":%s,"
+		    "\"unit\":\"tsc\",\"n\":%d,\"min\":%" PRIu64 ",\"mean\":%" PRIu64 ",\"max\":%" PRIu64 ",\"note\":%s,"
 		    "\"region\":%u,\"iters\":%d}", io.name, index, case_name[worst], KPERF_RUNS, min,
 		    (sum + KPERF_RUNS / 2) / KPERF_RUNS, max, json_quote(q, sizeof q, io.note),
 		    io.region, KPERF_RUNS);

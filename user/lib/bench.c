@@ -2,6 +2,7 @@
  * user/lib/bench.c — sample sets and their report for the benchmark
  * programs (hako/bench.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +93,10 @@ static struct bench_stats report(const char *name, struct samples *s, const char
 
 	if (region >= 0)
 		snprintf(model, sizeof model, ",\"region\":%d,\"iters\":%lu", region, iters);
-	result_line("{\"kind\":\"bench\",\"name\":\"%s\",\"unit\":\"%s\",\"min\":%lu,\"median\":%lu,"
-		    "\"mean\":%lu,\"max\":%lu,\"n\":%u%s}", name, "tsc", r.min, r.median, r.mean, r.max,
+	result_line("{\"kind\":\"bench\",\"name\":\"%s\",\"unit\":\"%s\",\"min\":%" PRIu64 ",\"median\":%" PRIu64 ","
+		    "\"mean\":%" PRIu64 ",\"max\":%" PRIu64 ",\"n\":%u%s}", name, "tsc", r.min, r.median, r.mean, r.max,
 		    r.n, model);
-	printf("%s: %-28s min %7lu  median %7lu  mean %7lu  max %9lu  n %5u  (ticks %s)\n",
+	printf("%s: %-28s min %7" PRIu64 "  median %7" PRIu64 "  mean %7" PRIu64 "  max %9" PRIu64 "  n %5u  (ticks %s)\n",
 	       program, name, r.min, r.median, r.mean, r.max, r.n, what);
 	if (nresults < MAX_RESULTS)
 		results[nresults++] = r;
@@ -127,7 +128,7 @@ static void print_table(void)
 	printf("  %-28s %9s %9s %9s %10s %6s\n", "name", "min", "median", "mean", "max", "n");
 	for (int i = 0; i < nresults; i++) {
 		const struct bench_stats *r = &results[i];
-		printf("  %-28s %9lu %9lu %9lu %10lu %6u\n",
+		printf("  %-28s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %6u\n",
 		       r->name, r->min, r->median, r->mean, r->max, r->n);
 	}
 }
@@ -141,14 +142,14 @@ static void print_targets(const struct bench_target *targets, size_t n)
 		if ((r = bench_find(targets[i].name)) != NULL) {
 			if (!shown++)
 				printf("\n%s: issue targets (median, guest instructions under icount)\n", program);
-			printf("  %-28s median %7lu  target %7lu  %-6s  (%s)\n", r->name, r->median,
+			printf("  %-28s median %7" PRIu64 "  target %7" PRIu64 "  %-6s  (%s)\n", r->name, r->median,
 			       targets[i].limit, r->median <= targets[i].limit ? "within" : "over",
 			       targets[i].what);
 		}
 	for (size_t i = 0; i < n; i++)
 		if ((r = bench_find(targets[i].name)) != NULL)
 			result_line("{\"kind\":\"bench-target\",\"name\":\"%s\",\"stat\":\"median\","
-				    "\"value\":%lu,\"target\":%lu,\"within\":%s}", r->name, r->median,
+				    "\"value\":%" PRIu64 ",\"target\":%" PRIu64 ",\"within\":%s}", r->name, r->median,
 				    targets[i].limit, r->median <= targets[i].limit ? "true" : "false");
 }
 

@@ -24,7 +24,7 @@
 struct block {
 	size_t size;		/* bytes, this header included */
 	struct block *next;	/* next free block by address; IN_USE if used */
-};
+} __attribute__((aligned(ALIGN)));	/* 16 bytes where pointers have 4 too */
 
 #define HDR sizeof(struct block)
 #define MIN_BLOCK (2 * HDR)

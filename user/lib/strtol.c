@@ -32,12 +32,14 @@ static int take_prefix(const char **sp, int base)
 	return base;
 }
 
-/* The common part: sign in *NEG, magnitude returned, clamped to ULONG_MAX
- * with *OVER set when it does not fit. */
-static unsigned long parse(const char *s, char **end, int base, int *neg, int *over)
+/* The common part: sign in *NEG, magnitude returned, clamped to MAX
+ * with *OVER set when it does not fit (MAX: the result type's, so the
+ * long long forms read 64 bits where long has 32). */
+static unsigned long long parse(const char *s, char **end, int base, unsigned long long max,
+				int *neg, int *over)
 {
 	const char *start = s;
-	unsigned long v = 0;
+	unsigned long long v = 0;
 	int any = 0, d;
 
 	*neg = *over = 0;
@@ -51,23 +53,23 @@ static unsigned long parse(const char *s, char **end, int base, int *neg, int *o
 	}
 	base = take_prefix(&s, base);
 	for (; (d = digit_value((unsigned char)*s)) < base; s++, any = 1) {
-		if (v > (ULONG_MAX - (unsigned long)d) / (unsigned long)base)
+		if (v > (max - (unsigned long long)d) / (unsigned long long)base)
 			*over = 1;
 		else
-			v = v * (unsigned long)base + (unsigned long)d;
+			v = v * (unsigned long long)base + (unsigned long long)d;
 	}
 	if (!any)
 		s = start;
 done:
 	if (end != NULL)
 		*end = (char *)s;
-	return *over ? ULONG_MAX : v;
+	return *over ? max : v;
 }
 
 unsigned long strtoul(const char *s, char **end, int base)
 {
 	int neg, over;
-	unsigned long v = parse(s, end, base, &neg, &over);
+	unsigned long v = (unsigned long)parse(s, end, base, ULONG_MAX, &neg, &over);
 
 	if (over) {
 		errno = ERANGE;
@@ -79,7 +81,7 @@ unsigned long strtoul(const char *s, char **end, int base)
 long strtol(const char *s, char **end, int base)
 {
 	int neg, over;
-	unsigned long v = parse(s, end, base, &neg, &over);
+	unsigned long v = (unsigned long)parse(s, end, base, ULONG_MAX, &neg, &over);
 	unsigned long limit = neg ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX;
 
 	if (over || v > limit) {
@@ -91,12 +93,27 @@ long strtol(const char *s, char **end, int base)
 
 unsigned long long strtoull(const char *s, char **end, int base)
 {
-	return strtoul(s, end, base);
+	int neg, over;
+	unsigned long long v = parse(s, end, base, ULLONG_MAX, &neg, &over);
+
+	if (over) {
+		errno = ERANGE;
+		return ULLONG_MAX;
+	}
+	return neg ? -v : v;
 }
 
 long long strtoll(const char *s, char **end, int base)
 {
-	return strtol(s, end, base);
+	int neg, over;
+	unsigned long long v = parse(s, end, base, ULLONG_MAX, &neg, &over);
+	unsigned long long limit = neg ? (unsigned long long)LLONG_MAX + 1 : (unsigned long long)LLONG_MAX;
+
+	if (over || v > limit) {
+		errno = ERANGE;
+		return neg ? LLONG_MIN : LLONG_MAX;
+	}
+	return neg ? (long long)-v : (long long)v;
 }
 
 long atol(const char *s)

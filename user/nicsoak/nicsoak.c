@@ -15,6 +15,7 @@
  * what arrives, so losses are reported, not failures: exit 0 unless a
  * frame was damaged or none came at all.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -174,12 +175,12 @@ static void wait_done(struct soak *s)
 static void report(const struct soak *s, const struct hako_nic_info *in, const char *mode)
 {
 	int64_t lost = s->seen_any ? (int64_t)(s->highest + 1) - (int64_t)s->received : 0;
-	result_line("{\"kind\":\"soak\",\"mode\":\"%s\",\"received\":%lu,\"lost\":%ld,"
-		    "\"out_of_order\":%lu,\"bad\":%lu,\"highest\":%ld,\"rx_dropped\":%lu,"
-		    "\"irqs\":%lu,\"held\":%lu}", mode, s->received, lost, s->out_of_order, s->bad,
+	result_line("{\"kind\":\"soak\",\"mode\":\"%s\",\"received\":%" PRIu64 ",\"lost\":%" PRId64 ","
+		    "\"out_of_order\":%" PRIu64 ",\"bad\":%" PRIu64 ",\"highest\":%" PRId64 ",\"rx_dropped\":%" PRIu64 ","
+		    "\"irqs\":%" PRIu64 ",\"held\":%" PRIu64 "}", mode, s->received, lost, s->out_of_order, s->bad,
 		    s->seen_any ? (int64_t)s->highest : -1, in->rx_dropped, in->irqs, in->held);
-	printf("nicsoak: %s: received %lu of seq 0..%ld, lost %ld, out of order %lu, "
-	       "damaged %lu; card: %lu missed for ring space, %lu interrupts, queue full %lu times\n",
+	printf("nicsoak: %s: received %" PRIu64 " of seq 0..%" PRId64 ", lost %" PRId64 ", out of order %" PRIu64 ", "
+	       "damaged %" PRIu64 "; card: %" PRIu64 " missed for ring space, %" PRIu64 " interrupts, queue full %" PRIu64 " times\n",
 	       mode, s->received, s->seen_any ? (int64_t)s->highest : -1, lost, s->out_of_order,
 	       s->bad, in->rx_dropped, in->irqs, in->held);
 }

@@ -14,6 +14,7 @@
  * long, every CPU balancing against them).  Result lines (kind
  * "preempt"): per case and context, the longest section in TSC ticks.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,8 +139,8 @@ static void report(const char *name)
 		const struct hako_perf_section *s = &table.ctx[k];
 		if (!s->count)
 			continue;
-		result_line("{\"kind\":\"preempt\",\"case\":\"%s\",\"ctx\":%d,\"max\":%lu,"
-			    "\"count\":%lu,\"cpu\":%d,\"site\":%s,\"wait\":%lu,\"held\":%lu,"
+		result_line("{\"kind\":\"preempt\",\"case\":\"%s\",\"ctx\":%d,\"max\":%" PRIu64 ","
+			    "\"count\":%" PRIu64 ",\"cpu\":%d,\"site\":%s,\"wait\":%" PRIu64 ",\"held\":%" PRIu64 ","
 			    "\"held_cpu\":%d,\"held_site\":%s}", name, k, s->max, s->count,
 			    s->cpu, json_quote(q, sizeof q, s->sym), s->wait, s->held, s->held_cpu,
 			    json_quote(hq, sizeof hq, s->held_sym));

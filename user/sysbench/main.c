@@ -13,6 +13,7 @@
  * the end come a summary table and the issue's targets.  Exit status 0,
  * or 1 if a system call failed, 2 for an unknown name.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <hako/sys.h>
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
 	}
 	if (!names_known(argc, argv))
 		return 2;
-	printf("sysbench: cpus %d; figures in TSC ticks, a TSC read pair (%lu ticks) included in each\n",
+	printf("sysbench: cpus %d; figures in TSC ticks, a TSC read pair (%" PRIu64 " ticks) included in each\n",
 	       online_cpus(), tsc_pair_cost());
 	if (argc >= 2)
 		for (int i = 1; i < argc; i++)

@@ -10,8 +10,8 @@ ARCH_BUILD := build/sh4
 # GCC's default (gUSA) would have the entry code roll sequences back.  Generic code keeps
 # addresses in uint64_t and converts them to and from 32-bit pointers on
 # purpose (arch/layout.h: the kernel's addresses sign-extended), and it
-# prints uint64_t with %lu, which lib/format.c reads as 64 bits: those
-# three warnings say nothing on this arch.
+# prints uint64_t with %lu, which the kernel's lib/format.c reads as 64
+# bits (HAKO_FORMAT_L64): those three warnings say nothing on this arch.
 # -O0: Debian 12's GCC 12 for SH miscompiles at -O1 and above: its
 # SH-only pass sh_treg_combine (gated on optimize > 0, no flag turns it off)
 # deletes the T-bit test before some conditional branches, e.g. the first
@@ -21,8 +21,9 @@ ARCH_KERNEL_CFLAGS := -O0 -ml -m4-nofpu -mno-usermode -matomic-model=soft-imask 
 ARCH_KERNEL_LIBS := $(shell $(ARCH_CROSS)gcc -ml -m4-nofpu -print-libgcc-file-name 2>/dev/null)
 # User programs: the same code model, -O0 for the same compiler fault;
 # their 1-4 byte atomics are gUSA sequences, which the kernel's exception
-# entry rolls back (trap.c).
-ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
+# entry rolls back (trap.c).  Their format strings are checked: a uint64_t
+# is printed with PRIu64 (user/include/inttypes.h), as `long` has 32 bits.
+ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
 ARCH_USER_LDSCRIPT := user/lib/arch/sh4/user.ld
 ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
 ARCH_OBJDUMP_FLAGS :=

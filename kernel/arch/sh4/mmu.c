@@ -271,12 +271,19 @@ bool arch_pt_load(const struct arch_addrspace *a)
 }
 
 /* An associative write of the UTLB's address array with V clear drops
- * the entry for the page in the current ASID (or a shared one). */
+ * the entry for the page in the current ASID (or a shared one), and the
+ * ITLB's.  One write per 1 KB quarter of the page: the miss handler loads
+ * an entry with PTEH as the miss left it, whose VPN keeps bits 10-11 of
+ * the address that missed, and QEMU's associative write compares the
+ * whole VPN (a write for the page's first quarter alone leaves an entry
+ * loaded by a miss in another quarter valid, mapping the old frame). */
 void arch_tlb_flush_page(uint64_t va)
 {
 	uint64_t flags = arch_irq_save();
 	uint32_t asid = mmio_read32(SH4_PTEH) & 0xff;
-	mmio_write32(SH4_UTLB_ADDR | SH4_UTLB_ASSOC, ((uint32_t)va & 0xfffffc00u) | asid);
+	uint32_t page = (uint32_t)va & ~(uint32_t)(PAGE_SIZE - 1);
+	for (uint32_t q = 0; q < PAGE_SIZE; q += 1024)
+		mmio_write32(SH4_UTLB_ADDR | SH4_UTLB_ASSOC, (page + q) | asid);
 	arch_irq_restore(flags);
 }
 

@@ -16,6 +16,7 @@ struct trapframe;
 #define SH4_TTB     0xff000008u
 #define SH4_TEA     0xff00000cu   /* the address of the last address exception */
 #define SH4_MMUCR   0xff000010u
+#define SH4_TRA     0xff000020u    /* trapa's immediate << 2 */
 #define SH4_EXPEVT  0xff000024u
 #define SH4_INTEVT  0xff000028u
 #define SH4_CCR     0xff00001cu

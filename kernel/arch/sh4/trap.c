@@ -111,12 +111,12 @@ void trap(struct trapframe *tf)
 		gusa_rollback(tf);
 	if (event >= 0x200 && event != EXPEVT_TRAPA && event != 0x800 && event != 0x820) {
 		interrupt(event);
-	} else if (event == EXPEVT_TRAPA && tf_from_user(tf)) {
+	} else if (event == EXPEVT_TRAPA && tf_from_user(tf) && mmio_read32(SH4_TRA) == 0) {
 		arch_irq_enable();
 		syscall_dispatch(tf);
 		arch_irq_disable();
 	} else if (tf_from_user(tf)) {
-		user_exception(tf);          /* returns only if the fault was served */
+		user_exception(tf);          /* returns only if the fault was served; trapa #N, N > 0, kills */
 	} else if (!(is_page_fault(event) && uaccess_fault(tf))) {
 		kernel_exception(tf);
 	}

@@ -8,7 +8,8 @@
  * flags '-' '0' '+' ' '; a width and a precision, as digits or '*' (a
  * negative '*' width means '-', a negative precision none).  %p is 0x and
  * hex digits (the 0 flag pads the digits: %018p shows 16 of them); %s of
- * NULL is "(null)".  An unknown conversion is printed as written, a '%'
+ * NULL is "(null)".  'l' is C's long, except in the kernel (built with
+ * HAKO_FORMAT_L64), where it is 64 bits on every arch.  An unknown conversion is printed as written, a '%'
  * at the very end not at all.
  *
  * Output that does not fit is cut off and the buffer always terminated

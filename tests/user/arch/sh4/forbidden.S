@@ -2,8 +2,9 @@
 ! run, for the tests that check the kernel kills it (and only it) for
 ! trying: privileged ones (masking interrupts, sleeping, loading VBR),
 ! the FPU (SR.FD is set for user mode), a trap the kernel does not serve,
-! an undefined instruction.  SH-4 has no single-step flag:
-! do_tf_syscall is a plain system call followed by an undefined one.
+! an undefined instruction (H'0000; the F-prefixed undefined codes raise
+! the FPU's exception first).  SH-4 has no single-step flag: do_tf_syscall
+! is a plain system call followed by an undefined one.
 	.text
 	.globl do_cli, do_hlt, do_x87, do_sse, do_wrmsr, do_int3, do_ud2, do_tf_syscall
 	.balign 2
@@ -30,13 +31,13 @@ do_int3:
 	trapa	#1
 	rts
 	nop
-do_ud2:	.short	0xfffd
+do_ud2:	.short	0x0000
 	rts
 	nop
 do_tf_syscall:
 	mov	#0, r3                   ! sys_null
 	trapa	#0
-	.short	0xfffd
+	.short	0x0000
 	rts
 	nop
 	.section .note.GNU-stack,"",@progbits

@@ -26,6 +26,6 @@ static inline uint64_t arch_syscall_arg(const struct trapframe *tf, int n)
 	}
 }
 
-static inline void arch_syscall_set_result(struct trapframe *tf, long r) { tf->rax = (uint64_t)r; }
+static inline void arch_syscall_set_result(struct trapframe *tf, int64_t r) { tf->rax = (uint64_t)r; }
 
 #endif
