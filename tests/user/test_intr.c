@@ -124,7 +124,8 @@ TEST(intr_batch_statistics_and_grouping_switch)
 	struct hako_intr_stats st;
 	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_STATS, &st), 0);
 	CHECK_EQ(st.group, 1u);
-	CHECK(st.runs >= st.batches, "%lu stretches in %lu batches", st.runs, st.batches);
+	CHECK(st.runs >= st.batches, "%" PRIu64 " stretches in %" PRIu64
+	       " batches", st.runs, st.batches);
 	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_STATS, (void *)8), -EFAULT);
 	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_GROUP, (void *)2), -EINVAL);
 	CHECK_EQ(sys_intr_ctl(-1, HAKO_INTR_GROUP, (void *)0), 0);

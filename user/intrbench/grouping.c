@@ -21,6 +21,7 @@
  * machine's caches does not show in it (the cost model's run does).
  */
 #include <stdio.h>
+#include <inttypes.h>
 #include <hako/result.h>
 #include <hako/sys.h>
 #include "intrbench.h"
@@ -150,14 +151,19 @@ int part_grouping(void)
 		uint64_t mixed = o.st.batches - o.st.types[0];
 		uint64_t per_int = o.interrupts ? o.cost / o.interrupts : 0;
 		uint64_t delay = o.handled ? o.delay_sum / o.handled : 0;
-		printf("  %-10s  %5lu (%lu+%lu)  %13lu  %5lu  %9lu  %8lu  %15lu  %10lu\n", modes[m],
+		printf("  %-10s  %5" PRIu64 " (%" PRIu64 "+%" PRIu64 ")  %13" PRIu64 "  %5" PRIu64
+		       "  %9" PRIu64 "  %8" PRIu64 "  %15" PRIu64 "  %10" PRIu64 "\n", modes[m],
 		       o.interrupts, o.rtl, o.e1k, o.st.batches, mixed, o.st.runs, type_slots(&o.st),
 		       per_int, delay);
 		result_line("{\"kind\":\"intr-grouping\",\"unit\":\"tsc\",\"mode\":\"%s\",\"k\":%d,"
-			    "\"rounds\":%d,\"interrupts\":%lu,\"rtl8139\":%lu,\"e1000\":%lu,"
-			    "\"batches\":%lu,\"mixed\":%lu,\"entries\":%lu,\"runs\":%lu,\"type_slots\":%lu,"
-			    "\"types1\":%lu,\"types2\":%lu,\"cost\":%lu,\"per_interrupt\":%lu,"
-			    "\"delay\":%lu}", modes[m], G_K, G_ROUNDS, o.interrupts, o.rtl, o.e1k,
+			    "\"rounds\":%d,\"interrupts\":%" PRIu64 ",\"rtl8139\":%" PRIu64
+			    ",\"e1000\":%" PRIu64 ","
+			    "\"batches\":%" PRIu64 ",\"mixed\":%" PRIu64 ",\"entries\":%" PRIu64
+			    ",\"runs\":%" PRIu64 ",\"type_slots\":%" PRIu64 ","
+			    "\"types1\":%" PRIu64 ",\"types2\":%" PRIu64 ",\"cost\":%" PRIu64
+			    ",\"per_interrupt\":%" PRIu64 ","
+			    "\"delay\":%" PRIu64
+			    "}", modes[m], G_K, G_ROUNDS, o.interrupts, o.rtl, o.e1k,
 			    o.st.batches, mixed, o.st.entries, o.st.runs, type_slots(&o.st), o.st.types[0],
 			    o.st.types[1], o.cost, per_int, delay);
 	}

@@ -28,6 +28,7 @@
  * that waited T - j g (j = 0..m-1), on average T - (m-1) g / 2.
  */
 #include <stdio.h>
+#include <inttypes.h>
 #include <hako/result.h>
 #include <hako/sys.h>
 #include "intrbench.h"
@@ -80,7 +81,8 @@ static int trig_run(uint32_t per_period, uint64_t period_ns, uint64_t frames, st
 
 static void trig_print(const char *label, const struct trig_out *o)
 {
-	printf("  %-10s %7lu %5lu %5lu %5lu %6lu %5lu %11lu %11lu %11lu\n", label, o->batches, o->by_n,
+	printf("  %-10s %7" PRIu64 " %5" PRIu64 " %5" PRIu64 " %5" PRIu64 " %6" PRIu64 " %5" PRIu64
+	       " %11" PRIu64 " %11" PRIu64 " %11" PRIu64 "\n", label, o->batches, o->by_n,
 	       o->by_t, o->by_tick, o->by_urgent, o->other, o->delay, o->delay_max, o->wait_max);
 }
 
@@ -105,9 +107,12 @@ int part_urgent(void)
 			break;
 		trig_print(cases[c], &o);
 		result_line("{\"kind\":\"intr-urgent\",\"unit\":\"tsc\",\"case\":\"%s\",\"e1000_cpu\":%d,"
-			    "\"e1000_mode\":\"%s\",\"n\":%d,\"k\":%d,\"e1000_interrupts\":%lu,\"batches\":%lu,"
-			    "\"by_n\":%lu,\"by_tick\":%lu,\"by_urgent\":%lu,\"by_other\":%lu,\"handled\":%lu,"
-			    "\"delay\":%lu,\"delay_max\":%lu}", cases[c], c == 0 ? -1 : RX_CPU,
+			    "\"e1000_mode\":\"%s\",\"n\":%d,\"k\":%d,\"e1000_interrupts\":%" PRIu64
+			    ",\"batches\":%" PRIu64 ","
+			    "\"by_n\":%" PRIu64 ",\"by_tick\":%" PRIu64 ",\"by_urgent\":%" PRIu64
+			    ",\"by_other\":%" PRIu64 ",\"handled\":%" PRIu64 ","
+			    "\"delay\":%" PRIu64 ",\"delay_max\":%" PRIu64
+			    "}", cases[c], c == 0 ? -1 : RX_CPU,
 			    c == 0 ? "closed" : c == 1 ? "packed" : "sequential", U_K, U_K, o.e1k_interrupts, o.batches, o.by_n,
 			    o.by_tick, o.by_urgent, o.other, o.handled, o.delay, o.delay_max);
 	}
@@ -120,27 +125,32 @@ int part_time(void)
 	static const uint64_t ts[] = { 250000, 500000, 1000000, 2000000 };
 	const uint64_t period = 1000000, gap = period / T_PER_MS, frames = T_PER_MS * T_MS;
 	printf("\nintrbench: part 8, the time trigger T: RTL8139 packed (N 32, no tick) on CPU %d,"
-	       " one frame every %lu ns\n", RX_CPU, gap);
+	       " one frame every %" PRIu64 " ns\n", RX_CPU, gap);
 	printf("%s", trig_head);
 	struct trig_out o = { 0 };
 	if (set_sequential() || trig_run(T_PER_MS, period, frames, &o))
 		return 1;
 	trig_print("sequential", &o);
 	result_line("{\"kind\":\"intr-time\",\"unit\":\"tsc\",\"mode\":\"sequential\",\"t_ns\":0,"
-		    "\"gap_ns\":%lu,\"handled\":%lu,\"delay\":%lu,\"delay_max\":%lu}", gap, o.handled,
+		    "\"gap_ns\":%" PRIu64 ",\"handled\":%" PRIu64 ",\"delay\":%" PRIu64
+		    ",\"delay_max\":%" PRIu64 "}", gap, o.handled,
 		    o.delay, o.delay_max);
 	for (unsigned i = 0; i < sizeof ts / sizeof ts[0]; i++) {
 		if (set_packed(32, ts[i], false) || trig_run(T_PER_MS, period, frames, &o))
 			return 1;
 		char label[16];
-		snprintf(label, sizeof label, "T %lu us", ts[i] / 1000);
+		snprintf(label, sizeof label, "T %" PRIu64 " us", ts[i] / 1000);
 		trig_print(label, &o);
 		uint64_t m = ts[i] / gap + 1, model = ts[i] - (m - 1) * gap / 2;
-		result_line("{\"kind\":\"intr-time\",\"unit\":\"tsc\",\"mode\":\"packed\",\"t_ns\":%lu,"
-			    "\"n\":32,\"gap_ns\":%lu,\"batches\":%lu,\"by_n\":%lu,\"by_t\":%lu,"
-			    "\"by_tick\":%lu,\"by_other\":%lu,\"handled\":%lu,\"delay\":%lu,"
-			    "\"delay_max\":%lu,\"wait_max\":%lu,\"per_batch_model\":%lu,"
-			    "\"wait_model\":%lu}", ts[i], gap, o.batches, o.by_n, o.by_t, o.by_tick,
+		result_line("{\"kind\":\"intr-time\",\"unit\":\"tsc\",\"mode\":\"packed\",\"t_ns\":%" PRIu64 ","
+			    "\"n\":32,\"gap_ns\":%" PRIu64 ",\"batches\":%" PRIu64
+			    ",\"by_n\":%" PRIu64 ",\"by_t\":%" PRIu64 ","
+			    "\"by_tick\":%" PRIu64 ",\"by_other\":%" PRIu64 ",\"handled\":%" PRIu64
+			    ",\"delay\":%" PRIu64 ","
+			    "\"delay_max\":%" PRIu64 ",\"wait_max\":%" PRIu64
+			    ",\"per_batch_model\":%" PRIu64 ","
+			    "\"wait_model\":%" PRIu64
+			    "}", ts[i], gap, o.batches, o.by_n, o.by_t, o.by_tick,
 			    o.other + o.by_urgent, o.handled, o.delay, o.delay_max, o.wait_max, m, model);
 	}
 	return set_sequential();

@@ -210,10 +210,12 @@ static int batches(void)
 	long r = sys_intr_ctl(0, HAKO_INTR_STATS, &st);
 	if (r < 0)
 		return fail("batches", r);
-	printf("batches %lu (grouping %s), main handlers %lu, stretches of one type %lu\n",
+	printf("batches %" PRIu64 " (grouping %s), main handlers %" PRIu64
+	       ", stretches of one type %" PRIu64 "\n",
 	       st.batches, st.group ? "on" : "off", st.entries, st.runs);
 	for (int t = 0; t < HAKO_INTR_TYPES_HIST; t++)
-		printf("  holding %d%s type%s: %lu\n", t + 1, t + 1 == HAKO_INTR_TYPES_HIST ? "+" : "",
+		printf("  holding %d%s type%s: %" PRIu64
+		       "\n", t + 1, t + 1 == HAKO_INTR_TYPES_HIST ? "+" : "",
 		       t ? "s" : "", st.types[t]);
 	return 0;
 }

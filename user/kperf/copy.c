@@ -12,6 +12,7 @@
  * covered the runs, REGION_KPERF_COPY + 2 * (size index) + worst.
  */
 #include <stdio.h>
+#include <inttypes.h>
 #include <string.h>
 #include <hako/region.h>
 #include <hako/result.h>
@@ -66,7 +67,8 @@ int kperf_copy_main(void)
 				sum += t;
 			}
 			result_line("{\"kind\":\"kperf-copy\",\"bytes\":%u,\"case\":\"%s\",\"unit\":\"tsc\","
-				    "\"n\":%d,\"min\":%lu,\"mean\":%lu,\"max\":%lu,\"region\":%u,\"iters\":%d}",
+				    "\"n\":%d,\"min\":%" PRIu64 ",\"mean\":%" PRIu64
+				    ",\"max\":%" PRIu64 ",\"region\":%u,\"iters\":%d}",
 				    copy_sizes[i], worst ? "worst" : "best", KPERF_COPY_RUNS, min,
 				    (sum + KPERF_COPY_RUNS / 2) / KPERF_COPY_RUNS, max,
 				    REGION_KPERF_COPY + k, KPERF_COPY_RUNS);

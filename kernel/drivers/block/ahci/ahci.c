@@ -497,8 +497,8 @@ static int ahci_attach(struct drv_dev *dev)
 	for (int i = 0; i < h->ndisks; i++) {
 		struct ahci_port *p = &h->disk[i];
 		name_disk(p);
-		drv_log(dev, "port %d: %s, %lu sectors of %d bytes\n", p->no, p->blk.name,
-			p->blk.blocks * SECTORS_PER_BLOCK, ATA_SECTOR);
+		drv_log(dev, "port %d: %s, %llu sectors of %d bytes\n", p->no, p->blk.name,
+			(unsigned long long)(p->blk.blocks * SECTORS_PER_BLOCK), ATA_SECTOR);
 		if (blk_register(&p->blk) < 0)
 			pwr(p, PX_IE, 0);              /* no room: the disk stays idle */
 	}
