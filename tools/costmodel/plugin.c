@@ -64,6 +64,7 @@
 #include "regions.h"
 #include "sections.h"
 #include "pcprof.h"
+#include "options.h"
 #include "vclock.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
 #include "../../kernel/uapi/hako_region.h"
@@ -86,22 +87,6 @@ struct vcpu {
 	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
 };
 
-/* Hako's struct cpu (kernel/sched/cpu.h): the int id after three 64-bit words. */
-#define HAKO_CPU_ID_OFFSET 24     /* offsetof(struct cpu, id): kernel/sched/cpu.h asserts it */
-
-/*
- * Another guest (the Linux peer, tools/hakotool/peer.py) names its own
- * layout: cpu_id_offset=N, where the 32-bit CPU number sits from the
- * per-CPU base in GS (Linux: the per-CPU variable cpu_number), and
- * large=BASE:SIZE (hexadecimal, up to LARGE_MAX times), the ranges mapped
- * with 2 MiB pages instead of Hako's direct map.
- */
-#define LARGE_MAX 4
-static uint64_t cpu_id_offset = HAKO_CPU_ID_OFFSET;
-static struct { uint64_t base, size; } large[LARGE_MAX] = { { DIRECT_MAP_BASE, DIRECT_MAP_SIZE } };
-static unsigned nlarge = 1;
-static bool large_given;
-
 /* Register handles are the same for every vCPU; reads go to the running one. */
 static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg;
 static GByteArray *reg_buf;
@@ -123,8 +108,7 @@ struct fetch {
 };
 
 static struct cm_profile profile;
-static const char *out_path;
-static bool show_regs;
+static struct cm_options opt;          /* the plugin's arguments (options.c) */
 static unsigned nvcpus;
 static struct vcpu *vcpus;
 static struct cm_cache l3;
@@ -133,18 +117,8 @@ static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections *
 static unsigned fetch_line_shift;
 static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in global regions */
 static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
-#define EPOCH_ADDRS_MAX 8
-static uint64_t epoch_addrs[EPOCH_ADDRS_MAX];   /* epoch=ADDR: where a new epoch starts */
-static unsigned nepoch_addrs;
 static struct cm_epochs *epochs;
-#define RELEASE_ADDRS_MAX 4
-static uint64_t release_addrs[RELEASE_ADDRS_MAX];   /* release=ADDR: a lock release, lock in rdi */
-static unsigned nrelease_addrs;
 static struct cm_vclock *vclock;
-/* mhz=N: cycles per microsecond of a device's service time; 1000 by default,
- * the guest's TSC rate under icount shift 0, on which testdev sets its delay. */
-static uint64_t clock_mhz = 1000;
-static int32_t exit_port = 0xf4;        /* exit_port=N: the guest's isa-debug-exit port */
 static struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
@@ -205,8 +179,8 @@ static struct cm_page walk_page(uint64_t va, void *ctx)
 {
 	const struct vcpu *v = ctx;
 	bool direct = false;
-	for (unsigned i = 0; i < nlarge && !direct; i++)
-		direct = va >= large[i].base && va - large[i].base < large[i].size;
+	for (unsigned i = 0; i < opt.nlarge && !direct; i++)
+		direct = va >= opt.large[i].base && va - opt.large[i].base < opt.large[i].size;
 	return (struct cm_page){
 		.shift = direct && !v->io ? CM_PAGE_2M : CM_PAGE_4K,
 		.global = (va >> 63) && (v->core.cr4 & CM_CR4_PGE),
@@ -249,7 +223,7 @@ static unsigned identify(void)
 		if (cpu_keys[i] == key)
 			return i < nvcpus ? i : current;
 	g_byte_array_set_size(reg_buf, 0);
-	if (!qemu_plugin_read_memory_vaddr(key + cpu_id_offset, reg_buf, 4) || reg_buf->len < 4)
+	if (!qemu_plugin_read_memory_vaddr(key + opt.cpu_id_offset, reg_buf, 4) || reg_buf->len < 4)
 		return current;
 	uint32_t id;
 	memcpy(&id, reg_buf->data, 4);
@@ -425,7 +399,7 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 		if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
 			uint64_t ns = read_reg(gpr[2]);     /* SERVICE: ns = instructions at icount shift 0 */
 			cm_vclock_marker(vclock, s->insn.marker, current, work_now(), read_reg(gpr[0]),
-					 (struct cm_work){ ns * clock_mhz / 1000, ns });
+					 (struct cm_work){ ns * opt.clock_mhz / 1000, ns });
 			break;
 		}
 		if (pcprof)
@@ -490,16 +464,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		} else {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		}
-		if (is_among(release_addrs, nrelease_addrs, va))
+		if (is_among(opt.release_addrs, opt.nrelease_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_release, QEMU_PLUGIN_CB_R_REGS, NULL);
-		if (is_among(epoch_addrs, nepoch_addrs, va))
+		if (is_among(opt.epoch_addrs, opt.nepoch_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_epoch, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)(uintptr_t)va);
 		uint8_t bytes[16];
 		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
 		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
-		if (d.kind == CM_INSN_PORT_OUT && d.port == exit_port)
+		if (d.kind == CM_INSN_PORT_OUT && d.port == opt.exit_port)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exit_port, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		switch (d.kind) {
 		case CM_INSN_PORT_IN:
@@ -535,7 +509,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	GArray *regs = qemu_plugin_get_registers();
 	const qemu_plugin_reg_descriptor *d = (const qemu_plugin_reg_descriptor *)regs->data;
 	for (unsigned i = 0; i < regs->len; i++) {
-		if (show_regs)
+		if (opt.show_regs)
 			fprintf(stderr, "costmodel: register %s (%s)\n", d[i].name,
 				d[i].feature ? d[i].feature : "-");
 		for (int g = 0; g < GPRS; g++)
@@ -605,9 +579,9 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	struct cm_counts *now = final_counts ? final_counts : sync_counts();
 	cm_regions_close(regions, now);
 	cm_epochs_close(epochs, now);
-	out = out_path ? fopen(out_path, "w") : stderr;
+	out = opt.out_path ? fopen(opt.out_path, "w") : stderr;
 	if (!out) {
-		perror(out_path);
+		perror(opt.out_path);
 		return;
 	}
 	char text[2048];
@@ -632,74 +606,21 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 		fclose(out);
 }
 
-/* large=BASE:SIZE, both hexadecimal: the first replaces Hako's direct map. */
-static int parse_large(const char *text)
-{
-	char *end;
-	uint64_t base = strtoull(text, &end, 16);
-	if (*end != ':' || (!large_given ? 0 : nlarge) >= LARGE_MAX)
-		return -1;
-	uint64_t size = strtoull(end + 1, &end, 16);
-	if (*end || !size)
-		return -1;
-	if (!large_given)
-		nlarge = 0;
-	large_given = true;
-	large[nlarge].base = base;
-	large[nlarge].size = size;
-	nlarge++;
-	return 0;
-}
-
+/* The arguments (options.c), then the profile they name. */
 static int parse_args(int argc, char **argv)
 {
-	const char *profile_path = NULL;
-	bool l2_off = false;
-	for (int i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "profile=", 8) == 0)
-			profile_path = argv[i] + 8;
-		else if (strncmp(argv[i], "out=", 4) == 0)
-			out_path = argv[i] + 4;
-		else if (strcmp(argv[i], "regs=on") == 0)
-			show_regs = true;
-		else if (strcmp(argv[i], "l2=off") == 0)
-			l2_off = true;
-		else if (strcmp(argv[i], "pcprof=on") == 0 && (pcprof || (pcprof = cm_pcprof_new())))
-			continue;
-		else if (strncmp(argv[i], "cpu_id_offset=", 14) == 0)
-			cpu_id_offset = strtoull(argv[i] + 14, NULL, 0);
-		else if (strncmp(argv[i], "large=", 6) == 0 && parse_large(argv[i] + 6) == 0)
-			continue;
-		else if (strncmp(argv[i], "epoch=", 6) == 0 && nepoch_addrs < EPOCH_ADDRS_MAX && argv[i][6])
-			epoch_addrs[nepoch_addrs++] = strtoull(argv[i] + 6, NULL, 16);
-		else if (strncmp(argv[i], "exit_port=", 10) == 0)
-			exit_port = (int32_t)strtol(argv[i] + 10, NULL, 0);
-		else if (strncmp(argv[i], "mhz=", 4) == 0 && (clock_mhz = strtoull(argv[i] + 4, NULL, 10)))
-			continue;
-		else if (strncmp(argv[i], "release=", 8) == 0 && nrelease_addrs < RELEASE_ADDRS_MAX &&
-			 argv[i][8])
-			release_addrs[nrelease_addrs++] = strtoull(argv[i] + 8, NULL, 16);
-		else {
-			fprintf(stderr, "costmodel: bad argument '%s' (profile=PATH, out=PATH, regs=on, l2=off, pcprof=on, "
-				"cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, release=ADDR, at most %d, "
-				"mhz=N, exit_port=N)\n",
-				argv[i], EPOCH_ADDRS_MAX, RELEASE_ADDRS_MAX);
-			return -1;
-		}
-	}
-	if (!profile_path) {
-		fprintf(stderr, "costmodel: the profile=PATH argument is required\n");
-		return -1;
-	}
-	char err[256];
-	if (cm_profile_load(profile_path, &profile, err, sizeof err) < 0) {
+	char err[512];
+	if (cm_options_parse(argc, argv, &opt, err, sizeof err) < 0 ||
+	    cm_profile_load(opt.profile_path, &profile, err, sizeof err) < 0) {
 		fprintf(stderr, "costmodel: %s\n", err);
 		return -1;
 	}
-	if (l2_off && cm_profile_disable_l2(&profile) < 0) {
-		fprintf(stderr, "costmodel: %s: name too long for l2=off\n", profile_path);
+	if (opt.l2_off && cm_profile_disable_l2(&profile) < 0) {
+		fprintf(stderr, "costmodel: %s: name too long for l2=off\n", opt.profile_path);
 		return -1;
 	}
+	if (opt.pcprof && !(pcprof = cm_pcprof_new()))
+		return -1;
 	return 0;
 }
 
