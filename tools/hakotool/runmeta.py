@@ -107,7 +107,7 @@ def run_meta(profile: Profile, root: Path, env: dict, argv: list[str]) -> dict:
         "commit": commit, "dirty": dirty,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "qemu": qemu, "mode": profile.mode, "tsc_unit": unit_of(profile.mode),
-        "guest": "hako", "machine": profile.machine, "cpus": profile.smp, "mem": profile.mem,
+        "guest": "hako", "machine": "r2d" if profile.arch == "sh4" else profile.machine, "cpus": profile.smp, "mem": profile.mem,
         "profile": profile.model or None, "cmdline": profile.append(),
         "command": " ".join(["./hako"] + sys.argv[1:]) if sys.argv[1:] else "./hako",
         "qemu_argv": list(argv), "build": build_meta(profile, root, env),

@@ -7,6 +7,10 @@
  * yield gives the CPU only to threads of the same or a higher priority,
  * and a holder whose priority was lowered while it held the lock would
  * never run again while spinners of higher priority fill every CPU.
+ * Each nap of one wait is twice the last, up to SPIN_NAP_MAX_NS: a nap
+ * shorter than the way into the sleep (the -O0 SH-4 build's system call
+ * path is longer than 2 us) has expired before the spinner sleeps, and the
+ * holder would get no time at all.
  */
 #include <hako/sys.h>
 #include <hako/thread.h>
@@ -14,6 +18,7 @@
 
 #define SPINS_BEFORE_NAP 1000
 #define SPIN_NAP_NS      2000
+#define SPIN_NAP_MAX_NS  1000000
 
 int spin_trylock(struct spin *s)
 {
@@ -23,12 +28,14 @@ int spin_trylock(struct spin *s)
 void spin_lock(struct spin *s)
 {
 	unsigned spins = 0;
+	uint64_t nap = SPIN_NAP_NS;
 
 	while (!spin_trylock(s)) {
 		while (__atomic_load_n(&s->locked, __ATOMIC_RELAXED)) {
 			cpu_relax();
 			if (++spins >= SPINS_BEFORE_NAP) {
-				sleep_ns(SPIN_NAP_NS);
+				sleep_ns(nap);
+				nap = nap < SPIN_NAP_MAX_NS ? nap * 2 : nap;
 				spins = 0;
 			}
 		}
