@@ -10,29 +10,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <bootinfo.h>
+#include <multiboot1.h>
 #include <errno.h>
 
-#define MB1_FLAG_MEM     (1u << 0)
-#define MB1_FLAG_CMDLINE (1u << 2)
-#define MB1_FLAG_MODS    (1u << 3)
-#define MB1_FLAG_MMAP    (1u << 6)
-
-struct mb1_info {
-	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline;
-	uint32_t mods_count, mods_addr;
-	uint32_t syms[4];
-	uint32_t mmap_length, mmap_addr;
-} __attribute__((packed));
-
-struct mb1_mmap_entry {
-	uint32_t size;
-	uint64_t base, len;
-	uint32_t type;
-} __attribute__((packed));
-
-struct mb1_module {
-	uint32_t start, end, string, reserved;
-};
 
 #define MB2_TAG_END     0
 #define MB2_TAG_CMDLINE 1

@@ -19,6 +19,7 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <multiboot1.h>
 #include <arch/layout.h>
 #include <arch/trapframe.h>
 #include "sh4.h"
@@ -33,28 +34,6 @@
 #define FILE_WINDOW    (KERNEL_PHYS_BASE - 0x10000u)        /* 64 KiB */
 #define FILE_MAGIC     "HAKOFILE"
 
-#define MB1_FLAG_MEM     (1u << 0)
-#define MB1_FLAG_CMDLINE (1u << 2)
-#define MB1_FLAG_MODS    (1u << 3)
-#define MB1_FLAG_MMAP    (1u << 6)
-
-/* The multiboot 1 layouts (the Multiboot Specification 0.6.96, 3.3). */
-struct mb1_info {
-	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline;
-	uint32_t mods_count, mods_addr;
-	uint32_t syms[4];
-	uint32_t mmap_length, mmap_addr;
-} __attribute__((packed));
-
-struct mb1_mmap_entry {
-	uint32_t size;
-	uint64_t base, len;
-	uint32_t type;
-} __attribute__((packed));
-
-struct mb1_module {
-	uint32_t start, end, string, reserved;
-};
 
 static struct {
 	struct mb1_info info;
