@@ -123,6 +123,9 @@ BENCHES: dict[str, Bench] = {
 SITTINGS = {
     "peer": "Hako's sysbench and ispcbench beside Debian's Linux in the same QEMU (icount), "
             "Linux with default mitigations and with mitigations=off (peer.py), ~2 min",
+    "harness": "the harness itself: make test's repeatable boots one at a time, then one per "
+               "core; speed-up, the bound sum/cores + longest, identical outputs "
+               "(harnessbench.py; host time), ~15 min on 2 cores",
 }
 
 
@@ -150,6 +153,10 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         boot_kwargs.pop("verbose", None)         # peer's boots echo as --quiet says
         return run_peer(quiet=quiet, keep_log=keep_log, model=model, out=out, err=err,
                         **boot_kwargs)
+    if name == "harness":
+        from .harnessbench import run_harness_bench
+        return run_harness_bench(limit=boots, out=out, err=err, root=boot_kwargs.get("root"),
+                                 env=boot_kwargs.get("env"))
     bench = registry().get(name)
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")

@@ -203,7 +203,8 @@ def make_parser() -> argparse.ArgumentParser:
     add_echo_options(bench)
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
     bench.add_argument("--boots", type=positive_int, default=0, metavar="N",
-                       help="boots of a bench that repeats them (mp-disk: 3 unless given)")
+                       help="boots of a bench that repeats them (mp-disk: 3 unless given; "
+                            "harness: the first N of make test's boots)")
     add_model_option(bench)
     report = subparsers.add_parser("report", help="run the papers' experiments (icount) and "
                                    "write docs/report/ (README.md, index.html, SVG plots)")
