@@ -162,7 +162,10 @@ check: deps
 	@start=$$(date +%s); ./hako test-all --check $(if $(J),-j $(J)); status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall time"; exit $$status
 
+# make test also renders the HTML report in Debian's headless Chromium
+# (tests/harness/test_report_browser.py), installed here when missing.
 test: deps $(if $(T),,kernel kernel-debug costmodel)
+	@bash tools/deps.sh browser
 	./hako test-all $(if $(T),--only '$(T)') $(if $(J),-j $(J))
 
 # `make gdb [CMD="ktest NAME"] [GDB_PORT=1234]`: the guest starts halted in

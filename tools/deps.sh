@@ -308,12 +308,28 @@ peer_kernel() {
     say "Linux peer kernel: $pkg $ver -> build/peer/vmlinuz"
 }
 
+# `deps.sh browser` (make test): Debian's headless Chromium, which renders the
+# HTML report in tests/harness/test_report_browser.py.  Only make test needs it.
+BROWSER_PACKAGE=chromium-headless-shell
+
+browser() {
+    command -v "$BROWSER_PACKAGE" >/dev/null 2>&1 && return 0
+    command -v apt-get >/dev/null 2>&1 || die "apt-get not found (expected Debian 12)"
+    choose_privilege
+    say "installing $BROWSER_PACKAGE (make test renders the HTML report in it)"
+    if ! "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends "$BROWSER_PACKAGE"; then
+        "${SUDO[@]}" "${APT[@]}" update
+        "${SUDO[@]}" "${APT[@]}" install -y --no-install-recommends "$BROWSER_PACKAGE" ||
+            die "could not install $BROWSER_PACKAGE"
+    fi
+}
+
 main() {
     local missing
-    if [ "${1:-}" = "peer-kernel" ]; then
-        peer_kernel
-        return 0
-    fi
+    case "${1:-}" in
+        peer-kernel) peer_kernel; return 0 ;;
+        browser) browser; return 0 ;;
+    esac
     missing="$(missing_tools)"
     if [ -z "$missing" ]; then
         setup_venv
