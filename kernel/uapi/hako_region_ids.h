@@ -110,6 +110,10 @@
 #define REGION_ISOCH_STOP           0xd41
 #define REGION_ISOCH_SWITCH         0xd42
 
+/* vclockcheck (user/vclockcheck, the cost model's clocks checked): one global
+ * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock). */
+#define REGION_VCLOCK               0xd50
+
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).

@@ -2,8 +2,9 @@
  * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
  * the time of one vCPU's share, work serialised by a lock the sum, spun
  * and paused instructions count as waiting, an interrupt's handler runs
- * when the interrupt was raised, and a region's elapsed time runs from its
- * starter's clock to its ender's.
+ * when the interrupt was raised, a thread woken in its vCPU's future runs
+ * then while the others go on around it, and a region's elapsed time runs
+ * from its starter's clock to its ender's.
  */
 #include "check.h"
 #include "vclock.h"
@@ -251,6 +252,40 @@ TEST(interrupts_out_of_order_do_not_delay_each_other)
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1130 + 40);
 	cm_vclock_irq_end(vc, 1, run(1, 0));                            /* unmatched: nothing */
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1170);
+	cm_vclock_free(vc);
+}
+
+/*
+ * vCPU 1 is at 100, busy with thread A, when vCPU 0 (ahead under icount's
+ * turns) wakes thread B at 1,000 and B preempts A on vCPU 1.  B runs from
+ * 1,000 for 10 and leaves; vCPU 1 goes back to 100, where A goes on: its
+ * 2,000 more instructions run around B's stretch and end at 2,110, not at
+ * 3,010 (A waiting for B's future run to end).  A second stretch booked
+ * inside the first's span merges with it.
+ */
+TEST(a_thread_woken_in_a_vcpus_future_runs_then_and_the_others_go_on_around_it)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	run(1, 100);
+	cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_THREAD, 0xb0);    /* B woken at 1,000 */
+	cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A switched out at 100 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xb0);       /* B in: at 1,000 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1000);
+	cm_vclock_post(vc, 0, run(0, 500), HAKO_SYNC_CALL, 0xc0);       /* vCPU 0 at 1,500 */
+	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xb0);      /* B out at 1,010 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A back in at 100 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 800)).insns, 900);         /* before B's stretch */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 1200)).insns, 2110);       /* around it */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).cycles, 3 * 2100 + 30);
+	/* C at 3,000 for 50, then D at 3,020 (inside C's span once A has moved on) */
+	cm_vclock_post(vc, 0, run(0, 1500), HAKO_SYNC_THREAD, 0xd0);    /* 3,000 */
+	cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xd0);
+	cm_vclock_post(vc, 1, run(1, 50), HAKO_SYNC_THREAD, 0xd0);      /* C: 3,000-3,050 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A at 2,110 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 1000)).insns, 3160);      /* 2,110 + 1,000 + 50 */
 	cm_vclock_free(vc);
 }
 

@@ -24,6 +24,18 @@ struct slot {
 	struct cm_work held;         /* lock: its holder's clock at the acquire */
 };
 
+/*
+ * Busy times on one clock (cycles or instructions), sorted and apart, the
+ * latest CM_DEVICE_SLOTS of them: a device's served requests, or the
+ * stretches booked on a vCPU by threads that ran in its future.
+ */
+#define CM_DEVICE_SLOTS 64
+struct timeline {
+	struct busy { uint64_t start, end; } b[CM_DEVICE_SLOTS];
+	unsigned n;
+	uint64_t floor;              /* the end of the latest one forgotten: no gap before it */
+};
+
 struct vcpu_clock {
 	struct cm_work clock;        /* this vCPU's virtual clocks */
 	struct cm_work last;         /* its cumulative work at its previous event */
@@ -33,6 +45,11 @@ struct vcpu_clock {
 	bool irq_rebased;            /* its clock moved to the post it waited for */
 	struct cm_work outer;        /* the clock when the outermost one began */
 	struct cm_work irq_work;     /* work done in it so far, spins left out */
+	bool ahead;                  /* a thread woken in this vCPU's future runs now */
+	uint64_t ahead_thread;       /* its token */
+	struct cm_work ahead_start;  /* its stretch began here */
+	struct cm_work present;      /* the vCPU's clock it left, where the others go on */
+	struct timeline booked_cycles, booked_insns;   /* such threads' stretches */
 };
 
 struct span {                    /* one region on one vCPU, or global */
@@ -44,17 +61,6 @@ struct span {                    /* one region on one vCPU, or global */
 struct region {
 	struct span global;
 	struct span local[];         /* nvcpus */
-};
-
-/*
- * A device's busy times on one clock (cycles or instructions): its served
- * requests, sorted and apart, the latest CM_DEVICE_SLOTS of them.
- */
-#define CM_DEVICE_SLOTS 64
-struct timeline {
-	struct busy { uint64_t start, end; } b[CM_DEVICE_SLOTS];
-	unsigned n;
-	uint64_t floor;              /* the end of the latest one forgotten: no gap before it */
 };
 
 struct cm_vclock {
@@ -149,6 +155,53 @@ static void work_max(struct cm_work *a, struct cm_work b)
 		a->insns = b.insns;
 }
 
+/*
+ * The clock after `work` from `from` on a vCPU with booked stretches: the
+ * work runs around them (a stretch it meets is added to its time).  The
+ * stretches wholly before the result are forgotten unless keep is set.
+ */
+static uint64_t run_around(struct timeline *t, uint64_t from, uint64_t work, bool keep)
+{
+	uint64_t at = from + work;
+	unsigned i = 0;
+	for (; i < t->n && t->b[i].start < at; i++)
+		if (t->b[i].end > from)
+			at += t->b[i].end - (t->b[i].start > from ? t->b[i].start : from);
+	if (!keep) {
+		unsigned past = 0;
+		while (past < t->n && t->b[past].end <= at)
+			past++;
+		memmove(&t->b[0], &t->b[past], (t->n - past) * sizeof t->b[0]);
+		t->n -= past;
+	}
+	return at;
+}
+
+/* Book [start, end) on t, merged with the stretches it overlaps; the earliest goes when full. */
+static void book(struct timeline *t, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return;
+	unsigned i = 0;
+	while (i < t->n && t->b[i].end < start)
+		i++;
+	unsigned j = i;
+	while (j < t->n && t->b[j].start <= end) {
+		if (t->b[j].start < start)
+			start = t->b[j].start;
+		if (t->b[j].end > end)
+			end = t->b[j].end;
+		j++;
+	}
+	memmove(&t->b[i + 1], &t->b[j], (t->n - j) * sizeof t->b[0]);
+	t->n = t->n - (j - i) + 1;
+	t->b[i] = (struct busy){ start, end };
+	if (t->n == CM_DEVICE_SLOTS) {
+		memmove(&t->b[0], &t->b[1], (t->n - 1) * sizeof t->b[0]);
+		t->n--;
+	}
+}
+
 /* Bring vcpu's clock up to now: its work since the last event, unless it spun. */
 static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
@@ -158,8 +211,10 @@ static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_wo
 	}
 	struct vcpu_clock *v = &vc->v[vcpu];
 	if (!v->spinning) {
-		v->clock.cycles += now.cycles - v->last.cycles;
-		v->clock.insns += now.insns - v->last.insns;
+		v->clock.cycles = run_around(&v->booked_cycles, v->clock.cycles,
+					     now.cycles - v->last.cycles, v->ahead);
+		v->clock.insns = run_around(&v->booked_insns, v->clock.insns,
+					    now.insns - v->last.insns, v->ahead);
 		if (v->irq_depth) {
 			v->irq_work.cycles += now.cycles - v->last.cycles;
 			v->irq_work.insns += now.insns - v->last.insns;
@@ -199,8 +254,16 @@ void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 {
 	struct vcpu_clock *v;
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
-	if (s)
-		post_at(s, v->clock);
+	if (!s)
+		return;
+	post_at(s, v->clock);
+	if (v->ahead && kind == HAKO_SYNC_THREAD && token == v->ahead_thread) {
+		/* The thread that ran ahead leaves: book its stretch, go back. */
+		book(&v->booked_cycles, v->ahead_start.cycles, v->clock.cycles);
+		book(&v->booked_insns, v->ahead_start.insns, v->clock.insns);
+		v->clock = v->present;
+		v->ahead = false;
+	}
 }
 
 /*
@@ -264,6 +327,20 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		v->clock.cycles = s->at.cycles + v->irq_work.cycles;
 		v->clock.insns = s->at.insns + v->irq_work.insns;
 		v->irq_rebased = true;
+	} else if (s->posted && kind == HAKO_SYNC_THREAD && !v->irq_depth && !v->ahead &&
+		   (s->at.cycles > v->clock.cycles || s->at.insns > v->clock.insns)) {
+		/*
+		 * A thread switched in at a time in this vCPU's future (woken
+		 * by a vCPU that is ahead under -icount's turns): it runs then,
+		 * its stretch is booked when it leaves, and the vCPU goes back
+		 * to its own clock, where the thread it left (or the next) goes
+		 * on around the stretch, as it would have run in the meantime.
+		 */
+		v->present = v->clock;
+		work_max(&v->clock, s->at);
+		v->ahead = true;
+		v->ahead_thread = token;
+		v->ahead_start = v->clock;
 	} else if (s->posted) {
 		work_max(&v->clock, s->at);
 	}
@@ -426,8 +503,10 @@ static void align(struct cm_vclock *vc)
 	struct cm_work latest = { 0, 0 };
 	for (unsigned i = 0; i < vc->nvcpus; i++)
 		work_max(&latest, vc->v[i].clock);
-	for (unsigned i = 0; i < vc->nvcpus; i++)
+	for (unsigned i = 0; i < vc->nvcpus; i++) {
 		work_max(&vc->v[i].clock, latest);
+		work_max(&vc->v[i].present, latest);
+	}
 }
 
 void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct cm_work now)

@@ -39,6 +39,11 @@
  *     that reach a vCPU out of their time order under -icount's turns
  *     do not push its clock past the later one.  A handler that waits
  *     for nothing keeps the vCPU's clock throughout.
+ *   - a thread switched in at a time later than its vCPU's clock (its
+ *     waker was ahead under -icount's turns), outside a handler, runs at
+ *     that time; when it switches out its stretch is booked on the vCPU
+ *     and the vCPU's clock goes back, the work that runs next going on
+ *     around the booked stretches, as it would have run before in time.
  *   - waiting: between spin_begin and spin_end (nested spins end with
  *     the outermost), and in a pause loop (a
  *     pause at the same address as the previous pause of the vCPU, at

@@ -80,6 +80,12 @@ def bench_table(boots: Boots) -> str:
     return render_bench_only(boots.records, boots.meta) if boots.records else ""
 
 
+def vclock_table(boots: Boots) -> str:
+    """The clock check's ratios (vclockcheck.py)."""
+    from .vclockcheck import render
+    return render(boots.records, boots.model)
+
+
 def variant_tables(boots: Boots) -> str:
     """The bench table of each variant's boot, one after the other."""
     return "".join(f"{boots.name} ({label}):\n" + render_bench_only(records, boots.meta)
@@ -104,6 +110,17 @@ BENCHES: dict[str, Bench] = {
     # The standing soak (user/fuzz): SOAK_CALLS fuzzed system calls from
     # many threads and processes on 4 CPUs with both cards; fuzz_table.py reads
     # the result and the log's faults.
+    # The per-vCPU clocks checked (user/vclockcheck, vclockcheck.py): one thread's
+    # work against four CPUs in parallel and four serialised by a lock.
+    "vclock": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("vclockcheck",)),
+        timeout=300.0,
+        default_model="modern",
+        about="the cost model's per-vCPU clocks on known work: K CPUs in parallel take "
+              "1/K of one's time, K serialised by a lock the sum (user/vclockcheck), "
+              "pc, 4 CPUs, icount, --model (default modern)",
+        table=lambda boots: vclock_table(boots),
+    ),
     "soak": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", net="hub",
                         words=("fuzz", str(SOAK_CALLS), "1")),

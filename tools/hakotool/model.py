@@ -236,6 +236,11 @@ class ModelOutput:
         totals = {c: sum(int(line.get(c, 0)) for line in lines) for c in COUNTERS}
         totals["spans"] = sum(int(line.get("spans", 0)) for line in lines)
         totals["vcpus"] = sorted(int(line.get("vcpu", 0)) for line in lines)
+        spans = {(int(line["elapsed_cycles"]), int(line.get("elapsed_insns", 0)))
+                 for line in lines if "elapsed_cycles" in line}
+        if len(spans) == 1:     # the per-vCPU clocks' span: a global region's, or one vCPU's
+            cycles, insns = spans.pop()
+            totals["elapsed"] = {"cycles": cycles, "insns": insns}
         return totals
 
 
@@ -262,9 +267,12 @@ def model_of(record: dict, model: ModelOutput) -> dict | None:
         return {"profile": model.profile, "missing": True}
     iters = iters if isinstance(iters, int) and iters > 0 else 0
     per_iter = {c: round(totals[c] / iters, PER_ITER_DIGITS) if iters else None for c in COUNTERS}
-    return {"profile": model.profile, "iters": iters, "spans": totals["spans"],
-            "vcpus": totals["vcpus"], "totals": {c: totals[c] for c in COUNTERS},
-            "per_iter": per_iter}
+    extra = {"profile": model.profile, "iters": iters, "spans": totals["spans"],
+             "vcpus": totals["vcpus"], "totals": {c: totals[c] for c in COUNTERS},
+             "per_iter": per_iter}
+    if "elapsed" in totals:
+        extra["elapsed"] = totals["elapsed"]
+    return extra
 
 
 def join_records(records: list[dict], model: ModelOutput,
