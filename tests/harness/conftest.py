@@ -45,3 +45,23 @@ def fake_env(fake_root):
         "HAKO_QEMU": f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_QEMU))}",
     })
     return env
+
+
+@pytest.fixture
+def model_tree(tmp_path):
+    """(root, env) for a real boot with the cost-model plugin, in a tree of its own
+    (build/, tools/ and ./hako linked from the repository) so that the committed
+    results/ files, inputs of the report, are left alone; skipped until the
+    plugin is built (`make costmodel`)."""
+    from hakotool import model
+    from hakotool.paths import repo_root
+    root = repo_root()
+    if not (root / model.PLUGIN).is_file():
+        pytest.skip(f"{model.PLUGIN} not built (make costmodel)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HAKO_", "FAKE_QEMU_"))}
+    env["HAKO_NO_BUILD"] = "1"
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("build", "tools", "hako"):
+        (tree / name).symlink_to(root / name)
+    return tree, env

@@ -5,7 +5,6 @@ modelled dTLB/STLB misses per page step where the profile's TLB sizes say
 is built (`make costmodel`); it boots QEMU once (a few seconds)."""
 import io
 import json
-import os
 
 import pytest
 
@@ -15,23 +14,14 @@ from hakotool.paths import repo_root
 PROFILE = "modern"
 
 
-def test_tlb_step_where_the_profile_says(tmp_path):
+def test_tlb_step_where_the_profile_says(model_tree):
+    run_root, env = model_tree
     root = repo_root()
-    if not (root / model.PLUGIN).is_file():
-        pytest.skip(f"{model.PLUGIN} not built (make costmodel)")
     profile = root / model.profile_rel(PROFILE)
     if not profile.is_file():
         pytest.skip(f"no profile {model.profile_rel(PROFILE)}")
     sizes = model.profile_tlb_sizes(profile.read_text())
     assert sizes, f"cannot read the L1 dTLB and STLB sizes from {profile}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HAKO_", "FAKE_QEMU_"))}
-    env["HAKO_NO_BUILD"] = "1"
-    # The run's files go to a tree of its own: results/bench-tlbstep.joined.jsonl
-    # in the repository is a committed input of the report.
-    run_root = tmp_path / "tree"
-    run_root.mkdir()
-    for name in ("build", "tools", "hako"):
-        (run_root / name).symlink_to(root / name)
     out, err = io.StringIO(), io.StringIO()
     status = bench.run_bench("tlbstep", quiet=True, model=PROFILE, out=out, err=err,
                              root=run_root, env=env)

@@ -5,12 +5,8 @@ clocks (vclockcheck.py).  The pure checks run on made-up records, and fail on
 wrong ones.  The boot is skipped until the plugin is built (`make costmodel`)."""
 import io
 import json
-import os
-
-import pytest
 
 from hakotool import bench, model, vclockcheck
-from hakotool.paths import repo_root
 
 
 def records(one: int, parallel: int, serial: int, k: int = 4) -> list[dict]:
@@ -33,16 +29,8 @@ def test_without_elapsed_times_the_table_says_so():
     assert "no elapsed times" in vclockcheck.render([{"kind": "vclock", "way": "one", "k": 1}], "m")
 
 
-def test_the_clocks_on_known_work(tmp_path):
-    root = repo_root()
-    if not (root / model.PLUGIN).is_file():
-        pytest.skip(f"{model.PLUGIN} not built (make costmodel)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HAKO_", "FAKE_QEMU_"))}
-    env["HAKO_NO_BUILD"] = "1"
-    run_root = tmp_path / "tree"
-    run_root.mkdir()
-    for name in ("build", "tools", "hako"):
-        (run_root / name).symlink_to(root / name)
+def test_the_clocks_on_known_work(model_tree):
+    run_root, env = model_tree
     out, err = io.StringIO(), io.StringIO()
     status = bench.run_bench("vclock", quiet=True, model="modern", out=out, err=err,
                              root=run_root, env=env)
