@@ -328,7 +328,7 @@ def test_002_fig5_fig8_fig9_fail_on_planted_figures():
     assert p002.fig5(ispc(rest=30)).verdict == PARTLY
     assert p002.fig5(ispc(rest=60)).verdict == NOT_YET
     v = p002.fig8(ispc(request_saved=20))
-    assert v.verdict == PARTLY and "sync request saving, no data: 20 %" in v.reason
+    assert v.verdict == PARTLY and "sync request saving, no data (p4 cycles): 20 %" in v.reason
     v = p002.fig9(ispc(depth_flat=False))
     assert v.verdict == PARTLY and "flat over depth" in v.reason
     assert p002.fig9(None).verdict == NOT_YET

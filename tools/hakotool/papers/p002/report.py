@@ -108,7 +108,8 @@ def fig8_per_operation(f: tables.Figures, judged: str) -> list[str]:
            "access to the control ICA, one switch; its data ICA is not touched), once from the "
            f"paper's microseconds and once from Hako's `{judged}` cycles; the compositions leave "
            "out what lies beyond the partial operations (queueing, waking). The verdict reads "
-           "ispcbench's measured windows, in instructions.", ""]
+           f"ispcbench's measured windows in `{judged}` cycles (the asynchronous request, which "
+           "has no region, in instructions).", ""]
     out += partials.fig8_saving_table(rows, p002.PAPER_FIG8, judged) + [""]
     out += ["Points of each operation's time saved by each partial operation: the paper's "
             f"composition / the same composition from Hako's `{judged}` cycles / ispcbench's "
