@@ -38,7 +38,8 @@ PARTS = (("system call", ("syscall",)), ("ICA paste", ("paste", "paste_server"))
          ("ICA peel", ("peel", "peel_server")),
          ("first access", ("first_access", "first_access_server")),
          ("process switch", ("switch",)))
-# Paper's Table 2 by unit: (name in PAPER_T2, column after the optimisation).
+# The paper's Table 2 by unit: (name in PAPER_T2, its column after the optimisation:
+# 1 an OS server, 2 an application).
 PAPER_UNITS = {"syscall": ("syscall", 2), "paste": ("ica_paste", 2),
                "paste_server": ("ica_paste", 1), "peel": ("ica_peel", 2),
                "peel_server": ("ica_peel", 1), "first_access": ("first_access", 2),
