@@ -40,6 +40,8 @@
 #define REGION_ISPC_RELAY           0x10    /* + 8 * (direct) + depth - 1 */
 #define REGION_ISPC_DATA            0x20    /* + 8 * (copy) + size index */
 #define REGION_ISPC_FASTPATH        0x30    /* + (4 KiB data): the synchronous round trip, fastpath on */
+#define REGION_ISPC_SYNC_REQUEST    0x32    /* + (4 KiB data): client's call -> server has it */
+#define REGION_ISPC_SYNC_RETURN     0x34    /* + (4 KiB data): server's reply -> client has it */
 
 /*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a

@@ -58,3 +58,16 @@ def test_machine_comparison_is_stable_with_best_and_worst_per_machine():
 
 def test_slug_makes_ids_from_labels():
     assert plots.slug("4 KiB data, p4 cycles") == "4-kib-data-p4-cycles"
+
+
+def test_estimate_bars_is_stable_with_a_piece_per_part():
+    bars = [("paper: SH-4 measured (Table 2)", [("system call", 1.2), ("ICA paste", 3.0),
+                                                ("ICA peel", 9.6), ("first access", 10.3),
+                                                ("process switch", 8.3)]),
+            ("Hako: p4 cycles x 11.7 / 2.8 GHz", [("system call", 0.5), ("ICA paste", 1.5),
+                                                  ("ICA peel", 3.0), ("first access", 2.4),
+                                                  ("process switch", 7.9)])]
+    svg = stable(lambda: plots.estimate_bars(bars))
+    assert {"fig5est-paper-sh-4-measured-table-2-first-access-0",
+            "fig5est-hako-p4-cycles-x-11-7-2-8-ghz-process-switch-0"} <= ids(svg)
+    assert "32.4 µs" in svg and "52 %" in svg          # the total; 7.9 of 15.3

@@ -231,6 +231,12 @@ def test_paper002_fig5_and_fig8_plots_under_their_tables(canned):
         {"kind": "bench", "name": f"{name}_{mode}", "median": v if mode == "baseline" else v // 2}
         for name, v in PARTIALS.items() for mode in ("baseline", "fast")
         if name != "syscall"])
+    # the estimate reads the p4 profile's cycles: twice the instructions
+    write(canned, "bench-ispc-p4.joined.jsonl", [
+        {"kind": "bench", "name": f"{name}_{mode}",
+         "model": {"profile": "p4", "per_iter": {"cycles": 2.0 * (v if mode == "baseline"
+                                                                  else v // 2)}}}
+        for name, v in PARTIALS.items() for mode in ("baseline", "fast")])
     md, plots = report.markdown(canned / "results")
     assert {"ispc-fig5.svg", "ispc-fig8.svg", "ispc-fig9.svg"} <= set(plots)
     lines = md.splitlines()
@@ -238,6 +244,15 @@ def test_paper002_fig5_and_fig8_plots_under_their_tables(canned):
     fig5 = lines.index("### Fig. 5 — where a round trip goes before the optimisation (baseline)")
     assert fig8 < next(i for i, l in enumerate(lines) if l.endswith("(ispc-fig8.svg)")) < fig5
     assert fig5 < next(i for i, l in enumerate(lines) if l.endswith("(ispc-fig5.svg)"))
+    # Fig. 8 per operation under Fig. 8, Fig. 5's estimate and its plot under Fig. 5
+    per_op = lines.index("### Fig. 8 per operation — the saving and the partial operations "
+                         "it comes from")
+    estimate = lines.index("### Fig. 5's estimate — the request's partial operations scaled "
+                           "as the paper did")
+    assert fig8 < per_op < fig5 < estimate
+    assert "ispc-fig5-estimate.svg" in plots
+    assert estimate < next(i for i, l in enumerate(lines)
+                           if l.endswith("(ispc-fig5-estimate.svg)"))
 
 
 def test_paper004_machines_plot_beside_the_text_block(canned):

@@ -15,8 +15,10 @@
  *                   the server process itself)
  *   server_receive  the server's ispc_receive of a request already queued
  *                   (server side too: the paste into the server, no switch)
- * The two round trips have regions (sync_request and sync_return are
- * parts of the first, async_request of the second).  The synchronous
+ * Each figure has a region but async_request (a part of the second
+ * round trip); sync_request's ends in the server and sync_return's starts
+ * there, while the server is told to mark them (OP_MARK, roles.c): with
+ * the fastpath off only.  The synchronous
  * figures are taken with the fastpath off (the general path), then again
  * with it on as sync_*_fastpath_* (kernel/ipc/ispc_fastpath.c: the switch
  * goes straight from client to server and back); the switch is left as
@@ -47,14 +49,19 @@ static int sync_once(int server, struct call *c, unsigned slot, int k, struct sa
 		     struct samples *ret, struct samples *rt)
 {
 	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	int oneway = slot == REGION_ISPC_BASIC, d = c->data_word != NULL;
 	c->st->op = OP_STAMP;
 	ispc_region_begin(slot, k);
+	if (oneway)
+		ispc_region_begin(REGION_ISPC_SYNC_REQUEST, d);
 	c->st->t_sent = tsc_now();
 	long r = sys_ispc_request(server, &m, 0);
 	(void)*(volatile uint32_t *)&c->st->op;   /* the first touch of what came back */
 	if (c->data_word)
 		(void)*c->data_word;
 	uint64_t back = tsc_now();
+	if (oneway)
+		ispc_region_end(REGION_ISPC_SYNC_RETURN, d);
 	ispc_region_end(slot, k);
 	if (r < 0 || m.status < 0)
 		return fail("synchronous request", r < 0 ? r : m.status);
@@ -94,6 +101,16 @@ static long server_report(int server, struct call *c, int which, const char *nam
 	c->st->op = OP_REPORT;
 	c->st->report = (uint32_t)which;
 	strcpy(c->st->name, name);
+	long r = sys_ispc_request(server, &m, 0);
+	return r < 0 ? r : m.status;
+}
+
+/* Tell the server to mark the one-way regions of what follows (ON) or not. */
+static long server_mark(int server, struct call *c, int on)
+{
+	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
+	c->st->op = OP_MARK;
+	c->st->oneway = (uint32_t)on;
 	long r = sys_ispc_request(server, &m, 0);
 	return r < 0 ? r : m.status;
 }
@@ -144,8 +161,10 @@ static int queued_receives(int server, struct call *c, struct call *c2, const ch
 
 static void report_basic(struct basic *b, const char *suffix, int slot)
 {
-	bench_report(figure("sync_request", suffix), &b->req, "request sent -> server has it");
-	bench_report(figure("sync_return", suffix), &b->ret, "result sent -> client has it");
+	bench_report_region(figure("sync_request", suffix), &b->req, "request sent -> server has it",
+			    ispc_region(REGION_ISPC_SYNC_REQUEST + slot / 2), b->req.n);
+	bench_report_region(figure("sync_return", suffix), &b->ret, "result sent -> client has it",
+			    ispc_region(REGION_ISPC_SYNC_RETURN + slot / 2), b->ret.n);
 	bench_report_region(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result",
 			    ispc_region(REGION_ISPC_BASIC + slot), b->rt.n);
 	bench_report(figure("sync_request_fastpath", suffix), &b->fpreq,
@@ -182,8 +201,13 @@ static int basic_run(int data_pages, const char *suffix)
 	long was = sys_ispc_mode(HAKO_ISPC_FASTPATH_OFF);
 	if (was < 0)
 		err = fail("ispc_mode fastpath", was);
+	long r = err ? 0 : server_mark(server, &c, 1);
+	if (r < 0)
+		err = fail("marking the one-way regions", r);
 	for (int i = 0; i < RUNS && !err; i++)
 		err = sync_once(server, &c, REGION_ISPC_BASIC, basic_slot(&c), &b.req, &b.ret, &b.rt);
+	if (!err && (r = server_mark(server, &c, 0)) < 0)
+		err = fail("marking the one-way regions", r);
 	if (!err && sys_ispc_mode(HAKO_ISPC_FASTPATH_ON) < 0)
 		err = fail("ispc_mode fastpath", -1);
 	for (int i = 0; i < RUNS && !err; i++)

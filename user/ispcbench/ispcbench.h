@@ -23,6 +23,7 @@ enum bench_op {
 	OP_QUEUED_SECOND,                /* ... this one, already queued; reply, wait afresh */
 	OP_SERVER_PARTIAL,               /* time paste, peel, first access in the server */
 	OP_REPORT,                       /* print the server's figure `report` as `name` */
+	OP_MARK,                         /* mark the OP_STAMP requests' one-way regions: `oneway` */
 };
 
 /* The server's own figures, for OP_REPORT. */
@@ -36,6 +37,7 @@ struct stamp {
 	uint32_t touch;                  /* data pages whose first word the server reads */
 	uint32_t fast;                   /* the client's mode, for the server's names and regions */
 	uint32_t report;                 /* OP_REPORT: which figure */
+	uint32_t oneway;                 /* OP_MARK: 1 on, 0 off */
 	uint64_t t_sent;                 /* client: just before the request */
 	uint64_t t_received;             /* server: right after ispc_receive */
 	uint64_t t_replied;              /* server: just before ispc_reply */
@@ -69,8 +71,9 @@ const char *figure(const char *name, const char *suffix);
 int fail(const char *what, long err);
 int pin_self(int cpu);
 
-/* Helper processes: spawn `ispcbench --serve` (or `--relay NEXT`) and
- * wait until it listens.  The pid, or -errno. */
+/* Helper processes: spawn `ispcbench --serve` (a relay to NEXT if NEXT is
+ * not 0), in the caller's mode, and wait until it listens.  The pid, or
+ * -errno. */
 int spawn_server(int next);
 int stop_server(int pid);
 /* The roles, in the spawned copies. */

@@ -6,7 +6,7 @@
  *   ispcbench                  every part in both modes
  *   ispcbench PART...          the parts named (partial basic relay copy)
  *   ispcbench --mode M ...     in mode M (baseline or fast) only
- *   ispcbench --serve SEM [NEXT]   a helper server (roles.c)
+ *   ispcbench --serve SEM NEXT FAST   a helper server (roles.c)
  *   ispcbench --pong A B       the process-switch partner (partial.c)
  *
  * The mode is switched with ispc_mode between the runs (no ICA exists

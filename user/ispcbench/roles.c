@@ -6,8 +6,14 @@
  * on to the next server, stacking a word of its own on the control ICA
  * first.
  *
- *   ispcbench --serve SEM          serve; post SEM once listening
- *   ispcbench --serve SEM NEXT     relay to pid NEXT
+ *   ispcbench --serve SEM 0 FAST     serve; post SEM once listening
+ *   ispcbench --serve SEM NEXT FAST  relay to pid NEXT
+ *
+ * FAST is the client's mode (1 fast, 0 baseline), for the names and
+ * regions of the server's figures.  Between two OP_MARK requests (basic.c)
+ * the server ends the synchronous request's region as soon as a request
+ * arrives, before it touches the control ICA, and begins the return's
+ * just before it answers an OP_STAMP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 #define SERVER_SAMPLES 4096
 
 static struct samples async_replies, queued_receives;
+static int mark_oneway;                  /* OP_MARK: the one-way regions are marked */
 
 /* 1 if the request carries a data ICA: the region slot's offset. */
 static int with_data(const struct hako_ispc_msg *m)
@@ -85,6 +92,8 @@ static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 	if (st->op == OP_QUEUED_FIRST)
 		return receive_queued(m);
 	m->status = 0;
+	if (st->op == OP_MARK)
+		mark_oneway = st->oneway != 0;
 	if (st->op == OP_REPORT)
 		report(st, with_data(m));
 	if (st->op == OP_SERVER_PARTIAL)
@@ -103,6 +112,8 @@ static long serve_one(struct hako_ispc_msg *m, uint64_t arrived)
 	if (st->op != OP_STAMP)
 		return serve_other(m, st);
 	m->status = 0;
+	if (mark_oneway)
+		ispc_region_begin(REGION_ISPC_SYNC_RETURN, with_data(m));
 	st->t_replied = tsc_now();
 	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
 }
@@ -123,6 +134,7 @@ static long relay_one(struct hako_ispc_msg *m, int next)
 int serve_main(int argc, char **argv)
 {
 	int sem = atoi(argv[0]), next = argc > 1 ? atoi(argv[1]) : 0;
+	set_mode_fast(argc > 2 && atoi(argv[2]) != 0);
 	if (pin_self(BENCH_CPU) < 0 || samples_init(&async_replies, SERVER_SAMPLES) < 0 ||
 	    samples_init(&queued_receives, SERVER_SAMPLES) < 0)
 		return 1;
@@ -133,6 +145,8 @@ int serve_main(int argc, char **argv)
 	struct hako_ispc_msg m;
 	for (r = sys_ispc_receive(&m, 0); r >= 0;) {
 		uint64_t arrived = tsc_now();
+		if (mark_oneway)
+			ispc_region_end(REGION_ISPC_SYNC_REQUEST, with_data(&m));
 		r = next ? relay_one(&m, next) : serve_one(&m, arrived);
 	}
 	return fail("serving", r), 1;
@@ -143,10 +157,11 @@ int spawn_server(int next)
 	long sem = sys_sem_create(0);
 	if (sem < 0)
 		return fail("sem_create", sem);
-	char s[16], n[16];
+	char s[16], n[16], f[4];
 	snprintf(s, sizeof s, "%ld", sem);
 	snprintf(n, sizeof n, "%d", next);
-	char *argv[] = { "ispcbench", "--serve", s, next ? n : NULL, NULL };
+	snprintf(f, sizeof f, "%d", mode_fast);
+	char *argv[] = { "ispcbench", "--serve", s, n, f, NULL };
 	int pid = spawnv("ispcbench", argv);
 	long r = pid < 0 ? pid : sys_sem_wait((int)sem);
 	sys_sem_destroy((int)sem);

@@ -1,5 +1,6 @@
 """Paper 002: its published numbers and criteria (criteria.py), its benches (benches.py),
-tables.py its tables, its report section (report.py).
+tables.py its tables, partials.py its operations composed from the partial
+operations (Fig. 5's estimate, Fig. 8 per operation), its report section (report.py).
 """
 from .benches import BENCHES, REPORT_INPUTS, REPORT_STEPS  # noqa: F401
 from .criteria import *  # noqa: F401,F403
