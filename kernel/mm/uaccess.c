@@ -7,14 +7,17 @@
 #include <stdint.h>
 #include <arch/arch.h>
 #include <errno.h>
+#include <proc.h>
 #include <uaccess.h>
 
-/* Nothing is ever mapped below the program image: a pointer there is bad on sight. */
+/* Nothing is ever mapped below the program image: a pointer there is bad on
+ * sight.  A supervisor-mode thread's stack is in the kernel half (proc.h):
+ * its own stack is its memory too, looked at only when the user half says no. */
 bool user_range_ok(uint64_t uaddr, uint64_t len)
 {
 	if (len && uaddr < HAKO_USER_IMAGE_BASE)
 		return false;
-	return uaddr <= USER_TOP && len <= USER_TOP - uaddr;
+	return (uaddr <= USER_TOP && len <= USER_TOP - uaddr) || proc_own_stack(uaddr, len);
 }
 
 long copy_from_user(void *dst, uint64_t usrc, uint64_t len)
@@ -42,9 +45,12 @@ long copy_str_from_user(char *dst, uint64_t usrc, uint64_t max)
 {
 	if (max == 0)
 		return -E2BIG;
-	if (usrc >= USER_TOP)
+	uint64_t top = USER_TOP;
+	if (usrc >= USER_TOP && proc_own_stack(usrc, 1))
+		top = proc_own_stack_top();
+	if (usrc >= top)
 		return -EFAULT;
-	uint64_t n = USER_TOP - usrc < max ? USER_TOP - usrc : max;
+	uint64_t n = top - usrc < max ? top - usrc : max;
 	long len = arch_copy_user_str(dst, (const char *)usrc, n);
 	if (len < 0)
 		return len;

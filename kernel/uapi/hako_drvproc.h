@@ -188,7 +188,8 @@ struct hako_drvproc_inject {
  */
 struct hako_drvproc_stat {
 	int32_t placement;           /* 0: in the kernel, 1: a driver process, 2: in the kernel
-	                              * with an address-space switch inserted (drvswitch=on) */
+	                              * with an address-space switch inserted (drvswitch=on),
+	                              * 3: a driver process in supervisor mode (drvmode=super) */
 	int32_t pid;                 /* the driver process, 0 */
 	uint64_t calls;              /* drvproc calls (nic_send from programs included) */
 	uint64_t kernel_calls;       /* calls the kernel made (nic_drain) */
