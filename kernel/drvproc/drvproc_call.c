@@ -244,12 +244,7 @@ long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64
 	if (!ok || !inside)
 		return -EINVAL;
 	uint64_t done = 0, t0 = arch_tsc();
-	bool super = c->stat.placement == 3;    /* drvproc_super.c: its figures' own regions */
-	if (timed && super && len > 4)
-		region_begin(REGION_DRVPROC_SUPER + DRVSW_COPYIN_1514);
-	else if (timed && super)
-		region_begin(REGION_DRVPROC_SUPER + DRVSW_COPYIN_4);
-	else if (timed && len > 4)
+	if (timed && len > 4)
 		region_begin(REGION_DRVPROC_COPYIN + 2 + 1);
 	else if (timed)
 		region_begin(REGION_DRVPROC_COPYIN + 1);
@@ -272,11 +267,7 @@ long drvproc_copy(struct drvproc *c, int id, uint64_t off, uint64_t ubuf, uint64
 			break;
 		done += chunk;
 	}
-	if (timed && super && len > 4)
-		region_end(REGION_DRVPROC_SUPER + DRVSW_COPYIN_1514);
-	else if (timed && super)
-		region_end(REGION_DRVPROC_SUPER + DRVSW_COPYIN_4);
-	else if (timed && len > 4)
+	if (timed && len > 4)
 		region_end(REGION_DRVPROC_COPYIN + 2 + 1);
 	else if (timed)
 		region_end(REGION_DRVPROC_COPYIN + 1);

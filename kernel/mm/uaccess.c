@@ -10,27 +10,42 @@
 #include <proc.h>
 #include <uaccess.h>
 
-/* Nothing is ever mapped below the program image: a pointer there is bad on
- * sight.  A supervisor-mode thread's stack is in the kernel half (proc.h):
- * its own stack is its memory too, looked at only when the user half says no. */
-bool user_range_ok(uint64_t uaddr, uint64_t len)
+/* Nothing is ever mapped below the program image: a pointer there is bad on sight. */
+static inline bool user_half_ok(uint64_t uaddr, uint64_t len)
 {
 	if (len && uaddr < HAKO_USER_IMAGE_BASE)
 		return false;
-	return (uaddr <= USER_TOP && len <= USER_TOP - uaddr) || proc_own_stack(uaddr, len);
+	return uaddr <= USER_TOP && len <= USER_TOP - uaddr;
+}
+
+/*
+ * A supervisor-mode thread's stack is in the kernel half (proc.h), and is
+ * its memory too: a range the user half refuses is looked at again here,
+ * out of line, so the programs' copies keep their path (nothing of theirs
+ * lives across this call).
+ */
+static long __attribute__((noinline)) own_stack_copy(void *dst, const void *src, uint64_t len,
+						     uint64_t uaddr)
+{
+	return proc_own_stack(uaddr, len) ? arch_copy_user(dst, src, len) : -EFAULT;
+}
+
+bool user_range_ok(uint64_t uaddr, uint64_t len)
+{
+	return user_half_ok(uaddr, len) || proc_own_stack(uaddr, len);
 }
 
 long copy_from_user(void *dst, uint64_t usrc, uint64_t len)
 {
-	if (!user_range_ok(usrc, len))
-		return -EFAULT;
+	if (__builtin_expect(!user_half_ok(usrc, len), 0))
+		return own_stack_copy(dst, (const void *)usrc, len, usrc);
 	return len ? arch_copy_user(dst, (const void *)usrc, len) : 0;
 }
 
 long copy_to_user(uint64_t udst, const void *src, uint64_t len)
 {
-	if (!user_range_ok(udst, len))
-		return -EFAULT;
+	if (__builtin_expect(!user_half_ok(udst, len), 0))
+		return own_stack_copy((void *)udst, src, len, udst);
 	return len ? arch_copy_user((void *)udst, src, len) : 0;
 }
 

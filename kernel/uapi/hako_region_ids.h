@@ -64,7 +64,8 @@
 #define DRVSW_IRQ                   5       /* (global) a frame until the requester has it */
 #define DRVSW_FRAMES                6       /* (global) the throughput run */
 /* A driver process in supervisor mode (drvmode=super, placement 3), one id
- * per figure, numbered as DRVSW_*: */
+ * per figure, numbered as DRVSW_*; the copy alone (DRVSW_COPYIN_*) is the
+ * kernel's copy for any driver process, REGION_DRVPROC_COPYIN's + 1 and + 3: */
 #define REGION_DRVPROC_SUPER        0x218
 
 /* tlbstep (kernel/measure/tlbstep.c): per size index, each pass. */

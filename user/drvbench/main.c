@@ -105,7 +105,9 @@ static int find_cards(void)
 
 static char name[48];
 
-/* The region of figure fig (DRVSW_*) in this boot's placement. */
+/* The region of figure fig (DRVSW_*) in this boot's placement.  The copy
+ * alone is the kernel's copy for a driver process (drvproc_call.c), one
+ * region for a process in ring 3 and one in supervisor mode. */
 static int region_of(int fig)
 {
 	static const int base[] = { [DRVSW_COPYIN_4] = REGION_DRVPROC_COPYIN,
@@ -114,9 +116,12 @@ static int region_of(int fig)
 				    [DRVSW_COPYCALL_4] = REGION_DRVPROC_COPYCALL,
 				    [DRVSW_COPYCALL_1514] = REGION_DRVPROC_COPYCALL + 2,
 				    [DRVSW_IRQ] = REGION_DRVPROC_IRQ, [DRVSW_FRAMES] = REGION_DRVPROC_FRAMES };
+	bool copy = fig == DRVSW_COPYIN_4 || fig == DRVSW_COPYIN_1514;
 	if (placement == 2)
 		return REGION_DRVPROC_SWITCHED + fig;
-	return placement == 3 ? REGION_DRVPROC_SUPER + fig : base[fig] + placement;
+	if (placement == 3)
+		return copy ? base[fig] + 1 : REGION_DRVPROC_SUPER + fig;
+	return base[fig] + placement;
 }
 
 /* Global markers of figure fig's region (every CPU's work counts). */
