@@ -301,6 +301,8 @@ int drvproc_inject(int nic, struct hako_drvproc_inject *spec)
 		drvproc_post(c, HAKO_DRVPROC_EV_WILD);
 	else if (spec->kind == HAKO_INJECT_HANG)
 		drvproc_post(c, HAKO_DRVPROC_EV_HANG);
+	else if (spec->kind == HAKO_INJECT_CRASH)
+		drvproc_post(c, HAKO_DRVPROC_EV_CRASH);
 	else
 		drvproc_post(c, spec->kind == HAKO_INJECT_BREAK ? HAKO_DRVPROC_EV_BREAK : HAKO_DRVPROC_EV_STALL);
 	if (err == 0)

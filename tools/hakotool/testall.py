@@ -145,6 +145,7 @@ DRVPROC_TESTS = (
     "fault_counters_are_the_kernels_and_stay_bounded",
     "driver_breaking_the_call_protocol_is_killed_and_sends_succeed_again",
     "driver_refusing_every_send_is_killed_by_the_watchdog",
+    "driver_crashing_in_its_own_code_is_killed_alone_and_restarted",
 )
 
 
@@ -159,6 +160,10 @@ DRVPROC_BLK_TESTS = (
     "blk_every_device_reads_back_what_was_written",
     "blk_processes_on_every_cpu_share_each_device",
 )
+
+
+# The driver processes of the two boots above in supervisor mode instead of ring 3.
+DRVMODE_SUPER = "drvmode=super"
 
 
 # user/fuzz in make test: CALLS SEED THREADS PROCS, every call of syscalls.def.
@@ -225,6 +230,14 @@ PLANS = {
         # Block drivers as processes: the ramdisk and the AHCI disk.
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
                  cmdline=DRVPROC_BLK),
+        # The same drivers as processes in supervisor mode (drvmode=super: ring 0,
+        # their own address spaces, paper 003's placement): the kernel tests
+        # (its pages and entry), the card and restart selftests, the block ones.
+        BootCase("pc", 4, net="hub", cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
+        BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
+                 cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
+        BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
+                 cmdline=f"{DRVPROC_BLK} {DRVMODE_SUPER}"),
         # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
         # (skipped with the reason when the SH-4 compiler or QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),
