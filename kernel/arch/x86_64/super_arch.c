@@ -21,7 +21,10 @@
  *    call never runs on top of the process's frames.  An interrupt in the
  *    process runs its handler on the process's stack, as one taken in a
  *    kernel thread runs on that thread's; this is why driver programs
- *    are built with -mno-red-zone (ARCH_DRVHOST_CFLAGS).
+ *    are built with -mno-red-zone (ARCH_DRVHOST_CFLAGS).  The process
+ *    passes buffers on that stack to system calls as any program does:
+ *    the kernel's pointer check takes the running thread's own stack as
+ *    its memory when the user half says no (user_range_ok, proc_own_stack).
  *  - Entry.  The thread starts with an iretq to ring 0 (rsp: the top of
  *    that stack, rdi/rsi: argc/argv as in ring 3), with a code selector
  *    of its own, SEL_SCODE (DPL 0 like the kernel's): an interrupted
@@ -40,11 +43,15 @@
  *    code selector is a process's (tf_from_user): ring 3's, or SEL_SCODE.  So
  *    a page fault in the process is served or kills it, any other
  *    exception kills it, and a kill is noticed on the way back from an
- *    interrupt, exactly as for a ring-3 process.  What ring 0 cannot be
- *    protected from: a wild write or jump into the kernel half (mapped in
- *    every address space), cli/hlt/wrmsr, ports outside the grant (the
- *    I/O bitmap binds ring 3 only), and an overflow of its stack (the
- *    fault on the guard page finds no stack: a double fault).
+ *    interrupt, exactly as for a ring-3 process.  A wild stack pointer
+ *    (the page fault finds no stack to push on) becomes a double fault,
+ *    taken on the CPU's double-fault stack; its frame is the process's
+ *    too, so the process is killed from there (its thread never returns
+ *    to that stack).  What ring 0 cannot be protected from: a wild write
+ *    or jump into the kernel half (mapped in every address space),
+ *    cli/hlt/wrmsr, ports outside the grant (the I/O bitmap binds ring 3
+ *    only), and a second double fault on the same CPU before the first
+ *    killed thread has switched away.
  */
 #include <stdint.h>
 #include <cpu.h>

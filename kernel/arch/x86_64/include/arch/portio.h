@@ -21,6 +21,9 @@ void arch_port_out(uint16_t port, int width, uint32_t v);
  * in loads the grant on that CPU (arch_io_bitmap_load), and switching to
  * a thread without one closes every port again.  Outside a switch, call
  * arch_io_bitmap_load for the running thread after changing its grant.
+ * A grant marked ring0 is a supervisor-mode driver process's (super_arch.c):
+ * loading it puts the ring-0 system-call entry in LSTAR (and the switch to
+ * any other thread puts the ring-3 one back); ring 0 needs no bitmap.
  */
 #define ARCH_IO_RANGES 6
 
