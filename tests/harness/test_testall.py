@@ -28,7 +28,7 @@ def test_plan_table():
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
         "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci",
-        "pc-smp4-net-hub-drvproc-rtl8139,e1000-drvmode-super",
+        "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super",
         "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000-drvmode-super",
         "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci-drvmode-super", "sh4-r2d-smp1",
         "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
@@ -50,6 +50,8 @@ def test_plan_table():
         drvproc = full.boots[first:first + 2]
         assert all(c.cmdline == "drvproc=rtl8139,e1000" + mode and c.net == "hub" for c in drvproc)
         assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
+        assert drvproc[0].words == (("ktest",) + testall.DRVMODE_SUPER_KTESTS if mode else
+                                    testall.GUEST_WORDS)
         blk = full.boots[first + 2]
         assert blk.cmdline == "drvproc=ramdisk,ahci" + mode and blk.disk == "ahci"
         assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS

@@ -162,8 +162,21 @@ DRVPROC_BLK_TESTS = (
 )
 
 
-# The driver processes of the two boots above in supervisor mode instead of ring 3.
+# The driver processes of the boots above in supervisor mode instead of ring 3,
+# and the kernel tests that boot runs: the cards through the drivers, the
+# grants, the supervisor-mode checks (the others do not meet a driver).
 DRVMODE_SUPER = "drvmode=super"
+DRVMODE_SUPER_KTESTS = (
+    "nic_pair_found_on_the_hub",
+    "nic_rtl8139_to_e1000_200_frames",
+    "nic_e1000_to_rtl8139_200_frames",
+    "nic_send_rejects_bad_lengths",
+    "drvproc_port_outside_grant_kills_process",
+    "drvproc_cards_granted_to_processes_only",
+    "drvproc_grants_outside_manifest_refused",
+    "drvproc_super_drivers_map_only_supervisor_pages",
+    "driver_refuses_resources_outside_manifest",
+)
 
 
 # user/fuzz in make test: CALLS SEED THREADS PROCS, every call of syscalls.def.
@@ -233,7 +246,8 @@ PLANS = {
         # The same drivers as processes in supervisor mode (drvmode=super: ring 0,
         # their own address spaces, paper 003's placement): the kernel tests
         # (its pages and entry), the card and restart selftests, the block ones.
-        BootCase("pc", 4, net="hub", cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
+        BootCase("pc", 4, net="hub", words=("ktest",) + DRVMODE_SUPER_KTESTS,
+                 cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
         BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
                  cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
