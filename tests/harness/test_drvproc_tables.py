@@ -91,3 +91,17 @@ def test_render_three_placements_side_by_side():
 def test_drvproc_bench_boots_the_supervisor_placement():
     b = bench.registry()["drvproc"]
     assert ("super", "drvproc=rtl8139,e1000 drvmode=super") in b.variants
+
+
+def test_paper_estimate_prices_the_added_switches():
+    def modelled(placement, irq, call, irq_cr3, call_cr3):
+        return [bench_rec(f"irq_path_{placement}", 1, {"cycles": irq}),
+                bench_rec(f"call_send60_{placement}", 1, {"cycles": call}),
+                sw_rec(f"irq_path_{placement}", placement, 100, 0, 100 * irq_cr3),
+                sw_rec(f"call_send60_{placement}", placement, 100, 0, 100 * call_cr3)]
+    figs = drvproc_tables.figures(modelled("kernel", 9000.0, 1000.0, 2, 0)
+                                  + modelled("process", 1.0, 1.0, 4, 2)
+                                  + modelled("super", 1.0, 1.0, 4, 2))
+    assert drvproc_tables.paper_estimate(figs, 100.0) == \
+        "process 4 x 100 = +4.0 %, super 4 x 100 = +4.0 %; paper +5 %"
+    assert drvproc_tables.paper_estimate(figs, None) == ""
