@@ -32,7 +32,11 @@ static long __attribute__((noinline)) own_stack_copy(void *dst, const void *src,
 
 bool user_range_ok(uint64_t uaddr, uint64_t len)
 {
-	return user_half_ok(uaddr, len) || proc_own_stack(uaddr, len);
+	if (len && uaddr < HAKO_USER_IMAGE_BASE)
+		return false;                /* below the image: not the stack either */
+	if (uaddr <= USER_TOP && len <= USER_TOP - uaddr)
+		return true;
+	return proc_own_stack(uaddr, len);
 }
 
 long copy_from_user(void *dst, uint64_t usrc, uint64_t len)
