@@ -79,9 +79,16 @@ USER_ELFS := $(patsubst %,$(BUILD)/user/%.elf,$(USER_PROGS))
 DRVHOST_DRIVERS := rtl8139 e1000 ramdisk ahci
 DRIVER_TREE_INCLUDES := -Ikernel/drivers -Ikernel/drivers/net -Ikernel/drivers/block -Ikernel/drivers/misc
 # Unused parameters are allowed, as in the kernel: an operation ignores what it need not read.
-DRVHOST_CFLAGS := -DHAKO_DRVENV_PROCESS $(USER_CFLAGS) -Wno-unused-parameter $(DRIVER_TREE_INCLUDES) -Iuser/drvhost
+DRVHOST_CFLAGS := -DHAKO_DRVENV_PROCESS $(USER_CFLAGS) $(ARCH_DRVHOST_CFLAGS) -Wno-unused-parameter \
+	$(DRIVER_TREE_INCLUDES) -Iuser/drvhost
 DRVHOST_SRCS := $(wildcard user/drvhost/*.c kernel/drivers/*_process.c kernel/drivers/*/*_process.c)
 DRVHOST_OBJS := $(patsubst %.c,$(BUILD)/drvhost/%.o,$(DRVHOST_SRCS))
+# Their library: libhako.a's C objects again with ARCH_DRVHOST_CFLAGS (into
+# $(BUILD)/drvhost/), its assembly as it is.
+DRVHOST_LIB := $(BUILD)/drvhost/libhako.a
+DRVHOST_LIB_C_OBJS := $(patsubst %.c,$(BUILD)/drvhost/%.o,$(wildcard user/lib/*.c lib/*.c user/lib/arch/$(USER_ARCH)/*.c))
+DRVHOST_LIB_OBJS := $(DRVHOST_LIB_C_OBJS) $(filter-out $(patsubst %.c,$(BUILD)/user/%.o,$(wildcard user/lib/*.c user/lib/arch/$(USER_ARCH)/*.c)) $(BUILD)/user/shared/%.o,$(USER_LIB_OBJS))
+$(DRVHOST_LIB_C_OBJS): DRVHOST_CFLAGS := $(USER_LIB_CFLAGS) $(ARCH_DRVHOST_CFLAGS)
 DRVHOST_DRIVER_OBJS := $(patsubst %,$(BUILD)/drvhost/drivers/%.o,$(DRVHOST_DRIVERS))
 DRVHOST_ELFS := $(patsubst %,$(BUILD)/user/drv-%.elf,$(DRVHOST_DRIVERS))
 USER_ELFS += $(DRVHOST_ELFS)
@@ -89,12 +96,13 @@ user_prog_dir = $(if $(filter $(1),$(USER_SERVERS)),servers/$(1),$(if $(filter s
 user_prog_objs = $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/*.c)) \
 	$(patsubst %.S,$(BUILD)/%.o,$(wildcard $(call user_prog_dir,$(1))/arch/$(USER_ARCH)/*.S))
 USER_PROG_OBJS := $(foreach p,$(USER_PROGS),$(call user_prog_objs,$(p)))
-USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS)
+USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS) \
+	$(DRVHOST_LIB_C_OBJS)
 # The driver processes' objects are reached only through the drv-%.elf
 # pattern rule, which would make them intermediate: make would delete them
 # after every build (a stray `rm` line after make test's last line) and
 # rebuild them the next time.
-.SECONDARY: $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS)
+.SECONDARY: $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS) $(DRVHOST_LIB_C_OBJS) $(DRVHOST_LIB)
 
 .PHONY: user
 user: $(USER_ELFS) $(BUILD)/initrd.img
@@ -134,8 +142,12 @@ $(BUILD)/drvhost/drivers/$(1).o: $(wildcard kernel/drivers/*/$(1)/$(1).c) | $(GE
 endef
 $(foreach d,$(DRVHOST_DRIVERS),$(eval $(call drvhost_driver_rule,$(d))))
 
-$(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/%.o $(USER_LIB) $(USER_LDSCRIPT)
-	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/$*.o $(USER_LIB) $(ARCH_USER_LIBS)
+$(BUILD)/user/drv-%.elf: $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/%.o $(DRVHOST_LIB) $(USER_LDSCRIPT)
+	$(LD) $(USER_LDFLAGS) -o $@ $(USER_CRT0) $(DRVHOST_OBJS) $(BUILD)/drvhost/drivers/$*.o $(DRVHOST_LIB) $(ARCH_USER_LIBS)
+
+$(DRVHOST_LIB): $(DRVHOST_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
 
 $(BUILD)/user/lib/syscall_stubs.o: $(GEN_DIR)/syscall_stubs.S
 	@mkdir -p $(dir $@)

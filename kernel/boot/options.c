@@ -22,6 +22,7 @@ static bool one_of(const char *v, const char *a, const char *b)
 static bool on_off(const char *v) { return one_of(v, "on", "off"); }
 static bool console_ok(const char *v) { return one_of(v, "serial", "vga"); }
 static bool ispc_ok(const char *v) { return one_of(v, "baseline", "fast"); }
+static bool drvmode_ok(const char *v) { return one_of(v, "user", "super"); }
 
 static bool tick_ok(const char *v)
 {
@@ -111,6 +112,7 @@ static const struct option {
 	{ "servers", "programs joined by commas, 127 bytes at most, or nothing", servers_ok },
 	{ "fastpath", "on or off", on_off },
 	{ "drvswitch", "on or off", on_off },
+	{ "drvmode", "user or super", drvmode_ok },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

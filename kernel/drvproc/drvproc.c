@@ -36,6 +36,7 @@
 #include <proc.h>
 #include <thread.h>
 #include <time.h>
+#include <vm.h>
 
 #define DRVPROC_START_NS 5000000000ull    /* a driver process registers within 5 s */
 
@@ -92,6 +93,8 @@ static int attach_proc(struct proc *p, void *arg)
 {
 	struct drvproc *c = arg;
 	p->priv = HAKO_PRIV_NONE;
+	c->grant.io.ring0 = p->as->supervisor;   /* drvproc_super.c: its threads' entry */
+	c->stat.placement = p->as->supervisor ? 3 : 1;
 	c->service.io = &c->grant.io;
 	proc_set_service(p, &c->service);
 	c->proc = p;
@@ -116,7 +119,7 @@ int drvproc_spawn(struct drvproc *c)
 	}
 	argv[argc] = NULL;
 	c->start_ns = time_ns();
-	int pid = proc_spawn_with(NULL, path, argc, argv, attach_proc, c);
+	int pid = proc_spawn_mode(NULL, path, argc, argv, drvproc_spawn_mode(), attach_proc, c);
 	if (pid > 0)
 		c->stat.generation++;
 	return pid;
@@ -147,12 +150,13 @@ static void start_one(struct drv_dev *dev)
 	while (!__atomic_load_n(&c->registered, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&c->restart, __ATOMIC_ACQUIRE) && time_ns() < deadline)
 		thread_sleep_ns(100000);
+	const char *mode = c->stat.placement == 3 ? "supervisor-mode " : "";
 	if (c->registered && c->type == HAKO_DRVPROC_NET)
-		kprintf("drvproc: %s runs as process %d (drv-%s), card %d\n", dev->name, pid,
+		kprintf("drvproc: %s runs as %sprocess %d (drv-%s), card %d\n", dev->name, mode, pid,
 			dev->driver->name, c->nic_index);
 	else if (c->registered)
-		kprintf("drvproc: %s runs as process %d (drv-%s), block device %d\n", dev->name, pid,
-			dev->driver->name, drvproc_blk_index(c));
+		kprintf("drvproc: %s runs as %sprocess %d (drv-%s), block device %d\n", dev->name, mode,
+			pid, dev->driver->name, drvproc_blk_index(c));
 	else
 		kprintf("drvproc: %s: drv-%s (pid %d) did not register\n", dev->name, dev->driver->name,
 			pid);

@@ -27,6 +27,9 @@
  *                      proxy registered in blk.c): requests are queued for
  *                      the process (EV_BLK), which takes them, moves their
  *                      data with HAKO_DRV_BLK_DATA and completes them
+ *   drvproc_super.c    paper 003's own placement: the same driver process in
+ *                      supervisor mode (ring 0, its own address space), chosen
+ *                      by drvmode=super
  *   drvproc_restart.c  a driver process that ends is started again from
  *                      the initrd (the kernel's reincarnation thread), a
  *                      watchdog kills one that stops serving, and faults
@@ -166,6 +169,9 @@ int drvproc_spawn_test(const char *path, uint16_t base, uint16_t size);
 void drvproc_stat(int nic, struct hako_drvproc_stat *out);
 void drvproc_stat_reset(int nic);
 struct hako_drvproc_stat *drvproc_kernel_stat(int nic);   /* the counters of a card driven in the kernel */
+
+/* drvproc_super.c */
+unsigned drvproc_spawn_mode(void);           /* drvmode=: PROC_SUPERVISOR or 0 (ring 3) */
 
 /* drvproc_restart.c */
 void drvproc_restart_start(void);            /* the reincarnation thread (with any driver process) */

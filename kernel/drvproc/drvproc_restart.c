@@ -251,7 +251,7 @@ static uint64_t pick_page(struct proc *p, int kind, uint64_t *rnd, uint64_t *pa)
 		else
 			va = HAKO_USER_STACK_TOP - (1 + (r >> 8) % STACK_PAGES) * PAGE_SIZE;
 		unsigned flags;
-		if (!vm_lookup(p->as, va, pa, &flags) || !(flags & VM_USER))
+		if (!vm_lookup(p->as, va, pa, &flags))   /* a program's page (VM_USER unless supervisor) */
 			continue;
 		bool text = (flags & VM_EXEC) && !(flags & VM_WRITE);
 		if (kind == HAKO_INJECT_TEXT ? text : (flags & VM_WRITE) != 0)
@@ -301,6 +301,8 @@ int drvproc_inject(int nic, struct hako_drvproc_inject *spec)
 		drvproc_post(c, HAKO_DRVPROC_EV_WILD);
 	else if (spec->kind == HAKO_INJECT_HANG)
 		drvproc_post(c, HAKO_DRVPROC_EV_HANG);
+	else if (spec->kind == HAKO_INJECT_CRASH)
+		drvproc_post(c, HAKO_DRVPROC_EV_CRASH);
 	else
 		drvproc_post(c, spec->kind == HAKO_INJECT_BREAK ? HAKO_DRVPROC_EV_BREAK : HAKO_DRVPROC_EV_STALL);
 	if (err == 0)

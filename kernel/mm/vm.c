@@ -26,6 +26,8 @@ int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
 	if ((va | pa) & (PAGE_SIZE - 1))
 		return -EINVAL;
+	if (as->supervisor)
+		flags &= ~VM_USER;
 	spin_lock(&as->lock);
 	int err = arch_pt_map(as, va, pa, flags);
 	spin_unlock(&as->lock);
@@ -127,6 +129,8 @@ uint64_t vm_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages, uint
 
 int vm_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
+	if (as->supervisor)
+		flags &= ~VM_USER;
 	if ((va | pa) & (VM_LARGE_SIZE - 1))
 		return -EINVAL;
 	spin_lock(&as->lock);

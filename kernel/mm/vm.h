@@ -27,6 +27,9 @@ struct addrspace {
 	volatile uint64_t cpus;         /* CPUs that may hold its translations */
 	struct spinlock lock;           /* guards the page tables */
 	uint64_t table_frames;          /* page-table frames it owns */
+	bool supervisor;                /* a supervisor-mode process's (paper 003): every page
+	                                 * is a supervisor page, vm_map drops VM_USER; set
+	                                 * before anything is mapped */
 };
 
 extern struct addrspace kernel_as;

@@ -22,6 +22,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <heap.h>
+#include <kstack.h>
 #include <kprintf.h>
 #include <panic.h>
 #include <proc.h>
@@ -109,6 +110,8 @@ static void uthread_entry(void *arg)
 	struct uthread *u = arg;
 	if (thread_current()->killed)
 		uthread_leave(-1);
+	if (u->super_stack)
+		arch_super_start(u->rip, u->super_stack + KSTACK_SIZE, u->a0, u->a1);
 	arch_user_start(u->rip, u->rsp, u->a0, u->a1);
 }
 
@@ -138,12 +141,26 @@ void proc_set_service(struct proc *p, struct proc_service *s)
 			serve(p->threads[i].t, s);
 }
 
-/* A kernel thread that will enter ring 3 at u->rip; not yet started. */
+/* The stack a supervisor-mode thread ran on goes back, once its thread is
+ * gone (joined or discarded: it may have left the process on that stack). */
+static void uthread_free_super_stack(struct uthread *u)
+{
+	if (u->super_stack)
+		kstack_free(u->super_stack);
+	u->super_stack = 0;
+}
+
+/* A kernel thread that will enter ring 3 (or, in a supervisor-mode
+ * process, ring 0 on a stack of its own) at u->rip; not yet started. */
 static int uthread_make(struct proc *p, struct uthread *u)
 {
-	struct thread *t = thread_create(p->name, uthread_entry, u, PROC_PRIO, 0);
-	if (!t)
+	if (p->as->supervisor && !(u->super_stack = kstack_alloc()))
 		return -ENOMEM;
+	struct thread *t = thread_create(p->name, uthread_entry, u, PROC_PRIO, 0);
+	if (!t) {
+		uthread_free_super_stack(u);
+		return -ENOMEM;
+	}
 	t->as = p->as;
 	t->owner = u;
 	serve(t, p->service);
@@ -264,6 +281,7 @@ int proc_thread_join(int tid)
 	if (!done)
 		return -EINTR;
 	int code = thread_join(t);       /* reaped already: frees at once */
+	uthread_free_super_stack(u);
 	spin_lock(&p->join_wq.lock);
 	u->state = UT_FREE;
 	u->t = NULL;
@@ -365,6 +383,7 @@ static void proc_teardown(struct proc *p)
 		if (p->threads[i].state != UT_FREE && p->threads[i].t) {
 			thread_join(p->threads[i].t);     /* reaped already: frees at once */
 			p->threads[i].t = NULL;
+			uthread_free_super_stack(&p->threads[i]);
 		}
 	for (struct proc_exit_hook *h = exit_hooks; h; h = h->next)
 		h->fn(p);                    /* ipc, drvproc, NICs: proc.h's ranks */
@@ -499,7 +518,8 @@ static struct proc *proc_alloc(const char *path, struct proc *parent)
 }
 
 /* Build the process, its memory and main thread; nothing runs yet. */
-static int proc_build(struct proc *p, const void *file, uint64_t size, int argc, char *const argv[])
+static int proc_build(struct proc *p, const void *file, uint64_t size, int argc, char *const argv[],
+		      unsigned mode)
 {
 	struct elf_image img;
 	if (elf_parse(file, size, HAKO_USER_IMAGE_BASE, HAKO_USER_HEAP_LIMIT, &img) < 0)
@@ -507,6 +527,7 @@ static int proc_build(struct proc *p, const void *file, uint64_t size, int argc,
 	p->as = vm_create();
 	if (!p->as)
 		return -ENOMEM;
+	p->as->supervisor = (mode & PROC_SUPERVISOR) != 0;   /* before its first page */
 	struct uthread *u = &p->threads[0];
 	int err = proc_load(p, &img, file);
 	if (!err)
@@ -530,7 +551,7 @@ struct proc *proc_create_unstarted(const char *path)
 	struct proc *p = proc_alloc(path, NULL);
 	if (!p)
 		return NULL;
-	if (table_insert(p) < 0 || proc_build(p, file, size, 1, argv) < 0) {
+	if (table_insert(p) < 0 || proc_build(p, file, size, 1, argv, 0) < 0) {
 		proc_discard_unstarted(p);
 		return NULL;
 	}
@@ -541,6 +562,7 @@ void proc_discard_unstarted(struct proc *p)
 {
 	if (p->threads[0].t)
 		thread_discard(p->threads[0].t);
+	uthread_free_super_stack(&p->threads[0]);
 	if (p->as)
 		vm_destroy(p->as);
 	if (p->pid) {
@@ -559,8 +581,16 @@ int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv
 int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const argv[],
 		    int (*setup)(struct proc *p, void *arg), void *arg)
 {
+	return proc_spawn_mode(parent, path, argc, argv, 0, setup, arg);
+}
+
+int proc_spawn_mode(struct proc *parent, const char *path, int argc, char *const argv[],
+		    unsigned mode, int (*setup)(struct proc *p, void *arg), void *arg)
+{
 	const void *file;
 	uint64_t size;
+	if ((mode & PROC_SUPERVISOR) && !ARCH_HAS_SUPERVISOR_PROCS)
+		return -ENOSYS;
 	if (initrd_find(path, &file, &size) < 0)
 		return -ENOENT;
 	struct proc *p = proc_alloc(path, parent);
@@ -568,7 +598,7 @@ int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const
 		return -ENOMEM;
 	int err = table_insert(p);
 	if (!err)
-		err = proc_build(p, file, size, argc, argv);
+		err = proc_build(p, file, size, argc, argv, mode);
 	if (!err && setup)
 		err = setup(p, arg);
 	if (err) {

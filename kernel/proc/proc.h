@@ -42,6 +42,9 @@ struct uthread {
 	int code;                        /* exit code once UT_EXITED */
 	bool joining;                    /* a thread_join is under way */
 	uint64_t rip, rsp, a0, a1;       /* where it starts in ring 3, rdi, rsi */
+	uint64_t super_stack;            /* a supervisor-mode process's thread: the base of the
+	                                  * stack it runs on in ring 0 (a kernel stack, kstack.h,
+	                                  * in the kernel half: super_arch.c); 0 otherwise */
 	struct proc *proc;
 	bool stack_pending;              /* its stack slot is queued for the serialiser
 					  * (set under join_wq.lock, cleared under it and
@@ -85,6 +88,13 @@ int proc_spawn(struct proc *parent, const char *path, int argc, char *const argv
  * undoes the spawn. */
 int proc_spawn_with(struct proc *parent, const char *path, int argc, char *const argv[],
 		    int (*setup)(struct proc *p, void *arg), void *arg);
+/* proc_spawn_with, in a mode: PROC_SUPERVISOR runs the process in supervisor
+ * mode (paper 003's driver placement, arch_super_start): every page of its
+ * address space a supervisor page, each thread on a stack in the kernel
+ * half.  -ENOSYS where the arch has no such mode (ARCH_HAS_SUPERVISOR_PROCS). */
+#define PROC_SUPERVISOR 1u
+int proc_spawn_mode(struct proc *parent, const char *path, int argc, char *const argv[],
+		    unsigned mode, int (*setup)(struct proc *p, void *arg), void *arg);
 /* The program the kernel runs (may power off): pid 1 unless driver processes came first. */
 extern int proc_init_pid;
 int proc_wait(struct proc *parent, int pid, int *status);   /* pid -1: any child */
@@ -133,6 +143,10 @@ int proc_page_fault(uint64_t addr, unsigned access);         /* 0, -EFAULT or -E
 long proc_brk(struct proc *p, uint64_t end);
 void proc_free_stack_slot(struct proc *p, int slot);         /* page by page (serialise=off) */
 void proc_free_stack_slot_chunked(struct proc *p, int slot); /* SER_UNMAP_CHUNK pages a lock hold */
+/* Is [addr, addr + len) inside the running thread's supervisor-mode stack
+ * (uthread.super_stack; false for every other thread)?  Its end, or 0. */
+bool proc_own_stack(uint64_t addr, uint64_t len);
+uint64_t proc_own_stack_top(void);
 struct elf_image;
 int proc_load(struct proc *p, const struct elf_image *img, const uint8_t *file);
 int proc_setup_stack(struct proc *p, int argc, char *const argv[], uint64_t *rsp, uint64_t *uargv);

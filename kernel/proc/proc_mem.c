@@ -111,6 +111,19 @@ int proc_page_fault(uint64_t addr, unsigned access)
 	return err == -EEXIST ? 0 : err;            /* another thread filled it first */
 }
 
+bool proc_own_stack(uint64_t addr, uint64_t len)
+{
+	struct uthread *u = uthread_current();
+	uint64_t base = u ? u->super_stack : 0;
+	return base && addr >= base && len <= KSTACK_SIZE && addr - base <= KSTACK_SIZE - len;
+}
+
+uint64_t proc_own_stack_top(void)
+{
+	struct uthread *u = uthread_current();
+	return u && u->super_stack ? u->super_stack + KSTACK_SIZE : 0;
+}
+
 /* Unmap and free what is mapped in [from, to). */
 static void unmap_range(struct proc *p, uint64_t from, uint64_t to)
 {

@@ -134,6 +134,8 @@ struct hako_drvproc_reg {
                                       * outside its buffer (a driver wrong but running) */
 #define HAKO_DRVPROC_EV_STALL   512u /* fault injection: from now on refuse every send with
                                       * -EAGAIN (a driver stuck but answering) */
+#define HAKO_DRVPROC_EV_CRASH   1024u /* fault injection: write an address that is not its own
+                                      * (a page fault in its own code, which kills it) */
 
 /* The driver's own counters, handed to the kernel's card at each drvproc_recv. */
 struct hako_drvproc_nicstat {
@@ -171,7 +173,10 @@ struct hako_drvproc_msg {
                                   * can make it): the kernel kills it for that */
 #define HAKO_INJECT_STALL    6   /* it keeps answering but refuses every send (-EAGAIN, as a
                                   * flipped bit can make it): the watchdog kills it */
-#define HAKO_INJECT_KINDS    7
+#define HAKO_INJECT_CRASH    7   /* it writes an address outside its memory: the page fault in
+                                  * its own code (ring 3, or ring 0 with drvmode=super) kills it
+                                  * alone, and it is started again */
+#define HAKO_INJECT_KINDS    8
 
 struct hako_drvproc_inject {
 	int32_t kind;                /* HAKO_INJECT_* */
@@ -186,9 +191,13 @@ struct hako_drvproc_inject {
  * counts the thread switches into and out of the driver process); an
  * address-space switch is a CR3 load, counted by the CPU doing it.
  */
+/* hako_drvproc_stat.placement: a driver process, in ring 3 or in supervisor mode? */
+#define HAKO_DRVPROC_PLACED_IN_PROCESS(placement) ((placement) == 1 || (placement) == 3)
+
 struct hako_drvproc_stat {
 	int32_t placement;           /* 0: in the kernel, 1: a driver process, 2: in the kernel
-	                              * with an address-space switch inserted (drvswitch=on) */
+	                              * with an address-space switch inserted (drvswitch=on),
+	                              * 3: a driver process in supervisor mode (drvmode=super) */
 	int32_t pid;                 /* the driver process, 0 */
 	uint64_t calls;              /* drvproc calls (nic_send from programs included) */
 	uint64_t kernel_calls;       /* calls the kernel made (nic_drain) */

@@ -45,7 +45,8 @@
 
 /*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a
- * block of 64; placement 0 in the kernel, 1 a driver process.
+ * block of 64; placement 0 in the kernel, 1 a driver process (2 and 3:
+ * blocks of their own below).
  */
 #define REGION_DRVPROC              0x200
 #define REGION_DRVPROC_SIZE         0x40
@@ -64,6 +65,10 @@
 #define DRVSW_COPYCALL_1514         4       /* drvproc_call NET_COPY, 1514 bytes */
 #define DRVSW_IRQ                   5       /* (global) a frame until the requester has it */
 #define DRVSW_FRAMES                6       /* (global) the throughput run */
+/* A driver process in supervisor mode (drvmode=super, placement 3), one id
+ * per figure, numbered as DRVSW_*; the copy alone (DRVSW_COPYIN_*) is the
+ * kernel's copy for any driver process, REGION_DRVPROC_COPYIN's + 1 and + 3: */
+#define REGION_DRVPROC_SUPER        0x218
 
 /* tlbstep (kernel/measure/tlbstep.c): per size index, each pass. */
 #define REGION_TLBSTEP_FIRST        0x400   /* first pass after the CR3 reload */

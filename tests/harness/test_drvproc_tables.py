@@ -21,11 +21,16 @@ KERNEL = [bench_rec("irq_path_kernel", 2000), bench_rec("call_send60_kernel", 80
           sw_rec("irq_path_kernel", "kernel", 100, 0, 200),
           sw_rec("frames_kernel", "kernel", 2000, 0, 0, frames=2000, frames_per_s=300000,
                  per_frame=3000)]
-PROCESS = [bench_rec("irq_path_process", 4000), bench_rec("call_send60_process", 3000),
-           bench_rec("copyin_4_process", 300),
-           sw_rec("irq_path_process", "process", 100, 100, 400),
-           sw_rec("frames_process", "process", 2000, 20, 60, frames=2000, frames_per_s=250000,
-                  per_frame=3600)]
+def process_placement(placement, irq, call, per_frame, fps):
+    """A process placement's records: the interrupt path, a call, a copy-in, the throughput."""
+    return [bench_rec(f"irq_path_{placement}", irq), bench_rec(f"call_send60_{placement}", call),
+            bench_rec(f"copyin_4_{placement}", 300),
+            sw_rec(f"irq_path_{placement}", placement, 100, 100, 400),
+            sw_rec(f"frames_{placement}", placement, 2000, 20, 60, frames=2000, frames_per_s=fps,
+                   per_frame=per_frame)]
+
+
+PROCESS = process_placement("process", 4000, 3000, 3600, 250000)
 
 
 def test_figures_pair_the_placements():
@@ -64,3 +69,39 @@ def test_drvproc_bench_boots_both_placements():
     b = bench.registry()["drvproc"]
     assert b.profile.words == ("drvbench",) and b.profile.net == "hub" and b.profile.smp == 1
     assert b.variants[:2] == (("kernel", ""), ("process", "drvproc=rtl8139,e1000"))
+
+
+SUPER = process_placement("super", 3000, 2000, 3300, 270000)
+
+
+def test_render_three_placements_side_by_side():
+    text = drvproc_tables.render(KERNEL, PROCESS, None, (), SUPER)
+    head = next(line for line in text.splitlines() if line.lstrip().startswith("kernel"))
+    assert "super" in head and "diff p" in head and "diff s" in head and "sw s" in head
+    row = next(line for line in text.splitlines() if line.startswith("interrupt entry -> requester"))
+    assert "2,000" in row and "4,000" in row and "3,000" in row and "+1,000" in row
+    assert "s: a process in supervisor mode" in text
+    assert any(line.startswith("super") and "270,000" in line for line in text.splitlines())
+    over = next(line for line in text.splitlines() if line.startswith("estimated overhead"))
+    assert "process: throughput run +20.0 % instructions" in over
+    assert "super: throughput run +10.0 % instructions" in over
+    assert "(call + interrupt path) +78.6 %" in over and over.endswith("paper +5 %")
+
+
+def test_drvproc_bench_boots_the_supervisor_placement():
+    b = bench.registry()["drvproc"]
+    assert ("super", "drvproc=rtl8139,e1000 drvmode=super") in b.variants
+
+
+def test_paper_estimate_prices_the_added_switches():
+    def modelled(placement, irq, call, irq_cr3, call_cr3):
+        return [bench_rec(f"irq_path_{placement}", 1, {"cycles": irq}),
+                bench_rec(f"call_send60_{placement}", 1, {"cycles": call}),
+                sw_rec(f"irq_path_{placement}", placement, 100, 0, 100 * irq_cr3),
+                sw_rec(f"call_send60_{placement}", placement, 100, 0, 100 * call_cr3)]
+    figs = drvproc_tables.figures(modelled("kernel", 9000.0, 1000.0, 2, 0)
+                                  + modelled("process", 1.0, 1.0, 4, 2)
+                                  + modelled("super", 1.0, 1.0, 4, 2))
+    assert drvproc_tables.paper_estimate(figs, 100.0) == \
+        "process 4 x 100 = +4.0 %, super 4 x 100 = +4.0 %; paper +5 %"
+    assert drvproc_tables.paper_estimate(figs, None) == ""

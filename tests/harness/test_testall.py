@@ -27,7 +27,10 @@ def test_plan_table():
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
-        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci", "sh4-r2d-smp1",
+        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci",
+        "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super",
+        "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000-drvmode-super",
+        "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci-drvmode-super", "sh4-r2d-smp1",
         "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
@@ -40,15 +43,18 @@ def test_plan_table():
         assert fuzz.net == "hub"
     sh4 = full.boots[-3]                                   # the second arch, before the soak
     assert sh4.arch == "sh4" and sh4.smp == 1 and sh4.profile().arch == "sh4"
-    iop = full.boots[-7]
+    iop = full.boots[-10]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
-    drvproc = full.boots[-6:-4]
-    assert all(c.cmdline == "drvproc=rtl8139,e1000" and c.net == "hub" for c in drvproc)
-    assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
-    blk = full.boots[-4]
-    assert blk.cmdline == "drvproc=ramdisk,ahci" and blk.disk == "ahci"
-    assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS
+    for mode, first in (("", -9), (" drvmode=super", -6)):     # ring 3, then supervisor mode
+        drvproc = full.boots[first:first + 2]
+        assert all(c.cmdline == "drvproc=rtl8139,e1000" + mode and c.net == "hub" for c in drvproc)
+        assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
+        assert drvproc[0].words == (("ktest",) + testall.DRVMODE_SUPER_KTESTS if mode else
+                                    testall.GUEST_WORDS)
+        blk = full.boots[first + 2]
+        assert blk.cmdline == "drvproc=ramdisk,ahci" + mode and blk.disk == "ahci"
+        assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]
     assert full.determinism.profile().net == "hub"
 

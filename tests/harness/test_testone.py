@@ -64,14 +64,16 @@ def test_guest_boots_come_from_the_full_plan_naming_boots_first():
     assert all(b.words == ("selftest", testall.IOP_TESTS[0]) for b in boots)
     assert not any(b.debug_kernel or b.iso for b in boots)
     plain = guest_boots(full, "selftest", "spawn_works")
-    assert [b.label for b in plain][:4] == [
+    assert [b.label for b in plain][:5] == [
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
+        "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000-drvmode-super",
         "q35-smp4-disk-both-selftest", "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci"]
     assert len({b.profile() for b in plain}) == len(plain)
     kernel = guest_boots(full, "ktest", "pmm_alloc")
-    assert [b.label for b in kernel][:4] == [
+    assert [b.label for b in kernel][:5] == [
         "pc-smp4-net-hub-ktest", "q35-smp4-net-hub-ktest",
-        "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000", "q35-smp4-disk-both-ktest"]
+        "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000",
+        "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super", "q35-smp4-disk-both-ktest"]
     assert all(b.kinds == ("ktest",) and b.words == ("ktest", "pmm_alloc") for b in kernel)
 
 
@@ -82,6 +84,9 @@ def test_a_skip_reason_moves_the_boots_it_asks_for_forward():
     assert disk[0].label == "q35-smp4-disk-both-ktest" and len(disk) == len(boots)
     drv = testone.by_hint(boots, "no driver process (boot with --net hub --drvproc rtl8139,e1000)")
     assert drv[0].label == "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000"
+    sup = testone.by_hint(boots, "no driver process in supervisor mode (boot with --drvproc "
+                                 "rtl8139,e1000 --cmdline drvmode=super)")
+    assert sup[0].label == "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super"
     iop = testone.by_hint(guest_boots(testall.PLANS["full"], "selftest", "x"),
                           "no I/O processor (boot with iop=N)")
     assert iop[0].cmdline == "iop=3"

@@ -160,7 +160,7 @@ static const char *e1000_process(void)
 	struct hako_drvproc_stat st;
 	if (!find_pair(a, b, &tx, &rx))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_drvproc_ctl(tx, HAKO_DRVPROC_STAT, &st) < 0 || st.placement != 1)
+	if (sys_drvproc_ctl(tx, HAKO_DRVPROC_STAT, &st) < 0 || !HAKO_DRVPROC_PLACED_IN_PROCESS(st.placement))
 		return "the e1000's driver is in the kernel (boot with --drvproc rtl8139,e1000)";
 	return needs_two_cpus();
 }

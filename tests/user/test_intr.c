@@ -65,7 +65,7 @@ static const char *nic_pair_packaging(void)
 	struct hako_drvproc_stat st;
 	if (!hub_pair(&p))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_drvproc_ctl(p.rtl, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1)
+	if (sys_drvproc_ctl(p.rtl, HAKO_DRVPROC_STAT, &st) == 0 && HAKO_DRVPROC_PLACED_IN_PROCESS(st.placement))
 		return "the RTL8139's driver is a process (drvproc=): no interrupt packaging";
 	return NULL;
 }

@@ -281,7 +281,7 @@ static const char *hub_cards_packaging(void)
 {
 	struct hako_drvproc_stat st;
 	const char *why = hub_cards();
-	if (!why && sys_drvproc_ctl(rtl, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1)
+	if (!why && sys_drvproc_ctl(rtl, HAKO_DRVPROC_STAT, &st) == 0 && HAKO_DRVPROC_PLACED_IN_PROCESS(st.placement))
 		why = "the RTL8139's driver is a process (drvproc=): no interrupt packaging";
 	return why;
 }

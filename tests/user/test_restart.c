@@ -2,7 +2,9 @@
  * tests/user/test_restart.c — faults and restart of driver processes
  * (paper 003): a driver process killed in the middle of
  * a flood is started again and every frame is accounted for; a hung one
- * is killed by the kernel's watchdog and started again; a short
+ * is killed by the kernel's watchdog and started again; one crashing in
+ * its own code (ring 3, or ring 0 with drvmode=super) ends alone and is
+ * started again; a short
  * fault-injection run (user/faultinject) leaves the kernel and a
  * bystander running.  They need the hub's two cards with the e1000's
  * driver as a process (make test's drvproc boot); otherwise SKIP.
@@ -50,7 +52,7 @@ static const char *tx_process(void)
 	struct hako_drvproc_stat st;
 	if (!find_cards(&c))
 		return "no NIC pair (boot with --net hub)";
-	if (sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &st) < 0 || st.placement != 1)
+	if (sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &st) < 0 || !HAKO_DRVPROC_PLACED_IN_PROCESS(st.placement))
 		return "the e1000's driver is in the kernel (boot with --drvproc rtl8139,e1000)";
 	return NULL;
 }
@@ -519,4 +521,32 @@ TEST_NEEDS(driver_refusing_every_send_is_killed_by_the_watchdog, tx_process)
 	static const struct breakage b = { "every send refused", HAKO_INJECT_STALL, -EAGAIN, 2,
 					   offsetof(struct hako_drvproc_stat, watchdog_kills) };
 	return broken_driver_is_replaced(&b);
+}
+
+/* A crash in the driver's own code (a write outside its memory): in ring 3 or in ring 0
+ * (drvmode=super) the page fault ends that driver alone, the kernel starts it again, the
+ * card sends again and the other card's driver goes on untouched. */
+TEST_NEEDS(driver_crashing_in_its_own_code_is_killed_alone_and_restarted, tx_process)
+{
+	struct cards c;
+	CHECK(find_cards(&c), "the NIC pair is gone");
+	struct hako_drvproc_stat s0, s1, r0, r1;
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s0), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.rx, HAKO_DRVPROC_STAT, &r0), 0);
+	struct hako_drvproc_inject in = { .kind = HAKO_INJECT_CRASH };
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_INJECT, &in), 0);
+	CHECK(wait_generation(c.tx, s0.generation + 1, &s1) == 0,
+	      "the crashed driver was not started again in %d ms", RESTART_MS);
+	CHECK(send_one(&c, RESTART_MS) == 0, "no frame sent after the restart");
+	CHECK_EQ(sys_drvproc_ctl(c.tx, HAKO_DRVPROC_STAT, &s1), 0);
+	CHECK_EQ(sys_drvproc_ctl(c.rx, HAKO_DRVPROC_STAT, &r1), 0);
+	printf("selftest: crash: %s's driver (placement %d) pid %d crashed, now pid %d; crashes %" PRIu64
+	       ", restarts %" PRIu64 "\n", c.tx_in.name, s0.placement, s0.pid, s1.pid, D(crashes), D(restarts));
+	CHECK_EQ(D(crashes), 1);
+	CHECK_EQ(D(restarts), 1);
+	CHECK_EQ(D(injected[HAKO_INJECT_CRASH]), 1);
+	CHECK(s1.pid != s0.pid && s1.placement == s0.placement, "pid %d -> %d, placement %d -> %d",
+	      s0.pid, s1.pid, s0.placement, s1.placement);
+	CHECK(r1.generation == r0.generation && r1.pid == r0.pid, "the other card's driver changed");
+	return 0;
 }

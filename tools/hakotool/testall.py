@@ -145,6 +145,7 @@ DRVPROC_TESTS = (
     "fault_counters_are_the_kernels_and_stay_bounded",
     "driver_breaking_the_call_protocol_is_killed_and_sends_succeed_again",
     "driver_refusing_every_send_is_killed_by_the_watchdog",
+    "driver_crashing_in_its_own_code_is_killed_alone_and_restarted",
 )
 
 
@@ -158,6 +159,23 @@ DRVPROC_BLK_TESTS = (
     "drvproc_block_driver_killed_is_restarted_and_serves_again",
     "blk_every_device_reads_back_what_was_written",
     "blk_processes_on_every_cpu_share_each_device",
+)
+
+
+# The driver processes of the boots above in supervisor mode instead of ring 3,
+# and the kernel tests that boot runs: the cards through the drivers, the
+# grants, the supervisor-mode checks (the others do not meet a driver).
+DRVMODE_SUPER = "drvmode=super"
+DRVMODE_SUPER_KTESTS = (
+    "nic_pair_found_on_the_hub",
+    "nic_rtl8139_to_e1000_200_frames",
+    "nic_e1000_to_rtl8139_200_frames",
+    "nic_send_rejects_bad_lengths",
+    "drvproc_port_outside_grant_kills_process",
+    "drvproc_cards_granted_to_processes_only",
+    "drvproc_grants_outside_manifest_refused",
+    "drvproc_super_drivers_map_only_supervisor_pages",
+    "driver_refuses_resources_outside_manifest",
 )
 
 
@@ -225,6 +243,15 @@ PLANS = {
         # Block drivers as processes: the ramdisk and the AHCI disk.
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
                  cmdline=DRVPROC_BLK),
+        # The same drivers as processes in supervisor mode (drvmode=super: ring 0,
+        # their own address spaces, paper 003's placement): the kernel tests
+        # (its pages and entry), the card and restart selftests, the block ones.
+        BootCase("pc", 4, net="hub", words=("ktest",) + DRVMODE_SUPER_KTESTS,
+                 cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
+        BootCase("pc", 4, net="hub", words=("selftest",) + DRVPROC_TESTS, kinds=("utest",),
+                 cmdline=f"{DRVPROC} {DRVMODE_SUPER}"),
+        BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
+                 cmdline=f"{DRVPROC_BLK} {DRVMODE_SUPER}"),
         # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
         # (skipped with the reason when the SH-4 compiler or QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),

@@ -108,6 +108,7 @@ def guest_boots(plan: Plan, word: str, name: str) -> list[BootCase]:
 _HINTS = (("--disk", lambda case: case.disk != "none"),
           ("--net", lambda case: case.net != "none"),
           ("--drvproc", lambda case: "drvproc=" in case.cmdline),
+          ("drvmode=super", lambda case: "drvmode=super" in case.cmdline),
           ("iop", lambda case: "iop=" in case.cmdline))
 
 

@@ -48,8 +48,8 @@
 #define FLOOD       2000
 #define FRAME       60
 
-static int rtl = -1, e1k = -1, placement;   /* hako_drvproc_stat.placement: 0, 1, 2 */
-static const char *where[] = { "kernel", "process", "switch" };
+static int rtl = -1, e1k = -1, placement;   /* hako_drvproc_stat.placement: 0 .. 3 */
+static const char *where[] = { "kernel", "process", "switch", "super" };
 static uint8_t mac_rtl[6], mac_e1k[6];
 static uint8_t buf[2048] __attribute__((aligned(4096)));
 
@@ -105,7 +105,9 @@ static int find_cards(void)
 
 static char name[48];
 
-/* The region of figure fig (DRVSW_*) in this boot's placement. */
+/* The region of figure fig (DRVSW_*) in this boot's placement.  The copy
+ * alone is the kernel's copy for a driver process (drvproc_call.c), one
+ * region for a process in ring 3 and one in supervisor mode. */
 static int region_of(int fig)
 {
 	static const int base[] = { [DRVSW_COPYIN_4] = REGION_DRVPROC_COPYIN,
@@ -114,7 +116,12 @@ static int region_of(int fig)
 				    [DRVSW_COPYCALL_4] = REGION_DRVPROC_COPYCALL,
 				    [DRVSW_COPYCALL_1514] = REGION_DRVPROC_COPYCALL + 2,
 				    [DRVSW_IRQ] = REGION_DRVPROC_IRQ, [DRVSW_FRAMES] = REGION_DRVPROC_FRAMES };
-	return placement == 2 ? REGION_DRVPROC_SWITCHED + fig : base[fig] + placement;
+	bool copy = fig == DRVSW_COPYIN_4 || fig == DRVSW_COPYIN_1514;
+	if (placement == 2)
+		return REGION_DRVPROC_SWITCHED + fig;
+	if (placement == 3)
+		return copy ? base[fig] + 1 : REGION_DRVPROC_SUPER + fig;
+	return base[fig] + placement;
 }
 
 /* Global markers of figure fig's region (every CPU's work counts). */
@@ -318,10 +325,11 @@ int main(void)
 		return 1;
 	}
 	placement = stat(rtl).placement;
-	if (placement < 0 || placement > 2)
+	if (placement < 0 || placement > 3)
 		placement = 0;
 	static const char *how[] = { "in the kernel", "as a process (drvproc=)",
-				     "in the kernel, an address-space switch inserted (drvswitch=on)" };
+				     "in the kernel, an address-space switch inserted (drvswitch=on)",
+				     "as a process in supervisor mode (drvproc=, drvmode=super)" };
 	printf("drvbench: the RTL8139's driver runs %s\n", how[placement]);
 	if (bench_call() < 0 || bench_copy(4) < 0 || bench_copy(1514) < 0 || bench_irq() < 0 ||
 	    bench_frames() < 0)

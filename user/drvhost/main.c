@@ -34,6 +34,8 @@
  *              but running, which the kernel must notice and kill;
  *              STALL (fault injection): every later send is refused
  *              -EAGAIN — a driver answering but stuck, for the watchdog.
+ *              CRASH (fault injection): a write to an address that is not
+ *              ours — the page fault in the driver's own code ends it.
  * One thread runs it all, so the driver's two halves and its send never
  * overlap (the kernel's rx_lock/tx_lock have no counterpart here).
  */
@@ -46,6 +48,9 @@
 #include <drvhost.h>
 
 #define TXQ_TRIES 1000               /* a queued frame waits this many reclaims for a slot */
+/* Fault injection (CRASH): an address below every program, never mapped (a
+ * volatile pointer, so the compiler neither folds nor questions the write). */
+static volatile uint32_t *volatile crash_at = (volatile uint32_t *)16;
 
 static struct hako_drvproc_msg msg;
 static uint8_t frame[ETH_FRAME_MAX];
@@ -139,6 +144,8 @@ static void events(struct nic *n)
 		copy_off = (uint64_t)-EINVAL;    /* what one flipped bit in call() can make of 0 */
 	if (ev & HAKO_DRVPROC_EV_STALL)
 		stalled = true;
+	if (ev & HAKO_DRVPROC_EV_CRASH)
+		*crash_at = 1;
 	if (ev & HAKO_DRVPROC_EV_TXQ) {
 		int r = send_frame(n, msg.data, msg.len);
 		for (int i = 0; r == -EAGAIN && i < TXQ_TRIES; i++) {

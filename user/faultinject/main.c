@@ -66,7 +66,7 @@ static bool find(struct card *c, const char *name)
 		if (strcmp(c->info.name, name) == 0) {
 			c->nic = i;
 			struct hako_drvproc_stat st;
-			c->process = sys_drvproc_ctl(i, HAKO_DRVPROC_STAT, &st) == 0 && st.placement == 1;
+			c->process = sys_drvproc_ctl(i, HAKO_DRVPROC_STAT, &st) == 0 && HAKO_DRVPROC_PLACED_IN_PROCESS(st.placement);
 			return true;
 		}
 	return false;

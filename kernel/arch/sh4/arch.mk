@@ -26,6 +26,8 @@ ARCH_KERNEL_LIBS := $(shell $(ARCH_CROSS)gcc -ml -m4-nofpu -print-libgcc-file-na
 ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
 ARCH_USER_LDSCRIPT := user/lib/arch/sh4/user.ld
 ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
+# Driver programs: no supervisor-mode placement here, nothing apart.
+ARCH_DRVHOST_CFLAGS :=
 ARCH_OBJDUMP_FLAGS :=
 # nm prints 32-bit addresses: mksyms widens them as the C code does.
 ARCH_MKSYMS_FLAGS := --sign-extend32

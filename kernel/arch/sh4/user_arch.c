@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cpu.h>
 #include <errno.h>
+#include <panic.h>
 #include <proc.h>
 #include <uaccess.h>
 #include <arch/arch.h>
@@ -31,6 +32,14 @@ void arch_user_start(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
 	tf->r[5] = (uint32_t)a1;
 	arch_irq_disable();
 	sh4_enter_user(tf);
+}
+
+/* Never called: ARCH_HAS_SUPERVISOR_PROCS is 0 (drvmode=super runs the
+ * drivers in user mode on this arch). */
+void arch_super_start(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
+{
+	(void)pc, (void)sp, (void)a0, (void)a1;
+	panic("arch_super_start: no supervisor-mode processes on SH-4");
 }
 
 static unsigned fault_access(uint32_t event)

@@ -14,5 +14,9 @@ ARCH_MKSYMS_FLAGS :=
 ARCH_USER_CFLAGS := -mgeneral-regs-only
 ARCH_USER_LDSCRIPT := user/lib/user.ld
 ARCH_USER_LIBS :=
+# Driver programs (drv-NAME) may run in ring 0 (drvmode=super, super_arch.c),
+# where an interrupt pushes its frame on their stack: no red zone.  They and
+# the library they link are built so in both placements.
+ARCH_DRVHOST_CFLAGS := -mno-red-zone
 # The image GRUB and QEMU's multiboot loader take, and the program archive.
 ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/initrd.img

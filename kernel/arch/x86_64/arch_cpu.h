@@ -11,6 +11,8 @@
 #define SEL_UDATA 0x1b      /* 0x18 | RPL 3 */
 #define SEL_UCODE 0x23      /* 0x20 | RPL 3 */
 #define SEL_TSS   0x28
+#define SEL_SCODE 0x38      /* a supervisor-mode process's code: ring 0 like SEL_KCODE, its
+                             * own selector so a frame shows whose code ran (tf_from_user) */
 
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI          2
@@ -34,13 +36,17 @@ struct tss {
 #define IOMAP_BYTES 8192                /* one bit per port, 64 Ki ports */
 
 struct arch_cpu {
-	uint64_t gdt[7];
+	uint64_t gdt[8];
 	struct tss tss;
 	/* The I/O permission bitmap follows the TSS directly (iomap_base =
 	 * sizeof(struct tss)); a set bit refuses the port to ring 3, and the
 	 * byte after it must be all ones.  io_open: the ranges open now. */
 	uint8_t iomap[IOMAP_BYTES + 1];
 	struct arch_io_grant io_open;
+	/* Nonzero while this CPU holds something of a service thread's that the
+	 * switch to another thread must undo: ranges open, or the supervisor
+	 * system-call entry in LSTAR (io_open.ring0). */
+	uint32_t io_loaded;
 	uint8_t df_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 	uint8_t nmi_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 	uint8_t db_stack[IST_STACK_SIZE] __attribute__((aligned(16)));

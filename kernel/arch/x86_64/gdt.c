@@ -2,7 +2,8 @@
  * gdt.c — each CPU's global descriptor table and task-state segment.
  *
  * Layout (fixed by syscall/sysret, see SEL_* in arch_cpu.h): null, kernel
- * code, kernel data, user data, user code, TSS (two slots).  The TSS gives
+ * code, kernel data, user data, user code, TSS (two slots), supervisor
+ * process code (ring 0, super_arch.c).  The TSS gives
  * the stack for entries from ring 3 (rsp0, switched with each thread) and
  * IST stacks so a double fault or NMI always has a good stack.
  *
@@ -17,12 +18,15 @@
 #include <cpu.h>
 #include "x86.h"
 #include "arch_cpu.h"
+#include <arch/trapframe.h>
 
 struct gdtr {
 	uint16_t limit;
 	uint64_t base;
 } __attribute__((packed));
 
+_Static_assert((SEL_UCODE & TF_PROCESS_CS_BIT) && (SEL_SCODE & TF_PROCESS_CS_BIT) &&
+	       !(SEL_KCODE & TF_PROCESS_CS_BIT), "tf_from_user tells the code selectors apart");
 _Static_assert(__builtin_offsetof(struct arch_cpu, iomap) ==
 	       __builtin_offsetof(struct arch_cpu, tss) + sizeof(struct tss), "the bitmap follows the TSS");
 
@@ -61,12 +65,14 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac)
 	ac->gdt[2] = 0x00cf92000000ffff;     /* kernel data */
 	ac->gdt[3] = 0x00cff2000000ffff;     /* user data, DPL 3 */
 	ac->gdt[4] = 0x00affa000000ffff;     /* user code: long mode, DPL 3 */
+	ac->gdt[7] = 0x00af9a000000ffff;     /* supervisor process code: as the kernel's, DPL 0 */
 	ac->tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ac->df_stack + IST_STACK_SIZE);
 	ac->tss.ist[IST_NMI - 1] = (uint64_t)(ac->nmi_stack + IST_STACK_SIZE);
 	ac->tss.ist[IST_DEBUG - 1] = (uint64_t)(ac->db_stack + IST_STACK_SIZE);
 	ac->tss.iomap_base = sizeof ac->tss;  /* the bitmap right after it */
 	memset(ac->iomap, 0xff, sizeof ac->iomap);
-	ac->io_open.n = 0;
+	ac->io_open = (struct arch_io_grant){ 0 };
+	ac->io_loaded = 0;
 	set_tss_descriptor(ac->gdt, &ac->tss);
 
 	struct gdtr r = { sizeof ac->gdt - 1, (uint64_t)ac->gdt };
@@ -89,21 +95,32 @@ static void iomap_set(uint8_t *map, uint16_t base, uint16_t size, bool refuse)
 	}
 }
 
+/* LSTAR: the system-call entry of what runs on this CPU (super_entry.S). */
+static void load_syscall_entry(struct arch_cpu *ac, bool ring0)
+{
+	extern char syscall_entry[], super_syscall_entry[];
+	wrmsr(MSR_LSTAR, (uint64_t)(ring0 ? super_syscall_entry : syscall_entry));
+	ac->io_open.ring0 = ring0;
+}
+
 void arch_io_bitmap_load(const struct arch_io_grant *g)
 {
 	struct arch_cpu *ac = this_cpu()->arch;
-	if (!g && ac->io_open.n == 0)
+	if (!g && !ac->io_loaded)
 		return;                               /* the common switch: nothing open, nothing to open */
 	for (int i = 0; i < ac->io_open.n; i++)
 		iomap_set(ac->iomap, ac->io_open.base[i], ac->io_open.size[i], true);
 	ac->io_open.n = 0;
-	if (!g)
-		return;
-	int n = g->n < ARCH_IO_RANGES ? g->n : ARCH_IO_RANGES;
+	bool ring0 = g && g->ring0;
+	if (ring0 != ac->io_open.ring0)
+		load_syscall_entry(ac, ring0);
+	/* Ring 0 reaches every port whatever the bitmap says: nothing to open. */
+	int n = !g || ring0 ? 0 : g->n < ARCH_IO_RANGES ? g->n : ARCH_IO_RANGES;
 	for (int i = 0; i < n; i++) {
 		ac->io_open.base[i] = g->base[i];
 		ac->io_open.size[i] = g->size[i];
 		iomap_set(ac->iomap, g->base[i], g->size[i], false);
 	}
 	ac->io_open.n = n;
+	ac->io_loaded = (uint32_t)n | (ring0 ? 1u << 31 : 0);
 }

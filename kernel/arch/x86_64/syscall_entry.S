@@ -35,14 +35,7 @@ syscall_entry:
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
 	PUSH_GPRS
-	movq %rsp, %rdi
-	pushq 17*8(%rsp)                 /* frame link for backtraces: user rip */
-	pushq %rbp
-	movq %rsp, %rbp
-	sti
-	call syscall_dispatch
-	cli
-	addq $16, %rsp
+	CALL_SYSCALL_DISPATCH
 	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
 	jnz trap_return                  /* no: the iretq path copes with anything */

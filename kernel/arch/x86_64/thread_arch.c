@@ -36,10 +36,10 @@ void arch_thread_switched_in(struct thread *t)
 	uint64_t top = t->kstack + KSTACK_SIZE;
 	ac->tss.rsp[0] = top;            /* the stack for interrupts from ring 3 */
 	c->head.syscall_kstack = top;    /* and for syscall_entry (gs:16) */
-	/* A driver process's ports, or none: the common switch, between threads
-	 * without a grant on a CPU with nothing open, only looks (the call's
-	 * prologue cost 22 instructions a switch). */
-	if (t->io || ac->io_open.n)
+	/* A driver process's ports and system-call entry, or none: the common
+	 * switch, between threads without a grant on a CPU with nothing
+	 * loaded, only looks (the call's prologue cost 22 instructions a switch). */
+	if (t->io || ac->io_loaded)
 		arch_io_bitmap_load(t->io);
 	vm_switch(t->as ? t->as : &kernel_as);
 }

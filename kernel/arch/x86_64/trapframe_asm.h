@@ -3,8 +3,8 @@
  *
  * PUSH_GPRS saves the general registers in the order trapframe.h lists
  * them (backwards, as the stack grows down); POP_GPRS undoes it.  Used by
- * the interrupt entry (vectors.S) and the syscall entry (syscall_entry.S),
- * so both build the same frame.
+ * the interrupt entry (vectors.S) and the syscall entries (syscall_entry.S,
+ * super_entry.S), so all build the same frame.
  */
 #ifndef HAKO_ARCH_TRAPFRAME_ASM_H
 #define HAKO_ARCH_TRAPFRAME_ASM_H
@@ -43,6 +43,24 @@
 	popq %rcx
 	popq %rbx
 	popq %rax
+	.endm
+
+	/*
+	 * With a system call's struct trapframe just built on the kernel
+	 * stack: a frame-pointer link for backtraces (the caller's rip),
+	 * syscall_dispatch(tf) with interrupts on, then interrupts off and
+	 * the link gone, rsp at the frame again.  syscall_entry.S and
+	 * super_entry.S share it.
+	 */
+	.macro CALL_SYSCALL_DISPATCH
+	movq %rsp, %rdi
+	pushq 17*8(%rsp)                 /* frame link for backtraces: the caller's rip */
+	pushq %rbp
+	movq %rsp, %rbp
+	sti
+	call syscall_dispatch
+	cli
+	addq $16, %rsp
 	.endm
 
 #endif

@@ -18,14 +18,17 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
         return out + status_block(v)
     out += status_block(v)
     from .criteria import PUBLISHED as P, cycles, figures
-    out += [f"Mode: QEMU **icount**, {boot_of(kernel)}, `--net hub`; two boots of drvbench, the drivers in "
-            "the kernel, then both as processes (`drvproc=rtl8139,e1000`). Hako's figures are "
+    out += [f"Mode: QEMU **icount**, {boot_of(kernel)}, `--net hub`; boots of drvbench with the drivers in "
+            "the kernel, then both as processes in ring 3 (`drvproc=rtl8139,e1000`), then both as "
+            "processes in supervisor mode (`drvmode=super`: ring 0 in an address space of their "
+            "own, the paper's placement; the `s` columns). Hako's figures are "
             "**guest instructions** (medians) and, in the `cyc`/`dtlb` columns, **modelled "
             "cycles** and data-TLB misses on the cost model's `p4` profile (the paper's Pentium 4); "
             "the paper's are clocks (RDTSC) on FreeBSD 4.3. Run: `./hako bench drvproc --model p4`.",
             ""]
     switched = read(results, "bench-drvproc-switch-p4.joined.jsonl")
-    out += ["```"] + tables.render(kernel, process, "p4", switched).rstrip("\n").splitlines() + \
+    supervisor = read(results, "bench-drvproc-super-p4.joined.jsonl") or []
+    out += ["```"] + tables.render(kernel, process, "p4", switched, supervisor).rstrip("\n").splitlines() + \
         ["```", ""]
     fig = figures(results)
 
@@ -40,7 +43,8 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             f"({100 * (P['irq_path'][1] - P['irq_path'][0]) / P['irq_path'][0]:+.1f} %), an "
             f"estimated {P['overhead_pct']:g} % overall. Hako's process placement adds "
             f"{grows} to the interrupt path: its driver process runs in ring 3 (the paper's "
-            "core ran in supervisor mode in its own address space), so the interrupt's "
+            "core ran in supervisor mode in its own address space, Hako's `s` placement, whose "
+            "calls enter the kernel without a privilege change but take the same paths), so the interrupt's "
             "acknowledgement, the receive work's hand-over of each frame (`drvproc_rx`) and the end "
             "of the handler are system calls; and QEMU's TCG has no PCID, so every CR3 load "
             f"empties the TLB ({dtlb('process')} data-TLB misses on the process's interrupt path "

@@ -1,14 +1,17 @@
 """Paper 003's tables (drivers as processes) from `./hako bench drvproc`.
 
-The bench boots user/drvbench twice on one CPU: the network drivers in the
-kernel, then both as processes (drvproc=rtl8139,e1000).  Each boot prints
-"bench" records named FIGURE_kernel or FIGURE_process (TSC ticks: guest
+The bench boots user/drvbench on one CPU with the network drivers in the
+kernel, as processes in ring 3 (drvproc=rtl8139,e1000) and as processes in
+supervisor mode (drvmode=super: the paper's own placement, ring 0 in an
+address space of their own).  Each boot prints "bench" records named
+FIGURE_kernel, FIGURE_process or FIGURE_super (TSC ticks: guest
 instructions under icount, with the cost model's figures per iteration when
 the run had --model) and "drvproc" records with the switch counts per
-operation and the throughput run.  render() puts the two placements side
+operation and the throughput run.  render() puts the placements side
 by side beside the paper's figures (FreeBSD 4.3, Pentium 4 2.8 GHz,
 clocks): Table 2 the interrupt path, Table 3 the copy-in, the driver-call
-path, frames per second, and the overhead per frame.
+path, frames per second, and the overhead per frame of each process
+placement (the paper estimated about 5 % for its own).
 
 Pure functions of the records, so the host tests can feed them.
 """
@@ -17,7 +20,8 @@ from __future__ import annotations
 from . import switch
 from .criteria import PUBLISHED
 
-PLACEMENTS = ("kernel", "process")
+PLACEMENTS = ("kernel", "process", "super")
+SHORT = {"kernel": "k", "process": "p", "super": "s"}
 
 # (figure, what, the paper's in-kernel and process clocks or None)
 TABLE2 = (("irq_handler", "interrupt entry -> handler done", None, None),
@@ -89,46 +93,63 @@ def _switches(rec: dict | None) -> str:
     return f"{sw.get('switches_in', 0) / ops:.2f}/{sw.get('as_switches', 0) / ops:.2f}"
 
 
-def _rows(spec, figs, modelled: bool) -> list[list[str]]:
+def _placed(figs) -> list[str]:
+    """The placements with a figure: kernel and process always (their
+    columns read "-" when empty), super when its boot ran."""
+    return [p for p in PLACEMENTS if p != "super" or any(pl == "super" for _, pl in figs)]
+
+
+def _rows(spec, figs, modelled: bool, placed: list[str]) -> list[list[str]]:
     rows = []
+    procs = [p for p in placed if p != "kernel"]
     for name, what, paper_k, paper_p in spec:
-        k, p = figs.get((name, "kernel")), figs.get((name, "process"))
-        row = [what, _cell(_median(k)), _cell(_median(p)), _delta(_median(k), _median(p)),
-               _switches(k), _switches(p)]
+        rec = {p: figs.get((name, p)) for p in placed}
+        k = _median(rec["kernel"])
+        row = [what] + [_cell(_median(rec[p])) for p in placed]
+        row += [_delta(k, _median(rec[p])) for p in procs]
+        row += [_switches(rec[p]) for p in placed]
         if modelled:
-            row += [_cell(_model(k, "cycles")), _cell(_model(p, "cycles")),
-                    _cell(_model(k, "dtlb_miss"), 2), _cell(_model(p, "dtlb_miss"), 2)]
+            row += [_cell(_model(rec[p], "cycles")) for p in placed]
+            row += [_cell(_model(rec[p], "dtlb_miss"), 2) for p in placed]
         row += [_cell(paper_k), _cell(paper_p)]
         rows.append(row)
     return rows
 
 
-def _header(modelled: bool) -> list[str]:
-    h = ["", "kernel", "process", "diff", "sw k", "sw p"]
+def _header(modelled: bool, placed: list[str]) -> list[str]:
+    procs = [p for p in placed if p != "kernel"]
+    h = [""] + placed
+    h += ["diff"] if len(procs) == 1 else [f"diff {SHORT[p]}" for p in procs]
+    h += [f"sw {SHORT[p]}" for p in placed]
     if modelled:
-        h += ["cyc k", "cyc p", "dtlb k", "dtlb p"]
+        h += [f"cyc {SHORT[p]}" for p in placed] + [f"dtlb {SHORT[p]}" for p in placed]
     return h + ["paper k", "paper p"]
 
 
-def render(kernel_records, process_records, profile: str | None = None, switch_records=()) -> str:
+def render(kernel_records, process_records, profile: str | None = None, switch_records=(),
+           super_records=()) -> str:
     """The tables as text; profile: the cost-model profile the records were joined to;
-    switch_records: the drvswitch=on boot's, for paper 003's own experiment (papers/p003/switch.py)."""
-    figs = figures(list(kernel_records) + list(process_records))
+    switch_records: the drvswitch=on boot's, for paper 003's own experiment (papers/p003/switch.py);
+    super_records: the drvmode=super boot's (the driver processes in supervisor mode)."""
+    figs = figures(list(kernel_records) + list(process_records) + list(super_records))
     modelled = profile is not None
+    placed = _placed(figs)
     out = ["paper 003: drivers as processes (drvbench, 1 CPU; instructions under icount"
            + (f"; cyc/dtlb: cost model {profile}, per operation" if modelled else "") + ")",
-           "sw k/p: process switches into the driver / address-space switches (CR3 loads) per "
-           "operation; paper: FreeBSD 4.3, Pentium 4, clocks", ""]
+           "sw: process switches into the driver / address-space switches (CR3 loads) per "
+           "operation; k: in the kernel, p: a process in ring 3"
+           + (", s: a process in supervisor mode (ring 0, its own address space: the paper's)"
+              if "super" in placed else "") + "; paper: FreeBSD 4.3, Pentium 4, clocks", ""]
     out += ["Table 2: interrupt path (the RTL8139 receives one frame for a waiting requester)"]
-    out += _table(_header(modelled), _rows(TABLE2, figs, modelled)) + [""]
+    out += _table(_header(modelled, placed), _rows(TABLE2, figs, modelled, placed)) + [""]
     out += ["Table 3: copy-in of the caller's data by the driver (driver's address space) "
             "vs in the kernel"]
-    out += _table(_header(modelled), _rows(TABLE3, figs, modelled)) + [""]
+    out += _table(_header(modelled, placed), _rows(TABLE3, figs, modelled, placed)) + [""]
     out += ["driver-call path"]
-    out += _table(_header(modelled), _rows(CALLS, figs, modelled)) + [""]
-    k, p = figs.get(("frames", "kernel")), figs.get(("frames", "process"))
+    out += _table(_header(modelled, placed), _rows(CALLS, figs, modelled, placed)) + [""]
     rows = []
-    for label, rec in (("kernel", k), ("process", p)):
+    for label in placed:
+        rec = figs.get(("frames", label))
         if rec:
             rows.append([label, _cell(rec.get("frames_per_s")), _cell(rec.get("per_frame")),
                          _switches(rec)] + ([_cell(_model(rec, "cycles"))] if modelled else []))
@@ -138,20 +159,65 @@ def render(kernel_records, process_records, profile: str | None = None, switch_r
     over = overhead(figs)
     if over:
         out += ["", "estimated overhead per frame: " + over]
+    per_switch = switch.switch_cost(switch.figures(list(kernel_records) + list(switch_records)))[0]
+    est = paper_estimate(figs, per_switch) if modelled else ""
+    if est:
+        out += ["the paper's way (CR3 loads added to one frame sent and one received, times one "
+                "switch's cycles from the experiment below, over the in-kernel paths' cycles): " + est]
     sw = switch.render(kernel_records, switch_records, profile)
     return "\n".join(out) + "\n" + ("\n" + sw if sw else "")
 
 
-def overhead(figs) -> str:
-    """The process placement's extra cost per frame, as the paper estimates it (~5 %)."""
+def _overhead_of(figs, placement: str) -> list[str]:
+    """One process placement's extra cost per frame over the kernel's, as parts."""
     parts = []
-    k, p = figs.get(("frames", "kernel")), figs.get(("frames", "process"))
+    k, p = figs.get(("frames", "kernel")), figs.get(("frames", placement))
     if k and p and k.get("per_frame"):
         parts.append(f"throughput run {100 * (p['per_frame'] - k['per_frame']) / k['per_frame']:+.1f} % "
                      "instructions")
-    ik, ip = _median(figs.get(("irq_path", "kernel"))), _median(figs.get(("irq_path", "process")))
-    ck, cp = _median(figs.get(("call_send60", "kernel"))), _median(figs.get(("call_send60", "process")))
+        ck, cp = _model(k, "cycles"), _model(p, "cycles")
+        if ck and cp is not None:
+            parts.append(f"{100 * (cp - ck) / ck:+.1f} % cycles")
+    ik, ip = _median(figs.get(("irq_path", "kernel"))), _median(figs.get(("irq_path", placement)))
+    ck, cp = _median(figs.get(("call_send60", "kernel"))), _median(figs.get(("call_send60", placement)))
     if None not in (ik, ip, ck, cp) and ik + ck:
         parts.append(f"one frame sent and one received (call + interrupt path) "
                      f"{100 * ((ip + cp) - (ik + ck)) / (ik + ck):+.1f} %")
-    return "; ".join(parts) + (f"; paper +{PUBLISHED['overhead_pct']:g} %" if parts else "")
+    return parts
+
+
+def overhead(figs) -> str:
+    """Each process placement's extra cost per frame, as the paper estimates its own (~5 %)."""
+    out = []
+    for placement in ("process", "super"):
+        parts = _overhead_of(figs, placement)
+        if parts:
+            out.append(f"{placement}: " + "; ".join(parts))
+    return "; ".join(out) + (f"; paper +{PUBLISHED['overhead_pct']:g} %" if out else "")
+
+
+def _cr3(rec: dict | None):
+    sw = (rec or {}).get("switches") or {}
+    return sw["as_switches"] / sw["ops"] if sw.get("ops") and "as_switches" in sw else None
+
+
+def paper_estimate(figs, per_switch) -> str:
+    """The paper's estimate of its ~5 %, for each process placement: the address-space
+    switches it adds to a frame sent (the driver call) and one received (the interrupt
+    path), each priced at one switch's modelled cycles, over the in-kernel paths' cycles."""
+    if not per_switch:
+        return ""
+    paths = ("irq_path", "call_send60")
+    base = [_model(figs.get((name, "kernel")), "cycles") for name in paths]
+    loads_k = [_cr3(figs.get((name, "kernel"))) for name in paths]
+    if None in base + loads_k or not sum(base):
+        return ""
+    parts = []
+    for placement in ("process", "super"):
+        loads = [_cr3(figs.get((name, placement))) for name in paths]
+        if None in loads:
+            continue
+        added = sum(loads) - sum(loads_k)
+        parts.append(f"{placement} {added:.0f} x {per_switch:,.0f} = "
+                     f"{100 * added * per_switch / sum(base):+.1f} %")
+    return ", ".join(parts) + (f"; paper +{PUBLISHED['overhead_pct']:g} %" if parts else "")

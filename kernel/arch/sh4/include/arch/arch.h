@@ -181,6 +181,10 @@ uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c);
 
 /* User mode (user_arch.c). */
 void arch_user_start(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
+/* Supervisor-mode processes (paper 003's driver placement): not supported
+ * here; generic code asks ARCH_HAS_SUPERVISOR_PROCS and never starts one. */
+#define ARCH_HAS_SUPERVISOR_PROCS 0
+void arch_super_start(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
 long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFAULT */
 long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
 long arch_copy_user_rw(void *dst, const void *src, uint64_t n);     /* 0 or -EFAULT; 1 <= n <= 4096 */

@@ -6,6 +6,7 @@
 #ifndef HAKO_ARCH_PORTIO_H
 #define HAKO_ARCH_PORTIO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* width: 1, 2 or 4 bytes. */
@@ -18,6 +19,9 @@ struct arch_io_grant {
 	int n;                               /* ranges in use */
 	uint16_t base[ARCH_IO_RANGES];
 	uint16_t size[ARCH_IO_RANGES];       /* ports from base */
+	bool ring0;                          /* its threads run in ring 0 (a supervisor-mode
+	                                      * driver process): their system calls take
+	                                      * the ring-0 entry, every port is theirs */
 };
 
 /* Nothing to load: there are no ports. */

@@ -33,7 +33,8 @@
  *                      arch_switch_frame_pointer (console/panic.c, measure/)
  *     memory ops       arch_zero_pages, arch_copy_words (mm/pmm.c, ipc/ica.c),
  *                      arch_purge_caches_and_tlb (measure/kinternal.c, syscall/sys_perf.c)
- *     user mode        arch_user_start (proc/proc.c), arch_copy_user,
+ *     user mode        arch_user_start, ARCH_HAS_SUPERVISOR_PROCS and
+ *                      arch_super_start (proc/proc.c), arch_copy_user,
  *                      arch_copy_user_str, arch_copy_user_rw (mm/uaccess.c)
  *     boot             arch_early_init, arch_trap_init, arch_platform_init,
  *                      arch_intc_init, arch_machine_name, arch_fw_read_file,
@@ -283,6 +284,13 @@ static inline uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c)
 
 /* User mode (user_arch.c, syscall_entry.S). */
 void arch_user_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
+/* Supervisor mode (super_arch.c, super_entry.S): a process in ring 0 in its
+ * own address space (paper 003's driver placement).  Start the running
+ * thread there at rip on the stack rsp (in the kernel half); its pages
+ * must be supervisor pages, and its I/O grant must say ring0 so its
+ * system calls find their entry. */
+#define ARCH_HAS_SUPERVISOR_PROCS 1
+void arch_super_start(uint64_t rip, uint64_t rsp, uint64_t a0, uint64_t a1) __attribute__((noreturn));
 long arch_copy_user(void *dst, const void *src, uint64_t n);        /* 0 or -EFAULT */
 long arch_copy_user_str(char *dst, const char *src, uint64_t n);    /* length, n, or -EFAULT */
 long arch_copy_user_rw(void *dst, const void *src, uint64_t n);     /* 0 or -EFAULT; 1 <= n <= 4096 */

@@ -14,7 +14,12 @@ struct trapframe {
 	uint64_t rip, cs, rflags, rsp, ss;      /* pushed by the CPU */
 };
 
-static inline int tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
+/* Was a process's code interrupted: ring 3 (CS 0x23), or a supervisor-mode
+ * process in ring 0, which runs with a code selector of its own (SEL_SCODE
+ * 0x38, arch_cpu.h; super_arch.c)?  Both have selector bit 5, the kernel's
+ * code (0x08) has not: one test, like the RPL test it stands for. */
+#define TF_PROCESS_CS_BIT 0x20
+static inline int tf_from_user(const struct trapframe *tf) { return (tf->cs & TF_PROCESS_CS_BIT) != 0; }
 
 /* user_arch.c */
 void user_exception(struct trapframe *tf);     /* ring-3 exception: serve it or kill */
