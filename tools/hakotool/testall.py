@@ -226,8 +226,10 @@ PLANS = {
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
                  cmdline=DRVPROC_BLK),
         # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
-        # (skipped with the reason when the SH-4 compiler or QEMU is absent).
+        # and the selftests (skipped with the reason when the SH-4 compiler or
+        # QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),
+        BootCase("r2d", 1, arch="sh4", words=("selftest",), kinds=("utest",)),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).
