@@ -84,8 +84,9 @@ $(BUILD)/%.c.o: %.c
 
 $(BUILD)/kernel/arch/$(ARCH)/%.c.o: KERNEL_CFLAGS += -Ikernel/arch/$(ARCH)
 
-# The arch's flags are in its arch.mk: a change there rebuilds the kernel.
-$(KERNEL_OBJS): kernel/arch/$(ARCH)/arch.mk
+# The arch's flags are in its arch.mk, and ARCH_CC_DEPS names what its
+# compiler loads (SH-4's GCC plugin): a change to either rebuilds the kernel.
+$(KERNEL_OBJS): kernel/arch/$(ARCH)/arch.mk $(ARCH_CC_DEPS)
 
 # The handlers' prototypes (syscall.h includes them) exist before any kernel file compiles.
 $(filter %.c.o,$(KERNEL_OBJS)): | $(BUILD)/gen/syscall_handlers.h

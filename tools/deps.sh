@@ -33,7 +33,9 @@
 # The second arch, SH-4 (QEMU's r2d board, docs/design/sh4.md), needs Debian
 # 12's cross compiler gcc-sh4-linux-gnu and qemu-system-sh4, which is in
 # qemu-system-misc: that comes from the same backports suite as
-# qemu-system-x86, so both QEMUs are one version.
+# qemu-system-x86, so both QEMUs are one version.  Its build also loads a
+# GCC plugin (tools/build/sh_treg_off.cc), built with g++ against the cross
+# compiler's plugin headers, gcc-12-plugin-dev-sh4-linux-gnu.
 #
 # The Linux peer baseline (`./hako bench peer`) boots Debian's own kernel:
 # `tools/deps.sh peer-kernel` (also run by the plain call) downloads the
@@ -47,9 +49,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(grub-pc-bin grub-common xorriso mtools gcc libc6-dev make
           binutils gdb python3 python3-venv python3-matplotlib python3-numpy python3-markdown
-          gcc-sh4-linux-gnu)
+          gcc-sh4-linux-gnu g++ gcc-12-plugin-dev-sh4-linux-gnu)
 COMMANDS=(qemu-system-x86_64 qemu-system-sh4 grub-mkrescue xorriso mformat gcc make gdb python3
-          sh4-linux-gnu-gcc)
+          sh4-linux-gnu-gcc g++)
 # The QEMU packages taken from backports, and the binary of each whose version is checked.
 QEMU_PACKAGES=(qemu-system-x86 qemu-system-misc)
 QEMU_BINARIES=(qemu-system-x86_64 qemu-system-sh4)
@@ -61,6 +63,8 @@ FIRMWARE_PACKAGES=(seabios)
 QEMU_MAJOR_MIN=10
 # glibc's static C library: the Linux peer's benchmark is linked with it.
 STATIC_LIBC=/usr/lib/x86_64-linux-gnu/libc.a
+# The SH-4 cross compiler's plugin headers (gcc-12-plugin-dev-sh4-linux-gnu).
+SH4_PLUGIN_HEADER=/usr/lib/gcc-cross/sh4-linux-gnu/12/plugin/include/gcc-plugin.h
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PEER_DIR="$ROOT/build/peer"
 PEER_META=linux-image-amd64
@@ -113,6 +117,7 @@ missing_tools() {
     done
     have_venv_module || echo "python3-venv"
     [ -f "$STATIC_LIBC" ] || echo "libc.a"
+    [ -f "$SH4_PLUGIN_HEADER" ] || echo "gcc-plugin.h (sh4)"
     have_matplotlib || echo "matplotlib"
     local bin
     for bin in "${QEMU_BINARIES[@]}"; do

@@ -103,6 +103,8 @@ USER_ALL_OBJS := $(USER_CRT0) $(USER_LIB_OBJS) $(USER_PROG_OBJS) $(DRVHOST_OBJS)
 # after every build (a stray `rm` line after make test's last line) and
 # rebuild them the next time.
 .SECONDARY: $(DRVHOST_OBJS) $(DRVHOST_DRIVER_OBJS) $(DRVHOST_LIB_C_OBJS) $(DRVHOST_LIB)
+# The arch's flags and what its compiler loads, as for the kernel.
+$(USER_ALL_OBJS): kernel/arch/$(ARCH)/arch.mk $(ARCH_CC_DEPS)
 
 .PHONY: user
 user: $(USER_ELFS) $(BUILD)/initrd.img

@@ -27,6 +27,12 @@
 /* brk will not promise more than what is free minus this (for the kernel's own needs). */
 #define KERNEL_RESERVE_FRAMES 256
 
+/* Every thread's slot lies under the main stack's guard page, in either
+ * width of user half. */
+_Static_assert(HAKO_THREAD_STACK_AREA + HAKO_MAX_THREADS * HAKO_THREAD_STACK_SLOT <=
+	       HAKO_USER_STACK_TOP - HAKO_USER_STACK_MAX - PAGE_SIZE,
+	       "the thread stack slots run into the main thread's stack");
+
 uint64_t thread_stack_top(int slot)
 {
 	return HAKO_THREAD_STACK_AREA + (uint64_t)(slot + 1) * HAKO_THREAD_STACK_SLOT;

@@ -27,7 +27,9 @@
 #define HAKO_USER_IMAGE_BASE   0x0000000000400000ull  /* programs are linked here */
 #define HAKO_USER_STACK_TOP    ((0x8000ull << HAKO_USER_SHIFT) - 0x100000)  /* main thread's stack grows down from here */
 #define HAKO_USER_STACK_MAX    (1ull << 20)           /* 1 MiB, a guard page below */
-#define HAKO_THREAD_STACK_AREA (0x7f00ull << HAKO_USER_SHIFT)  /* thread stacks, one slot each */
+/* Thread stacks, one slot each: 0x7f00 (64-bit); a 32-bit half's 16 MiB of
+ * slots end at 0x7f000000, under the main stack. */
+#define HAKO_THREAD_STACK_AREA ((__SIZEOF_POINTER__ == 8 ? 0x7f00ull : 0x7e00ull) << HAKO_USER_SHIFT)
 #define HAKO_THREAD_STACK_SLOT (256ull << 10)          /* 256 KiB per slot: guard page + stack */
 #define HAKO_MAX_THREADS       64                      /* per process */
 #define HAKO_HEAP_MAX          (256ull << 20)          /* brk may grow this far past the image */

@@ -30,3 +30,13 @@ def test_read_until_times_out_on_silence():
         assert not term.read_until("never", 0, time.monotonic() + 0.5)
     finally:
         term.kill()
+
+
+def test_each_arch_has_a_shell_session():
+    from hakotool.shellcheck import COMMON_SCRIPT, SCRIPTS, shell_argv
+    assert shell_argv("x86_64") == ["./hako", "shell", "--smp", "2"]
+    assert shell_argv("sh4") == ["./hako", "shell", "--arch", "sh4"]
+    for arch in ("x86_64", "sh4"):
+        assert SCRIPTS[arch][:len(COMMON_SCRIPT)] == COMMON_SCRIPT
+    # r2d has one CPU and no PCI bus: no line may ask for testdev0 there.
+    assert not any("testdev0" in line for line, _ in SCRIPTS["sh4"])

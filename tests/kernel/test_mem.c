@@ -19,7 +19,7 @@
 #include <arch/arch.h>
 #include <arch/layout.h>
 
-#define TEST_KVA 0xffff808000000000ull   /* PML4 slot 257: unused by the kernel */
+#define TEST_KVA KERNEL_TEST_VA          /* arch/layout.h: unused by the kernel */
 
 TEST(frames_distinct_zeroed)
 {

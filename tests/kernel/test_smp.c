@@ -14,8 +14,9 @@
 #include <thread.h>
 #include <vm.h>
 #include <arch/arch.h>
+#include <arch/layout.h>
 
-#define TEST_KVA 0xffff808000200000ull
+#define TEST_KVA (KERNEL_TEST_VA + 0x200000)
 
 TEST(cpus_all_online)
 {

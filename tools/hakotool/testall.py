@@ -253,8 +253,10 @@ PLANS = {
         BootCase("pc", 4, disk="ahci", words=("selftest",) + DRVPROC_BLK_TESTS, kinds=("utest",),
                  cmdline=f"{DRVPROC_BLK} {DRVMODE_SUPER}"),
         # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
-        # (skipped with the reason when the SH-4 compiler or QEMU is absent).
+        # and the selftests (skipped with the reason when the SH-4 compiler or
+        # QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),
+        BootCase("r2d", 1, arch="sh4", words=("selftest",), kinds=("utest",)),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).
@@ -574,16 +576,20 @@ class TestAll:
                         announce=False, build=False, root=self.root,
                         env=self.env, err=self.err)
 
+    def _arch_built(self, case: BootCase, label: str) -> bool:
+        """A second arch's kernel is built; without its tools `label` is skipped."""
+        missing = arch_tools_missing(case.arch, self.env)
+        if missing:
+            self.reporter.skip(label, f"{missing} not found (make deps installs the "
+                               f"{case.arch} tools)")
+            return False
+        profile = case.profile()
+        return self.built("kernel", image_path(profile), counted=True,
+                          variables=make_variables(profile))
+
     def _case_ready(self, case: BootCase) -> bool:
         if case.arch != "x86_64":
-            missing = arch_tools_missing(case.arch, self.env)
-            if missing:
-                self.reporter.skip(case.label, f"{missing} not found (make deps installs the "
-                                   f"{case.arch} tools)")
-                return False
-            profile = case.profile()
-            return self.built("kernel", image_path(profile), counted=True,
-                              variables=make_variables(profile))
+            return self._arch_built(case, case.label)
         if not self.built("kernel", KERNEL_IMAGE, counted=True):
             return False
         if case.debug_kernel and not self.built("kernel-debug", DEBUG_KERNEL_IMAGE, counted=True):
@@ -656,10 +662,13 @@ class TestAll:
         self.reporter.add([TestItem("gdb", ok, why)])
 
     def step_shell(self) -> None:
-        if not self.built("kernel", KERNEL_IMAGE, counted=True):
-            return
-        ok, why = check_shell(self.root, self.env)
-        self.reporter.add([TestItem("shell", ok, why)])
+        """`./hako shell` typed at on x86, then on SH-4 (skipped without its tools)."""
+        if self.built("kernel", KERNEL_IMAGE, counted=True):
+            ok, why = check_shell(self.root, self.env)
+            self.reporter.add([TestItem("shell", ok, why)])
+        if self._arch_built(BootCase("r2d", 1, arch="sh4"), "shell-sh4"):
+            ok, why = check_shell(self.root, self.env, "sh4")
+            self.reporter.add([TestItem("shell-sh4", ok, why)])
 
 
     def step_peer(self) -> None:

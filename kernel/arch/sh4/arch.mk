@@ -12,18 +12,23 @@ ARCH_BUILD := build/sh4
 # purpose (arch/layout.h: the kernel's addresses sign-extended), and it
 # prints uint64_t with %lu, which the kernel's lib/format.c reads as 64
 # bits (HAKO_FORMAT_L64): those three warnings say nothing on this arch.
-# -O0: Debian 12's GCC 12 for SH miscompiles at -O1 and above: its
-# SH-only pass sh_treg_combine (gated on optimize > 0, no flag turns it off)
-# deletes the T-bit test before some conditional branches, e.g. the first
-# test of console.c's send_queued loop; at -O0 that pass does not run.
-ARCH_KERNEL_CFLAGS := -O0 -ml -m4-nofpu -mno-usermode -matomic-model=soft-imask -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
+# Optimised (the Makefile's -O2) with GCC's SH-only pass sh_treg_combine
+# switched off by a plugin, tools/build/sh_treg_off.cc: Debian 12's GCC 12
+# takes a pointer's load for a T-bit store there and deletes the test of a
+# later branch (console.c's send_queued, e.g.); no -fdisable reaches the
+# pass.  The plugin is built with the host's g++ against the cross
+# compiler's plugin headers (gcc-12-plugin-dev-sh4-linux-gnu); every object
+# depends on it (ARCH_CC_DEPS).
+ARCH_GCC_PLUGIN := $(ARCH_BUILD)/gcc/sh_treg_off.so
+ARCH_GCC_PLUGIN_INCLUDE := $(shell $(ARCH_CROSS)gcc -print-file-name=plugin 2>/dev/null)/include
+ARCH_CC_DEPS := $(ARCH_GCC_PLUGIN)
+ARCH_KERNEL_CFLAGS := -fplugin=$(ARCH_GCC_PLUGIN) -ml -m4-nofpu -mno-usermode -matomic-model=soft-imask -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast -Wno-format
 # 64-bit division and shifts come from libgcc.
 ARCH_KERNEL_LIBS := $(shell $(ARCH_CROSS)gcc -ml -m4-nofpu -print-libgcc-file-name 2>/dev/null)
-# User programs: the same code model, -O0 for the same compiler fault;
-# their 1-4 byte atomics are gUSA sequences, which the kernel's exception
+# User programs: the same code model and plugin; their 1-4 byte atomics are gUSA sequences, which the kernel's exception
 # entry rolls back (trap.c).  Their format strings are checked: a uint64_t
 # is printed with PRIu64 (user/include/inttypes.h), as `long` has 32 bits.
-ARCH_USER_CFLAGS := -O0 -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
+ARCH_USER_CFLAGS := -fplugin=$(ARCH_GCC_PLUGIN) -ml -m4-nofpu -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
 ARCH_USER_LDSCRIPT := user/lib/arch/sh4/user.ld
 ARCH_USER_LIBS := $(ARCH_KERNEL_LIBS)
 # Driver programs: no supervisor-mode placement here, nothing apart.
@@ -32,3 +37,10 @@ ARCH_OBJDUMP_FLAGS :=
 # nm prints 32-bit addresses: mksyms widens them as the C code does.
 ARCH_MKSYMS_FLAGS := --sign-extend32
 ARCH_KERNEL_OUTPUTS = $(BUILD)/hako.elf $(BUILD)/hako.bin $(BUILD)/initrd.img
+
+$(ARCH_GCC_PLUGIN): tools/build/sh_treg_off.cc
+	@test -f $(ARCH_GCC_PLUGIN_INCLUDE)/gcc-plugin.h || { echo "$@: no GCC plugin headers in $(ARCH_GCC_PLUGIN_INCLUDE): install gcc-12-plugin-dev-sh4-linux-gnu (make deps)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	g++ -shared -fPIC -fno-rtti -O2 -Wall -Werror -I$(ARCH_GCC_PLUGIN_INCLUDE) $< -o $@
+# This file's rule must not become the default goal.
+.DEFAULT_GOAL :=

@@ -8,6 +8,8 @@ ARCH_BUILD := build
 # push on the current stack) and never touches the FPU/SIMD state.
 ARCH_KERNEL_CFLAGS := -mno-red-zone -mcmodel=kernel -mno-sse -mno-sse2 -mno-mmx -mno-avx -mno-80387
 ARCH_KERNEL_LIBS :=
+# Nothing the compiler loads (SH-4 names its GCC plugin here).
+ARCH_CC_DEPS :=
 ARCH_OBJDUMP_FLAGS := -M intel
 ARCH_MKSYMS_FLAGS :=
 # User programs: no FPU/SIMD registers (no per-thread FPU state is kept).

@@ -35,6 +35,9 @@
 #define KSTACK_AREA_BASE 0xffffffffc0000000
 #define KSTACK_SLOT      32768
 #define KSTACK_SLOTS     1024                 /* 32 MiB of P3 */
+/* 4 MiB of P3 above the stacks that no kernel code maps: the kernel
+ * self-tests map pages there (tests/kernel/test_mem.c, test_smp.c). */
+#define KERNEL_TEST_VA   0xffffffffd0000000
 
 /* The user programs' ELF class and machine (ELF32, EM_SH: proc/elf.c). */
 #define ARCH_ELF_CLASS   1

@@ -30,6 +30,9 @@
 #define KSTACK_AREA_BASE 0xffffff0000000000
 #define KSTACK_SLOT      32768
 #define KSTACK_SLOTS     4096                 /* 128 MiB of address space */
+/* 4 MiB in PML4 slot 257 that no kernel code maps: the kernel self-tests
+ * map pages there (tests/kernel/test_mem.c, test_smp.c). */
+#define KERNEL_TEST_VA   0xffff808000000000
 
 /* The user programs' ELF class and machine (ELF64, EM_X86_64: proc/elf.c). */
 #define ARCH_ELF_CLASS   2
