@@ -32,8 +32,8 @@ static int partial_syscall(void)
 		ispc_region_end(REGION_ISPC_SYSCALL, 0);
 		samples_add(&s, t1 - t0);
 	}
-	bench_report_region(figure("syscall", ""), &s, "per null system call",
-			    ispc_region(REGION_ISPC_SYSCALL), s.n);
+	ispc_report(figure("syscall", ""), &s, "per null system call",
+		    ispc_region(REGION_ISPC_SYSCALL), s.n);
 	samples_free(&s);
 	return 0;
 }
@@ -85,12 +85,12 @@ int partial_ica(int server)
 		samples_add(&touch, t3 - t2b);
 	}
 	if (!err) {
-		bench_report_region(figure("ica_paste", side), &paste, "per ica_paste of a one-page ICA",
-				    ispc_region(REGION_ISPC_PASTE + k), paste.n);
-		bench_report_region(figure("ica_peel", side), &peel, "per ica_peel of a one-page ICA, touched",
-				    ispc_region(REGION_ISPC_PEEL + k), peel.n);
-		bench_report_region(figure("first_access", side), &touch, "first read of a freshly pasted ICA",
-				    ispc_region(REGION_ISPC_FIRST_ACCESS + k), touch.n);
+		ispc_report(figure("ica_paste", side), &paste, "per ica_paste of a one-page ICA",
+			    ispc_region(REGION_ISPC_PASTE + k), paste.n);
+		ispc_report(figure("ica_peel", side), &peel, "per ica_peel of a one-page ICA, touched",
+			    ispc_region(REGION_ISPC_PEEL + k), peel.n);
+		ispc_report(figure("first_access", side), &touch, "first read of a freshly pasted ICA",
+			    ispc_region(REGION_ISPC_FIRST_ACCESS + k), touch.n);
 	}
 	samples_free(&peel);
 	samples_free(&paste);
@@ -149,8 +149,8 @@ static int partial_switch(void)
 		samples_add(&s, (t1 - t0) / 2);
 	}
 	if (!err)
-		bench_report_region(figure("process_switch", ""), &s, "one way: half a semaphore ping-pong",
-				    ispc_region(REGION_ISPC_SWITCH), 2ul * s.n);
+		ispc_report(figure("process_switch", ""), &s, "one way: half a semaphore ping-pong",
+			    ispc_region(REGION_ISPC_SWITCH), 2ul * s.n);
 	if (pid > 0)
 		waitpid(pid, &status);
 	sys_sem_destroy((int)a);

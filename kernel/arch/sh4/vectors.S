@@ -18,7 +18,9 @@
  * P3 (sh4_kernel_dir), the page's entry into PTEL, LDTLB (PTEH holds the
  * faulting VPN and the current ASID already), RTE; a miss without a valid
  * entry goes to the general entry as a fault.  Each one served counts in
- * sh4_tlb_misses.
+ * sh4_tlb_misses.  The entry LDTLB writes is MMUCR.URC's: over the whole
+ * UTLB as the MMU advanced it, in fast mode's partition (utlb.c) set here
+ * to a general entry.
  */
 #define TF_WORDS 24                    /* sizeof(struct trapframe) / 4 */
 
@@ -207,7 +209,36 @@ tlb_miss_entry:
 	and	r3, r2
 	mov.l	.Lm_ptel, r0
 	mov.l	r2, @r0
-	ldtlb
+	/* The entry: URC as the MMU left it over a whole UTLB; in the
+	 * partition (utlb.c) a never-used general entry first, then URC
+	 * modulo the general entries. */
+	mov.l	.Lm_general, r0
+	mov.l	@r0, r3                 /* r3: general entries, 0 if the UTLB is whole */
+	tst	r3, r3
+	bt	4f
+	mov.l	.Lm_fill, r4
+	mov.l	@r4, r0                 /* r0: never-used entries taken */
+	cmp/hs	r3, r0
+	bt	2f
+	add	#1, r0
+	mov.l	r0, @r4
+	bra	3f
+	add	#-1, r0                 /* the slot: the next never-used one */
+2:	mov.l	.Lm_mmucr, r4
+	mov.l	@r4, r0
+	shlr8	r0
+	shlr2	r0                      /* URC in bits 5-0 */
+	add	#-1, r3
+	and	r3, r0                  /* modulo the general entries (a power of 2) */
+3:	mov.l	.Lm_mmucr, r4
+	mov.l	@r4, r1
+	mov.l	.Lm_urc_clear, r3
+	and	r3, r1
+	shll8	r0
+	shll2	r0
+	or	r0, r1
+	mov.l	r1, @r4                 /* URC: the slot LDTLB writes */
+4:	ldtlb
 	mov.l	.Lm_misses, r0
 	mov.l	@r0, r1
 	add	#1, r1
@@ -230,6 +261,10 @@ tlb_fault:
 .Lm_valid:	.long	0x00000100
 .Lm_ptel_mask:	.long	0x1ffffdff      /* the software bits off */
 .Lm_misses:	.long	sh4_tlb_misses
+.Lm_general:	.long	sh4_utlb_general
+.Lm_fill:	.long	sh4_utlb_fill
+.Lm_mmucr:	.long	0xff000010
+.Lm_urc_clear:	.long	0xffff03ff
 .Lm_entry_common: .long	entry_common
 
 /* VBR + 0x600: interrupts; r1 = INTEVT. */
@@ -247,7 +282,10 @@ interrupt_entry:
 	.data
 	.balign 4
 	.globl sh4_tlb_misses, sh4_user_dir, sh4_kernel_dir, sh4_kstack_top
+	.globl sh4_utlb_general, sh4_utlb_fill
 sh4_tlb_misses:	.long	0
+sh4_utlb_general: .long	0
+sh4_utlb_fill:	.long	0
 sh4_user_dir:	.long	0
 sh4_kernel_dir:	.long	0
 sh4_kstack_top:	.long	0
