@@ -20,10 +20,12 @@
  *   entries 40-63  the applications' ICAs: 4 KiB entries, loaded when an
  *                  ICA is pasted (its first PIN_PAGES_MAX pages, the
  *                  paper's 16 KiB a process) and invalidated when peeled.
- * A reserved entry is written through the memory-mapped UTLB arrays (P4
- * 0xf6000000 address, 0xf7000000 data, entry number in bits 13:8) from the
+ * A reserved entry is loaded with LDTLB at URC = its number from the
  * address space's own page-table entry, with its ASID, so a switch keeps
- * it.  Pinning first drops any other entry that maps the same address (a
+ * it (QEMU's writes of the memory-mapped data array leave the entry's
+ * page size unset, so that it matches every address; LDTLB sets it).  It
+ * is read and invalidated through the memory-mapped address array (P4
+ * 0xf6000000, entry number in bits 13:8).  Pinning first drops any other entry that maps the same address (a
  * general one from an earlier miss), since two matching entries make a
  * multiple-hit exception, which resets the CPU.  A slot already holding
  * the translation is left alone; else a free slot, else the next in turn.
@@ -48,12 +50,9 @@
 #define APP_SLOTS         24
 #define PIN_PAGES_MAX     4              /* an application's pages pinned per paste */
 
-#define UTLB_DATA         0xf7000000u    /* data array 1 */
 #define UTLB_SLOT(i)      ((uint32_t)(i) << 8)
 #define ADDR_V            (1u << 8)
-#define ADDR_D            (1u << 9)
 #define ASID_MASK         0xffu
-#define PTE_D             (1u << 2)
 #define PTE_V             (1u << 8)
 #define PTE_SZ1           (1u << 7)
 #define PTEL_MASK         0x1ffffdffu    /* a table entry without the software bits */
@@ -114,6 +113,22 @@ static void drop_overlaps(uint32_t asid, uint32_t base, uint32_t size)
 	}
 }
 
+/* LDTLB into entry slot: PTEH the VPN and ASID, PTEL the entry, MMUCR.URC
+ * the slot, all in one asm block so that no UTLB access (each advances
+ * URC) comes between; then PTEH as it was. */
+static void load_slot(int slot, uint32_t pteh, uint32_t ptel)
+{
+	uint32_t old = mmio_read32(SH4_PTEH);
+	uint32_t mmucr = (mmio_read32(SH4_MMUCR) & ~MMUCR_URC_MASK) | ((uint32_t)slot << 10);
+	mmio_write32(SH4_PTEL, ptel);
+	__asm__ volatile("mov.l	%1, @%0\n\t"
+			 "mov.l	%3, @%2\n\t"
+			 "ldtlb\n\t"
+			 "nop"
+			 : : "r"(SH4_PTEH), "r"(pteh), "r"(SH4_MMUCR), "r"(mmucr) : "memory");
+	mmio_write32(SH4_PTEH, old);
+}
+
 /* Load va's translation in as into one of the n reserved slots from first. */
 static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigned *next)
 {
@@ -136,8 +151,7 @@ static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigne
 		slot = first + (int)((*next)++ % (unsigned)n);
 	pinned[slot] = 0;
 	drop_overlaps(asid, base, size);
-	mmio_write32(SH4_UTLB_ADDR | UTLB_SLOT(slot), key | ((e & PTE_D) ? ADDR_D : 0));
-	mmio_write32(UTLB_DATA | UTLB_SLOT(slot), e & PTEL_MASK);
+	load_slot(slot, base | asid, e & PTEL_MASK);
 	pinned[slot] = key;
 }
 
@@ -173,14 +187,15 @@ void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size)
 	arch_irq_restore(flags);
 }
 
+/* The reserved entry translating va in as (its size by its part of the
+ * UTLB: QEMU's reads of the data array do not give the size bits). */
 int arch_ica_pinned(struct addrspace *as, uint64_t va)
 {
 	uint64_t flags = arch_irq_save();
 	int found = -ENOENT;
 	for (int i = SERVER_FIRST; i < UTLB_ENTRIES && found < 0; i++) {
 		uint32_t a = mmio_read32(SH4_UTLB_ADDR | UTLB_SLOT(i));
-		uint32_t size = (mmio_read32(UTLB_DATA | UTLB_SLOT(i)) & PTE_SZ1) ?
-				(uint32_t)ARCH_PT_LARGE_SIZE : (uint32_t)PAGE_SIZE;
+		uint32_t size = i < APP_FIRST ? (uint32_t)ARCH_PT_LARGE_SIZE : (uint32_t)PAGE_SIZE;
 		if ((a & ADDR_V) && (a & ASID_MASK) == as->arch.asid &&
 		    (uint32_t)va - (a & ~0x3ffu) < size)
 			found = i;
