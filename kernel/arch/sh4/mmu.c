@@ -39,7 +39,7 @@
 #define PTE_EXEC     (1u << 30)
 #define PTE_LARGE    (1u << 31)
 #define SZ_4K        PTE_SZ0
-#define SZ_1M        PTE_SZ1
+#define SZ_1M        (PTE_SZ1 | PTE_SZ0)
 
 #define ENTRIES      1024
 #define LARGE_PAGES  (ARCH_PT_LARGE_SIZE / PAGE_SIZE)
