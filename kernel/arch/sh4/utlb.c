@@ -3,17 +3,15 @@
  * AnT kept ICA translations resident on the SH-4 (arch_tlb_partition,
  * switched with the ISPC mode: baseline whole, fast partitioned).
  *
- * Whole: the miss handler (vectors.S) loads every entry with LDTLB at
- * MMUCR.URC, the counter the MMU advances on every UTLB access and wraps
- * after entry 63 (URB 0): a plain software refill over all 64 entries.
+ * Whole: the miss handler (vectors.S) loads every entry with LDTLB at an
+ * entry it picks at random of all 64 (URB 0): a plain software refill.
  *
  * Partitioned (the paper's 32 + 8 + 24):
  *   entries  0-31  general, for the miss handler: it fills a never-used
  *                  entry first (sh4_utlb_fill counts those taken since the
- *                  last invalidation of the whole UTLB), then the entry at
- *                  URC modulo 32.  URB = 32 keeps the MMU's counter below
- *                  the reserved entries on the SH7751R; QEMU's counter
- *                  reaches URB itself before it wraps, hence the modulo.
+ *                  last invalidation of the whole UTLB), then one at
+ *                  random.  URB = 32 also keeps the MMU's own replacement
+ *                  counter below the reserved entries.
  *   entries 32-39  the OS servers' ICAs: one 1 MiB entry of a server's ICA
  *                  window (ica_fast.c), loaded when an ICA in that MiB is
  *                  pasted into the server, and kept across its peels;
@@ -64,12 +62,12 @@ static bool partitioned;
 static uint32_t pinned[UTLB_ENTRIES];    /* a reserved slot's address word (VPN|V|ASID), 0: free */
 static unsigned next_server, next_app;
 
-/* Every entry invalid, the refill starts over from entry 0. */
+/* Every entry invalid; in the partition the refill starts over from entry 0. */
 void sh4_utlb_invalidate_all(void)
 {
 	uint64_t flags = arch_irq_save();
 	mmio_write32(SH4_MMUCR, mmio_read32(SH4_MMUCR) | MMUCR_TI);
-	sh4_utlb_fill = 0;
+	sh4_utlb_fill = partitioned ? 0 : UTLB_ENTRIES;     /* whole: no free-first fill */
 	for (int i = 0; i < UTLB_ENTRIES; i++)
 		pinned[i] = 0;
 	arch_irq_restore(flags);
@@ -79,7 +77,7 @@ void arch_tlb_partition(bool on)
 {
 	uint64_t flags = arch_irq_save();
 	partitioned = on;
-	sh4_utlb_general = on ? GENERAL_ENTRIES : 0;
+	sh4_utlb_general = on ? GENERAL_ENTRIES : UTLB_ENTRIES;
 	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URB_MASK | MMUCR_URC_MASK);
 	mmio_write32(SH4_MMUCR, mmucr | (on ? GENERAL_ENTRIES << MMUCR_URB_SHIFT : 0));
 	sh4_utlb_invalidate_all();

@@ -18,9 +18,12 @@
  * P3 (sh4_kernel_dir), the page's entry into PTEL, LDTLB (PTEH holds the
  * faulting VPN and the current ASID already), RTE; a miss without a valid
  * entry goes to the general entry as a fault.  Each one served counts in
- * sh4_tlb_misses.  The entry LDTLB writes is MMUCR.URC's: over the whole
- * UTLB as the MMU advanced it, in fast mode's partition (utlb.c) set here
- * to a general entry.
+ * sh4_tlb_misses.  The entry LDTLB writes is MMUCR.URC, set here: at
+ * random over the whole UTLB, or in fast mode's partition (utlb.c) a
+ * general entry, never-used ones first.  The random choice is the
+ * handler's own (xorshift32), not the MMU's counter: QEMU advances URC on
+ * each refill of its own software TLB, whose size it adapts by host time,
+ * so the counter would make the victims differ from run to run.
  */
 #define TF_WORDS 24                    /* sizeof(struct trapframe) / 4 */
 
@@ -209,13 +212,12 @@ tlb_miss_entry:
 	and	r3, r2
 	mov.l	.Lm_ptel, r0
 	mov.l	r2, @r0
-	/* The entry: URC as the MMU left it over a whole UTLB; in the
-	 * partition (utlb.c) a never-used general entry first, then URC
-	 * modulo the general entries. */
+	/* The entry LDTLB writes (URC): a never-used general entry while there
+	 * is one (fast mode's partition only, utlb.c), else one of the general
+	 * entries at random (xorshift32 in sh4_utlb_rand): all 64 when the
+	 * UTLB is whole, 0-31 in the partition. */
 	mov.l	.Lm_general, r0
-	mov.l	@r0, r3                 /* r3: general entries, 0 if the UTLB is whole */
-	tst	r3, r3
-	bt	4f
+	mov.l	@r0, r3                 /* r3: general entries, 64 or 32 */
 	mov.l	.Lm_fill, r4
 	mov.l	@r4, r0                 /* r0: never-used entries taken */
 	cmp/hs	r3, r0
@@ -224,12 +226,27 @@ tlb_miss_entry:
 	mov.l	r0, @r4
 	bra	3f
 	add	#-1, r0                 /* the slot: the next never-used one */
-2:	mov.l	.Lm_mmucr, r4
+2:	mov.l	.Lm_rand, r4
 	mov.l	@r4, r0
-	shlr8	r0
-	shlr2	r0                      /* URC in bits 5-0 */
+	mov	r0, r1
+	shll8	r1
+	shll2	r1
+	shll2	r1
+	shll	r1
+	xor	r1, r0                  /* x ^= x << 13 */
+	mov	r0, r1
+	shlr16	r1
+	shlr	r1
+	xor	r1, r0                  /* x ^= x >> 17 */
+	mov	r0, r1
+	shll2	r1
+	shll2	r1
+	shll	r1
+	xor	r1, r0                  /* x ^= x << 5 */
+	mov.l	r0, @r4
+	shlr16	r0
 	add	#-1, r3
-	and	r3, r0                  /* modulo the general entries (a power of 2) */
+	and	r3, r0                  /* the slot: high bits modulo the general entries */
 3:	mov.l	.Lm_mmucr, r4
 	mov.l	@r4, r1
 	mov.l	.Lm_urc_clear, r3
@@ -237,8 +254,8 @@ tlb_miss_entry:
 	shll8	r0
 	shll2	r0
 	or	r0, r1
-	mov.l	r1, @r4                 /* URC: the slot LDTLB writes */
-4:	ldtlb
+	mov.l	r1, @r4                 /* URC: the slot */
+	ldtlb
 	mov.l	.Lm_misses, r0
 	mov.l	@r0, r1
 	add	#1, r1
@@ -263,6 +280,7 @@ tlb_fault:
 .Lm_misses:	.long	sh4_tlb_misses
 .Lm_general:	.long	sh4_utlb_general
 .Lm_fill:	.long	sh4_utlb_fill
+.Lm_rand:	.long	sh4_utlb_rand
 .Lm_mmucr:	.long	0xff000010
 .Lm_urc_clear:	.long	0xffff03ff
 .Lm_entry_common: .long	entry_common
@@ -282,10 +300,11 @@ interrupt_entry:
 	.data
 	.balign 4
 	.globl sh4_tlb_misses, sh4_user_dir, sh4_kernel_dir, sh4_kstack_top
-	.globl sh4_utlb_general, sh4_utlb_fill
+	.globl sh4_utlb_general, sh4_utlb_fill, sh4_utlb_rand
 sh4_tlb_misses:	.long	0
-sh4_utlb_general: .long	0
-sh4_utlb_fill:	.long	0
+sh4_utlb_general: .long	64
+sh4_utlb_fill:	.long	64
+sh4_utlb_rand:	.long	0x2545f491
 sh4_user_dir:	.long	0
 sh4_kernel_dir:	.long	0
 sh4_kstack_top:	.long	0
