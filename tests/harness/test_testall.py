@@ -28,7 +28,7 @@ def test_plan_table():
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
         "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci", "sh4-r2d-smp1",
-        "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
+        "sh4-r2d-smp1-selftest", "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
@@ -38,15 +38,17 @@ def test_plan_table():
     for fuzz, seed in zip(full.boots[-2:], ("1", "2")):    # the short soak: one "fuzz" record
         assert fuzz.words == ("fuzz", "100000", seed, "8", "3") and fuzz.kinds == ("fuzz",)
         assert fuzz.net == "hub"
-    sh4 = full.boots[-3]                                   # the second arch, before the soak
+    sh4 = full.boots[-4]                                   # the second arch, before the soak
     assert sh4.arch == "sh4" and sh4.smp == 1 and sh4.profile().arch == "sh4"
-    iop = full.boots[-7]
+    sh4_selftest = full.boots[-3]                          # its counted-TLB-miss selftests
+    assert sh4_selftest.arch == "sh4" and sh4_selftest.words == ("selftest",) + testall.SH4_TESTS
+    iop = full.boots[-8]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
-    drvproc = full.boots[-6:-4]
+    drvproc = full.boots[-7:-5]
     assert all(c.cmdline == "drvproc=rtl8139,e1000" and c.net == "hub" for c in drvproc)
     assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS
-    blk = full.boots[-4]
+    blk = full.boots[-5]
     assert blk.cmdline == "drvproc=ramdisk,ahci" and blk.disk == "ahci"
     assert blk.words == ("selftest",) + testall.DRVPROC_BLK_TESTS
     assert [c.label for c in testall.PLANS["quick"].boots] == ["pc-smp4"]

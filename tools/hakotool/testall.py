@@ -114,6 +114,11 @@ class BootCase:
                        debug_kernel=self.debug_kernel)
 
 
+# tests/user/test_ica_tlb.c: what the SH-4 selftest boot runs (the TLB
+# misses are counted only where the kernel loads the TLB).
+SH4_TESTS = ("ica_first_read_misses_in_baseline_not_in_fast_mode",)
+
+
 # tests/user/test_iop.c: what the iop=3 boot runs.
 IOP_TESTS = (
     "iop_every_device_checked_data_from_the_other_cpus",
@@ -228,6 +233,9 @@ PLANS = {
         # The second arch: SH-4 on QEMU's r2d board, the kernel self-tests
         # (skipped with the reason when the SH-4 compiler or QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),
+        # ... and the selftests that need the SH-4's counted TLB misses (paper
+        # 002's UTLB partition), which every x86 boot skips.
+        BootCase("r2d", 1, arch="sh4", words=("selftest",) + SH4_TESTS, kinds=("utest",)),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).
