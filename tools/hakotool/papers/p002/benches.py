@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...bench import Bench
 from ...qemu import Profile
 from ...reportkit import Step
+from . import sh4
 
 # The kernel's servers= list for ispcbench: its own helper servers are OS
 # servers there, so in fast mode they get the ICA window like the others.
@@ -15,6 +16,16 @@ BENCHES: dict[str, Bench] = {
                         cmdline="servers=" + ISPC_SERVERS),
         timeout=600.0,
         about="server communication, paper 002 (ispcbench), baseline and fast, pc, 2 CPUs, icount",
+    ),
+    # `./hako bench ispc --arch sh4`: the same program on the SH-4, where
+    # fast mode is the paper's UTLB partition and every TLB miss is counted.
+    "ispc-sh4": Bench(
+        profile=Profile(arch="sh4", smp=1, mode="icount", words=("ispcbench",),
+                        cmdline="servers=" + ISPC_SERVERS),
+        timeout=900.0,
+        about="ispc on SH-4 (`bench ispc --arch sh4`): ispcbench, baseline against the "
+              "paper's UTLB partition, instructions and TLB misses, r2d, icount (~1 min)",
+        table=sh4.bench_table,
     ),
 }
 
