@@ -1,6 +1,7 @@
 """Tests for hakotool/papers/p002/sh4.py (paper 002's tables on SH-4, from canned
 ispcbench lines with their TLB misses) and `./hako bench NAME --arch sh4`."""
 import io
+import json
 
 from hakotool import bench
 from hakotool.papers.p002 import sh4
@@ -111,3 +112,35 @@ def test_bench_arch_without_a_version_is_a_usage_error():
     out, err = io.StringIO(), io.StringIO()
     assert bench.run_bench("sys", arch="sh4", out=out, err=err) == bench.EXIT_USAGE
     assert "no sh4 version" in err.getvalue() and "  ispc\n" in err.getvalue()
+
+
+def write(tmp_path, recs):
+    (tmp_path / sh4.RESULT_FILE).write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return tmp_path
+
+
+def test_verdicts_not_run_without_the_file(tmp_path):
+    found = sh4.verdicts(tmp_path)
+    assert [v.result for v in found] == ["002 T2 SH-4", "002 Fig. 8 SH-4", "002 Fig. 9 SH-4"]
+    assert all(v.verdict == "not yet" and "experiment not run" in v.reason for v in found)
+
+
+def test_judged_figures_are_less_the_clock():
+    j = sh4.Judged(sh4.Sh4Figures(records()))
+    assert j.insns("first_access_baseline") == 5334 - 2466
+    assert j.modelled("any", "process_switch_fast") == 9433 - 2466 / 2
+    assert j.insns("no_such_fast") is None
+
+
+def test_table2_verdict_checks_that_the_first_access_misses_go(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    t2 = sh4.verdicts(write(tmp_path / "a", records()))[0]
+    gone = [c for c in t2.checks if "its TLB miss gone" in c.what]
+    assert len(gone) == 2 and all(c.held and c.main for c in gone)
+    missing = [r for r in records() if not (r["kind"] == "bench-tlb"
+                                            and r["name"] == "first_access_fast")]
+    missing.append({"kind": "bench-tlb", "name": "first_access_fast", "misses": 100,
+                    "iters": ITERS})                     # still a miss per access
+    t2 = sh4.verdicts(write(tmp_path / "b", missing))[0]
+    assert t2.verdict == "not yet" and "its TLB miss gone" in t2.reason

@@ -38,9 +38,12 @@ REPORT_STEPS = (
          (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),), 25, "ispc"),
     Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
          (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
+    Step("ispc-sh4", "002", ("ispc-sh4",), "ispcbench on SH-4 (bench ispc --arch sh4), icount (~90 s)",
+         seconds=90, chain="ispc-sh4"),
 )
 REPORT_INPUTS = (
     ("bench-ispc.jsonl", "./hako bench ispc"),
     ("bench-ispc-modern.joined.jsonl", "./hako bench ispc --model modern"),
     ("bench-ispc-p4.joined.jsonl", "./hako bench ispc --model p4"),
+    ("bench-ispc-sh4.jsonl", "./hako bench ispc --arch sh4"),
 )

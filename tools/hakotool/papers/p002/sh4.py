@@ -23,6 +23,8 @@ from pathlib import Path
 
 from ...paths import repo_root
 from ...results import load_records
+from ...verdict import Verdict, decide, holds, ran
+from . import criteria
 from .criteria import PAPER_FIG8, PAPER_FIG9_SAVING, PAPER_T2
 from .tables import F8_ROWS, MODES, T2_ROWS, name_of, num, pct, table
 
@@ -44,6 +46,25 @@ class Sh4Figures:
 
     def misses(self, name: str):
         return self.per_op.get(name)
+
+
+class Judged:
+    """Sh4Figures as the paper's criteria (criteria.py) read figures: each one
+    less the span of two clock reads it includes (half of it for the one-way
+    process switch, half a ping-pong), from insns() and modelled() alike."""
+
+    def __init__(self, f: Sh4Figures):
+        self.f = f
+
+    def insns(self, name: str):
+        value, mode = self.f.insns(name), name.rsplit("_", 1)[-1]
+        clock = self.f.insns(f"clock_{mode}")
+        if value is None or clock is None:
+            return None
+        return value - (clock / 2 if name.startswith("process_switch") else clock)
+
+    def modelled(self, profile: str, name: str, counter: str = "cycles"):
+        return self.insns(name)
 
 
 def misses(value) -> str:
@@ -134,6 +155,71 @@ def render(records: list[dict], x86: list[dict] | None = None) -> str:
     out += ["", "Fig. 8: basic operations", ""] + fig8(f)
     out += ["", "Fig. 9: direct against stepwise return", ""] + fig9(f)
     return "\n".join(out).rstrip() + "\n"
+
+
+# ---- verdicts (the report's SH-4 column) ---------------------------------
+
+SH4_RESULTS = (("002 T2 SH-4", "Table 2 on SH-4: partial operations, baseline against the "
+                "paper's UTLB partition"),
+               ("002 Fig. 8 SH-4", "Fig. 8 on SH-4: request and result return"),
+               ("002 Fig. 9 SH-4", "Fig. 9 on SH-4: direct against stepwise return"))
+
+
+def relabel(v: Verdict, result: str, title: str, extra=()) -> Verdict:
+    """The x86 criterion's checks, judged again under the SH-4 result's name."""
+    return decide(result, title, list(v.checks) + list(extra))
+
+
+def first_access_checks(f: Sh4Figures) -> list:
+    """The paper's method itself: a pasted ICA's first access misses before
+    and not after, on both sides (main)."""
+    checks = []
+    for side, name in (("application", "first_access"), ("server", "first_access_server")):
+        before, after = f.misses(f"{name}_baseline"), f.misses(f"{name}_fast")
+        checks.append(holds(f"first access, {side}: its TLB miss gone",
+                            before is not None and after is not None and before >= 0.5
+                            and after < 0.05,
+                            f"{misses(before)} -> {misses(after)} misses per access", main=True))
+    return checks
+
+
+def verdicts(results: Path) -> list[Verdict]:
+    """Table 2, Fig. 8 and Fig. 9 on SH-4, judged by paper 002's criteria on
+    the instructions less the clock (Judged), Table 2 also on the misses."""
+    path = results / RESULT_FILE
+    f = Sh4Figures(load_records(path)) if path.is_file() else None
+    if not f or f.insns("clock_baseline") is None or not f.per_op:
+        why = (f"no results/{RESULT_FILE} with clock and TLB-miss lines "
+               "(`./hako bench ispc --arch sh4`)")
+        return [decide(r, t, [ran("ispcbench on SH-4", False, why)]) for r, t in SH4_RESULTS]
+    j = Judged(f)
+    (t2, t2_title), (f8, f8_title), (f9, f9_title) = SH4_RESULTS
+    return [relabel(criteria.table2(j, profile="sh4"), t2, t2_title, first_access_checks(f)),
+            relabel(criteria.fig8(j), f8, f8_title),
+            relabel(criteria.fig9(j, profile="sh4"), f9, f9_title)]
+
+
+def report_lines(results: Path) -> list[str]:
+    """The report's SH-4 part of paper 002 (report.py), from results/RESULT_FILE."""
+    out = ["### On SH-4 — the paper's UTLB partition, literally", ""]
+    path = results / RESULT_FILE
+    if not path.is_file():
+        return out + [f"Not run: `./hako bench ispc --arch sh4` writes results/{RESULT_FILE}.", ""]
+    f = Sh4Figures(load_records(path))
+    x86_path = results / X86_FILE
+    x86 = Sh4Figures(load_records(x86_path)).median if x86_path.is_file() else None
+    out += ["On QEMU's r2d (SH7751R, icount) the kernel loads the UTLB itself and counts every "
+            "miss; *before* is baseline mode (all 64 entries refilled by the miss handler), "
+            "*after* fast mode with the paper's partition: 32 general entries, 8 reserved 1 MiB "
+            "entries for the servers' ICA windows and 24 reserved 4 KiB entries for the "
+            "applications' ICAs, loaded at paste (kernel/arch/sh4/utlb.c). Every instruction "
+            "figure includes two clock reads (the first row: the clock is a system call on "
+            "SH-4); the verdicts judge each figure less that span. Run: `./hako bench ispc "
+            "--arch sh4`; tables: `./hako paper 002 sh4`.", ""]
+    out += ["Table 2 on SH-4", ""] + table2(f, x86) + [""]
+    out += ["Fig. 8 on SH-4", ""] + fig8(f) + [""]
+    out += ["Fig. 9 on SH-4", ""] + fig9(f) + [""]
+    return out
 
 
 def bench_table(boots) -> str:
