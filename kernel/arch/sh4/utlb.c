@@ -112,18 +112,20 @@ static void drop_overlaps(uint32_t asid, uint32_t base, uint32_t size)
 }
 
 /* LDTLB into entry slot: PTEH the VPN and ASID, PTEL the entry, MMUCR.URC
- * the slot, all in one asm block so that no UTLB access (each advances
- * URC) comes between; then PTEH as it was. */
+ * the slot, all in one asm block, so that no TLB miss (a kernel stack
+ * access), whose handler rewrites PTEH, PTEL and URC, comes between; then
+ * PTEH as it was. */
 static void load_slot(int slot, uint32_t pteh, uint32_t ptel)
 {
 	uint32_t old = mmio_read32(SH4_PTEH);
 	uint32_t mmucr = (mmio_read32(SH4_MMUCR) & ~MMUCR_URC_MASK) | ((uint32_t)slot << 10);
-	mmio_write32(SH4_PTEL, ptel);
 	__asm__ volatile("mov.l	%1, @%0\n\t"
 			 "mov.l	%3, @%2\n\t"
+			 "mov.l	%5, @%4\n\t"
 			 "ldtlb\n\t"
 			 "nop"
-			 : : "r"(SH4_PTEH), "r"(pteh), "r"(SH4_MMUCR), "r"(mmucr) : "memory");
+			 : : "r"(SH4_PTEH), "r"(pteh), "r"(SH4_PTEL), "r"(ptel), "r"(SH4_MMUCR),
+			   "r"(mmucr) : "memory");
 	mmio_write32(SH4_PTEH, old);
 }
 
