@@ -15,6 +15,8 @@
  *             keep the whole region mapped, a lone synchronous requester
  *             keeps its mappings.
  * A peel clears the PTEs with one TLB shootdown, in either mode (here).
+ * The mode also sets the arch's TLB (arch_tlb_partition): on SH-4 fast
+ * mode reserves UTLB entries for ICAs, paper 002's partition.
  * A fill racing with a peel is undone by its own re-check of the holder,
  * so after a peel has returned the old holder has no mapping left.
  */
@@ -31,6 +33,7 @@
 #include <serialiser.h>
 #include <vm.h>
 #include <arch/arch.h>
+#include <arch/mmu.h>
 #include "ica_internal.h"
 
 #define REGION_MAX_PAGES 1024        /* 4 MiB */
@@ -72,6 +75,7 @@ void ica_init(void)
 	for (int i = 0; i < ICA_MAX; i++)
 		gens[i] = 1;
 	proc_on_ica_fault(ica_fault);            /* its pages are pasted on first touch */
+	arch_tlb_partition(ica_mode == HAKO_ISPC_FAST);
 	if (!ica_region_pages)
 		kprintf("ica: no room for the ICA region: every ica_alloc will fail\n");
 	else
@@ -96,12 +100,15 @@ void ica_release(struct ica *a)
 
 /* ---- peel, in either mode (without ica_lock) -------------------------- */
 
-/* p no longer holds s: clear its PTEs, one TLB shootdown.  A server with
- * the window (fast mode, ica_fast.c) keeps the whole region mapped. */
+/* p no longer holds s: its resident translations (fast mode's
+ * arch_ica_pin) invalidated, its PTEs cleared, one TLB shootdown.  A
+ * server with the window (fast mode, ica_fast.c) keeps the whole region
+ * mapped, and its pinned entries. */
 void ica_unmap_peeled(struct proc *p, struct ica_span s)
 {
 	if (p->ica_window)
 		return;
+	arch_ica_unpin(p->as, page_va(s.first), (uint64_t)s.npages * PAGE_SIZE);
 	vm_unmap_range(p->as, page_va(s.first), s.npages);
 	__atomic_fetch_add(&ica_counts.peels, 1, __ATOMIC_RELAXED);
 }
@@ -272,6 +279,8 @@ long ica_set_mode(int mode)
 	if (!err)
 		ica_mode = mode;
 	spin_unlock(&ica_lock);
+	if (!err)
+		arch_tlb_partition(mode == HAKO_ISPC_FAST);   /* fast: reserved ICA entries */
 	return err ? err : mode;
 }
 

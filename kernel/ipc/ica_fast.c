@@ -4,12 +4,14 @@
  * instead of being made again at every first touch.
  *
  *   paste     fills every PTE of the ICA at once (ica_map_pasted), so
- *             its first access does not fault;
+ *             its first access does not fault, and has the arch keep the
+ *             translation resident (arch_ica_pin: on SH-4 reserved UTLB
+ *             entries, loaded now; nothing on x86), so it does not miss;
  *   window    the servers named by `servers=` map the whole region once,
  *             with 2 MiB pages, when they start listening; pastes to and
  *             peels from them then change no page table at all (the
  *             paper's "OS servers may access all ICAs", its resident
- *             server TLB entries);
+ *             server TLB entries: a paste pins the window's large entry);
  *   kept      a single-threaded process that sends a synchronous request
  *             keeps the ICAs mapped while it sleeps: no thread of it can
  *             touch them, and the result brings them back to the same
@@ -30,6 +32,7 @@
 #include <options.h>
 #include <proc.h>
 #include <vm.h>
+#include <arch/mmu.h>
 #include "ica_internal.h"
 
 static char servers[OPTIONS_SERVERS_MAX] = "nameserver,echo,ramdisk";   /* who gets the window */
@@ -61,19 +64,25 @@ const char *ica_fast_options(void)
 /* p now holds s (without ica_lock): in fast mode map every page of it. */
 void ica_map_pasted(struct proc *p, struct ica_span s)
 {
-	if (p->ica_window || ica_mode != HAKO_ISPC_FAST)
+	if (p->ica_window || ica_mode != HAKO_ISPC_FAST) {
+		if (p->ica_window)           /* (fast mode) the window's entries stay resident */
+			arch_ica_pin(p->as, page_va(s.first), (uint64_t)s.npages * PAGE_SIZE, true);
 		return;
+	}
 	for (uint32_t i = 0; i < s.npages; i++)
 		if (vm_map(p->as, page_va(s.first + i), page_pa(s.first + i), ICA_PTE_FLAGS) == -ENOMEM)
 			break;                   /* the rest will fault in */
+	arch_ica_pin(p->as, page_va(s.first), (uint64_t)s.npages * PAGE_SIZE, false);
 	__atomic_fetch_add(&ica_counts.pastes, 1, __ATOMIC_RELAXED);
 	if (proc_alone(p))
 		return;
 	spin_lock(&ica_lock);
 	bool still = ica_holds(p, s);
 	spin_unlock(&ica_lock);
-	if (!still)                      /* peeled meanwhile by another thread */
+	if (!still) {                    /* peeled meanwhile by another thread */
+		arch_ica_unpin(p->as, page_va(s.first), (uint64_t)s.npages * PAGE_SIZE);
 		vm_unmap_range(p->as, page_va(s.first), s.npages);
+	}
 }
 
 /* ---- kept mappings ---------------------------------------------------- */

@@ -3,8 +3,9 @@
  * the caches and the calling CPU's TLB, so user/kperf can time each
  * call's worst case, and reads or resets the longest preemption-off
  * section per context (preempt_trace.c), and times the kernel-internal
- * interfaces (kinternal.c).  Reading the sections is open, every other
- * op needs HAKO_PRIV_MEASURE (priv.h).  The rules are in
+ * interfaces (kinternal.c), and reads the TLB misses a software-loaded
+ * TLB has served (arch_tlb_misses).  Reading the sections and the misses
+ * is open, every other op needs HAKO_PRIV_MEASURE (priv.h).  The rules are in
  * uapi/hako_perf.h.
  */
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <syscall.h>
 #include <uaccess.h>
 #include <arch/arch.h>
+#include <arch/mmu.h>
 #include <hako_perf.h>
 
 static long preempt_get(uint64_t uout)
@@ -43,9 +45,17 @@ static long internal(uint64_t uio)
 	return c < 0 ? c : r;
 }
 
+static long tlb_misses(uint64_t uout)
+{
+	uint64_t n;
+	int r = arch_tlb_misses(&n);
+	return r < 0 ? r : copy_to_user(uout, &n, sizeof n);
+}
+
 long sys_perf_ctl(uint64_t op, uint64_t arg)
 {
-	if ((int)op != HAKO_PERF_PREEMPT_GET && priv_check(HAKO_PRIV_MEASURE) < 0)
+	if ((int)op != HAKO_PERF_PREEMPT_GET && (int)op != HAKO_PERF_TLB_MISSES &&
+	    priv_check(HAKO_PRIV_MEASURE) < 0)
 		return -EPERM;
 	switch ((int)op) {
 	case HAKO_PERF_PURGE:
@@ -62,6 +72,8 @@ long sys_perf_ctl(uint64_t op, uint64_t arg)
 		return 0;
 	case HAKO_PERF_INTERNAL:
 		return internal(arg);
+	case HAKO_PERF_TLB_MISSES:
+		return tlb_misses(arg);
 	}
 	return -EINVAL;
 }

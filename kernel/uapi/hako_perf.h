@@ -37,6 +37,15 @@
 #define HAKO_PERF_PREEMPT_GET	2
 #define HAKO_PERF_PREEMPT_RESET	3
 #define HAKO_PERF_INTERNAL	4
+#define HAKO_PERF_TLB_MISSES	5
+
+/*
+ * perf_ctl(HAKO_PERF_TLB_MISSES, uint64_t *out): the TLB misses the
+ * kernel's miss handler has served since boot, on an arch whose TLB is
+ * loaded by software (SH-4: every UTLB miss the handler loads, paper
+ * 002's measure); -ENOSYS where the hardware walks the tables (x86).
+ * Open to every process (no privilege); 0, -EFAULT or -ENOSYS.
+ */
 
 /*
  * perf_ctl(HAKO_PERF_INTERNAL, struct hako_perf_internal *io): time one

@@ -159,12 +159,26 @@ def describe() -> str:
     return "\n".join(f"  {name:<{width}}  {text}" for name, text in sorted(about.items()))
 
 
+def bench_name(name: str, arch: str) -> str:
+    """The registered bench NAME runs on ARCH: NAME itself on x86_64, else
+    the bench NAME-ARCH (`./hako bench ispc --arch sh4` is ispc-sh4)."""
+    return name if arch == "x86_64" else f"{name}-{arch}"
+
+
 def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: str = "",
-              boots: int = 0, out=None, err=None, **boot_kwargs) -> int:
+              boots: int = 0, arch: str = "x86_64", out=None, err=None, **boot_kwargs) -> int:
     """Boot the named bench, then print its table; returns the exit code.
-    BOOTS: how many boots of a repeated bench (0: the bench's own count)."""
+    BOOTS: how many boots of a repeated bench (0: the bench's own count).
+    ARCH: another arch's version of the bench (bench_name)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    if arch != "x86_64":
+        if bench_name(name, arch) not in registry():
+            err.write(f"hako: bench {name!r} has no {arch} version; the {arch} benches:\n"
+                      + "".join(f"  {n.removesuffix('-' + arch)}\n" for n in sorted(registry())
+                                if n.endswith("-" + arch)))
+            return EXIT_USAGE
+        name = bench_name(name, arch)
     if name == "peer":
         from .peer import run_peer
         boot_kwargs.pop("verbose", None)         # peer's boots echo as --quiet says

@@ -200,6 +200,8 @@ def make_parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="benches:\n" + describe())
     bench.add_argument("name", help="the bench to run (listed below)")
+    bench.add_argument("--arch", choices=ARCHES, default="x86_64",
+                       help="run the bench's version for this arch (sh4: the bench NAME-sh4)")
     add_echo_options(bench)
     bench.add_argument("--keep-log", action="store_true", help="keep the log on success")
     bench.add_argument("--boots", type=positive_int, default=0, metavar="N",
@@ -298,7 +300,8 @@ def cmd_bench(args, words) -> int:
     from .bench import run_bench
     with Board():
         return run_bench(args.name, quiet=args.quiet, keep_log=args.keep_log,
-                         model=args.model, boots=args.boots, verbose=args.verbose)
+                         model=args.model, boots=args.boots, arch=args.arch,
+                         verbose=args.verbose)
 
 
 def cmd_report(args, words) -> int:

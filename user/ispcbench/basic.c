@@ -161,23 +161,23 @@ static int queued_receives(int server, struct call *c, struct call *c2, const ch
 
 static void report_basic(struct basic *b, const char *suffix, int slot)
 {
-	bench_report_region(figure("sync_request", suffix), &b->req, "request sent -> server has it",
-			    ispc_region(REGION_ISPC_SYNC_REQUEST + slot / 2), b->req.n);
-	bench_report_region(figure("sync_return", suffix), &b->ret, "result sent -> client has it",
-			    ispc_region(REGION_ISPC_SYNC_RETURN + slot / 2), b->ret.n);
-	bench_report_region(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result",
-			    ispc_region(REGION_ISPC_BASIC + slot), b->rt.n);
+	ispc_report(figure("sync_request", suffix), &b->req, "request sent -> server has it",
+		    ispc_region(REGION_ISPC_SYNC_REQUEST + slot / 2), b->req.n);
+	ispc_report(figure("sync_return", suffix), &b->ret, "result sent -> client has it",
+		    ispc_region(REGION_ISPC_SYNC_RETURN + slot / 2), b->ret.n);
+	ispc_report(figure("sync_roundtrip", suffix), &b->rt, "synchronous request + result",
+		    ispc_region(REGION_ISPC_BASIC + slot), b->rt.n);
 	bench_report(figure("sync_request_fastpath", suffix), &b->fpreq,
 		     "request sent -> server has it, fastpath");
 	bench_report(figure("sync_return_fastpath", suffix), &b->fpret,
 		     "result sent -> client has it, fastpath");
-	bench_report_region(figure("sync_roundtrip_fastpath", suffix), &b->fprt,
-			    "synchronous request + result, fastpath",
-			    ispc_region(REGION_ISPC_FASTPATH + slot / 2), b->fprt.n);
+	ispc_report(figure("sync_roundtrip_fastpath", suffix), &b->fprt,
+		    "synchronous request + result, fastpath",
+		    ispc_region(REGION_ISPC_FASTPATH + slot / 2), b->fprt.n);
 	bench_report(figure("async_request", suffix), &b->areq, "the asynchronous ispc_request call");
-	bench_report_region(figure("async_roundtrip", suffix), &b->art,
-			    "asynchronous request, then ispc_result",
-			    ispc_region(REGION_ISPC_BASIC + slot + 1), b->art.n);
+	ispc_report(figure("async_roundtrip", suffix), &b->art,
+		    "asynchronous request, then ispc_result",
+		    ispc_region(REGION_ISPC_BASIC + slot + 1), b->art.n);
 }
 
 static int basic_run(int data_pages, const char *suffix)

@@ -53,8 +53,8 @@ static int time_size(int server, int size_index, int copy)
 	else
 		snprintf(name, sizeof name, "data_%u", bytes);
 	if (!err)
-		bench_report_region(figure(name, copy ? "copy" : "remap"), &s, "synchronous request + result",
-				    ispc_region(REGION_ISPC_DATA + k), s.n);
+		ispc_report(figure(name, copy ? "copy" : "remap"), &s, "synchronous request + result",
+			    ispc_region(REGION_ISPC_DATA + k), s.n);
 	call_close(&c);
 	samples_free(&s);
 	return err;

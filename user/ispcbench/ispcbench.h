@@ -4,12 +4,14 @@
  * helper servers it spawns, and the parts.
  *
  * Every figure is in TSC ticks (guest instructions under QEMU icount) and
- * is named with the mode it ran in (`_baseline` or `_fast`).
+ * is named with the mode it ran in (`_baseline` or `_fast`); on SH-4 each
+ * region's TLB misses too.
  */
 #ifndef ISPCBENCH_H
 #define ISPCBENCH_H
 
 #include <stdint.h>
+#include <arch/tsc.h>
 #include <hako/bench.h>
 #include <hako/region.h>
 
@@ -57,8 +59,16 @@ extern int mode_fast;
  * with K < REGION_NTH_MAX known at run time.  Marked just outside the
  * TSC reads of a figure; its result line names ispc_region(SLOT + K).
  */
-#define ispc_region_begin(slot, k) ISPC_REGION_(region_begin_nth, slot, k)
-#define ispc_region_end(slot, k)   ISPC_REGION_(region_end_nth, slot, k)
+#define ispc_region_begin(slot, k) do { \
+		if (ARCH_TLB_MISSES_COUNTED) \
+			misses_begin(); \
+		ISPC_REGION_(region_begin_nth, slot, k); \
+	} while (0)
+#define ispc_region_end(slot, k) do { \
+		ISPC_REGION_(region_end_nth, slot, k); \
+		if (ARCH_TLB_MISSES_COUNTED) \
+			misses_end(ispc_region((slot) + (k))); \
+	} while (0)
 #define ISPC_REGION_(mark, slot, k) do { \
 		if (mode_fast) \
 			mark(REGION_ISPC + REGION_ISPC_MODE_STRIDE + (slot), k); \
@@ -66,6 +76,19 @@ extern int mode_fast;
 			mark(REGION_ISPC + (slot), k); \
 	} while (0)
 unsigned ispc_region(unsigned slot);
+
+/*
+ * TLB misses per region where the arch counts them (ARCH_TLB_MISSES_COUNTED,
+ * SH-4: every miss the kernel's handler serves): the count is read before
+ * a region's begin marker and after its end marker, outside the TSC reads,
+ * and the difference added to the region's total.  ispc_report is
+ * bench_report_region plus, where misses are counted, a line of kind
+ * "bench-tlb" with the region's misses and iterations.
+ */
+void misses_begin(void);
+void misses_end(unsigned region);
+struct bench_stats ispc_report(const char *name, struct samples *s, const char *what,
+			       unsigned region, unsigned long iters);
 /* name + "_" + suffix + "_" + mode in a static buffer ring. */
 const char *figure(const char *name, const char *suffix);
 int fail(const char *what, long err);

@@ -14,6 +14,7 @@
  * the summary ends with the issue's targets.  Exit status 0, or 1 if a
  * system call failed, 2 for an unknown part.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <hako/result.h>
@@ -58,6 +59,38 @@ void set_mode_fast(int fast)
 unsigned ispc_region(unsigned slot)
 {
 	return REGION_ISPC + (unsigned)mode_fast * REGION_ISPC_MODE_STRIDE + slot;
+}
+
+/* Misses per region, indexed from REGION_ISPC (both modes' blocks). */
+#define MISS_REGIONS (2 * REGION_ISPC_MODE_STRIDE)
+static uint64_t region_misses[MISS_REGIONS];
+static uint64_t misses_at_begin;
+
+void misses_begin(void)
+{
+	misses_at_begin = tlb_misses_now();
+}
+
+void misses_end(unsigned region)
+{
+	uint64_t now = tlb_misses_now();
+	if (region - REGION_ISPC < MISS_REGIONS)
+		region_misses[region - REGION_ISPC] += now - misses_at_begin;
+}
+
+struct bench_stats ispc_report(const char *name, struct samples *s, const char *what,
+			       unsigned region, unsigned long iters)
+{
+	struct bench_stats r = bench_report_region(name, s, what, region, iters);
+	if (!ARCH_TLB_MISSES_COUNTED || region - REGION_ISPC >= MISS_REGIONS || !iters)
+		return r;
+	uint64_t total = region_misses[region - REGION_ISPC];
+	uint64_t hundredths = total * 100 / iters;
+	result_line("{\"kind\":\"bench-tlb\",\"name\":\"%s\",\"region\":%u,\"misses\":%" PRIu64
+		    ",\"iters\":%lu}", name, region, total, iters);
+	printf("ispcbench: %-28s TLB misses %" PRIu64 ".%02u per operation (%" PRIu64 " in %lu)\n",
+	       name, hundredths / 100, (unsigned)(hundredths % 100), total, iters);
+	return r;
 }
 
 const char *figure(const char *name, const char *suffix)

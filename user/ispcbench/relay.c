@@ -53,8 +53,8 @@ static int time_chain(int first, int n, int flags, const char *how)
 	char name[32];
 	snprintf(name, sizeof name, "relay_%d", n);
 	if (!err)
-		bench_report_region(figure(name, how), &s, "round trip through the chain",
-				    ispc_region(REGION_ISPC_RELAY + k), s.n);
+		ispc_report(figure(name, how), &s, "round trip through the chain",
+			    ispc_region(REGION_ISPC_RELAY + k), s.n);
 	call_close(&c);
 	samples_free(&s);
 	return err;

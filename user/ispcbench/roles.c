@@ -71,14 +71,14 @@ static long receive_queued(struct hako_ispc_msg *m)
 static void report(const struct stamp *st, int k)
 {
 	if (st->report == REPORT_REPLY) {
-		bench_report_region(st->name, &async_replies,
-				    "per ispc_reply without waiting (server side)",
-				    ispc_region(REGION_ISPC_SERVER_REPLY + k), async_replies.n);
+		ispc_report(st->name, &async_replies,
+			    "per ispc_reply without waiting (server side)",
+			    ispc_region(REGION_ISPC_SERVER_REPLY + k), async_replies.n);
 		async_replies.n = 0;
 	} else {
-		bench_report_region(st->name, &queued_receives,
-				    "per ispc_receive of a queued request (server side)",
-				    ispc_region(REGION_ISPC_SERVER_RECEIVE + k), queued_receives.n);
+		ispc_report(st->name, &queued_receives,
+			    "per ispc_receive of a queued request (server side)",
+			    ispc_region(REGION_ISPC_SERVER_RECEIVE + k), queued_receives.n);
 		queued_receives.n = 0;
 	}
 }

@@ -79,9 +79,7 @@ uint64_t arch_muldiv64(uint64_t a, uint64_t b, uint64_t c)
  * is what the hardware needs; QEMU models no cache), every TLB entry dropped. */
 void arch_purge_caches_and_tlb(void)
 {
-	uint64_t flags = arch_irq_save();
-	mmio_write32(SH4_MMUCR, mmio_read32(SH4_MMUCR) | MMUCR_TI);
-	arch_irq_restore(flags);
+	sh4_utlb_invalidate_all();
 }
 
 /* GCC's SH frames keep no fixed link to the caller's frame: no walk. */

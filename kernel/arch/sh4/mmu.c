@@ -39,7 +39,7 @@
 #define PTE_EXEC     (1u << 30)
 #define PTE_LARGE    (1u << 31)
 #define SZ_4K        PTE_SZ0
-#define SZ_1M        PTE_SZ1
+#define SZ_1M        (PTE_SZ1 | PTE_SZ0)
 
 #define ENTRIES      1024
 #define LARGE_PAGES  (ARCH_PT_LARGE_SIZE / PAGE_SIZE)
@@ -254,7 +254,7 @@ void arch_pt_destroy(struct addrspace *as)
 	uint64_t flags = arch_irq_save();
 	if (as->arch.asid)
 		asid_used[as->arch.asid / 32] &= ~(1u << (as->arch.asid % 32));
-	mmio_write32(SH4_MMUCR, mmio_read32(SH4_MMUCR) | MMUCR_TI);   /* its ASID's entries go */
+	sh4_utlb_invalidate_all();       /* its ASID's entries go */
 	arch_irq_restore(flags);
 }
 
@@ -265,7 +265,7 @@ bool arch_pt_load(const struct arch_addrspace *a)
 		return false;
 	sh4_user_dir = dir;
 	if (a->asid == 0)
-		mmio_write32(SH4_MMUCR, mmio_read32(SH4_MMUCR) | MMUCR_TI);
+		sh4_utlb_invalidate_all();
 	mmio_write32(SH4_PTEH, a->asid);
 	return true;
 }
@@ -291,9 +291,7 @@ void arch_tlb_flush_page(uint64_t va)
 void arch_tlb_flush_range(uint64_t va, uint64_t npages)
 {
 	if (npages > TLB_FLUSH_PAGES_MAX) {
-		uint64_t flags = arch_irq_save();
-		mmio_write32(SH4_MMUCR, mmio_read32(SH4_MMUCR) | MMUCR_TI);
-		arch_irq_restore(flags);
+		sh4_utlb_invalidate_all();
 		return;
 	}
 	for (uint64_t i = 0; i < npages; i++)

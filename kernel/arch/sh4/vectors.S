@@ -18,7 +18,12 @@
  * P3 (sh4_kernel_dir), the page's entry into PTEL, LDTLB (PTEH holds the
  * faulting VPN and the current ASID already), RTE; a miss without a valid
  * entry goes to the general entry as a fault.  Each one served counts in
- * sh4_tlb_misses.
+ * sh4_tlb_misses.  The entry LDTLB writes is MMUCR.URC, set here: at
+ * random over the whole UTLB, or in fast mode's partition (utlb.c) a
+ * general entry, never-used ones first.  The random choice is the
+ * handler's own (xorshift32), not the MMU's counter: QEMU advances URC on
+ * each refill of its own software TLB, whose size it adapts by host time,
+ * so the counter would make the victims differ from run to run.
  */
 #define TF_WORDS 24                    /* sizeof(struct trapframe) / 4 */
 
@@ -207,6 +212,49 @@ tlb_miss_entry:
 	and	r3, r2
 	mov.l	.Lm_ptel, r0
 	mov.l	r2, @r0
+	/* The entry LDTLB writes (URC): a never-used general entry while there
+	 * is one (fast mode's partition only, utlb.c), else one of the general
+	 * entries at random (xorshift32 in sh4_utlb_rand): all 64 when the
+	 * UTLB is whole, 0-31 in the partition. */
+	mov.l	.Lm_general, r0
+	mov.l	@r0, r3                 /* r3: general entries, 64 or 32 */
+	mov.l	.Lm_fill, r4
+	mov.l	@r4, r0                 /* r0: never-used entries taken */
+	cmp/hs	r3, r0
+	bt	2f
+	add	#1, r0
+	mov.l	r0, @r4
+	bra	3f
+	add	#-1, r0                 /* the slot: the next never-used one */
+2:	mov.l	.Lm_rand, r4
+	mov.l	@r4, r0
+	mov	r0, r1
+	shll8	r1
+	shll2	r1
+	shll2	r1
+	shll	r1
+	xor	r1, r0                  /* x ^= x << 13 */
+	mov	r0, r1
+	shlr16	r1
+	shlr	r1
+	xor	r1, r0                  /* x ^= x >> 17 */
+	mov	r0, r1
+	shll2	r1
+	shll2	r1
+	shll	r1
+	xor	r1, r0                  /* x ^= x << 5 */
+	mov.l	r0, @r4
+	shlr16	r0
+	add	#-1, r3
+	and	r3, r0                  /* the slot: high bits modulo the general entries */
+3:	mov.l	.Lm_mmucr, r4
+	mov.l	@r4, r1
+	mov.l	.Lm_urc_clear, r3
+	and	r3, r1
+	shll8	r0
+	shll2	r0
+	or	r0, r1
+	mov.l	r1, @r4                 /* URC: the slot */
 	ldtlb
 	mov.l	.Lm_misses, r0
 	mov.l	@r0, r1
@@ -230,6 +278,11 @@ tlb_fault:
 .Lm_valid:	.long	0x00000100
 .Lm_ptel_mask:	.long	0x1ffffdff      /* the software bits off */
 .Lm_misses:	.long	sh4_tlb_misses
+.Lm_general:	.long	sh4_utlb_general
+.Lm_fill:	.long	sh4_utlb_fill
+.Lm_rand:	.long	sh4_utlb_rand
+.Lm_mmucr:	.long	0xff000010
+.Lm_urc_clear:	.long	0xffff03ff
 .Lm_entry_common: .long	entry_common
 
 /* VBR + 0x600: interrupts; r1 = INTEVT. */
@@ -247,7 +300,11 @@ interrupt_entry:
 	.data
 	.balign 4
 	.globl sh4_tlb_misses, sh4_user_dir, sh4_kernel_dir, sh4_kstack_top
+	.globl sh4_utlb_general, sh4_utlb_fill, sh4_utlb_rand
 sh4_tlb_misses:	.long	0
+sh4_utlb_general: .long	64
+sh4_utlb_fill:	.long	64
+sh4_utlb_rand:	.long	0x2545f491
 sh4_user_dir:	.long	0
 sh4_kernel_dir:	.long	0
 sh4_kstack_top:	.long	0

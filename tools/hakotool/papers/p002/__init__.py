@@ -8,4 +8,4 @@ from .criteria import CRITERIA, verdicts  # noqa: F401
 from .report import section  # noqa: F401
 
 # Its modules run by `./hako paper 002 TOOL [ARGS]` (each has main(argv)).
-TOOLS = ("tables",)
+TOOLS = ("tables", "sh4")

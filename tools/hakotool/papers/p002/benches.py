@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...bench import Bench
 from ...qemu import Profile
 from ...reportkit import Step
+from . import sh4
 
 # The kernel's servers= list for ispcbench: its own helper servers are OS
 # servers there, so in fast mode they get the ICA window like the others.
@@ -16,6 +17,16 @@ BENCHES: dict[str, Bench] = {
         timeout=600.0,
         about="server communication, paper 002 (ispcbench), baseline and fast, pc, 2 CPUs, icount",
     ),
+    # `./hako bench ispc --arch sh4`: the same program on the SH-4, where
+    # fast mode is the paper's UTLB partition and every TLB miss is counted.
+    "ispc-sh4": Bench(
+        profile=Profile(arch="sh4", smp=1, mode="icount", words=("ispcbench",),
+                        cmdline="servers=" + ISPC_SERVERS),
+        timeout=900.0,
+        about="ispc on SH-4 (`bench ispc --arch sh4`): ispcbench, baseline against the "
+              "paper's UTLB partition, instructions and TLB misses, r2d, icount (~1 min)",
+        table=sh4.bench_table,
+    ),
 }
 
 # The report's runs of them (`make report`, report.py) and the result files
@@ -27,9 +38,12 @@ REPORT_STEPS = (
          (("bench-ispc.joined.jsonl", "bench-ispc-modern.joined.jsonl"),), 25, "ispc"),
     Step("ispc-p4", "002", ("ispc", "--model", "p4"), "ispcbench, cost model p4 (~30 s)",
          (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
+    Step("ispc-sh4", "002", ("ispc-sh4",), "ispcbench on SH-4 (bench ispc --arch sh4), icount (~90 s)",
+         seconds=90, chain="ispc-sh4"),
 )
 REPORT_INPUTS = (
     ("bench-ispc.jsonl", "./hako bench ispc"),
     ("bench-ispc-modern.joined.jsonl", "./hako bench ispc --model modern"),
     ("bench-ispc-p4.joined.jsonl", "./hako bench ispc --model p4"),
+    ("bench-ispc-sh4.jsonl", "./hako bench ispc --arch sh4"),
 )

@@ -203,5 +203,7 @@ CRITERIA = (table2, fig5, fig8, fig9)
 
 
 def verdicts(results: Path) -> list[Verdict]:
+    """The x86 results (CRITERIA), then Table 2, Fig. 8 and Fig. 9 on SH-4 (sh4.py)."""
+    from . import sh4
     f = load_figures(results)
-    return [criterion(f) for criterion in CRITERIA]
+    return [criterion(f) for criterion in CRITERIA] + sh4.verdicts(results)

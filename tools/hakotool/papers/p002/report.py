@@ -1,4 +1,5 @@
-"""Paper 002's section of the report: server communication, Table 2, Figs. 5, 8 and 9.
+"""Paper 002's section of the report: server communication, Table 2, Figs. 5, 8 and 9,
+on x86 and then on SH-4 (sh4.py).
 
 Called by report.markdown() with the result folder, the plots dict it fills
 and the paper's verdicts (criteria.py); returns the section's Markdown lines.
@@ -9,14 +10,14 @@ from pathlib import Path
 
 from ...reportkit import boot_of, draw, status_block
 from ...results import load_records
-from . import partials, tables
+from . import partials, sh4, tables
 
 
 def section(results: Path, figs: dict, v=()) -> list[str]:
     out = ["## Paper 002 — fast inter-server communication on AnT (SH-4)", ""]
     icount = results / "bench-ispc.jsonl"
     if not icount.is_file():
-        return out + status_block(v)
+        return out + status_block(v) + sh4.report_lines(results)
     joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
     f = tables.Figures(load_records(icount), [load_records(p) for p in joined])
     profiles = ", ".join(f.profiles()) or "none"
@@ -89,7 +90,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
                 "return) is about as large as one stage's stepwise cost; a flat curve would "
                 "need that part to be small. The per-stage model departs from the measurement "
                 f"by at most {worst:.1f} points in instructions.", ""]
-    return out
+    return out + sh4.report_lines(results)
 
 
 def fig8_per_operation(f: tables.Figures, judged: str) -> list[str]:

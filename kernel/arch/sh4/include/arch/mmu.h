@@ -62,4 +62,24 @@ void arch_tlb_flush_range(uint64_t va, uint64_t npages);
 void arch_vm_init(void);
 void arch_vm_init_cpu(void);
 
+/*
+ * Paper 002's resident ICA translations (arch/sh4/utlb.c; ipc/ica.c and
+ * ica_fast.c call them).  arch_tlb_partition(on): fast mode's UTLB, 32
+ * general entries for the miss handler, 8 reserved for the servers' ICAs
+ * (1 MiB) and 24 for the applications' (4 KiB); off: all 64 for the
+ * refill.  It invalidates the whole UTLB.  With the partition on,
+ * arch_ica_pin loads the translation of [va, va + size) that as's tables
+ * hold into reserved entries (server: the 1 MiB entries of a server's
+ * window; else 4 KiB entries, the first 16 KiB), so the first access
+ * does not miss and a switch keeps it (ASIDs); arch_ica_unpin invalidates
+ * an application's reserved entries in that range.  arch_ica_pinned: the
+ * reserved entry translating va in as, or -ENOENT (for the tests).
+ * arch_tlb_misses: the misses the handler has served since boot.
+ */
+void arch_tlb_partition(bool on);
+void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server);
+void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size);
+int arch_ica_pinned(struct addrspace *as, uint64_t va);
+int arch_tlb_misses(uint64_t *count);
+
 #endif

@@ -49,7 +49,10 @@
  *                     lookup, clear_range, unmap_pages, map_large,
  *                     unmap_large, create, destroy, load), arch_tlb_flush_page,
  *                     arch_tlb_flush_range, arch_vm_init, arch_vm_init_cpu,
- *                     ARCH_PT_FREED_MAX, ARCH_PT_LARGE_SIZE (mm/vm.c, ipc/ica_fast.c)
+ *                     ARCH_PT_FREED_MAX, ARCH_PT_LARGE_SIZE (mm/vm.c, ipc/ica_fast.c);
+ *                     paper 002's resident ICA translations arch_tlb_partition,
+ *                     arch_ica_pin/unpin/pinned, and arch_tlb_misses (ipc/ica*.c,
+ *                     syscall/sys_perf.c; no-ops and -ENOSYS where hardware walks)
  *   arch/trapframe.h  struct trapframe (syscall/, proc/)
  *   arch/syscall.h    arch_syscall_nr, arch_syscall_arg, arch_syscall_set_result,
  *                     ARCH_SYSCALL_ARGS (syscall/dispatch.c)

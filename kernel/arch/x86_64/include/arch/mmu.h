@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <errno.h>
 #include <arch/layout.h>
 
 struct addrspace;
@@ -97,5 +98,33 @@ static inline void arch_tlb_flush_range(uint64_t va, uint64_t npages)
  * paging features on and the kernel tables loaded. */
 void arch_vm_init(void);
 void arch_vm_init_cpu(void);
+
+/*
+ * Paper 002's resident ICA translations: the SH-4 reserves TLB entries
+ * for ICAs and loads them at paste (arch/sh4/utlb.c).  The x86 TLB is
+ * loaded by the page walker and holds no reserved entries, so these do
+ * nothing; what fast mode does here instead is fill the PTEs at paste and
+ * map the servers' window (ipc/ica_fast.c).  No miss is counted: -ENOSYS,
+ * and arch_ica_pinned finds none.
+ */
+static inline void arch_tlb_partition(bool on) { (void)on; }
+static inline void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
+{
+	(void)as; (void)va; (void)size; (void)server;
+}
+static inline void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size)
+{
+	(void)as; (void)va; (void)size;
+}
+static inline int arch_ica_pinned(struct addrspace *as, uint64_t va)
+{
+	(void)as; (void)va;
+	return -ENOSYS;
+}
+static inline int arch_tlb_misses(uint64_t *count)
+{
+	*count = 0;
+	return -ENOSYS;
+}
 
 #endif

@@ -1,0 +1,146 @@
+"""Tests for hakotool/papers/p002/sh4.py (paper 002's tables on SH-4, from canned
+ispcbench lines with their TLB misses) and `./hako bench NAME --arch sh4`."""
+import io
+import json
+
+from hakotool import bench
+from hakotool.papers.p002 import sh4
+
+# Medians (instructions) and misses in all per region of one made-up run:
+# (baseline median, fast median, baseline misses, fast misses), iterations 100.
+FIGURES = {
+    "clock": (2466, 2466, 0, 0),
+    "syscall": (4400, 4400, 0, 0),
+    "ica_paste": (5266, 8333, 0, 0),
+    "ica_peel": (7067, 8000, 0, 0),
+    "first_access": (5334, 2533, 104, 0),
+    "ica_paste_server": (5266, 6000, 0, 0),
+    "ica_peel_server": (7067, 5267, 0, 0),
+    "first_access_server": (5334, 2600, 107, 0),
+    "process_switch": (9400, 9433, 1, 1),
+    "sync_roundtrip_nodata": (30000, 25000, 300, 5),
+    "relay_1_stepwise": (25000, 24000, 200, 0),
+    "relay_1_direct": (25000, 24000, 200, 0),
+    "relay_2_stepwise": (45000, 44000, 400, 0),
+    "relay_2_direct": (37000, 36000, 300, 0),
+}
+ITERS = 100
+
+
+def records(with_misses=True):
+    out = [{"kind": "meta", "machine": "r2d"}]
+    for name, (base, fast, mbase, mfast) in FIGURES.items():
+        for mode, median, misses in (("baseline", base, mbase), ("fast", fast, mfast)):
+            full = f"{name}_{mode}"
+            out.append({"kind": "bench", "name": full, "unit": "tsc", "median": median,
+                        "region": 256, "iters": ITERS})
+            if with_misses:
+                out.append({"kind": "bench-tlb", "name": full, "region": 256,
+                            "misses": misses, "iters": ITERS})
+    return out
+
+
+def row(lines, *cells):
+    """The table line whose first cells are CELLS."""
+    start = "| " + " | ".join(cells) + " |"
+    found = [line for line in lines if line.startswith(start)]
+    assert len(found) == 1, (start, lines)
+    return [c.strip() for c in found[0].strip("|").split("|")]
+
+
+def test_misses_are_per_operation_from_the_tlb_lines():
+    f = sh4.Sh4Figures(records())
+    assert f.insns("first_access_baseline") == 5334
+    assert f.misses("first_access_baseline") == 1.04
+    assert f.misses("first_access_fast") == 0
+    assert sh4.Sh4Figures(records(with_misses=False)).misses("first_access_fast") is None
+
+
+def test_table2_before_after_misses_and_the_papers_microseconds():
+    lines = sh4.table2(sh4.Sh4Figures(records()))
+    first = row(lines, "first access to the ICA", "application")
+    assert first[2:7] == ["5,334", "2,533", "-52.5 %", "1.04", "0.00"]
+    assert first[7:] == ["10.3", "5.1", "-50.5 %"]
+    server = row(lines, "first access to the ICA", "server")
+    assert server[5:8] == ["1.07", "0.00", "10.3"] and server[8] == "0.5"
+    peel = row(lines, "ICA peel", "server")
+    assert peel[4] == "-25.5 %" and peel[-1] == "-62.5 %"
+    assert row(lines, "two clock reads (in every row)")[2:5] == ["2,466", "2,466", "+0.0 %"]
+
+
+def test_table2_x86_columns_only_with_x86_figures():
+    f = sh4.Sh4Figures(records())
+    assert "x86 insns before" not in sh4.table2(f)[0]
+    x86 = {"first_access_baseline": 1200, "first_access_fast": 300}
+    lines = sh4.table2(f, x86)
+    assert "x86 insns before" in lines[0]
+    assert row(lines, "first access to the ICA", "application")[7:9] == ["1,200", "300"]
+
+
+def test_fig8_rows_with_figures_only_and_the_papers_range():
+    lines = sh4.fig8(sh4.Sh4Figures(records()))
+    rt = row(lines, "synchronous request + result round trip", "none")
+    assert rt[3:8] == ["30,000", "25,000", "16.7 %", "3.00", "0.05"]
+    assert not [line for line in lines if "| 4 KiB |" in line]
+
+
+def test_fig9_each_mode_stepwise_direct_and_misses():
+    lines = sh4.fig9(sh4.Sh4Figures(records()))
+    two = row(lines, "2")
+    assert two[1:6] == ["45,000", "37,000", "17.8 %", "4.00", "3.00"]
+    assert two[6:9] == ["44,000", "36,000", "18.2 %"]
+    assert not [line for line in lines if line.startswith("| 3 |")]
+    assert "40 %" in lines[-1]
+
+
+def test_render_is_deterministic_and_names_both_modes():
+    text = sh4.render(records())
+    assert text == sh4.render(records())
+    assert "before = baseline mode" in text and "Table 2" in text and "Fig. 9" in text
+
+
+def test_bench_arch_picks_the_arch_version():
+    assert bench.bench_name("ispc", "x86_64") == "ispc"
+    assert bench.bench_name("ispc", "sh4") == "ispc-sh4"
+    sh4_bench = bench.registry()["ispc-sh4"]
+    assert (sh4_bench.profile.arch, sh4_bench.profile.smp) == ("sh4", 1)
+    assert sh4_bench.profile.words == ("ispcbench",)
+    assert sh4_bench.table is sh4.bench_table
+
+
+def test_bench_arch_without_a_version_is_a_usage_error():
+    out, err = io.StringIO(), io.StringIO()
+    assert bench.run_bench("sys", arch="sh4", out=out, err=err) == bench.EXIT_USAGE
+    assert "no sh4 version" in err.getvalue() and "  ispc\n" in err.getvalue()
+
+
+def write(tmp_path, recs):
+    (tmp_path / sh4.RESULT_FILE).write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return tmp_path
+
+
+def test_verdicts_not_run_without_the_file(tmp_path):
+    found = sh4.verdicts(tmp_path)
+    assert [v.result for v in found] == ["002 T2 SH-4", "002 Fig. 8 SH-4", "002 Fig. 9 SH-4"]
+    assert all(v.verdict == "not yet" and "experiment not run" in v.reason for v in found)
+
+
+def test_judged_figures_are_less_the_clock():
+    j = sh4.Judged(sh4.Sh4Figures(records()))
+    assert j.insns("first_access_baseline") == 5334 - 2466
+    assert j.modelled("any", "process_switch_fast") == 9433 - 2466 / 2
+    assert j.insns("no_such_fast") is None
+
+
+def test_table2_verdict_checks_that_the_first_access_misses_go(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    t2 = sh4.verdicts(write(tmp_path / "a", records()))[0]
+    gone = [c for c in t2.checks if "its TLB miss gone" in c.what]
+    assert len(gone) == 2 and all(c.held and c.main for c in gone)
+    missing = [r for r in records() if not (r["kind"] == "bench-tlb"
+                                            and r["name"] == "first_access_fast")]
+    missing.append({"kind": "bench-tlb", "name": "first_access_fast", "misses": 100,
+                    "iters": ITERS})                     # still a miss per access
+    t2 = sh4.verdicts(write(tmp_path / "b", missing))[0]
+    assert t2.verdict == "not yet" and "its TLB miss gone" in t2.reason

@@ -1,0 +1,248 @@
+"""Paper 002 on the SH-4: the tables of `./hako bench ispc --arch sh4`.
+
+On the SH-4 the TLB is loaded by the kernel's miss handler, which counts
+every miss it serves; ispcbench prints, beside each region's figure (guest
+instructions under icount, median), a "bench-tlb" line with the region's
+misses and iterations.  Baseline mode refills all 64 UTLB entries; fast
+mode is paper 002's method (kernel/arch/sh4/utlb.c: 32 general entries, 8
+reserved 1 MiB entries for the servers' ICAs, 24 reserved 4 KiB entries
+for the applications', loaded at paste).  The tables put the two modes
+side by side, before -> after, as the paper's Table 2, Fig. 8 and Fig. 9
+do, with the paper's microseconds (SH-4, 240 MHz) beside them, and the
+x86 figures of results/bench-ispc.jsonl when that file is there.
+
+    ./hako paper 002 sh4 [FILE]     the tables of FILE (results/bench-ispc-sh4.jsonl)
+
+Everything is a pure function of the records (tests/harness/test_ispc_sh4.py).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ...paths import repo_root
+from ...results import load_records
+from ...verdict import Verdict, decide, holds, ran
+from . import criteria
+from .criteria import PAPER_FIG8, PAPER_FIG9_SAVING, PAPER_T2
+from .tables import F8_ROWS, MODES, T2_ROWS, name_of, num, pct, table
+
+RESULT_FILE = "bench-ispc-sh4.jsonl"
+X86_FILE = "bench-ispc.jsonl"
+
+
+class Sh4Figures:
+    """Medians (instructions) and TLB misses per operation, by figure name."""
+
+    def __init__(self, records: list[dict]):
+        self.median = {r["name"]: r["median"] for r in records
+                       if r.get("kind") == "bench" and "name" in r}
+        self.per_op = {r["name"]: r["misses"] / r["iters"] for r in records
+                       if r.get("kind") == "bench-tlb" and r.get("iters")}
+
+    def insns(self, name: str):
+        return self.median.get(name)
+
+    def misses(self, name: str):
+        return self.per_op.get(name)
+
+
+class Judged:
+    """Sh4Figures as the paper's criteria (criteria.py) read figures: each one
+    less the span of two clock reads it includes (half of it for the one-way
+    process switch, half a ping-pong), from insns() and modelled() alike."""
+
+    def __init__(self, f: Sh4Figures):
+        self.f = f
+
+    def insns(self, name: str):
+        value, mode = self.f.insns(name), name.rsplit("_", 1)[-1]
+        clock = self.f.insns(f"clock_{mode}")
+        if value is None or clock is None:
+            return None
+        return value - (clock / 2 if name.startswith("process_switch") else clock)
+
+    def modelled(self, profile: str, name: str, counter: str = "cycles"):
+        return self.insns(name)
+
+
+def misses(value) -> str:
+    return num(value, 2)
+
+
+def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
+    """The partial operations, before -> after, instructions and misses."""
+    header = ["operation", "side", "insns before", "insns after", "change",
+              "TLB misses before", "TLB misses after"]
+    if x86:
+        header += ["x86 insns before", "x86 insns after"]
+    header += ["paper before (µs)", "paper after (µs)", "paper change"]
+    clock = [f.insns(f"clock_{m}") for m in MODES]
+    rows = [["two clock reads (in every row)", "application", num(clock[0]), num(clock[1]),
+             change_cell(*clock), "-", "-"] + (["-", "-"] if x86 else []) + ["", "", ""]]
+    for label, base, side, paper_col in T2_ROWS:
+        names = [name_of(base, side, m) for m in MODES]
+        ins = [f.insns(n) for n in names]
+        row = [label, side or "application", num(ins[0]), num(ins[1]),
+               change_cell(ins[0], ins[1]), misses(f.misses(names[0])), misses(f.misses(names[1]))]
+        if x86:
+            row += [num(x86.get(n)) for n in names]
+        before, server, app = PAPER_T2[base]
+        after = {None: server, 1: server, 2: app}[paper_col]
+        row += [f"{before}", f"{after}", change_cell(before, after)]
+        rows.append(row)
+    return table(header, rows)
+
+
+def change_cell(before, after) -> str:
+    """after against before, signed %."""
+    if before in (None, 0) or after is None:
+        return "-"
+    return f"{100.0 * (after - before) / before:+.1f} %"
+
+
+def fig8(f: Sh4Figures) -> list[str]:
+    """The basic operations, before -> after; misses for those with a region."""
+    header = ["operation", "data", "side", "insns before", "insns after", "saved",
+              "TLB misses before", "TLB misses after", "paper saved"]
+    rows = []
+    for data in ("nodata", "4k"):
+        for label, base, side in F8_ROWS:
+            names = [f"{base}_{data}_{m}" for m in MODES]
+            ins = [f.insns(n) for n in names]
+            if ins == [None, None]:
+                continue
+            paper = PAPER_FIG8.get(base)
+            rows.append([label, "4 KiB" if data == "4k" else "none", side, num(ins[0]),
+                         num(ins[1]), pct(*ins), misses(f.misses(names[0])),
+                         misses(f.misses(names[1])),
+                         f"{paper[0]:.0f}-{paper[1]:.0f} %" if paper else ""])
+    return table(header, rows)
+
+
+def fig9(f: Sh4Figures) -> list[str]:
+    """Direct against stepwise return through n servers, in each mode."""
+    header = ["stages"]
+    for mode in MODES:
+        header += [f"{mode}: stepwise", "direct", "saved", "misses stepwise", "misses direct"]
+    rows = []
+    for n in range(1, 17):
+        cells = [str(n)]
+        found = False
+        for mode in MODES:
+            step, direct = f"relay_{n}_stepwise_{mode}", f"relay_{n}_direct_{mode}"
+            s, d = f.insns(step), f.insns(direct)
+            found = found or s is not None
+            cells += [num(s), num(d), pct(s, d), misses(f.misses(step)), misses(f.misses(direct))]
+        if not found:
+            break
+        rows.append(cells)
+    return table(header, rows) + ["", f"The paper: direct return saves about "
+                                      f"{PAPER_FIG9_SAVING:.0f} % at every depth."]
+
+
+def render(records: list[dict], x86: list[dict] | None = None) -> str:
+    f = Sh4Figures(records)
+    x86_median = Sh4Figures(x86).median if x86 else None
+    out = ["Paper 002 on SH-4 (r2d, icount): before = baseline mode (the UTLB's 64 entries "
+           "refilled by the miss handler), after = fast mode with the paper's UTLB partition. "
+           "insns: guest instructions, median, with the span of two clock reads that every "
+           "row includes (the clock is a system call on SH-4); TLB misses: served by the miss "
+           "handler per operation, mean.", "",
+           "Table 2: partial operations", ""]
+    out += table2(f, x86_median)
+    out += ["", "Fig. 8: basic operations", ""] + fig8(f)
+    out += ["", "Fig. 9: direct against stepwise return", ""] + fig9(f)
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---- verdicts (the report's SH-4 column) ---------------------------------
+
+SH4_RESULTS = (("002 T2 SH-4", "Table 2 on SH-4: partial operations, baseline against the "
+                "paper's UTLB partition"),
+               ("002 Fig. 8 SH-4", "Fig. 8 on SH-4: request and result return"),
+               ("002 Fig. 9 SH-4", "Fig. 9 on SH-4: direct against stepwise return"))
+
+
+def relabel(v: Verdict, result: str, title: str, extra=()) -> Verdict:
+    """The x86 criterion's checks, judged again under the SH-4 result's name."""
+    return decide(result, title, list(v.checks) + list(extra))
+
+
+def first_access_checks(f: Sh4Figures) -> list:
+    """The paper's method itself: a pasted ICA's first access misses before
+    and not after, on both sides (main)."""
+    checks = []
+    for side, name in (("application", "first_access"), ("server", "first_access_server")):
+        before, after = f.misses(f"{name}_baseline"), f.misses(f"{name}_fast")
+        checks.append(holds(f"first access, {side}: its TLB miss gone",
+                            before is not None and after is not None and before >= 0.5
+                            and after < 0.05,
+                            f"{misses(before)} -> {misses(after)} misses per access", main=True))
+    return checks
+
+
+def verdicts(results: Path) -> list[Verdict]:
+    """Table 2, Fig. 8 and Fig. 9 on SH-4, judged by paper 002's criteria on
+    the instructions less the clock (Judged), Table 2 also on the misses."""
+    path = results / RESULT_FILE
+    f = Sh4Figures(load_records(path)) if path.is_file() else None
+    if not f or f.insns("clock_baseline") is None or not f.per_op:
+        why = (f"no results/{RESULT_FILE} with clock and TLB-miss lines "
+               "(`./hako bench ispc --arch sh4`)")
+        return [decide(r, t, [ran("ispcbench on SH-4", False, why)]) for r, t in SH4_RESULTS]
+    j = Judged(f)
+    (t2, t2_title), (f8, f8_title), (f9, f9_title) = SH4_RESULTS
+    return [relabel(criteria.table2(j, profile="sh4"), t2, t2_title, first_access_checks(f)),
+            relabel(criteria.fig8(j), f8, f8_title),
+            relabel(criteria.fig9(j, profile="sh4"), f9, f9_title)]
+
+
+def report_lines(results: Path) -> list[str]:
+    """The report's SH-4 part of paper 002 (report.py), from results/RESULT_FILE."""
+    out = ["### On SH-4 — the paper's UTLB partition, literally", ""]
+    path = results / RESULT_FILE
+    if not path.is_file():
+        return out + [f"Not run: `./hako bench ispc --arch sh4` writes results/{RESULT_FILE}.", ""]
+    f = Sh4Figures(load_records(path))
+    x86_path = results / X86_FILE
+    x86 = Sh4Figures(load_records(x86_path)).median if x86_path.is_file() else None
+    out += ["On QEMU's r2d (SH7751R, icount) the kernel loads the UTLB itself and counts every "
+            "miss; *before* is baseline mode (all 64 entries refilled by the miss handler), "
+            "*after* fast mode with the paper's partition: 32 general entries, 8 reserved 1 MiB "
+            "entries for the servers' ICA windows and 24 reserved 4 KiB entries for the "
+            "applications' ICAs, loaded at paste (kernel/arch/sh4/utlb.c). Every instruction "
+            "figure includes two clock reads (the first row: the clock is a system call on "
+            "SH-4); the verdicts judge each figure less that span. Run: `./hako bench ispc "
+            "--arch sh4`; tables: `./hako paper 002 sh4`.", ""]
+    out += ["Table 2 on SH-4", ""] + table2(f, x86) + [""]
+    out += ["Fig. 8 on SH-4", ""] + fig8(f) + [""]
+    out += ["Fig. 9 on SH-4", ""] + fig9(f) + [""]
+    return out
+
+
+def bench_table(boots) -> str:
+    """The table of `./hako bench ispc --arch sh4` (hakotool.bench.Boots)."""
+    x86_path = boots.results / X86_FILE
+    x86 = load_records(x86_path) if x86_path.is_file() else None
+    return render(boots.records, x86)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="hako paper 002 sh4",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", nargs="?", type=Path,
+                        default=repo_root() / "results" / RESULT_FILE)
+    args = parser.parse_args(argv)
+    if not args.file.is_file():
+        print(f"paper 002 sh4: no {args.file}; run ./hako bench ispc --arch sh4", file=sys.stderr)
+        return 1
+    x86_path = args.file.parent / X86_FILE
+    sys.stdout.write(render(load_records(args.file),
+                            load_records(x86_path) if x86_path.is_file() else None))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
