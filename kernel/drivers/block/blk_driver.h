@@ -41,7 +41,9 @@ int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry
 void blk_complete(struct blk_req *r, int status);   /* once per request, any context */
 /* A device with a fixed service time (testdev) takes r and will serve it
  * for ns, after the requests it took before: the cost model's clocks
- * (tools/costmodel/vclock.h) charge that time to r's issuer. */
+ * (tools/costmodel/vclock.h) charge that time to r's issuer.  The disks
+ * (AHCI, NVMe) give a datasheet's latency here: QEMU completes their
+ * requests when its host threads do, which no clock of the model sees. */
 void blk_service_time(struct blk_req *r, uint64_t ns);
 
 /* struct blkdev and struct blk_req, as the placement defines them. */

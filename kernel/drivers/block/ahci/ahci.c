@@ -219,11 +219,21 @@ static void issue_waiting(struct ahci_port *p)
 	}
 }
 
+/*
+ * The cost model's service time of one 4 KiB transfer (blk_service_time):
+ * an Intel SSD DC S3700 (SATA), "Latency (average sequential)" 50 µs read,
+ * 65 µs write, from its product specification (moderate confidence: a
+ * datasheet's typical figure, one request at a time).
+ */
+#define AHCI_MODEL_READ_NS  50000
+#define AHCI_MODEL_WRITE_NS 65000
+
 static int ahci_submit(struct blkdev *d, struct blk_req *r)
 {
 	struct ahci_port *p = d->priv;
 	if (!p->hba->s64 && r->buf_addr + BLK_SIZE > (1ull << 32))
 		return -EIO;                           /* the HBA cannot reach the buffer */
+	blk_service_time(r, r->write ? AHCI_MODEL_WRITE_NS : AHCI_MODEL_READ_NS);
 	r->drv = NULL;
 	drv_lock(&p->lock);
 	if (p->wait_tail)
