@@ -55,6 +55,8 @@ class Verdict:
     checks: tuple[Check, ...] = ()
     measured: bool = True   # a result the paper measured; False: a mechanism the paper
                             # describes without a figure, shown by an experiment of Hako's
+    arch: str = ""          # "": measured on x86_64; else the same result on that arch
+                            # ("sh4": paper 002's on its own architecture), counted apart
 
 
 def fmt(value: float) -> str:
