@@ -63,16 +63,17 @@ mem.latency = 246
 
 # --- sequential misses (stream.h) ---
 # [ORM-SKL] Intel 64 and IA-32 Architectures Optimization Reference Manual,
-#      "Data Prefetching" (Sandy Bridge onwards, unchanged in Skylake): the
-#      L2 streamer detects forward and backward streams of requests and
-#      "can run up to 20 lines ahead of the load request"; the reorder
-#      buffer of the Skylake client core holds 224 micro-ops.
+#      the L2 streamer as its Sandy Bridge section describes it (taken to
+#      hold for Skylake, whose section does not restate it): it detects
+#      forward and backward streams and "can run up to 20 lines ahead of
+#      the load request"; the Skylake client core's reorder buffer holds
+#      224 micro-ops.
 # [DDR4] JEDEC DDR4-2133 on two 64-bit channels: 2 x 17 GB/s = 34 GB/s peak.
 # Published bandwidth the bench prints beside the model (not used here):
 # see tools/hakotool/bandwidth.py.
 
 # source: [ORM-SKL] the streamer keeps up to 20 lines in flight ahead of a
-# stream (medium: the L1's own fill buffers, 10-12, are fewer, but the
+# stream (medium-low: the L1's own fill buffers, 10-12, are fewer, but the
 # prefetched lines wait in the L2)
 stream.fills = 20
 # source: [ORM-SKL] 224-entry reorder buffer: misses further apart than the

@@ -67,7 +67,7 @@ l3.latency = 0
 mem.latency = 72
 
 # --- sequential misses (stream.h) ---
-# [P6-NB] [P2] above (the P6 core's data cache): the L1 data cache is
+# [P6-NB] [P2] above, the P6 core's data cache: the L1 data cache is
 #      non-blocking, up to four misses outstanding; no hardware prefetcher; the reorder buffer holds 40
 #      micro-ops, so a loop keeps misses in flight only while they are
 #      within the window.
