@@ -14,10 +14,10 @@
  * Then the two other halves of a memory bandwidth figure, at the largest
  * size: a read pass (the 64-bit words summed) and a zero pass (memset),
  * best and worst case as above (kind "kperf-bw", "op" read or zero,
- * region REGION_KPERF_COPY + BW_SLOT + (0 read, 2 zero) + worst).  With the copy
- * they are the reads, writes and copies the cost model's bandwidth bench
- * (`./hako bench bandwidth`, tools/hakotool/bandwidth.py) turns into MB/s
- * beside each machine's published figures.
+ * region REGION_KPERF_COPY + BW_SLOT + (0 read, 2 zero) + worst).  With
+ * the copy they are the reads, writes and copies the cost model's
+ * bandwidth bench (`./hako bench bandwidth`, tools/hakotool/bandwidth.py)
+ * turns into MB/s beside each machine's published figures.
  */
 #include <stdio.h>
 #include <inttypes.h>
