@@ -107,7 +107,8 @@
 #define REGION_KINTERNAL_SLOTS      16
 
 /* kperf --copy (user/kperf/copy.c, paper 004 Fig. 2): REGION_KPERF_COPY +
- * 2 * (size index) + (0 best, 1 worst), after the 32 ids of REGION_KINTERNAL. */
+ * 2 * (size index) + (0 best, 1 worst), after the 32 ids of REGION_KINTERNAL;
+ * its read and zero passes + 10 + 2 * (0 read, 1 zero) + (0 best, 1 worst). */
 #define REGION_KPERF_COPY           0xd30
 
 /* isochbench start switch (user/isochbench, paper 004 Tables 3-4), on its

@@ -23,6 +23,7 @@ static const char good[] =
 	"l2.size = 512K\nl2.ways = 8\nl2.line = 128\nl2.latency = 7\n"
 	"l3.size = 0\nl3.ways = 0\nl3.line = 0\nl3.latency = 0\n"
 	"mem.latency = 300\n"
+	"stream.fills = 3\nstream.window = 126\nstream.mem_line_cycles = 84\n"
 	"io.port_read_cycles = 1792\nio.port_write_cycles = 1624\n"
 	"io.mmio_read_cycles = 1792\nio.mmio_write_cycles = 84\nio.lapic_cycles = 63\n";
 
@@ -51,6 +52,8 @@ TEST(parses_a_good_profile)
 	CHECK_EQ(p.dtlb.ways, 64);
 	CHECK_EQ(p.stlb.entries, 0);
 	CHECK_EQ(p.mem_latency, 300);
+	CHECK_EQ(p.stream.fills, 3);
+	CHECK_EQ(p.stream.mem_line_cycles, 84);
 }
 
 TEST(missing_key_is_named)
@@ -85,11 +88,14 @@ TEST(geometry_is_checked)
 	CHECK_STR(err, "x: itlb ways must divide entries");
 	CHECK_EQ(cm_profile_parse(edited("l1d.size = 8K", "l1d.size = 1000"), "x", &p, err, sizeof err), -1);
 	CHECK_STR(err, "x: l1d size must be whole sets of ways x line");
+	CHECK_EQ(cm_profile_parse(edited("stream.fills = 3", "stream.fills = 0"), "x", &p, err, sizeof err), -1);
+	CHECK_STR(err, "x: stream.fills must be at least 1 (1: no overlap)");
 }
 
 TEST(shipped_profiles_load)
 {
-	const char *names[] = { "modern", "p4", "pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200" };
+	const char *names[] = { "modern", "p4", "pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200",
+				"pentium2-450" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[128], err[256] = "";
 		struct cm_profile p;

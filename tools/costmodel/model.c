@@ -11,7 +11,7 @@ const char *const cm_count_names[CM_NCOUNTS] = {
 	[CM_ITLB_MISS] = "itlb_miss", [CM_DTLB_MISS] = "dtlb_miss",
 	[CM_STLB_MISS] = "stlb_miss", [CM_WALKS] = "walks", [CM_WALK_CYCLES] = "walk_cycles",
 	[CM_L1I_MISS] = "l1i_miss", [CM_L1D_MISS] = "l1d_miss",
-	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss",
+	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss", [CM_STREAM_MISS] = "stream_miss",
 	[CM_MEM_CYCLES] = "mem_cycles",
 	[CM_IO_READS] = "io_reads", [CM_IO_WRITES] = "io_writes", [CM_IO_CYCLES] = "io_cycles",
 };
@@ -51,9 +51,13 @@ static void translate(struct cm_core *c, bool fetch, uint64_t va)
 	c->n.v[CM_WALK_CYCLES] += cm_walk_cost(c->p);
 }
 
-/* Look pa up from l1 down and charge what the level that held it costs. */
+/*
+ * Look pa up from l1 down and charge what the level that held it costs;
+ * a data miss (streams non-NULL) that continues a sequential stream pays
+ * its overlapped share (stream.h).
+ */
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
-		   enum cm_count l1_miss, uint64_t pa)
+			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa)
 {
 	enum cm_level level = cm_hier_access(l1, c->p->l2_off ? NULL : &c->l2, c->l3, pa);
 	const uint32_t latency[] = {
@@ -65,14 +69,18 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 	c->n.v[l1_miss]++;
 	c->n.v[CM_L2_MISS] += level > CM_L2;
 	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;
+	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
+						   c->n.v[CM_INSNS]);
+	c->n.v[CM_STREAM_MISS] += continues;
 	if (latency[level] > l1_latency)
-		c->n.v[CM_MEM_CYCLES] += latency[level] - l1_latency;
+		c->n.v[CM_MEM_CYCLES] += cm_stream_cost(&c->p->stream, latency[level] - l1_latency,
+							continues, level == CM_MEM);
 }
 
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
 {
 	translate(c, true, va);
-	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, pa);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa);
 }
 
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
@@ -82,7 +90,7 @@ void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
 		return;
 	}
 	translate(c, false, va);
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, pa);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa);
 }
 
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
@@ -161,6 +169,7 @@ void cm_core_empty_caches(struct cm_core *c)
 	cm_cache_empty(&c->l2);
 	if (c->l3)
 		cm_cache_empty(c->l3);
+	cm_streams_reset(&c->streams);
 }
 
 uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p)

@@ -10,7 +10,10 @@
  *                                          L1 TLB miss that hits the STLB,
  *                                          walk.cycles per page walk
  *            + mem_cycles                  per access served below L1:
- *                                          latency(serving level) - latency(L1)
+ *                                          latency(serving level) - latency(L1),
+ *                                          or, for a data miss that continues
+ *                                          a sequential stream, its overlapped
+ *                                          share (stream.h)
  *            + io_cycles                   per device register access: the
  *                                          profile's io.* price of its kind
  *
@@ -19,8 +22,9 @@
  * l1d.latency.  An access to a device register skips the caches and pays
  * its io.* price whole: a port read or write (in, out, and each element
  * of ins, outs), a memory-mapped read or write, or an access to the
- * local APIC's page (CM_LAPIC_BASE).  No overlap between misses is
- * modelled, nor between device accesses.
+ * local APIC's page (CM_LAPIC_BASE).  Data misses to consecutive lines
+ * overlap as the profile's stream.* keys say (stream.h); other misses,
+ * instruction fetches and device accesses do not overlap.
  */
 #ifndef COSTMODEL_MODEL_H
 #define COSTMODEL_MODEL_H
@@ -30,6 +34,7 @@
 
 #include "cache.h"
 #include "profile.h"
+#include "stream.h"
 #include "tlb.h"
 
 /* The counts, in the order they are printed. */
@@ -40,6 +45,7 @@ enum cm_count {
 	CM_WALKS,                    /* page walks: misses in the last TLB level */
 	CM_WALK_CYCLES,
 	CM_L1I_MISS, CM_L1D_MISS, CM_L2_MISS, CM_L3_MISS,
+	CM_STREAM_MISS,              /* L1d misses that continued a stream (stream.h) */
 	CM_MEM_CYCLES,
 	CM_IO_READS, CM_IO_WRITES,   /* device register accesses, by direction */
 	CM_IO_CYCLES,
@@ -72,6 +78,7 @@ struct cm_core {
 	struct cm_tlbs tlbs;
 	struct cm_cache l1i, l1d, l2;
 	struct cm_cache *l3;         /* shared by all cores; NULL without one */
+	struct cm_streams streams;   /* the data misses' sequential streams */
 	struct cm_counts n;
 	uint64_t cr4;
 	uint16_t pcid;

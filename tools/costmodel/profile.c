@@ -44,6 +44,8 @@ static const struct key keys[] = {
 	U64("l3.size", l3.size), U32("l3.ways", l3.ways),
 	U32("l3.line", l3.line), U32("l3.latency", l3.latency),
 	U32("mem.latency", mem_latency),
+	U32("stream.fills", stream.fills), U32("stream.window", stream.window),
+	U32("stream.mem_line_cycles", stream.mem_line_cycles),
 	U32("io.port_read_cycles", io.port_read), U32("io.port_write_cycles", io.port_write),
 	U32("io.mmio_read_cycles", io.mmio_read), U32("io.mmio_write_cycles", io.mmio_write),
 	U32("io.lapic_cycles", io.lapic),
@@ -171,6 +173,8 @@ static int check(const struct cm_profile *p, const char *what, char *err, size_t
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		if (parts[i].why)
 			return fail(err, errlen, "%s: %s %s", what, parts[i].part, parts[i].why);
+	if (p->stream.fills == 0)
+		return fail(err, errlen, "%s: stream.fills must be at least 1 (1: no overlap)", what);
 	return 0;
 }
 

@@ -45,6 +45,20 @@ struct cm_io_costs {
 	uint32_t lapic;
 };
 
+/*
+ * How sequential data misses overlap (stream.h): the line fills a
+ * stream keeps in flight (1: none overlap), the most instructions
+ * between two of its misses for them to overlap (the reorder window or
+ * the prefetcher's reach), and the cycles the memory bus needs per line
+ * of the last cache level at its sustained burst rate (the floor of a
+ * stream miss served by memory).
+ */
+struct cm_stream_geom {
+	uint32_t fills;
+	uint32_t window;
+	uint32_t mem_line_cycles;
+};
+
 struct cm_profile {
 	char name[CM_NAME_MAX];
 	uint32_t base_cpi_milli;     /* cycles per instruction x 1000, all hits */
@@ -53,6 +67,7 @@ struct cm_profile {
 	uint32_t walk_cycles;        /* a page walk (a miss in the last TLB level) */
 	struct cm_cache_geom l1i, l1d, l2, l3;
 	uint32_t mem_latency;        /* load-to-use cycles from memory */
+	struct cm_stream_geom stream;
 	struct cm_io_costs io;
 	/*
 	 * Not a file key: the plugin's l2=off (cm_profile_disable_l2), the L2

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from . import bandwidth
 from . import fuzz_table
 from . import model as costmodel
 from . import paths
@@ -133,6 +134,17 @@ BENCHES: dict[str, Bench] = {
         timeout=300.0,
         about="system-call micro-benchmarks from user space (sysbench), pc, 4 CPUs, icount",
     ),
+    # The cost model's check against published memory bandwidth
+    # (bandwidth.py): kperf --copy's 256 KiB read, zero and copy with every
+    # shipped profile side by side.
+    "bandwidth": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("kperf", "--copy")),
+        timeout=600.0,
+        about="the cost model's memory read, zero and copy rates (kperf --copy, 256 KiB) in MB/s "
+              "per shipped profile beside published figures, pc, 4 CPUs, icount, ~2 min",
+        default_model=bandwidth.DEFAULT_MODEL,
+        table=bandwidth.table,
+    ),
 }
 
 
@@ -143,6 +155,9 @@ SITTINGS = {
     "harness": "the harness itself: make test's repeatable boots one at a time, then one per "
                "core; speed-up, the bound sum/cores + longest, identical outputs "
                "(harnessbench.py; host time), ~15 min on 2 cores",
+    "costmodel-speed": "the cost model's slowdown: sysbench under icount without and with the "
+                       "plugin (--model, default modern), wall and CPU time and their ratio "
+                       "(modelspeed.py), ~1 min",
 }
 
 
@@ -188,6 +203,10 @@ def run_bench(name: str, *, quiet: bool = False, keep_log: bool = False, model: 
         from .harnessbench import run_harness_bench
         return run_harness_bench(limit=boots, out=out, err=err, root=boot_kwargs.get("root"),
                                  env=boot_kwargs.get("env"))
+    if name == "costmodel-speed":
+        from .modelspeed import run_speed
+        boot_kwargs.pop("verbose", None)
+        return run_speed(model, quiet=quiet, keep_log=keep_log, out=out, err=err, **boot_kwargs)
     bench = registry().get(name)
     if bench is None:
         err.write(f"hako: unknown bench {name!r}; known benches:\n{describe()}\n")

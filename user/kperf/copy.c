@@ -10,6 +10,14 @@
  * Result lines (kind "kperf-copy"): per size and case min, mean and max
  * in TSC ticks (guest instructions under icount) and the region that
  * covered the runs, REGION_KPERF_COPY + 2 * (size index) + worst.
+ *
+ * Then the two other halves of a memory bandwidth figure, at the largest
+ * size: a read pass (the 64-bit words summed) and a zero pass (memset),
+ * best and worst case as above (kind "kperf-bw", "op" read or zero,
+ * region REGION_KPERF_COPY + BW_SLOT + (0 read, 2 zero) + worst).  With
+ * the copy they are the reads, writes and copies the cost model's
+ * bandwidth bench (`./hako bench bandwidth`, tools/hakotool/bandwidth.py)
+ * turns into MB/s beside each machine's published figures.
  */
 #include <stdio.h>
 #include <inttypes.h>
@@ -25,20 +33,74 @@
 static const uint32_t copy_sizes[] = { 1u << 10, 4u << 10, 16u << 10, 64u << 10, 256u << 10 };
 #define NSIZES (sizeof copy_sizes / sizeof copy_sizes[0])
 
-_Static_assert(2 * NSIZES <= REGION_NTH_MAX, "a region per size and case");
+/* What a pass does: copy src to dst, sum src's words, zero dst. */
+enum pass_op { OP_COPY, OP_READ, OP_ZERO };
+
+/* The read and zero passes' region slots follow the copies'. */
+#define BW_SLOT (2 * NSIZES)
+
+_Static_assert(BW_SLOT + 2 * 2 <= REGION_NTH_MAX, "a region per size and case");
 
 static uint8_t copy_src[KPERF_COPY_MAX] __attribute__((aligned(4096)));
 static uint8_t copy_dst[KPERF_COPY_MAX] __attribute__((aligned(4096)));
 
-/* One timed copy of size bytes in region slot k. */
-static uint64_t timed_copy(uint32_t size, unsigned k)
+/* What the read pass sums, kept so the loop is not optimised away. */
+static volatile uint64_t read_sink;
+
+/* One pass of op over size bytes. */
+static void pass(enum pass_op op, uint32_t size)
+{
+	const uint64_t *words = (const uint64_t *)copy_src;
+	uint64_t sum = 0;
+	if (op == OP_COPY) {
+		memcpy(copy_dst, copy_src, size);
+	} else if (op == OP_READ) {
+		for (uint32_t i = 0; i < size / sizeof *words; i++)
+			sum += words[i];
+		read_sink = sum;
+	} else {
+		memset(copy_dst, 0, size);
+	}
+}
+
+/* One timed pass in region slot k. */
+static uint64_t timed_pass(enum pass_op op, uint32_t size, unsigned k)
 {
 	region_begin_nth(REGION_KPERF_COPY, k);
 	uint64_t t0 = tsc_now();
-	memcpy(copy_dst, copy_src, size);
+	pass(op, size);
 	uint64_t t1 = tsc_now();
 	region_end_nth(REGION_KPERF_COPY, k);
 	return t1 - t0;
+}
+
+/*
+ * KPERF_COPY_RUNS timed passes in region slot k, each after a purge
+ * (worst) or the same pass untimed (best); the result line of kind KIND
+ * ("op" OP_NAME, NULL for the copy's lines).
+ */
+static void measure(const char *kind, const char *op_name, enum pass_op op, uint32_t size,
+		    unsigned k, int worst)
+{
+	uint64_t min = ~0ull, max = 0, sum = 0;
+	char op_field[32] = "";
+	for (int run = 0; run < KPERF_COPY_RUNS; run++) {
+		if (worst)
+			kperf_purge();
+		else
+			pass(op, size);
+		uint64_t t = timed_pass(op, size, k);
+		min = t < min ? t : min;
+		max = t > max ? t : max;
+		sum += t;
+	}
+	if (op_name)
+		snprintf(op_field, sizeof op_field, "\"op\":\"%s\",", op_name);
+	result_line("{\"kind\":\"%s\",%s\"bytes\":%u,\"case\":\"%s\",\"unit\":\"tsc\","
+		    "\"n\":%d,\"min\":%" PRIu64 ",\"mean\":%" PRIu64 ",\"max\":%" PRIu64
+		    ",\"region\":%u,\"iters\":%d}", kind, op_field, size, worst ? "worst" : "best",
+		    KPERF_COPY_RUNS, min, (sum + KPERF_COPY_RUNS / 2) / KPERF_COPY_RUNS, max,
+		    REGION_KPERF_COPY + k, KPERF_COPY_RUNS);
 }
 
 int kperf_copy_main(void)
@@ -53,26 +115,13 @@ int kperf_copy_main(void)
 	       "(instructions under icount: caches show only under --model)\n",
 	       (unsigned)NSIZES, KPERF_COPY_RUNS);
 	for (unsigned i = 0; i < NSIZES; i++)
-		for (int worst = 0; worst < 2; worst++) {
-			uint64_t min = ~0ull, max = 0, sum = 0;
-			unsigned k = 2 * i + (unsigned)worst;
-			for (int run = 0; run < KPERF_COPY_RUNS; run++) {
-				if (worst)
-					kperf_purge();
-				else
-					memcpy(copy_dst, copy_src, copy_sizes[i]);
-				uint64_t t = timed_copy(copy_sizes[i], k);
-				min = t < min ? t : min;
-				max = t > max ? t : max;
-				sum += t;
-			}
-			result_line("{\"kind\":\"kperf-copy\",\"bytes\":%u,\"case\":\"%s\",\"unit\":\"tsc\","
-				    "\"n\":%d,\"min\":%" PRIu64 ",\"mean\":%" PRIu64
-				    ",\"max\":%" PRIu64 ",\"region\":%u,\"iters\":%d}",
-				    copy_sizes[i], worst ? "worst" : "best", KPERF_COPY_RUNS, min,
-				    (sum + KPERF_COPY_RUNS / 2) / KPERF_COPY_RUNS, max,
-				    REGION_KPERF_COPY + k, KPERF_COPY_RUNS);
-		}
+		for (int worst = 0; worst < 2; worst++)
+			measure("kperf-copy", NULL, OP_COPY, copy_sizes[i], 2 * i + (unsigned)worst, worst);
+	/* The read and zero passes at the largest size. */
+	for (int worst = 0; worst < 2; worst++)
+		measure("kperf-bw", "read", OP_READ, KPERF_COPY_MAX, BW_SLOT + (unsigned)worst, worst);
+	for (int worst = 0; worst < 2; worst++)
+		measure("kperf-bw", "zero", OP_ZERO, KPERF_COPY_MAX, BW_SLOT + 2 + (unsigned)worst, worst);
 	printf("kperf: done\n");
 	return 0;
 }

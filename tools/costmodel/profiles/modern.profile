@@ -61,6 +61,28 @@ l3.latency = 44
 # source: [7CPU] 42 cycles + 51 ns at 4.0 GHz = about 246 cycles (medium)
 mem.latency = 246
 
+# --- sequential misses (stream.h) ---
+# [ORM-SKL] Intel 64 and IA-32 Architectures Optimization Reference Manual,
+#      the L2 streamer as its Sandy Bridge section describes it (taken to
+#      hold for Skylake, whose section does not restate it): it detects
+#      forward and backward streams and "can run up to 20 lines ahead of
+#      the load request"; the Skylake client core's reorder buffer holds
+#      224 micro-ops.
+# [DDR4] JEDEC DDR4-2133 on two 64-bit channels: 2 x 17 GB/s = 34 GB/s peak.
+# Published bandwidth the bench prints beside the model (not used here):
+# see tools/hakotool/bandwidth.py.
+
+# source: [ORM-SKL] the streamer keeps up to 20 lines in flight ahead of a
+# stream (medium-low: the L1's own fill buffers, 10-12, are fewer, but the
+# prefetched lines wait in the L2)
+stream.fills = 20
+# source: [ORM-SKL] 224-entry reorder buffer: misses further apart than the
+# window are not in flight together (medium: the streamer reaches further)
+stream.window = 224
+# source: [DDR4] 64 bytes at 34 GB/s = 1.9 ns x 4 GHz = 8 cycles (medium:
+# the peak of the DIMMs, not a measurement)
+stream.mem_line_cycles = 8
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one transaction each, not

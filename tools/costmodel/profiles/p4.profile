@@ -61,6 +61,22 @@ l3.latency = 0
 # to reach the bus per [ORM-P4] plus DRAM access) x 2.8 GHz = 300 (low)
 mem.latency = 300
 
+# --- sequential misses (stream.h) ---
+# [ORM-P4] as above, "Hardware Prefetching of Data": the prefetcher follows
+#      up to 8 streams (one per 4 KiB page) and "attempts to stay 256 bytes
+#      ahead" of the demand accesses, into the L2; the NetBurst core's
+#      reorder buffer holds 126 micro-ops.
+# [FSB] the 533 MT/s front-side bus, 8 bytes wide: 4.3 GB/s peak.
+
+# source: [ORM-P4] 256 bytes ahead = two 128-byte L2 lines, plus the demand
+# miss: 3 lines in flight (low: the reach is in bytes, not requests)
+stream.fills = 3
+# source: [ORM-P4] 126-entry reorder buffer (high for the size)
+stream.window = 126
+# source: [FSB] one 128-byte L2 line at 4.3 GB/s = 30 ns x 2.8 GHz = 84
+# cycles (medium: the bus's peak)
+stream.mem_line_cycles = 84
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -77,6 +77,23 @@ l3.latency = 0
 # x 166 MHz = 23 cycles (low: the board is unknown)
 mem.latency = 23
 
+# --- sequential misses (stream.h) ---
+# [P5] "On-Chip Caches": the data cache is not non-blocking (a miss holds
+#      the pipeline until the line arrives) and the Pentium has no hardware
+#      prefetcher, so a sequential stream's misses do not overlap; its
+#      write buffers, which post store misses without allocating a line,
+#      are not modelled.
+
+# source: [P5] one miss at a time (medium: the manual describes the
+# pipeline waiting for a miss, not a count of outstanding misses)
+stream.fills = 1
+# source: no overlap with stream.fills 1, so never used
+stream.window = 0
+# source: no overlap with stream.fills 1, so never used; the bus's burst
+# cycles per line for reference: EDO 5-2-2-2 = 11 bus clocks x 2.5 = 28
+# (low: the board is unknown)
+stream.mem_line_cycles = 28
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -66,6 +66,23 @@ l3.latency = 0
 # clocks (160 ns) to the first data, x 4.5 = 72 (low)
 mem.latency = 72
 
+# --- sequential misses (stream.h) ---
+# [P6-NB] [P2] above, the P6 core's data cache: the L1 data cache is
+#      non-blocking, up to four misses outstanding; no hardware prefetcher; the reorder buffer holds 40
+#      micro-ops, so a loop keeps misses in flight only while they are
+#      within the window.
+# [440BX] above: PC100 SDRAM bursts 1-1-1 after the first data, so
+#      back-to-back line fills take about 4 bus clocks each once pipelined.
+
+# source: [P6-NB] four outstanding L1 misses (medium: how many a copy loop
+# keeps in flight depends on the window)
+stream.fills = 4
+# source: [P6-NB] 40-entry reorder buffer (high for the size)
+stream.window = 40
+# source: [440BX] 4 bus clocks x 4.5 = 18 cycles a line (low: pipelining
+# estimated)
+stream.mem_line_cycles = 18
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -78,6 +78,23 @@ l3.latency = 0
 # the board is unknown)
 mem.latency = 29
 
+# --- sequential misses (stream.h) ---
+# [P5] "On-Chip Caches": the data cache is not non-blocking (a miss holds
+#      the pipeline until the line arrives) and the Pentium has no hardware
+#      prefetcher, so a sequential stream's misses do not overlap; its
+#      write buffers, which post store misses without allocating a line,
+#      are not modelled.
+
+# source: [P5] one miss at a time (medium: the manual describes the
+# pipeline waiting for a miss, not a count of outstanding misses)
+stream.fills = 1
+# source: no overlap with stream.fills 1, so never used
+stream.window = 0
+# source: no overlap with stream.fills 1, so never used; the bus's burst
+# cycles per line for reference: FPM 5-3-3-3 = 14 bus clocks x 3 = 42
+# (low: the board is unknown)
+stream.mem_line_cycles = 42
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -80,6 +80,22 @@ l3.latency = 0
 # = 34 cycles (low: the board is unknown, the P6 bus phases estimated)
 mem.latency = 34
 
+# --- sequential misses (stream.h) ---
+# [P6-NB] [P6] above, its data cache: the L1 data cache is
+#      non-blocking, up to four misses outstanding; no hardware prefetcher; the reorder buffer holds 40
+#      micro-ops, so a loop keeps misses in flight only while they are
+#      within the window.
+# [FX] the 440FX's EDO burst reads within an open page, x-2-2-2: 8 bus
+#      clocks a 32-byte line once pipelined (estimate from the EDO timing).
+
+# source: [P6-NB] four outstanding L1 misses (medium: how many a copy loop
+# keeps in flight depends on the window)
+stream.fills = 4
+# source: [P6-NB] 40-entry reorder buffer (high for the size)
+stream.window = 40
+# source: [FX] 8 bus clocks x 3 = 24 cycles a line (low: the board is unknown)
+stream.mem_line_cycles = 24
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not
