@@ -171,6 +171,8 @@ static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
 {
+	if (p->ica_window)               /* fast mode's window maps every ICA (ica_fast.c) */
+		return;
 	ica_map_pasted(p, c);
 	if (d.a)
 		ica_map_pasted(p, d);

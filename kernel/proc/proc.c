@@ -46,17 +46,6 @@ void proc_init(void)
 
 int proc_count(void) { return nprocs; }
 
-struct uthread *uthread_current(void)
-{
-	return thread_current()->owner;
-}
-
-struct proc *proc_current(void)
-{
-	struct uthread *u = uthread_current();
-	return u ? u->proc : NULL;
-}
-
 /* ---- the table and references ---------------------------------------- */
 
 static int table_insert(struct proc *p)
