@@ -476,7 +476,6 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 		spin_unlock(&ica_lock);
 		return -EINVAL;
 	}
-	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
 	if (__builtin_expect(ispc_fastpath_on, 0) &&
@@ -487,6 +486,7 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 			fastpath_return(port, back);    /* ispc_fastpath.c */
 		return receive_locked(p, port, m, 0);
 	}
+	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	deliver(r, m->status, true);
 	bool wait = flags & HAKO_ISPC_WAIT;
 	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */

@@ -102,7 +102,8 @@ static struct thread *sole_sleeper(struct waitq *wq)
 
 /* Run the one sleeper of `to` in our place while we wait on `port`;
  * false if a precondition fails (nothing done). */
-static bool hand_to(struct ispc_port *port, struct ispc_port *to)
+static inline __attribute__((always_inline))
+bool hand_to(struct ispc_port *port, struct ispc_port *to)
 {
 	struct thread *next = sole_sleeper(&to->wq);
 	if (!next)

@@ -307,11 +307,8 @@ void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip)
 	uthread_leave(HAKO_STATUS_KILLED | cause);
 }
 
-void proc_return_to_user(void)
+void proc_leave_killed(void)
 {
-	struct thread *t = this_cpu()->current;
-	if (!t->killed)
-		return;
 	arch_irq_enable();
 	uthread_leave(-1);
 }

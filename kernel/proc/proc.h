@@ -159,7 +159,14 @@ void proc_on_ica_fault(int (*fn)(struct proc *p, uint64_t va));
 
 /* Called by the arch layer and the scheduler. */
 void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));
-void proc_return_to_user(void);      /* leaves if the thread was killed */
+void proc_leave_killed(void) __attribute__((noreturn));   /* the killed thread leaves */
+/* On the way back to user mode: leaves if the thread was killed (inline:
+ * every system call passes here). */
+static inline void proc_return_to_user(void)
+{
+	if (thread_current()->killed)
+		proc_leave_killed();
+}
 struct proc *proc_thread_reaped(struct uthread *u); /* after its last switch away: p if it was the last */
 void proc_end(struct proc *p);                     /* then this, with nothing held: queues or runs the end */
 
