@@ -110,6 +110,10 @@
 #define REGION_ISOCH_STOP           0xd41
 #define REGION_ISOCH_SWITCH         0xd42
 
+/* kperf's row of ispc_request with the fastpath on (its only row that is
+ * not a call of syscalls.def): + 0 best case, + 1 worst case. */
+#define REGION_KPERF_FASTPATH       0xd48
+
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).
