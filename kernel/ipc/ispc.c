@@ -323,7 +323,8 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 		return err;
 	spin_lock(&ica_lock);
 	/* the fastpath's dedicated call (ispc_fastpath.c) */
-	if (__builtin_expect(ispc_fastpath_on, 0) && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY))) {
+	if (__builtin_expect(ispc_fastpath_on, 0) && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
+	    ica_mode == HAKO_ISPC_FAST) {
 		enum fp_outcome o = fastpath_request(p, port, pid, m, flags);
 		if (o == FP_DONE)
 			return 0;

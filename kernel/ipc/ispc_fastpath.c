@@ -124,6 +124,8 @@ static struct thread *sole_receiver(struct ispc_port *to)
 enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
 				 struct hako_ispc_msg *m, int flags)
 {
+	if (!proc_alone(p))
+		return FP_NOT_TAKEN;
 	struct ica *c = ica_lookup(m->ctl), *d = NULL;
 	if (!c || c->holder != p || c->req)          /* an error or a forward: ispc.c's */
 		return FP_NOT_TAKEN;
@@ -134,7 +136,7 @@ enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid
 	}
 	struct ispc_port *to = find_listener(pid);
 	if (!to || to == port || to->nrequests || to->handed || nreqs >= REQ_MAX ||
-	    port->awaited >= HAKO_ISPC_OUTSTANDING_MAX || ica_mode != HAKO_ISPC_FAST || !proc_alone(p))
+	    port->awaited >= HAKO_ISPC_OUTSTANDING_MAX)
 		return FP_NOT_TAKEN;
 	struct thread *next = sole_receiver(to);
 	if (!next)

@@ -106,8 +106,8 @@ extern bool ispc_fastpath_on;
 /*
  * The dedicated path of a new synchronous request (ispc_fastpath.c, whose
  * top lists its preconditions).  Caller holds ica_lock and has checked
- * that the switch is on and that flags has neither HAKO_ISPC_ASYNC nor
- * HAKO_ISPC_COPY.
+ * that the switch is on, that the mode is fast, and that flags has neither
+ * HAKO_ISPC_ASYNC nor HAKO_ISPC_COPY.
  *   FP_NOT_TAKEN: a precondition failed, nothing was changed; ica_lock held.
  *   FP_WAIT: the request is in flight (queued, or served); the caller takes
  *     its result the general way, with the ICAs kept mapped; ica_lock held.
