@@ -447,6 +447,10 @@ static long receive_locked(struct proc *p, struct ispc_port *port, struct hako_i
 	}
 	struct proc *from = r->stage[r->depth - 1];
 	fill_msg(m, r, from ? from->pid : -1);
+	if (p->ica_window) {             /* nothing to paste (paste_both) */
+		spin_unlock(&ica_lock);
+		return 0;
+	}
 	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
 	spin_unlock(&ica_lock);
 	paste_both(p, c, d);
