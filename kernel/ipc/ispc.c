@@ -17,10 +17,13 @@
  * ICAs mapped into the wait, and a server with the window replies and
  * receives the next request under one hold of ica_lock.
  *
- * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) leaves
- * all of this as it is and replaces only the wake-up of a synchronous
- * call and of its synchronous return by a direct switch; the two places
- * that hand over to it are marked.
+ * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) keeps
+ * these records, queues and ICA moves, and replaces the wake-up of a
+ * synchronous call and of its synchronous return by a direct switch; in
+ * fast mode a new synchronous call to a server that waits in its receive
+ * is handed to that receiver (port->handed, taken by receive_locked before
+ * the queue) instead of being queued.  The three places that hand over to
+ * it are marked.
  */
 #include <stdint.h>
 #include <errno.h>
