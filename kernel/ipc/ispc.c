@@ -17,10 +17,13 @@
  * ICAs mapped into the wait, and a server with the window replies and
  * receives the next request under one hold of ica_lock.
  *
- * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) leaves
- * all of this as it is and replaces only the wake-up of a synchronous
- * call and of its synchronous return by a direct switch; the two places
- * that hand over to it are marked.
+ * The fastpath (ispc_fastpath.c, switched by `fastpath=on|off`) keeps
+ * these records, queues and ICA moves, and replaces the wake-up of a
+ * synchronous call and of its synchronous return by a direct switch; in
+ * fast mode a new synchronous call to a server that waits in its receive
+ * is handed to that receiver (port->handed, taken by receive_locked before
+ * the queue) instead of being queued.  The three places that hand over to
+ * it are marked.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -33,7 +36,7 @@
 #include "ispc_internal.h"
 
 static struct ispc_req reqs[REQ_MAX];
-static int nreqs;
+int nreqs;
 static struct list_node listeners = LIST_INIT(listeners);
 static struct ispc_port *nameserver;
 
@@ -88,7 +91,7 @@ static void port_wake(struct ispc_port *port)
 	waitq_wake_all(&port->wq);
 }
 
-static struct ispc_port *find_listener(int pid)
+struct ispc_port *find_listener(int pid)
 {
 	if (pid == HAKO_ISPC_NAMESERVER_PID)
 		return nameserver;
@@ -102,7 +105,7 @@ static struct ispc_port *find_listener(int pid)
 
 /* ---- requests (caller holds ica_lock) --------------------------------- */
 
-static struct ispc_req *req_alloc(void)
+struct ispc_req *req_alloc(void)
 {
 	for (int i = 0; i < REQ_MAX; i++)
 		if (reqs[i].state == RQ_FREE) {
@@ -112,23 +115,7 @@ static struct ispc_req *req_alloc(void)
 	return NULL;
 }
 
-/* A fresh request; its stage stack is empty (only stage[0 .. depth) is
- * ever read, so the rest is not cleared). */
-static void req_init(struct ispc_req *r, struct ica *ctl, struct ica *data, struct ica *orig,
-		     uint64_t copy_bytes, bool direct)
-{
-	r->ctl = ctl;
-	r->data = data;
-	r->orig = orig;
-	r->copy_bytes = copy_bytes;
-	r->depth = 0;
-	r->at = NULL;
-	r->direct = direct;
-	r->status = 0;
-	r->answered_by = 0;
-}
-
-static void req_free(struct ispc_req *r)
+void req_free(struct ispc_req *r)
 {
 	r->ctl->req = NULL;
 	if (r->data)
@@ -137,13 +124,6 @@ static void req_free(struct ispc_req *r)
 		r->orig->req = NULL;
 	r->state = RQ_FREE;
 	nreqs--;
-}
-
-static void set_holder(struct ispc_req *r, struct proc *p)
-{
-	r->ctl->holder = p;
-	if (r->data)
-		r->data->holder = p;
 }
 
 /* Nobody is left to take r: its ICAs go back to their owners, or away. */
@@ -192,27 +172,8 @@ struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 
 static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 
-/* What p gets to see of r, now that p holds its ICAs (inline: on every
- * receive and result). */
-static inline __attribute__((always_inline))
-void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
-{
-	const struct ica *c = r->ctl, *d = r->data;   /* read once: m's stores may alias */
-	const struct proc *first = r->stage[0];
-	m->ctl = c->id;
-	m->ctl_va = ica_va(c);
-	m->data = d ? d->id : -1;
-	m->data_va = d ? ica_va(d) : 0;
-	m->data_pages = d ? (int32_t)d->npages : 0;
-	m->client = first ? first->pid : -1;
-	m->from = from;
-	m->depth = r->depth;
-	m->status = r->status;
-	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
-	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
-	m->reserved = 0;
-}
-
+/* Callers skip it for a process with fast mode's window, which maps every
+ * ICA already (ica_fast.c). */
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
 {
 	ica_map_pasted(p, c);
@@ -297,7 +258,7 @@ static long take_result(struct proc *p, struct ispc_port *port, int tag, struct 
 		spin_unlock(&ica_lock);
 		d = no_span();
 	}
-	if (!mapped)
+	if (!mapped && !p->ica_window)
 		paste_both(p, c, d);
 	return 0;
 }
@@ -364,6 +325,15 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags)
 	if (err)
 		return err;
 	spin_lock(&ica_lock);
+	/* the fastpath's dedicated call (ispc_fastpath.c) */
+	if (__builtin_expect(ispc_fastpath_on, 0) && !(flags & (HAKO_ISPC_ASYNC | HAKO_ISPC_COPY)) &&
+	    ica_mode == HAKO_ISPC_FAST) {
+		enum fp_outcome o = fastpath_request(p, port, pid, m, flags);
+		if (o == FP_DONE)
+			return 0;
+		if (o == FP_WAIT)
+			return take_result(p, port, m->ctl, m, 0, true);
+	}
 	struct ica *c = ica_lookup(m->ctl), *d = m->data >= 0 ? ica_lookup(m->data) : NULL;
 	struct ispc_req *r = NULL;
 	err = check_request(p, port, m, c, d, &r);
@@ -460,18 +430,30 @@ long ispc_listen(struct proc *p, int flags)
 static long receive_locked(struct proc *p, struct ispc_port *port, struct hako_ispc_msg *m, int flags)
 {
 	long err = 0;
-	while (list_empty(&port->requests) && !err)
+	while (list_empty(&port->requests) && !port->handed && !err) {
+		port->receivers++;
 		err = port_wait(port, flags);
+		port->receivers--;
+	}
 	if (err) {
 		spin_unlock(&ica_lock);
 		return err;
 	}
-	struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
-	port->nrequests--;
-	r->state = RQ_SERVING;
-	set_holder(r, p);
+	struct ispc_req *r = port->handed;
+	if (r)                           /* by the fastpath: serving, ours already */
+		port->handed = NULL;
+	else {
+		r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
+		port->nrequests--;
+		r->state = RQ_SERVING;
+		set_holder(r, p);
+	}
 	struct proc *from = r->stage[r->depth - 1];
 	fill_msg(m, r, from ? from->pid : -1);
+	if (p->ica_window) {             /* nothing to paste */
+		spin_unlock(&ica_lock);
+		return 0;
+	}
 	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
 	spin_unlock(&ica_lock);
 	paste_both(p, c, d);
@@ -502,7 +484,6 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 		spin_unlock(&ica_lock);
 		return -EINVAL;
 	}
-	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	set_holder(r, NULL);
 	r->answered_by = p->pid;
 	if (__builtin_expect(ispc_fastpath_on, 0) &&
@@ -513,6 +494,7 @@ long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags)
 			fastpath_return(port, back);    /* ispc_fastpath.c */
 		return receive_locked(p, port, m, 0);
 	}
+	struct ica_span cs = ica_span_of(c), ds = r->data ? ica_span_of(r->data) : no_span();
 	deliver(r, m->status, true);
 	bool wait = flags & HAKO_ISPC_WAIT;
 	/* fast mode's window (ica_fast.c): nothing to unmap, stay locked */
@@ -540,6 +522,7 @@ void ispc_proc_end(struct proc *p)
 		port->listening = false;
 		if (nameserver == port)
 			nameserver = NULL;
+		port->handed = NULL;         /* RQ_SERVING at port: failed below */
 		while (!list_empty(&port->requests)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
 			r->answered_by = p->pid;

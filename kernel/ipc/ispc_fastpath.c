@@ -5,41 +5,62 @@
  * no run-queue insert or remove, no scheduler decision, and the time
  * slice of the thread that waits handed to the thread it wakes.
  *
- * Everything else is ispc.c's general path, unchanged: the request is
- * queued at the server, the result at the requester, the control ICA (and
- * the data ICA) move by the same paste and peel, so asynchronous users
- * see the queues as they always are.  Only the wake-up differs: instead
- * of waking the one waiting thread onto the run queue and letting the
- * scheduler pick it, the waker sleeps and runs it at once.
+ * Two ways in.  The dedicated call (fastpath_request): a new synchronous
+ * request whose server already waits in its receive is made and handed
+ * to that receiver in one hold of ica_lock, without the request queue:
+ * the requester does the receiver's part of the receive (the request is
+ * serving, the server holds its ICAs) and switches to it, and once the
+ * result has come back it takes the result itself, without a search.
+ * The late switch (fastpath_call): a synchronous request the dedicated
+ * call did not take is queued as ispc.c does it, without waking the
+ * server; when the requester comes to wait, it switches to the server if
+ * it can.  The return (fastpath_return): a windowed server's reply with
+ * HAKO_ISPC_WAIT switches back to its waiting requester.
  *
- * Preconditions — all must hold, checked under ica_lock (and the run-queue
- * lock for the thread states); if any fails, the general path runs
- * (the waiting thread is woken onto its run queue) and nothing differs:
+ * Everything else is ispc.c's general path, unchanged: the control ICA
+ * (and the data ICA) change holder as in a receive and a result (in fast
+ * mode the requester's mappings are kept and the server's window covers
+ * them, so moving them is bookkeeping), and asynchronous users see the
+ * queues as they always are.  Whenever a precondition fails, the general
+ * path runs and nothing differs.
+ *
+ * Preconditions — all checked under ica_lock (and the run-queue lock for
+ * the thread states, in sched_switch_direct):
  *   - the switch is on (`fastpath=on`, or ispc_mode HAKO_ISPC_FASTPATH_ON);
- *   - request: a new synchronous request (no HAKO_ISPC_ASYNC, no
- *     HAKO_ISPC_COPY, not a forward), and it is still queued at its server
- *     when the requester comes to wait (in baseline mode the requester
- *     peels its ICAs first, with ica_lock released);
- *   - request: the server has exactly this one request queued;
+ *   - dedicated call: a new synchronous request (no HAKO_ISPC_ASYNC, no
+ *     HAKO_ISPC_COPY, not a forward) that ispc.c would accept (ICAs held
+ *     by the requester and in no request, a listening server that is not
+ *     the requester, a free record, fewer than 32 results awaited); fast
+ *     mode, and the requester has one thread (its ICAs stay mapped); the
+ *     server has no request queued or handed, and its only sleeper on the
+ *     port is a thread in a receive;
+ *   - late switch: a new synchronous request (as above, in either mode,
+ *     with any number of threads), still queued at its server when the
+ *     requester comes to wait (in baseline mode the requester peels its
+ *     ICAs first, with ica_lock released), as the only request there;
  *   - return: a reply with HAKO_ISPC_WAIT (not HAKO_ISPC_NONBLOCK) by a
  *     listening server with fast mode's window (it replies and receives
- *     under one hold of ica_lock), the result reached a live requester,
- *     and no other request waits at the server (it is going to sleep);
+ *     under one hold of ica_lock), the result reached a live requester
+ *     that has no thread in a receive, and no other request waits at the
+ *     server (it is going to sleep);
  *   - exactly one thread sleeps on the port to be woken (the general path
  *     would wake just that one);
  *   - that thread last ran on this CPU (same CPU), neither thread is
  *     killed (no pending kill), neither is periodic (isoch.c), no switch
  *     is already due on this CPU, and no runnable thread here has a higher
  *     priority than the one woken (sched_switch_direct).
- * The woken thread rechecks its condition like after any wake-up, so a
- * kill, the end of either process, or an asynchronous user of the same
- * queues is handled by ispc.c as always.
+ * If the switch itself is refused after the dedicated call has made the
+ * request, the request is queued and the server woken: the state the
+ * general path would have left.  The woken thread rechecks its condition
+ * like after any wake-up, so a kill, the end of either process, or an
+ * asynchronous user of the same queues is handled by ispc.c as always.
  */
 #include <stdint.h>
 #include <string.h>
 #include <cmdline.h>
 #include <errno.h>
 #include <ispc.h>
+#include <proc.h>
 #include <thread.h>
 #include "ispc_internal.h"
 
@@ -81,7 +102,8 @@ static struct thread *sole_sleeper(struct waitq *wq)
 
 /* Run the one sleeper of `to` in our place while we wait on `port`;
  * false if a precondition fails (nothing done). */
-static bool hand_to(struct ispc_port *port, struct ispc_port *to)
+static inline __attribute__((always_inline))
+bool hand_to(struct ispc_port *port, struct ispc_port *to)
 {
 	struct thread *next = sole_sleeper(&to->wq);
 	if (!next)
@@ -91,6 +113,71 @@ static bool hand_to(struct ispc_port *port, struct ispc_port *to)
 		return true;
 	direct--;                        /* ica_lock was held throughout */
 	return false;
+}
+
+/* The one sleeper of `to` if it waits in a receive, else NULL. */
+static struct thread *sole_receiver(struct ispc_port *to)
+{
+	return to->receivers == 1 ? sole_sleeper(&to->wq) : NULL;
+}
+
+enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
+				 struct hako_ispc_msg *m, int flags)
+{
+	if (!proc_alone(p))
+		return FP_NOT_TAKEN;
+	struct ica *c = ica_lookup(m->ctl), *d = NULL;
+	if (!c || c->holder != p || c->req)          /* an error or a forward: ispc.c's */
+		return FP_NOT_TAKEN;
+	if (m->data != -1) {
+		d = ica_lookup(m->data);
+		if (!d || d == c || d->holder != p || d->req)
+			return FP_NOT_TAKEN;
+	}
+	struct ispc_port *to = find_listener(pid);
+	if (!to || to == port || to->nrequests || to->handed || nreqs >= REQ_MAX ||
+	    port->awaited >= HAKO_ISPC_OUTSTANDING_MAX)
+		return FP_NOT_TAKEN;
+	struct thread *next = sole_receiver(to);
+	if (!next)
+		return FP_NOT_TAKEN;
+	/* ispc_request's new request, and receive_locked's part of taking it */
+	struct ispc_req *r = req_alloc();
+	req_init(r, c, d, NULL, 0, flags & HAKO_ISPC_DIRECT);
+	c->req = r;
+	if (d)
+		d->req = r;
+	r->stage[0] = p;
+	r->depth = 1;
+	port->awaited++;
+	r->state = RQ_SERVING;
+	r->at = to;
+	set_holder(r, to->proc);
+	to->handed = r;
+	ica_count_kept();
+	direct++;
+	if (!sched_switch_direct(&port->wq, next, &to->wq)) {
+		direct--;                    /* queued and woken, as ispc.c does it */
+		fallbacks++;
+		to->handed = NULL;
+		set_holder(r, NULL);
+		r->state = RQ_QUEUED;
+		list_push_back(&to->requests, &r->link);
+		to->nrequests++;
+		waitq_wake_all(&to->wq);
+		return FP_WAIT;
+	}
+	/* Woken.  r is still ours (only its first requester frees it); back
+	 * here, it is the result, which take_result would find and take. */
+	if (r->state != RQ_RETURNED || r->at != port)
+		return FP_WAIT;
+	list_remove(&r->link);
+	port->awaited--;
+	fill_msg(m, r, r->answered_by);
+	set_holder(r, p);
+	req_free(r);
+	spin_unlock(&ica_lock);
+	return FP_DONE;
 }
 
 void fastpath_call(struct ispc_port *port, int tag)
@@ -112,8 +199,13 @@ void fastpath_call(struct ispc_port *port, int tag)
 
 void fastpath_return(struct ispc_port *port, struct ispc_port *back)
 {
-	if (list_empty(&port->requests) && hand_to(port, back))
-		return;
+	if (list_empty(&port->requests) && !back->receivers) {
+		port->receivers++;           /* we wait in receive_locked next */
+		bool switched = hand_to(port, back);
+		port->receivers--;
+		if (switched)
+			return;
+	}
 	fallbacks++;
 	waitq_wake_all(&back->wq);
 }

@@ -1,8 +1,8 @@
 /*
  * ispc_internal.h — what ispc.c (the general path) and ispc_fastpath.c
- * (the direct switch for synchronous calls) share: the request record,
- * the per-process port, and the fastpath's entry points.  Everything here
- * is guarded by ica_lock.
+ * (the dedicated path of synchronous calls) share: the request record and
+ * its small helpers, the per-process port, and the fastpath's entry
+ * points.  Everything here is guarded by ica_lock.
  */
 #ifndef HAKO_ISPC_INTERNAL_H
 #define HAKO_ISPC_INTERNAL_H
@@ -40,7 +40,60 @@ struct ispc_port {
 	struct list_node results;        /* returned to this process, not yet taken */
 	int awaited;                     /* results it will take: queued, travelling, or here */
 	struct waitq wq;                 /* its receivers and result takers; guard: ica_lock */
+	int receivers;                   /* threads asleep on wq in a receive (not a result) */
+	struct ispc_req *handed;         /* a request the fastpath gave a receiver here: served
+					    before the queue, RQ_SERVING, its ICAs held already */
 };
+
+/* ispc.c's pool and the lookups the fastpath shares with it. */
+extern int nreqs;
+struct ispc_req *req_alloc(void);    /* a free record, counted in nreqs; NULL if none */
+void req_free(struct ispc_req *r);
+struct ispc_port *find_listener(int pid);
+
+/* A fresh request; its stage stack is empty (only stage[0 .. depth) is
+ * ever read, so the rest is not cleared). */
+static inline void req_init(struct ispc_req *r, struct ica *ctl, struct ica *data, struct ica *orig,
+			    uint64_t copy_bytes, bool direct)
+{
+	r->ctl = ctl;
+	r->data = data;
+	r->orig = orig;
+	r->copy_bytes = copy_bytes;
+	r->depth = 0;
+	r->at = NULL;
+	r->direct = direct;
+	r->status = 0;
+	r->answered_by = 0;
+}
+
+static inline void set_holder(struct ispc_req *r, struct proc *p)
+{
+	r->ctl->holder = p;
+	if (r->data)
+		r->data->holder = p;
+}
+
+/* What p gets to see of r, now that p holds its ICAs (inline: on every
+ * receive and result). */
+static inline __attribute__((always_inline))
+void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
+{
+	const struct ica *c = r->ctl, *d = r->data;   /* read once: m's stores may alias */
+	const struct proc *first = r->stage[0];
+	m->ctl = c->id;
+	m->ctl_va = ica_va(c);
+	m->data = d ? d->id : -1;
+	m->data_va = d ? ica_va(d) : 0;
+	m->data_pages = d ? (int32_t)d->npages : 0;
+	m->client = first ? first->pid : -1;
+	m->from = from;
+	m->depth = r->depth;
+	m->status = r->status;
+	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
+	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
+	m->reserved = 0;
+}
 
 /* The fastpath's run-time switch (`fastpath=on|off`, or ispc_mode with
  * HAKO_ISPC_FASTPATH_ON/OFF): read once per call, so flipping it is safe. */
@@ -49,6 +102,20 @@ extern bool ispc_fastpath_on;
 /* ispc_request's own flag (beside the uapi's): the request was queued
  * without waking its server; fastpath_call must, one way or the other. */
 #define ISPC_FASTPATH_PENDING 0x40000000
+
+/*
+ * The dedicated path of a new synchronous request (ispc_fastpath.c, whose
+ * top lists its preconditions).  Caller holds ica_lock and has checked
+ * that the switch is on, that the mode is fast, and that flags has neither
+ * HAKO_ISPC_ASYNC nor HAKO_ISPC_COPY.
+ *   FP_NOT_TAKEN: a precondition failed, nothing was changed; ica_lock held.
+ *   FP_WAIT: the request is in flight (queued, or served); the caller takes
+ *     its result the general way, with the ICAs kept mapped; ica_lock held.
+ *   FP_DONE: the result is in *m; ica_lock released.
+ */
+enum fp_outcome { FP_NOT_TAKEN, FP_WAIT, FP_DONE };
+enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
+				 struct hako_ispc_msg *m, int flags);
 
 /*
  * The requester's side: the request tagged `tag` was queued at its server

@@ -47,17 +47,6 @@ void proc_init(void)
 
 int proc_count(void) { return nprocs; }
 
-struct uthread *uthread_current(void)
-{
-	return thread_current()->owner;
-}
-
-struct proc *proc_current(void)
-{
-	struct uthread *u = uthread_current();
-	return u ? u->proc : NULL;
-}
-
 /* ---- the table and references ---------------------------------------- */
 
 static int table_insert(struct proc *p)
@@ -336,11 +325,8 @@ void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip)
 	uthread_leave(HAKO_STATUS_KILLED | cause);
 }
 
-void proc_return_to_user(void)
+void proc_leave_killed(void)
 {
-	struct thread *t = this_cpu()->current;
-	if (!t->killed)
-		return;
 	arch_irq_enable();
 	uthread_leave(-1);
 }

@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <serialiser.h>
 #include <spinlock.h>
+#include <thread.h>
 #include <hako.h>
 
 #define PROC_MAX        64          /* live + zombie processes: spawn says -EAGAIN beyond */
@@ -108,13 +109,24 @@ int proc_thread_create(uint64_t rip, uint64_t arg);
 struct proc *proc_create_unstarted(const char *path);
 void proc_discard_unstarted(struct proc *p);
 int proc_thread_join(int tid);
-struct proc *proc_current(void);     /* NULL in a kernel thread */
+
 /* Called by p's thread: is it p's only one (no other can run p's code)? */
 static inline bool proc_alone(struct proc *p)
 {
 	return __atomic_load_n(&p->running, __ATOMIC_ACQUIRE) == 1;
 }
-struct uthread *uthread_current(void);
+/* The running thread's user side and process; NULL in a kernel thread
+ * (inline: every system call asks). */
+static inline struct uthread *uthread_current(void)
+{
+	return thread_current()->owner;
+}
+
+static inline struct proc *proc_current(void)
+{
+	struct uthread *u = uthread_current();
+	return u ? u->proc : NULL;
+}
 int proc_count(void);
 
 /*
@@ -161,7 +173,14 @@ void proc_on_ica_fault(int (*fn)(struct proc *p, uint64_t va));
 
 /* Called by the arch layer and the scheduler. */
 void proc_fault_exit(int cause, const char *what, uint64_t addr, uint64_t rip) __attribute__((noreturn));
-void proc_return_to_user(void);      /* leaves if the thread was killed */
+void proc_leave_killed(void) __attribute__((noreturn));   /* the killed thread leaves */
+/* On the way back to user mode: leaves if the thread was killed (inline:
+ * every system call passes here). */
+static inline void proc_return_to_user(void)
+{
+	if (thread_current()->killed)
+		proc_leave_killed();
+}
 struct proc *proc_thread_reaped(struct uthread *u); /* after its last switch away: p if it was the last */
 void proc_end(struct proc *p);                     /* then this, with nothing held: queues or runs the end */
 

@@ -193,8 +193,13 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	prev->runtime_tsc += now - prev->switched_in_tsc;
 	next->switched_in_tsc = now;
 	c->current = next;
-	c->idle = next == c->idle_thread;
-	c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
+	if (direct) {                    /* next is a thread woken by hand, never the idle one */
+		c->idle = false;
+		c->cur_prio = next->prio;
+	} else {
+		c->idle = next == c->idle_thread;
+		c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
+	}
 	c->prev = prev;
 	c->ctx_switches++;
 	bool intena = c->intena;
@@ -579,8 +584,8 @@ void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock)
  */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
 {
-	struct thread *t = thread_current();
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
+	struct thread *t = c->current;
 	if (!thread_wait_begin(t, wq))
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */

@@ -27,11 +27,6 @@ static int next_tid = 1;
 static int nthreads;
 
 /* One gs-relative load: wherever we are moved, `current` there is us. */
-struct thread *thread_current(void)
-{
-	return (struct thread *)arch_this_cpu_read64(offsetof(struct cpu, current));
-}
-
 int thread_count(void) { return nthreads; }
 
 static void sleep_timer_fired(struct timer *tm, void *arg)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <cpu.h>
 #include <list.h>
 #include <sched.h>
 #include <time.h>
@@ -62,7 +63,11 @@ void thread_exit(int code) __attribute__((noreturn));
 int thread_join(struct thread *t);       /* waits, frees, returns the exit code */
 void thread_detach(struct thread *t);
 void thread_sleep_ns(uint64_t ns);
-struct thread *thread_current(void);
+/* The thread running on this CPU (inline: a server call asks several times). */
+static inline struct thread *thread_current(void)
+{
+	return (struct thread *)arch_this_cpu_read64(offsetof(struct cpu, current));
+}
 /* Make t stop waiting and leave: sets killed, wakes it from any sleep. */
 void thread_interrupt(struct thread *t);
 void thread_for_each(void (*fn)(struct thread *));   /* thread dump only */

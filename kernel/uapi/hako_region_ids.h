@@ -118,6 +118,10 @@
 #define REGION_ISOCH_STOP           0xd41
 #define REGION_ISOCH_SWITCH         0xd42
 
+/* kperf's row of ispc_request with the fastpath on (its only row that is
+ * not a call of syscalls.def): + 0 best case, + 1 worst case. */
+#define REGION_KPERF_FASTPATH       0xd48
+
 /* vclockcheck (user/vclockcheck, the cost model's clocks checked): one global
  * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock). */
 #define REGION_VCLOCK               0xd50

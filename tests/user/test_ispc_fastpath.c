@@ -6,8 +6,10 @@
  * which way each went.  The cases: plain calls with and without data on
  * one CPU (direct switches), and each fallback — a server that is not
  * waiting, a server on another CPU, a request queue that is not empty, a
- * requester killed mid-call, a server killed mid-call, a dead server, and
- * a thread asleep in the direct switch woken the general way.
+ * requester killed mid-call, a server killed mid-call, a dead server, a
+ * thread asleep in the direct switch woken the general way, a requester
+ * that awaits too many results already, and a server whose only thread
+ * waits for the result of its own forward, not in a receive.
  * No ICA page may be lost.  The fastpath switch is put back as found.
  */
 #include <stdint.h>
@@ -97,6 +99,35 @@ UROLE(fp_cli)
 	if (sys_set_affinity(0, 1ull << atoi(argv[1])) < 0 || ispc_call_open(&call, 1) < 0)
 		return 1;
 	return call_when_listening(atoi(argv[0]), &call) < 0 ? 2 : 0;
+}
+
+/* A relay on CPU 0: every request is passed on to pid argv[0] with a
+ * synchronous request of its own, and its result (or the error of that
+ * request) returned. */
+UROLE(fp_relay)
+{
+	struct hako_ispc_msg m;
+	int next = atoi(argv[0]);
+	if (sys_set_affinity(0, 1) < 0 || sys_ispc_listen(0) < 0)
+		return 1;
+	for (long r = sys_ispc_receive(&m, 0); r >= 0; r = sys_ispc_reply(&m, HAKO_ISPC_WAIT)) {
+		long f = sys_ispc_request(next, &m, 0);
+		if (f < 0)
+			m.status = (int32_t)f;
+	}
+	return 2;
+}
+
+/* One synchronous request from CPU 0 to pid argv[0]; exit code: the
+ * negated status (0 for success, 100 if the call could not be made). */
+UROLE(fp_call1)
+{
+	struct ispc_call call;
+	if (sys_set_affinity(0, 1) < 0 || ispc_call_open(&call, 1) < 0 ||
+	    ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0) < 0)
+		return 100;
+	long r = ispc_call(atoi(argv[0]), &call, 0);
+	return r < 0 ? (int)-r : r == 0 ? 0 : 100;
 }
 
 /* CALLS synchronous requests of each kind to echo PID, results checked:
@@ -349,6 +380,82 @@ FP_TEST(fastpath_dead_server_esrch)
 		CHECK_EQ(ispc_call(echo, &call, 0), -ESRCH);
 		struct hako_ica_stat b = stat_now();
 		CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);
+	}
+	CHECK_EQ(ispc_call_close(&call), 0);
+	CHECK_EQ(ica_free_pages(), base);
+	return 0;
+}
+
+/* A requester that awaits HAKO_ISPC_OUTSTANDING_MAX results already (its
+ * asynchronous requests wait at a server that never receives): a
+ * synchronous request is refused with -EAGAIN both ways, nothing tried,
+ * and the queued requests come back -EPIPE when the server ends. */
+FP_TEST(fastpath_too_many_awaited_eagain)
+{
+	enum { N = HAKO_ISPC_OUTSTANDING_MAX };
+	static struct ispc_call calls[N + 1];
+	uint64_t base = ica_free_pages();
+	CHECK_EQ(sys_set_affinity(0, 1), 0);
+	for (int i = 0; i <= N; i++)
+		CHECK_EQ(ispc_call_open(&calls[i], 0), 0);
+	for (int on = 0; on < 2; on++) {
+		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		int srv = fleet_role(fl, "fp_srv", "0", "idle");
+		CHECK(srv > 0, "spawn %d", srv);
+		sleep_ms(SETTLE_MS);
+		struct hako_ica_stat a = stat_now();
+		for (int i = 0; i < N; i++)
+			CHECK_EQ(ispc_send(srv, &calls[i], 0), calls[i].ctl);
+		CHECK_EQ(ispc_call(srv, &calls[N], 0), -EAGAIN);
+		struct hako_ica_stat b = stat_now();
+		CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);
+		CHECK(fleet_stop(fl, srv) > 0, "stop");
+		for (int i = 0; i < N; i++)
+			CHECK_EQ(ispc_collect(calls[i].ctl, calls, N, 0, NULL), -EPIPE);
+	}
+	for (int i = 0; i <= N; i++)
+		CHECK_EQ(ispc_call_close(&calls[i]), 0);
+	CHECK_EQ(ica_free_pages(), base);
+	return 0;
+}
+
+/*
+ * The server's only thread waits for the result of its own forward, not
+ * in a receive: a relay R passes our asynchronous request to a server H
+ * that holds it, then a one-threaded client calls R synchronously (the
+ * dedicated call must not hand it to R's waiting thread; it stays queued).
+ * H is killed: our request comes back -EPIPE, and R, free again, passes
+ * the client's on to the dead H, which R answers -ESRCH.  The same both
+ * ways, and no page lost.
+ */
+FP_TEST(fastpath_server_awaiting_its_forward)
+{
+	uint64_t base = ica_free_pages();
+	char hpid[16], rpid[16];
+	CHECK_EQ(sys_set_affinity(0, 1), 0);
+	struct ispc_call call;
+	CHECK_EQ(ispc_call_open(&call, 0), 0);
+	for (int on = 0; on < 2; on++) {
+		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		int h = fleet_role(fl, "fp_srv", "0", "hold");
+		CHECK(h > 0, "spawn %d", h);
+		snprintf(hpid, sizeof hpid, "%d", h);
+		int r = fleet_role(fl, "fp_relay", hpid);
+		CHECK(r > 0, "spawn %d", r);
+		snprintf(rpid, sizeof rpid, "%d", r);
+		sleep_ms(SETTLE_MS);
+		CHECK_EQ(ispc_send(r, &call, 0), call.ctl);
+		sleep_ms(SETTLE_MS);                        /* R has passed it on and waits */
+		int cli = spawn_role("fp_call1", rpid, NULL);
+		CHECK(cli > 0, "spawn %d", cli);
+		CHECK_EQ(wait_requests(2, LISTEN_WAIT_MS), 2);
+		CHECK_EQ(kill_after(h, 10), HAKO_STATUS_KILLED | HAKO_CAUSE_KILL);
+		fleet_stop(fl, h);                          /* reaped already: just forget it */
+		int status = -1;
+		CHECK_EQ(waitpid(cli, &status), cli);
+		CHECK_EQ(status, ESRCH);
+		CHECK_EQ(ispc_collect(call.ctl, &call, 1, 0, NULL), -EPIPE);
+		CHECK(fleet_stop(fl, r) > 0, "stop");
 	}
 	CHECK_EQ(ispc_call_close(&call), 0);
 	CHECK_EQ(ica_free_pages(), base);

@@ -181,6 +181,29 @@ int kperf_drv_ispc_request(struct kperf_run *run)
 	return r < 0 ? kperf_fail("ispc_request", r) : 0;
 }
 
+/* The same round trip with the fastpath on (kernel/ipc/ispc_fastpath.c);
+ * the switch is put back as found. */
+int kperf_drv_ispc_request_fastpath(struct kperf_run *run)
+{
+	struct hako_ispc_msg a, b;
+	long id[2];
+	if (start_server() < 0 || two_icas(id) < 0)
+		return -1;
+	long was = sys_ispc_mode(HAKO_ISPC_FASTPATH_ON), r = was;
+	if (was >= 0) {
+		msg_init(&a, (int)id[0]);
+		msg_init(&b, (int)id[1]);
+		r = KPERF_TIME_AT(run, REGION_KPERF_FASTPATH, sys_ispc_request(server, &a, 0),
+				  sys_ispc_request(server, &b, 0));
+		sys_ispc_mode((int)was);
+	}
+	sys_ica_free((int)id[0]);
+	sys_ica_free((int)id[1]);
+	run->note = "ispc_request's round trip with the fastpath on: switched directly to the server "
+		    "(not windowed: its result comes back the general way)";
+	return r < 0 ? kperf_fail("ispc_request, fastpath on", r) : 0;
+}
+
 int kperf_drv_ispc_result(struct kperf_run *run)
 {
 	struct hako_ispc_msg a, b;

@@ -21,6 +21,7 @@
 
 struct kperf_run {
 	unsigned slot;		/* region slot: 2 * number + worst */
+	unsigned region;	/* out, optional: the region, if not REGION_KPERF + slot */
 	int worst;		/* 0: best case, 1: worst case */
 	uint64_t ticks;		/* out: the timed call, TSC ticks */
 	const char *why;	/* out with KPERF_NOT_TIMED */
@@ -35,15 +36,23 @@ void kperf_purge(void);
  * calls back to back); the worst case then purges caches and TLB.  The
  * region markers sit just outside the TSC reads; the value is TIMED's.
  */
-#define KPERF_TIME(run, warm, timed) ({					\
+#define KPERF_TIME(run, warm, timed)					\
+	KPERF_TIME_(run, warm, timed, kperf_region_begin((run)->slot),	\
+		    kperf_region_end((run)->slot))
+/* The same in region BASE + worst: a row that is not a call of syscalls.def. */
+#define KPERF_TIME_AT(run, base, warm, timed) ({			\
+	(run)->region = (base) + (unsigned)(run)->worst;		\
+	KPERF_TIME_(run, warm, timed, region_begin_nth(base, (run)->worst), \
+		    region_end_nth(base, (run)->worst)); })
+#define KPERF_TIME_(run, warm, timed, begin, end) ({			\
 	(void)(warm);							\
 	if ((run)->worst)						\
 		kperf_purge();						\
-	kperf_region_begin((run)->slot);				\
+	begin;								\
 	uint64_t t0_ = tsc_now();					\
 	long r_ = (long)(timed);					\
 	uint64_t t1_ = tsc_now();					\
-	kperf_region_end((run)->slot);					\
+	end;								\
 	(run)->ticks = t1_ - t0_;					\
 	r_; })
 
@@ -56,6 +65,9 @@ int kperf_serve_main(int sem);
 int kperf_client_main(int server, int n, int sem);
 /* kperf --copy: paper 004's Fig. 2, memory copies best and worst case (copy.c). */
 int kperf_copy_main(void);
+/* The row beside the calls: ispc_request with the fastpath on (drv_ispc.c). */
+#define KPERF_FASTPATH_ROW "ispc_request_fastpath"
+int kperf_drv_ispc_request_fastpath(struct kperf_run *run);
 /* Stop the ISPC server the drivers started, if any. */
 void kperf_ispc_done(void);
 

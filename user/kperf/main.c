@@ -79,7 +79,7 @@ static int measure(const struct kperf_call *c, int worst)
 		    c->name, c->nr, case_name[worst], KPERF_RUNS, min,
 		    (sum + KPERF_RUNS / 2) / KPERF_RUNS, max,
 		    json_quote(q, sizeof q, run.note ? run.note : ""),
-		    REGION_KPERF + run.slot, KPERF_RUNS);
+		    run.region ? run.region : REGION_KPERF + run.slot, KPERF_RUNS);
 	return 0;
 }
 
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		return failed ? 1 : 0;
 	}
 	for (int i = 1; i < argc; i++)
-		if (!find_call(argv[i])) {
+		if (!find_call(argv[i]) && strcmp(argv[i], KPERF_FASTPATH_ROW) != 0) {
 			printf("kperf: no system call %s in syscalls.def\n", argv[i]);
 			return 2;
 		}
@@ -188,6 +188,14 @@ int main(int argc, char **argv)
 		if (named)
 			failed += measure(c, 0) + measure(c, 1);
 	}
+	/* The fastpath's row, numbered as ispc_request, right after the calls. */
+	const struct kperf_call fastpath = { find_call("ispc_request")->nr, KPERF_FASTPATH_ROW,
+					     kperf_drv_ispc_request_fastpath };
+	int named = argc < 2;
+	for (int k = 1; k < argc; k++)
+		named |= strcmp(argv[k], KPERF_FASTPATH_ROW) == 0;
+	if (named)
+		failed += measure(&fastpath, 0) + measure(&fastpath, 1);
 	kperf_ispc_done();
 	if (argc < 2)
 		failed += measure_internals();
