@@ -105,3 +105,40 @@ def test_paper_estimate_prices_the_added_switches():
     assert drvproc_tables.paper_estimate(figs, 100.0) == \
         "process 4 x 100 = +4.0 %, super 4 x 100 = +4.0 %; paper +5 %"
     assert drvproc_tables.paper_estimate(figs, None) == ""
+
+
+def frames_run(placement, per_frame, cycles, io_cycles, io_reads, irqs, held):
+    """A modelled throughput run of 2000 frames: its record with the model, and its switch counts."""
+    model = {"profile": "p4", "per_iter": {"cycles": cycles, "io_cycles": io_cycles,
+                                             "io_reads": io_reads, "io_writes": 3.0}}
+    return [{"kind": "drvproc", "figure": f"frames_{placement}", "placement": placement,
+             "frames": 2000, "frames_per_s": 300000, "per_frame": per_frame, "held": held,
+             "region": 524, "iters": 2000, "model": model},
+            sw_rec(f"frames_{placement}", placement, 2000, 0, 2, calls=0, irqs=irqs)]
+
+
+def test_frame_costs_split_the_device_register_cycles_and_count_interrupts():
+    figs = drvproc_tables.figures(frames_run("kernel", 2683, 15259.0, 12523.0, 6.51, 1818, 1990)
+                                  + frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31))
+    k = drvproc_tables.frame_costs(figs, "kernel")
+    assert k["irqs"] == 1818 / 2000 and k["held"] == 1990 / 2000 and k["io_cycles"] == 12523.0
+    assert drvproc_tables.frame_costs(figs, "super") is None
+    text = drvproc_tables.explain_frames(figs)
+    assert "15,259 modelled cycles for 2,683 instructions" in text
+    assert "12,523 of the kernel's cycles (82 %)" in text
+    assert "6.51 registers a frame against 1.12" in text
+    assert "0.909 of the RTL8139's interrupts a frame against 0.015" in text
+    assert "the kernel costs 2,736 cycles a frame and the process 3,872" in text
+    assert "held the card back 0.99 times a frame" in text and "refill under overload" in text
+    table = drvproc_tables.render(frames_run("kernel", 2683, 15259.0, 12523.0, 6.51, 1818, 1990),
+                                  frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31), "p4")
+    row = next(line for line in table.splitlines() if line.startswith("kernel"))
+    assert "0.909" in row and "0.995" in row and "12,523" in row and "6.51" in row
+
+
+def test_explain_frames_without_the_overload_says_no_mechanism():
+    figs = drvproc_tables.figures(frames_run("kernel", 2683, 4000.0, 1000.0, 1.0, 30, 0)
+                                  + frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31))
+    text = drvproc_tables.explain_frames(figs)
+    assert "4,000 modelled cycles" in text and "refill" not in text
+    assert drvproc_tables.explain_frames(drvproc_tables.figures(KERNEL + PROCESS)) == ""

@@ -27,7 +27,8 @@
  *             requester running again with the frame.
  *   frames    throughput: 2000 frames from the e1000's kernel sender as fast
  *             as it goes, received by this program: frames per second of
- *             guest time and instructions per frame.
+ *             guest time, instructions per frame, and how often this
+ *             program's full receive queue held the card back ("held").
  * Each figure also gets its switch counts per operation (process switches
  * into and out of the driver process, address-space switches = CR3
  * loads), printed as "drvproc" result lines for the harness's tables.
@@ -276,6 +277,14 @@ static int bench_irq(void)
 }
 
 /* Throughput: FLOOD frames from the e1000's kernel sender, as fast as it goes. */
+/* Times card's receive queue was full and held the card back (nic_ctl INFO). */
+static uint64_t held(int card)
+{
+	struct hako_nic_info in;
+	memset(&in, 0, sizeof in);
+	return sys_nic_ctl(card, HAKO_NIC_INFO, &in) == 0 ? in.held : 0;
+}
+
 static int bench_frames(void)
 {
 	if (open_rtl() < 0)
@@ -283,6 +292,7 @@ static int bench_frames(void)
 	struct hako_traffic flood = { .dst = rtl, .cpu = 0, .len = FRAME, .per_period = 16,
 				      .period_ns = 100000, .count = FLOOD, .burst = 16 };
 	struct hako_drvproc_stat a = stat(rtl);
+	uint64_t held0 = held(rtl);
 	long t0 = sys_clock();
 	uint64_t c0 = tsc_now();
 	mark_begin(DRVSW_FRAMES);
@@ -299,6 +309,7 @@ static int bench_frames(void)
 	uint64_t c1 = tsc_now();
 	long t1 = sys_clock();
 	struct hako_drvproc_stat b = stat(rtl);
+	uint64_t held1 = held(rtl);
 	sys_nic_traffic(e1k, NULL);
 	sys_nic_ctl(rtl, HAKO_NIC_CLOSE, NULL);
 	if (r < 0) {
@@ -308,8 +319,8 @@ static int bench_frames(void)
 	uint64_t ns = (uint64_t)(t1 - t0), per = (c1 - c0) / FLOOD;
 	uint64_t fps = ns ? (uint64_t)FLOOD * 1000000000ull / ns : 0;
 	result_line("{\"kind\":\"drvproc\",\"figure\":\"%s\",\"placement\":\"%s\",\"frames\":%d,"
-		    "\"ns\":%" PRIu64 ",\"frames_per_s\":%" PRIu64 ",\"per_frame\":%" PRIu64 ",\"region\":%d,\"iters\":%d}",
-		    fig("frames"), where[placement], FLOOD, ns, fps, per,
+		    "\"ns\":%" PRIu64 ",\"frames_per_s\":%" PRIu64 ",\"per_frame\":%" PRIu64 ",\"held\":%" PRIu64 ",\"region\":%d,\"iters\":%d}",
+		    fig("frames"), where[placement], FLOOD, ns, fps, per, held1 - held0,
 		    region_of(DRVSW_FRAMES), FLOOD);
 	printf("drvbench: frames (%s): %d frames in %" PRIu64 " us of guest time: %" PRIu64 " frames/s, %" PRIu64 " instructions/frame\n",
 	       where[placement], FLOOD, ns / 1000, fps, per);

@@ -54,6 +54,9 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "Tables 2 and 3's verdicts judge. The process's copy-in takes no TLB miss: it walks "
             "the caller's page tables in software and copies through the direct map (global "
             "pages).", ""]
+    why = tables.explain_frames(fig)
+    if why:
+        out += [why, ""]
     return out + section003_faults(results)
 
 
