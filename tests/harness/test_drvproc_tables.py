@@ -118,27 +118,27 @@ def frames_run(placement, per_frame, cycles, io_cycles, io_reads, irqs, held):
 
 
 def test_frame_costs_split_the_device_register_cycles_and_count_interrupts():
-    figs = drvproc_tables.figures(frames_run("kernel", 2683, 15259.0, 12523.0, 6.51, 1818, 1990)
-                                  + frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31))
+    kernel = frames_run("kernel", 1749, 4168.0, 2389.0, 1.21, 72, 34)
+    process = frames_run("process", 3762, 6133.0, 2295.0, 1.12, 31, 31)
+    figs = drvproc_tables.figures(kernel + process)
     k = drvproc_tables.frame_costs(figs, "kernel")
-    assert k["irqs"] == 1818 / 2000 and k["held"] == 1990 / 2000 and k["io_cycles"] == 12523.0
+    assert k["irqs"] == 72 / 2000 and k["held"] == 34 / 2000 and k["io_cycles"] == 2389.0
     assert drvproc_tables.frame_costs(figs, "super") is None
     text = drvproc_tables.explain_frames(figs)
-    assert "15,259 modelled cycles for 2,683 instructions" in text
-    assert "12,523 of the kernel's cycles (82 %)" in text
-    assert "6.51 registers a frame against 1.12" in text
-    assert "0.909 of the RTL8139's interrupts a frame against 0.015" in text
-    assert "the kernel costs 2,736 cycles a frame and the process 3,872" in text
-    assert "held the card back 0.99 times a frame" in text and "refill under overload" in text
-    table = drvproc_tables.render(frames_run("kernel", 2683, 15259.0, 12523.0, 6.51, 1818, 1990),
-                                  frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31), "p4")
+    assert "4,168 modelled cycles for 1,749 instructions, the process placement 6,133 for 3,762" in text
+    assert "2,389 of the kernel's cycles (57 %) and 2,295 of the process's (37 %)" in text
+    assert "1.21 register reads a frame against 1.12" in text
+    assert "0.036 of the RTL8139's interrupts a frame against 0.015" in text
+    assert "The rest, 1,779 and 3,838 cycles" in text
+    assert "held the card back 0.017 times a frame in the kernel and 0.015 in the process" in text
+    table = drvproc_tables.render(kernel, process, "p4")
     row = next(line for line in table.splitlines() if line.startswith("kernel"))
-    assert "0.909" in row and "0.995" in row and "12,523" in row and "6.51" in row
+    assert "0.036" in row and "0.017" in row and "2,389" in row and "1.21" in row
 
 
-def test_explain_frames_without_the_overload_says_no_mechanism():
-    figs = drvproc_tables.figures(frames_run("kernel", 2683, 4000.0, 1000.0, 1.0, 30, 0)
-                                  + frames_run("process", 3795, 6168.0, 2296.0, 1.12, 31, 31))
-    text = drvproc_tables.explain_frames(figs)
-    assert "4,000 modelled cycles" in text and "refill" not in text
+def test_explain_frames_needs_both_models_and_names_holds_only_when_there_were_some():
+    figs = drvproc_tables.figures(frames_run("kernel", 1749, 4000.0, 1000.0, 1.0, 30, 0)
+                                  + frames_run("super", 3762, 6133.0, 2295.0, 1.12, 31, 31))
+    text = drvproc_tables.explain_frames(figs, "super")
+    assert "4,000 modelled cycles" in text and "the super placement" in text and "held" not in text
     assert drvproc_tables.explain_frames(drvproc_tables.figures(KERNEL + PROCESS)) == ""

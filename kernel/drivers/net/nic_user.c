@@ -12,7 +12,9 @@
  * Nothing is dropped for want of queue space: while the queue is full the
  * driver leaves frames in the card (nic_rx_room), the card's ring fills
  * and holds back the rest (QEMU keeps them queued), and the reader that
- * makes room pulls them in again (nic_poll).
+ * has emptied half the queue pulls them in again (nic_poll), half a queue
+ * at a time: a refill per frame taken would cost a receive pass and, as
+ * each frees ring space the card fills at once, an interrupt per frame.
  *
  * Locking: user_lock guards the owner fields of every card; a queue's
  * waitq lock guards the queue.  A queue is freed only when no reader is
@@ -226,7 +228,8 @@ static struct rxq *enter_queue(int i, int pid)
 }
 
 /* One frame from q into buf; its length, or -EAGAIN / -EINTR / -EPIPE.
- * The reader leaves q; *refill: the card held frames back meanwhile. */
+ * The reader leaves q; *refill: the card held frames back meanwhile and
+ * the queue is down to half. */
 static long take(struct rxq *q, uint8_t *buf, bool block, bool *refill)
 {
 	long r;
@@ -238,8 +241,9 @@ static long take(struct rxq *q, uint8_t *buf, bool block, bool *refill)
 		memcpy(buf, s->data, s->len);
 		r = s->len;
 		q->tail++;
-		*refill = q->held;
-		q->held = false;
+		*refill = q->held && q->head - q->tail <= HAKO_NIC_QUEUE / 2;
+		if (*refill)
+			q->held = false;
 	} else {
 		r = q->closing ? -EPIPE : block ? -EINTR : -EAGAIN;
 	}
