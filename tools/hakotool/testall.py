@@ -129,6 +129,7 @@ DRVPROC = "drvproc=rtl8139,e1000"
 DRVPROC_TESTS = (
     "nic_owner_end_gives_card_back",
     "nic_flood_sequential_loses_nothing",
+    "nic_full_queue_is_refilled_in_batches",
     "nic_frames_in_order_sequential",
     "nic_calls_check_arguments_on_the_cards",
     "intr_and_nic_calls_check_arguments",
