@@ -346,17 +346,40 @@ static int unlist(struct isoch *is)
 }
 
 /*
- * Stop is for good and free it; it is unlisted.  Caller holds nothing.
- * The first stop wakes a waiter (which then lets go of it); once nobody
- * uses it, nothing can start it again, and the second stop, on its CPU
- * with interrupts off, leaves no timer armed or running.  Its thread
- * cannot end before: its exit waits for t->isoch to clear.
+ * One turn of a wait for another thread (a user letting go of an isoch, a
+ * DESTROY retiring it), which may have a lower priority: on one CPU a spin
+ * would never let it run.  A live thread naps; a dying one (exiting, or
+ * killed: it does not sleep) goes to the lowest priority, as its own no
+ * longer matters, and yields.  Caller holds nothing.
  */
-static void retire(struct isoch *is)
+#define ISOCH_NAP_NS 10000ull
+
+static void step_aside(bool exiting)
+{
+	struct thread *me = thread_current();
+	if (!exiting && !me->killed) {
+		thread_sleep_ns(ISOCH_NAP_NS);
+		return;
+	}
+	if (me->prio != 0)
+		sched_set_priority(me, 0);   /* yields */
+	else
+		sched_yield();
+}
+
+/*
+ * Stop is for good and free it; it is unlisted.  Caller holds nothing;
+ * exiting: the caller is its thread, on its way out.  The first stop wakes
+ * a waiter (which then lets go of it); once nobody uses it, nothing can
+ * start it again, and the second stop, on its CPU with interrupts off,
+ * leaves no timer armed or running.  Its thread cannot end before: its
+ * exit waits for t->isoch to clear.
+ */
+static void retire(struct isoch *is, bool exiting)
 {
 	on_cpu(is->cpu, stop_here, is);
 	while (__atomic_load_n(&is->users, __ATOMIC_ACQUIRE) > 0)
-		arch_spin_hint();
+		step_aside(exiting);
 	on_cpu(is->cpu, stop_here, is);
 	spin_lock(&isoch_lock);
 	is->t->isoch = NULL;
@@ -410,7 +433,7 @@ long isoch_op(int op, int tid, struct hako_isoch *out)
 		}
 		spin_unlock(&isoch_lock);
 		set_own_prio(mine);
-		retire(is);
+		retire(is, false);
 		if (t == me) {
 			sched_set_affinity(t, affinity);
 			set_own_prio(prio);
@@ -491,7 +514,7 @@ void isoch_thread_exit(struct thread *t)
 		unlist(is);              /* its own priority no longer matters */
 	spin_unlock(&isoch_lock);
 	if (mine)
-		retire(is);
+		retire(is, true);
 	while (__atomic_load_n(&t->isoch, __ATOMIC_ACQUIRE))
-		arch_spin_hint();        /* a DESTROY from another thread is retiring it */
+		step_aside(true);        /* a DESTROY from another thread is retiring it */
 }

@@ -222,3 +222,12 @@ def test_fuzz_calls_lists_every_call_with_its_kinds():
     assert '{ 12, "thread_create", 2, { FZ_FN, FZ_PTR } },' in text
     for i, kind in enumerate(gensyscalls.FUZZ_KINDS):
         assert f"#define FZ_{kind} {i}\n" in text
+
+
+def test_fuzz_calls_marks_the_64_bit_parameters():
+    """fz_wide: per call number, the parameters that take two words on SH-4."""
+    text = gensyscalls.fuzz_calls(parse(DEF.read_text()))
+    assert "static const unsigned char fz_wide[FZ_WIDE_NRS] = {\n" in text
+    assert "\t[9] = 0x01,\n" in text            # sleep (uint64_t ns)
+    assert "\t[46] = 0x02,\n" in text           # blk_write (int dev, uint64_t offset, ...)
+    assert "\t[2] = " not in text              # write: no 64-bit parameter

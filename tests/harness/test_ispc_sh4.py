@@ -110,8 +110,15 @@ def test_bench_arch_picks_the_arch_version():
 
 def test_bench_arch_without_a_version_is_a_usage_error():
     out, err = io.StringIO(), io.StringIO()
-    assert bench.run_bench("sys", arch="sh4", out=out, err=err) == bench.EXIT_USAGE
-    assert "no sh4 version" in err.getvalue() and "  ispc\n" in err.getvalue()
+    assert bench.run_bench("intr", arch="sh4", out=out, err=err) == bench.EXIT_USAGE
+    assert "no sh4 version" in err.getvalue()
+    assert "  ispc\n" in err.getvalue() and "  sys\n" in err.getvalue()
+
+
+def test_bench_sys_has_an_sh4_version():
+    sys_sh4 = bench.registry()[bench.bench_name("sys", "sh4")]
+    assert (sys_sh4.profile.arch, sys_sh4.profile.smp) == ("sh4", 1)
+    assert sys_sh4.profile.words == ("sysbench",)
 
 
 def write(tmp_path, recs):

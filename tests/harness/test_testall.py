@@ -31,23 +31,26 @@ def test_plan_table():
         "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super",
         "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000-drvmode-super",
         "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci-drvmode-super", "sh4-r2d-smp1",
-        "sh4-r2d-smp1-selftest", "pc-smp4-net-hub-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed2"]
+        "sh4-r2d-smp1-selftest", "sh4-r2d-smp1-fuzz-seed1", "pc-smp4-net-hub-fuzz-seed1",
+        "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
     assert not any("lockcheck" in c.cmdline for c in full.boots)
-    for case in full.boots[:-2]:                          # the SH-4 boots' kinds too
+    for case in full.boots[:-3]:                          # the SH-4 boots' kinds too
         assert case.kinds == (("utest",) if case.words[:1] == ("selftest",) else ("ktest",))
     for fuzz, seed in zip(full.boots[-2:], ("1", "2")):    # the short soak: one "fuzz" record
         assert fuzz.words == ("fuzz", "100000", seed, "8", "3") and fuzz.kinds == ("fuzz",)
         assert fuzz.net == "hub"
-    for sh4 in full.boots[-4:-2]:                          # the second arch, before the soak
+    for sh4 in full.boots[-5:-2]:                          # the second arch, before the soak
         assert sh4.arch == "sh4" and sh4.smp == 1 and sh4.profile().arch == "sh4"
-    assert full.boots[-3].words == ("selftest",)
-    iop = full.boots[-11]
+    assert full.boots[-4].words == ("selftest",)
+    sh4_fuzz = full.boots[-3]                             # the fuzzer on SH-4: one "fuzz" record
+    assert sh4_fuzz.words == ("fuzz", "100000", "1", "8", "3") and sh4_fuzz.kinds == ("fuzz",)
+    iop = full.boots[-12]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
-    for mode, first in (("", -10), (" drvmode=super", -7)):    # ring 3, then supervisor mode
+    for mode, first in (("", -11), (" drvmode=super", -8)):    # ring 3, then supervisor mode
         drvproc = full.boots[first:first + 2]
         assert all(c.cmdline == "drvproc=rtl8139,e1000" + mode and c.net == "hub" for c in drvproc)
         assert drvproc[1].words == ("selftest",) + testall.DRVPROC_TESTS

@@ -24,7 +24,8 @@ writes, into OUTDIR:
                     kind of each parameter (pointer, length, pid, tid, CPU,
                     operation, ...: fuzz_kind), from which the fuzzer makes
                     valid and hostile arguments, so a new call is fuzzed as
-                    soon as it is listed
+                    soon as it is listed; and fz_wide, per call number, which
+                    parameters are 64 bits (two argument words on SH-4)
 
 RESULT is `long` unless the line ends in `-> int64_t` (a result that needs
 64 bits where `long` has 32: SH-4 returns it in r0:r1).
@@ -318,6 +319,16 @@ def fuzz_calls(calls: list[Syscall]) -> str:
     for c in calls:
         kinds = ", ".join(f"FZ_{fuzz_kind(p)}" for p in c.params) or "0"
         out.append(f"\t{{ {c.number}, \"{c.name}\", {len(c.params)}, {{ {kinds} }} }},\n")
+    out.append("};\n\n")
+    # Per call number, bit i set if parameter i is 64 bits wide (two
+    # argument words where a word has 32 bits, the SH-4 layout of sh4_abi).
+    wide = {c.number: sum(1 << i for i, p in enumerate(c.params) if param_words(p) == 2)
+            for c in calls}
+    out.append(f"#define FZ_WIDE_NRS {max(wide, default=-1) + 1}\n")
+    out.append("static const unsigned char fz_wide[FZ_WIDE_NRS] = {\n")
+    for nr, mask in sorted(wide.items()):
+        if mask:
+            out.append(f"\t[{nr}] = 0x{mask:02x},\n")
     out.append("};\n\n#endif\n")
     return "".join(out)
 

@@ -134,6 +134,15 @@ BENCHES: dict[str, Bench] = {
         timeout=300.0,
         about="system-call micro-benchmarks from user space (sysbench), pc, 4 CPUs, icount",
     ),
+    # `./hako bench sys --arch sh4`: the same program on the SH-4, one CPU
+    # (cross_cpu_wakeup skipped); its clock is sys_clock's nanoseconds, one
+    # per guest instruction under icount, in steps of the TMU's 66.7 ns.
+    "sys-sh4": Bench(
+        profile=Profile(arch="sh4", smp=1, mode="icount", words=("sysbench",)),
+        timeout=300.0,
+        about="sys on SH-4 (`bench sys --arch sh4`): sysbench, r2d, 1 CPU, icount, "
+              "instructions in steps of 67 (~5 s)",
+    ),
     # The cost model's check against published memory bandwidth
     # (bandwidth.py): kperf --copy's 256 KiB read, zero and copy with every
     # shipped profile side by side.

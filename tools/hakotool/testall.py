@@ -258,6 +258,10 @@ PLANS = {
         # QEMU is absent).
         BootCase("r2d", 1, arch="sh4"),
         BootCase("r2d", 1, arch="sh4", words=("selftest",), kinds=("utest",)),
+        # The fuzzer on SH-4, one CPU (about 11 s): 64-bit arguments as two
+        # words, and waits that must let a lower priority run (isoch.c's
+        # step_aside: a spin there never ended with child processes).
+        BootCase("r2d", 1, arch="sh4", words=fuzz_words("1"), kinds=("fuzz",), tag="seed1"),
         # The standing soak, short: user/fuzz's calls from threads and
         # child processes on 4 CPUs with both cards; one "fuzz" record, failed by a
         # fault in a child, a leaked frame or a kernel fault (the boot's status).

@@ -237,8 +237,47 @@ static bool spawn_ok(uint64_t path)
 	return in_bufs(path, 1) && *(const uint8_t *)path >= 0x80;
 }
 
-bool fz_refused(int nr, const uint64_t *a)
+/* ---- parameters and argument words ------------------------------------- */
+
+/* Bit i set: parameter i of call nr is 64 bits (fz_wide, from syscalls.def). */
+static unsigned wide_params(int nr)
 {
+	return nr >= 0 && nr < FZ_WIDE_NRS ? fz_wide[nr] : 0;
+}
+
+/*
+ * The parameters a[] as the kernel reads them, into k[]: where a word is
+ * 32 bits (SH-4), a parameter that is not 64 bits wide is one word, widened
+ * without sign (arch_syscall_arg); elsewhere they are a[] itself.
+ */
+static void kernel_view(int nr, const uint64_t *a, uint64_t *k)
+{
+	unsigned wide = wide_params(nr);
+	for (int i = 0; i < 6; i++)
+		k[i] = (wide >> i & 1) ? a[i] : (unsigned long)a[i];
+}
+
+/*
+ * The argument words sys_raw passes for parameters a[]: the parameters
+ * themselves where a word is 64 bits; where it is 32 (SH-4), a 64-bit
+ * parameter takes two consecutive words, low first, and the parameters
+ * after it move one word on (sh4_abi in tools/build/gensyscalls.py).
+ */
+static void argument_words(int nr, const uint64_t *a, long *w)
+{
+	unsigned wide = wide_params(nr);
+	int n = 0;
+	for (int i = 0; n < 6; i++) {
+		w[n++] = (long)a[i];
+		if (sizeof(long) < 8 && (wide >> i & 1) && n < 6)
+			w[n++] = (long)(a[i] >> 32);
+	}
+}
+
+bool fz_refused(int nr, const uint64_t *params)
+{
+	uint64_t a[6];
+	kernel_view(nr, params, a);
 	if (nr >= 0 && nr < SYS_COUNT && fz.no[nr])
 		return true;
 	switch (nr) {
@@ -296,11 +335,13 @@ static void count(struct fz_thread *t, int nr, long r, uint64_t tsc)
 	fz_count(t->counts, nr >= 0 && nr < SYS_COUNT ? nr : FZ_OTHER, r, tsc);
 }
 
-/* Make call nr with a[]; counted; the result. */
+/* Make call nr with parameters a[] (argument_words lays them out); counted; the result. */
 long fz_call(struct fz_thread *t, int nr, const uint64_t *a)
 {
+	long w[6];
+	argument_words(nr, a, w);
 	uint64_t t0 = tsc_now();
-	long r = sys_raw(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
+	long r = sys_raw(nr, w[0], w[1], w[2], w[3], w[4], w[5]);
 	t->made++;
 	count(t, nr, r, tsc_now() - t0);
 	return r;

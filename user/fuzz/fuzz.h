@@ -110,6 +110,8 @@ static inline uint64_t fz_below(uint64_t *s, uint64_t n)
 extern const char fz_hello[];
 uint8_t *fz_buffer(int index);
 void fz_one_call(struct fz_thread *t);
+/* a[]: one value per C parameter of the call (a 64-bit one whole on every
+ * arch); fz_call makes the argument words of them. */
 bool fz_refused(int nr, const uint64_t *a);
 long fz_call(struct fz_thread *t, int nr, const uint64_t *a);
 
