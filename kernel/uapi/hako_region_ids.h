@@ -123,7 +123,8 @@
 #define REGION_KPERF_FASTPATH       0xd48
 
 /* vclockcheck (user/vclockcheck, the cost model's clocks checked): one global
- * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock). */
+ * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock,
+ * 3 one thread's reads from a disk). */
 #define REGION_VCLOCK               0xd50
 
 /*

@@ -2,7 +2,8 @@
  * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
  * the time of one vCPU's share, work serialised by a lock the sum, spun
  * and paused instructions count as waiting, an interrupt's handler runs
- * when the interrupt was raised, a thread woken in its vCPU's future runs
+ * when the interrupt was raised (a request done before its issuer slept
+ * still holds it to the device's end), a thread woken in its vCPU's future runs
  * then while the others go on around it, and a region's elapsed time runs
  * from its starter's clock to its ender's.
  */
@@ -221,6 +222,41 @@ TEST(an_interrupt_on_a_busy_vcpu_runs_when_it_was_raised)
 	cm_vclock_wait(vc, 2, run(2, 5), HAKO_SYNC_THREAD, 0xb0);       /* vCPU 2 was idle */
 	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1160);
 	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).cycles, 300 + 3000 + 3 * 60);
+	cm_vclock_free(vc);
+}
+
+/*
+ * The markers of a request the device completes before its issuer sleeps
+ * (a disk completed in host time, its interrupt on the issuer's own CPU):
+ * the handler's blk_finish waits for the device's end and posts it again,
+ * and the issuer, finding the request done, waits for that post: it goes
+ * on at the device's end plus the handler's work, as a woken one does.
+ */
+TEST(a_request_done_before_its_issuer_sleeps_still_takes_the_device_time)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work delay = { 150000, 50000 };
+	cm_vclock_service(vc, 0, run(0, 1000), 1, 0xa0, delay);         /* ends at 51,000 */
+	cm_vclock_irq_begin(vc, 0, run(0, 200));                        /* at 1,200, early */
+	cm_vclock_wait(vc, 0, run(0, 30), HAKO_SYNC_IO, 0xa0);          /* blk_finish: 51,030 */
+	cm_vclock_post(vc, 0, run(0, 0), HAKO_SYNC_IO, 0xa0);           /* ... for the issuer */
+	cm_vclock_irq_end(vc, 0, run(0, 70));
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1300);          /* the issuer runs on */
+	cm_vclock_wait(vc, 0, run(0, 50), HAKO_SYNC_IO, 0xa0);          /* blk_io_frame: done */
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 51030);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).cycles, 3 * 1000 + 150000 + 3 * 30);
+	/* The same request whose issuer slept: the wake-up carries the same time. */
+	cm_vclock_service(vc, 0, run(0, 0), 1, 0xb0, delay);            /* 51,030 .. 101,030 */
+	cm_vclock_post(vc, 0, run(0, 100), HAKO_SYNC_THREAD, 0xc0);     /* it sleeps */
+	cm_vclock_irq_begin(vc, 1, run(1, 10));                         /* on another CPU */
+	cm_vclock_wait(vc, 1, run(1, 30), HAKO_SYNC_IO, 0xb0);
+	cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xb0);
+	cm_vclock_post(vc, 1, run(1, 20), HAKO_SYNC_THREAD, 0xc0);      /* woken at 101,080 */
+	cm_vclock_irq_end(vc, 1, run(1, 10));
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_THREAD, 0xc0);
+	cm_vclock_wait(vc, 0, run(0, 50), HAKO_SYNC_IO, 0xb0);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 101080 + 50);
 	cm_vclock_free(vc);
 }
 

@@ -1,7 +1,8 @@
 """The per-vCPU clocks end to end: boots user/vclockcheck on 4 CPUs with the
 real cost-model plugin (`modern`) and checks that four CPUs in parallel take a
-quarter of one's elapsed time and four serialised by a lock the sum, on both
-clocks (vclockcheck.py).  The pure checks run on made-up records, and fail on
+quarter of one's elapsed time, four serialised by a lock the sum, and ten reads
+from the AHCI disk at least their modelled service times, on both clocks
+(vclockcheck.py).  The pure checks run on made-up records, and fail on
 wrong ones.  The boot is skipped until the plugin is built (`make costmodel`)."""
 import io
 import json
@@ -9,11 +10,12 @@ import json
 from hakotool import bench, model, vclockcheck
 
 
-def records(one: int, parallel: int, serial: int, k: int = 4) -> list[dict]:
-    def rec(way, value):
-        return {"kind": "vclock", "way": way, "k": 1 if way == "one" else k,
-                "model": {"elapsed": {"cycles": 2 * value, "insns": value}}}
-    return [rec("one", one), rec("parallel", parallel), rec("serial", serial)]
+def records(one: int, parallel: int, serial: int, k: int = 4, disk: int = 520_000) -> list[dict]:
+    def rec(way, value, **extra):
+        return {"kind": "vclock", "way": way, "k": 1 if way in ("one", "disk") else k,
+                "model": {"elapsed": {"cycles": value + value // 5, "insns": value}}, **extra}
+    return [rec("one", one), rec("parallel", parallel), rec("serial", serial),
+            rec("disk", disk, reads=10)]
 
 
 def test_exact_ratios_hold_and_wrong_ones_fail():
@@ -23,6 +25,15 @@ def test_exact_ratios_hold_and_wrong_ones_fail():
     assert why and "parallel cycles" in why and "serial" not in why
     assert "serial insns" in vclockcheck.failures(records(4000, 1000, 5000))
     assert "FAILS" in vclockcheck.render(records(4000, 1560, 4000), "modern")
+
+
+def test_disk_reads_shorter_than_their_service_times_fail():
+    # Ten reads of 50 us that took 26,772 instructions: the device's end did
+    # not hold the reader back (a read completed before its reader slept).
+    why = vclockcheck.failures(records(4000, 1000, 4000, disk=26_772))
+    assert why and "disk insns" in why and "parallel" not in why
+    assert "disk" in vclockcheck.failures(records(4000, 1000, 4000, disk=900_000))  # > 1.5x
+    assert "disk" in vclockcheck.failures(records(4000, 1000, 4000)[:3])   # no disk way
 
 
 def test_without_elapsed_times_the_table_says_so():

@@ -112,13 +112,15 @@ BENCHES: dict[str, Bench] = {
     # many threads and processes on 4 CPUs with both cards; fuzz_table.py reads
     # the result and the log's faults.
     # The per-vCPU clocks checked (user/vclockcheck, vclockcheck.py): one thread's
-    # work against four CPUs in parallel and four serialised by a lock.
+    # work against four CPUs in parallel and four serialised by a lock, and a
+    # thread's disk reads against the disk's modelled service times.
     "vclock": Bench(
-        profile=Profile(machine="pc", smp=4, mode="icount", words=("vclockcheck",)),
+        profile=Profile(machine="pc", smp=4, mode="icount", disk="ahci", words=("vclockcheck",)),
         timeout=300.0,
         default_model="modern",
         about="the cost model's per-vCPU clocks on known work: K CPUs in parallel take "
-              "1/K of one's time, K serialised by a lock the sum (user/vclockcheck), "
+              "1/K of one's time, K serialised by a lock the sum, reads from the AHCI "
+              "disk at least their modelled service times (user/vclockcheck), "
               "pc, 4 CPUs, icount, --model (default modern)",
         table=lambda boots: vclock_table(boots),
     ),

@@ -62,6 +62,11 @@ void blk_finish(struct blk_req *r, int status)
 {
 	int cpu = cpu_id();
 	sync_wait(HAKO_SYNC_IO, r);            /* after the device's (or the IOP's) end of it */
+	/* ... and so is the issuer, in blk_io_frame's wait: a thread woken
+	 * gets this time through the wake-up, but one that finds done set
+	 * before it sleeps (the interrupt taken on its own CPU first) has
+	 * only this post to hold it back to the device's end. */
+	sync_post(HAKO_SYNC_IO, r);
 	__atomic_fetch_add(&r->dev->completed[cpu], 1, __ATOMIC_RELAXED);
 	mpio_complete(r, cpu);
 	spin_lock(&r->wq.lock);
