@@ -1,7 +1,8 @@
 /*
  * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
  * the time of one vCPU's share, work serialised by a lock the sum, spun
- * and paused instructions count as waiting, an interrupt's handler runs
+ * and paused instructions count as waiting (a spin that began before the
+ * hold in time does not wait for it), an interrupt's handler runs
  * when the interrupt was raised (a request done before its issuer slept
  * still holds it to the device's end), a thread woken in its vCPU's future runs
  * then while the others go on around it, and a region's elapsed time runs
@@ -108,6 +109,32 @@ TEST(an_acquire_after_the_hold_ended_does_not_wait)
 	run(1, 120);                                 /* vCPU 1 at 190: inside that hold */
 	cm_vclock_acquire(vc, 1, run(1, 0), L);
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 251);
+	cm_vclock_free(vc);
+}
+
+/*
+ * Under -icount's turns vCPU 1 spins on a lock vCPU 0 holds from 5,000 to
+ * 7,000 on its clock.  vCPU 1 began spinning at 100, before that hold in
+ * time, so it would have had the lock first: it does not wait, and its
+ * earlier hold leaves the record to vCPU 0's.  vCPU 2, spinning from 6,000,
+ * inside the hold, waits for its release.
+ */
+TEST(a_spin_that_began_before_the_hold_does_not_wait_for_it)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	const uint64_t L = 0xffff800000456000ull;
+	cm_vclock_acquire(vc, 0, run(0, 5000), L);
+	cm_vclock_spin_begin(vc, 1, run(1, 100));
+	cm_vclock_spin_begin(vc, 2, run(2, 6000));
+	cm_vclock_release(vc, 0, run(0, 2000), L);                  /* at 7,000 */
+	cm_vclock_spin_end(vc, 1, run(1, 50), L);
+	cm_vclock_acquire(vc, 1, run(1, 1), L);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 101);       /* the spin is waiting */
+	cm_vclock_release(vc, 1, run(1, 10), L);                    /* at 111 */
+	cm_vclock_spin_end(vc, 2, run(2, 50), L);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 7000);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).cycles, 3 * 7000);
 	cm_vclock_free(vc);
 }
 

@@ -22,6 +22,8 @@ struct slot {
 	bool posted;                 /* post/wait: a post not yet waited for */
 	struct cm_work at;           /* post/wait: the latest posted clock; lock: its release */
 	struct cm_work held;         /* lock: its holder's clock at the acquire */
+	struct cm_work busy;         /* lock: where its run of holds, each handed to the next, began */
+	struct cm_work before[3];    /* lock: held, busy and at before the current hold began */
 };
 
 /*
@@ -145,6 +147,12 @@ static struct slot *lookup(struct cm_vclock *vc, unsigned kind, uint64_t token)
 		vc->used++;
 	}
 	return s;
+}
+
+/* Clock c of w: 0 the cycles, 1 the instructions. */
+static uint64_t *clock_of(struct cm_work *w, unsigned c)
+{
+	return c ? &w->insns : &w->cycles;
 }
 
 static void work_max(struct cm_work *a, struct cm_work b)
@@ -375,6 +383,13 @@ static uint64_t acquire_at(uint64_t own, uint64_t held, uint64_t released)
 	return own >= held && own < released ? released : own;
 }
 
+/* One clock of a hold beginning at `at`, the previous one released at
+ * `released`: a hold taken at or before that release continues the run. */
+static uint64_t busy_from(uint64_t busy, uint64_t at, uint64_t released)
+{
+	return at > released ? at : at < busy ? at : busy;
+}
+
 void cm_vclock_acquire(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
 {
 	struct vcpu_clock *v;
@@ -383,7 +398,12 @@ void cm_vclock_acquire(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 		return;
 	v->clock.cycles = acquire_at(v->clock.cycles, s->held.cycles, s->at.cycles);
 	v->clock.insns = acquire_at(v->clock.insns, s->held.insns, s->at.insns);
+	s->before[0] = s->held;
+	s->before[1] = s->busy;
+	s->before[2] = s->at;
 	s->held = v->clock;
+	s->busy.cycles = busy_from(s->busy.cycles, v->clock.cycles, s->at.cycles);
+	s->busy.insns = busy_from(s->busy.insns, v->clock.insns, s->at.insns);
 }
 
 void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
@@ -392,7 +412,17 @@ void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_LOCK, lock, &v);
 	if (!s)
 		return;
-	s->at = v->clock;
+	/* A hold that ended before the one recorded (it came first in time,
+	 * second under -icount's turns) leaves the record to the later one. */
+	for (unsigned c = 0; c < 2; c++) {
+		if (*clock_of(&v->clock, c) < *clock_of(&s->before[2], c)) {
+			*clock_of(&s->held, c) = *clock_of(&s->before[0], c);
+			*clock_of(&s->busy, c) = *clock_of(&s->before[1], c);
+			*clock_of(&s->at, c) = *clock_of(&s->before[2], c);
+		} else {
+			*clock_of(&s->at, c) = *clock_of(&v->clock, c);
+		}
+	}
 }
 
 void cm_vclock_spin_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
@@ -412,10 +442,19 @@ void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	if (!lock)
 		return;
 	struct slot *s = lookup(vc, HAKO_SYNC_LOCK, lock);
-	if (s)
-		work_max(&v->clock, s->at);
-	else
+	if (!s) {
 		vc->dropped++;
+		return;
+	}
+	/*
+	 * It spun from its clock on, under -icount's turns.  It waits for the
+	 * release if the lock was busy then: inside the run of holds that
+	 * ended with the last release.  One that began spinning before that
+	 * run would have had the lock first (its holder was only later in
+	 * time, descheduled by -icount's turns): it does not wait.
+	 */
+	v->clock.cycles = acquire_at(v->clock.cycles, s->busy.cycles, s->at.cycles);
+	v->clock.insns = acquire_at(v->clock.insns, s->busy.insns, s->at.insns);
 }
 
 void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t va)

@@ -19,7 +19,12 @@
  *   - release / acquire of a lock: the release records the holder's
  *     acquire and release clocks; an acquire that did not spin waits only
  *     if its clock falls inside that hold (the lock would have been held
- *     then); one that spun (spin_end) waits for the release in any case.
+ *     then); one that spun (spin_end) waits for the release if its clock
+ *     falls inside the run of holds that ended there (each taken at or
+ *     before the previous one's release): a spinner whose clock is
+ *     before that run spun only because -icount descheduled a holder
+ *     that is later in time, and would have had the lock first.  A hold
+ *     that ends before the one recorded leaves the record to it.
  *   - a device with a fixed service time: its requests are served one
  *     at a time, each in the first free stretch of the device's time at
  *     or after its issue (so one that reaches the device late under
