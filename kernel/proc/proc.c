@@ -154,8 +154,9 @@ static int uthread_make(struct proc *p, struct uthread *u)
 	t->owner = u;
 	serve(t, p->service);
 	u->t = t;
-	u->tid = t->tid;
 	u->proc = p;
+	/* Last: a join that finds the tid finds the thread (proc_thread_join). */
+	__atomic_store_n(&u->tid, t->tid, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -164,8 +165,10 @@ int proc_thread_create(uint64_t rip, uint64_t arg)
 	struct proc *p = proc_current();
 	spin_lock(&p->join_wq.lock);
 	struct uthread *u = p->exiting ? NULL : slot_alloc(p, 1);
-	if (u)
+	if (u) {
 		u->state = UT_LIVE;          /* reserved; t not yet set */
+		u->tid = 0;                  /* not the slot's last thread's: no join finds it yet */
+	}
 	spin_unlock(&p->join_wq.lock);
 	if (!u)
 		return -EAGAIN;
@@ -249,7 +252,8 @@ int proc_thread_join(int tid)
 	struct uthread *me = uthread_current(), *u = NULL;
 	spin_lock(&p->join_wq.lock);
 	for (int i = 1; i < HAKO_MAX_THREADS; i++)
-		if (p->threads[i].state != UT_FREE && p->threads[i].tid == tid)
+		if (p->threads[i].state != UT_FREE && tid > 0 &&
+		    __atomic_load_n(&p->threads[i].tid, __ATOMIC_ACQUIRE) == tid)
 			u = &p->threads[i];
 	int err = !u ? -ESRCH : (u == me || u->joining) ? -EINVAL : 0;
 	if (!err)
