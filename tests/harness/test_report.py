@@ -365,3 +365,20 @@ def test_side_by_side_a_failure_stops_the_rest(tmp_path):
     assert time.monotonic() - started < 20          # the slow one was stopped
     text = out.getvalue()
     assert "FAILED (exit 3)" in text and "never" not in text
+
+
+def test_prebuild_builds_the_sh4_kernel_where_its_tools_are(monkeypatch, tmp_path):
+    """make report's parallel steps run without building: ispc-sh4 needs the SH-4
+    kernel built beforehand (it failed with "build/sh4/hako.bin not found")."""
+    from hakotool import runner, testall
+    calls = []
+    monkeypatch.setattr(runner, "run_make",
+                        lambda root, target, env, capture=False, variables=(): (calls.append(
+                            (target, tuple(variables))) or (0, "")))
+    monkeypatch.setattr(testall, "arch_tools_missing", lambda arch, env: "")
+    assert report.prebuild(tmp_path, {}) == 0
+    assert ("kernel", ("ARCH=sh4",)) in calls and ("kernel", ()) in calls
+    calls.clear()
+    monkeypatch.setattr(testall, "arch_tools_missing", lambda arch, env: "sh4-linux-gnu-gcc")
+    assert report.prebuild(tmp_path, {}) == 0
+    assert calls == [("kernel", ()), ("costmodel", ())]

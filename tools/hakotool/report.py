@@ -311,12 +311,17 @@ def summary(out_dir: Path) -> str:
 
 
 def prebuild(root: Path, env: dict) -> int:
-    """Build once before experiments run side by side (each would run make otherwise)."""
+    """Build once before experiments run side by side (each would run make otherwise):
+    the kernel, the cost model and, where its tools are, the SH-4 kernel (ispc-sh4)."""
     from .runner import build_enabled, run_make
+    from .testall import arch_tools_missing
     if not build_enabled(env):
         return 0
-    for target in ("kernel", "costmodel"):
-        code, output = run_make(root, target, env, capture=True)
+    builds = [("kernel", ()), ("costmodel", ())]
+    if not arch_tools_missing("sh4", env):
+        builds.append(("kernel", ("ARCH=sh4",)))
+    for target, variables in builds:
+        code, output = run_make(root, target, env, capture=True, variables=variables)
         if code != 0:
             sys.stderr.write(output)
             return code
