@@ -32,7 +32,7 @@ from . import paths
 from .jobs import default_jobs, run_ordered
 from .results import guest_bytes
 from .runner import EXIT_BUILD, EXIT_PASSED, run_boot, run_make
-from .testall import PLANS, BootCase
+from .testplan import PLANS, BootCase
 
 TARGET_RATIO = 1.5
 
