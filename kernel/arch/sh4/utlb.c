@@ -28,6 +28,10 @@
  * multiple-hit exception, which resets the CPU.  A slot already holding
  * the translation is left alone; else a free slot, else the next in turn.
  *
+ * A mode switch also starts the miss handler's random choice over from
+ * RAND_SEED, so what runs after it is replaced the same way whatever ran
+ * before.
+ *
  * Address spaces sharing ASID 0 (more than 255 alive) get no reserved
  * entries: their loads flush the TLB.  Everything here runs with
  * interrupts off, on the one CPU.
@@ -38,6 +42,7 @@
 #include <vm.h>
 #include <arch/arch.h>
 #include <arch/mmu.h>
+#include <hako_perf.h>
 #include "sh4.h"
 
 #define UTLB_ENTRIES      64
@@ -47,6 +52,7 @@
 #define APP_FIRST         40
 #define APP_SLOTS         24
 #define PIN_PAGES_MAX     4              /* an application's pages pinned per paste */
+#define RAND_SEED         0x2545f491u    /* the handler's random state at each mode switch */
 
 #define UTLB_SLOT(i)      ((uint32_t)(i) << 8)
 #define ADDR_V            (1u << 8)
@@ -77,6 +83,7 @@ void arch_tlb_partition(bool on)
 {
 	uint64_t flags = arch_irq_save();
 	partitioned = on;
+	sh4_utlb_rand = RAND_SEED;
 	sh4_utlb_general = on ? GENERAL_ENTRIES : UTLB_ENTRIES;
 	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URB_MASK | MMUCR_URC_MASK);
 	mmio_write32(SH4_MMUCR, mmucr | (on ? GENERAL_ENTRIES << MMUCR_URB_SHIFT : 0));
@@ -204,8 +211,17 @@ int arch_ica_pinned(struct addrspace *as, uint64_t va)
 	return found;
 }
 
+int arch_tlb_miss_classes(uint64_t *counts, int n)
+{
+	for (int i = 0; i < n && i < HAKO_TLB_MISS_CLASSES; i++)
+		counts[i] = sh4_tlb_misses[i];
+	return 0;
+}
+
 int arch_tlb_misses(uint64_t *count)
 {
-	*count = sh4_tlb_misses;
+	*count = 0;
+	for (int i = 0; i < HAKO_TLB_MISS_CLASSES; i++)
+		*count += sh4_tlb_misses[i];
 	return 0;
 }
