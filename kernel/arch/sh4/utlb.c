@@ -136,6 +136,16 @@ static void load_slot(int slot, uint32_t pteh, uint32_t ptel)
 	mmio_write32(SH4_PTEH, old);
 }
 
+/* The reserved slot of the n from first that holds key and still has it
+ * loaded, or -1. */
+static int resident(uint32_t key, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		if (pinned[i] == key)
+			return mmio_read32(SH4_UTLB_ADDR | UTLB_SLOT(i)) == key ? i : -1;
+	return -1;
+}
+
 /* Load va's translation in as into one of the n reserved slots from first. */
 static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigned *next)
 {
@@ -162,9 +172,18 @@ static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigne
 	pinned[slot] = key;
 }
 
+/* A server's pin is made at every paste into it (every request it
+ * receives): when [va, va + size) lies in one MiB whose entry is loaded
+ * already, that is all it checks.  Read with interrupts on: the reserved
+ * slots change only on this CPU, and an entry replaced right after the
+ * check is one replaced right after a pin. */
 void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
 {
 	if (!partitioned || !as->arch.asid)
+		return;
+	uint32_t mib = ~((uint32_t)ARCH_PT_LARGE_SIZE - 1), v = (uint32_t)va;
+	if (server && size && (v & mib) == ((v + (uint32_t)size - 1) & mib) &&
+	    resident((v & mib) | ADDR_V | as->arch.asid, SERVER_FIRST, SERVER_SLOTS) >= 0)
 		return;
 	uint64_t flags = arch_irq_save();
 	if (server) {
