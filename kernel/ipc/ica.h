@@ -72,6 +72,10 @@ static inline struct ica_span ica_span_of(struct ica *a)
 	return (struct ica_span){ a, a->id, a->first, a->npages };
 }
 void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
+/* A request's control ICA c and data ICA d (d.a NULL: none) reach p, which
+ * has fast mode's window: nothing to map, the window's reserved entries
+ * made resident (arch_ica_pin) over one range covering both. */
+void ica_window_pin(struct proc *p, struct ica_span c, struct ica_span d);
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
 void ica_count_kept(void);           /* fast mode: a synchronous request kept its mappings */
 

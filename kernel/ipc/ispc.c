@@ -172,10 +172,14 @@ struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 
 static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 
-/* For a process with fast mode's window, which maps every ICA already,
- * this only makes the window's entries resident (ica_map_pasted). */
+/* A process with fast mode's window maps every ICA already: for it only
+ * the window's entries are made resident (ica_window_pin). */
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
 {
+	if (p->ica_window) {
+		ica_window_pin(p, c, d);
+		return;
+	}
 	ica_map_pasted(p, c);
 	if (d.a)
 		ica_map_pasted(p, d);

@@ -25,8 +25,10 @@
  * The working sets are W = 0, 8, 16, 24, 32, 48 pages, or those of
  * `--ws W,W,...`.  Each W starts with a mode switch, which empties the
  * TLB and starts its random replacement over from the same state, so its
- * misses are the same from run to run, whatever ran before; `--check`
- * runs each W twice and fails unless they are (the selftest's).
+ * misses are the same from run to run and whichever Ws ran before it
+ * (what the program did before the part still counts: its heap, the
+ * kernel stacks it left); `--check` runs each W twice and fails unless
+ * they are (the selftest's).
  */
 #include <inttypes.h>
 #include <stdio.h>

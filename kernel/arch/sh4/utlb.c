@@ -172,19 +172,11 @@ static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigne
 	pinned[slot] = key;
 }
 
-/* A server's pin is made at every paste into it (every request it
- * receives): when [va, va + size) lies in one MiB whose entry is loaded
- * already, that is all it checks.  Read with interrupts on: the reserved
- * slots change only on this CPU, and an entry replaced right after the
- * check is one replaced right after a pin. */
-void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
+/* Load the reserved entries for [va, va + size) in as (arch_ica_pin's
+ * work when they are not loaded already). */
+static __attribute__((noinline)) void pin_range(struct addrspace *as, uint64_t va, uint64_t size,
+						bool server)
 {
-	if (!partitioned || !as->arch.asid)
-		return;
-	uint32_t mib = ~((uint32_t)ARCH_PT_LARGE_SIZE - 1), v = (uint32_t)va;
-	if (server && size && (v & mib) == ((v + (uint32_t)size - 1) & mib) &&
-	    resident((v & mib) | ADDR_V | as->arch.asid, SERVER_FIRST, SERVER_SLOTS) >= 0)
-		return;
 	uint64_t flags = arch_irq_save();
 	if (server) {
 		uint64_t end = va + size;
@@ -195,6 +187,34 @@ void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
 			pin_one(as, (uint32_t)(va + off), APP_FIRST, APP_SLOTS, &next_app);
 	}
 	arch_irq_restore(flags);
+}
+
+/* The server slot a pin found loaded last: checked first. */
+static int server_hint = SERVER_FIRST;
+
+/* A server's pin is made at every paste into it (every request it
+ * receives): when [va, va + size) lies in one MiB whose entry is loaded
+ * already (the slot of the last such check first, then the others), that
+ * is all it does.  Read with interrupts on: the reserved slots change
+ * only on this CPU, and an entry replaced right after the check is one
+ * replaced right after a pin. */
+void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
+{
+	if (!partitioned || !as->arch.asid)
+		return;
+	uint32_t mib = ~((uint32_t)ARCH_PT_LARGE_SIZE - 1), v = (uint32_t)va;
+	if (server && size && (v & mib) == ((v + (uint32_t)size - 1) & mib)) {
+		uint32_t key = (v & mib) | ADDR_V | as->arch.asid;
+		int hint = server_hint;
+		if (pinned[hint] == key && mmio_read32(SH4_UTLB_ADDR | UTLB_SLOT(hint)) == key)
+			return;
+		hint = resident(key, SERVER_FIRST, SERVER_SLOTS);
+		if (hint >= 0) {
+			server_hint = hint;
+			return;
+		}
+	}
+	pin_range(as, va, size, server);
 }
 
 void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size)
