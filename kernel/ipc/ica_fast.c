@@ -85,16 +85,6 @@ void ica_map_pasted(struct proc *p, struct ica_span s)
 	}
 }
 
-void ica_window_pin(struct proc *p, struct ica_span c, struct ica_span d)
-{
-	uint32_t first = c.first, end = c.first + c.npages;
-	if (d.a) {
-		first = d.first < first ? d.first : first;
-		end = d.first + d.npages > end ? d.first + d.npages : end;
-	}
-	arch_ica_pin(p->as, page_va(first), (uint64_t)(end - first) * PAGE_SIZE, true);
-}
-
 /* ---- kept mappings ---------------------------------------------------- */
 
 /*

@@ -177,7 +177,7 @@ static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
 {
 	if (p->ica_window) {
-		ica_window_pin(p, c, d);
+		ica_window_pin(p->as, c, d);
 		return;
 	}
 	ica_map_pasted(p, c);
