@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <spinlock.h>
 #include <hako_ispc.h>
+#include <arch/mmu.h>
 
 #define ICA_MAX        512           /* ICAs alive at once */
 #define ICA_SLOT_BITS  9             /* id = generation << 9 | slot */
@@ -72,6 +73,21 @@ static inline struct ica_span ica_span_of(struct ica *a)
 	return (struct ica_span){ a, a->id, a->first, a->npages };
 }
 void ica_map_pasted(struct proc *p, struct ica_span s);   /* fast mode: fill PTEs now */
+/* A request's control ICA c and data ICA d (d.a NULL: none) reach a
+ * process with fast mode's window, address space as: nothing to map, the
+ * window's reserved entries made resident (arch_ica_pin) over one range
+ * covering both.  Inline, so that it compiles away where the arch
+ * reserves no entries (x86). */
+static inline void ica_window_pin(struct addrspace *as, struct ica_span c, struct ica_span d)
+{
+	uint32_t first = c.first, end = c.first + c.npages;
+	if (d.a) {
+		first = d.first < first ? d.first : first;
+		end = d.first + d.npages > end ? d.first + d.npages : end;
+	}
+	arch_ica_pin(as, HAKO_ICA_AREA + (uint64_t)first * PAGE_SIZE,
+		     (uint64_t)(end - first) * PAGE_SIZE, true);
+}
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
 void ica_count_kept(void);           /* fast mode: a synchronous request kept its mappings */
 

@@ -172,10 +172,14 @@ struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 
 static struct ica_span no_span(void) { return (struct ica_span){ 0 }; }
 
-/* Callers skip it for a process with fast mode's window, which maps every
- * ICA already (ica_fast.c). */
+/* A process with fast mode's window maps every ICA already: for it only
+ * the window's entries are made resident (ica_window_pin). */
 static void paste_both(struct proc *p, struct ica_span c, struct ica_span d)
 {
+	if (p->ica_window) {
+		ica_window_pin(p->as, c, d);
+		return;
+	}
 	ica_map_pasted(p, c);
 	if (d.a)
 		ica_map_pasted(p, d);
@@ -258,7 +262,7 @@ static long take_result(struct proc *p, struct ispc_port *port, int tag, struct 
 		spin_unlock(&ica_lock);
 		d = no_span();
 	}
-	if (!mapped && !p->ica_window)
+	if (!mapped)
 		paste_both(p, c, d);
 	return 0;
 }
@@ -450,10 +454,6 @@ static long receive_locked(struct proc *p, struct ispc_port *port, struct hako_i
 	}
 	struct proc *from = r->stage[r->depth - 1];
 	fill_msg(m, r, from ? from->pid : -1);
-	if (p->ica_window) {             /* nothing to paste */
-		spin_unlock(&ica_lock);
-		return 0;
-	}
 	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
 	spin_unlock(&ica_lock);
 	paste_both(p, c, d);

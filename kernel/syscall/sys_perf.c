@@ -4,7 +4,7 @@
  * call's worst case, and reads or resets the longest preemption-off
  * section per context (preempt_trace.c), and times the kernel-internal
  * interfaces (kinternal.c), and reads the TLB misses a software-loaded
- * TLB has served (arch_tlb_misses).  Reading the sections and the misses
+ * TLB has served (arch_tlb_misses), also by class (arch_tlb_miss_classes).  Reading the sections and the misses
  * is open, every other op needs HAKO_PRIV_MEASURE (priv.h).  The rules are in
  * uapi/hako_perf.h.
  */
@@ -52,10 +52,17 @@ static long tlb_misses(uint64_t uout)
 	return r < 0 ? r : copy_to_user(uout, &n, sizeof n);
 }
 
+static long tlb_miss_classes(uint64_t uout)
+{
+	struct hako_perf_tlb_classes c;
+	int r = arch_tlb_miss_classes(c.misses, HAKO_TLB_MISS_CLASSES);
+	return r < 0 ? r : copy_to_user(uout, &c, sizeof c);
+}
+
 long sys_perf_ctl(uint64_t op, uint64_t arg)
 {
 	if ((int)op != HAKO_PERF_PREEMPT_GET && (int)op != HAKO_PERF_TLB_MISSES &&
-	    priv_check(HAKO_PRIV_MEASURE) < 0)
+	    (int)op != HAKO_PERF_TLB_MISS_CLASSES && priv_check(HAKO_PRIV_MEASURE) < 0)
 		return -EPERM;
 	switch ((int)op) {
 	case HAKO_PERF_PURGE:
@@ -74,6 +81,8 @@ long sys_perf_ctl(uint64_t op, uint64_t arg)
 		return internal(arg);
 	case HAKO_PERF_TLB_MISSES:
 		return tlb_misses(arg);
+	case HAKO_PERF_TLB_MISS_CLASSES:
+		return tlb_miss_classes(arg);
 	}
 	return -EINVAL;
 }

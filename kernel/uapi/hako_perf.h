@@ -38,6 +38,7 @@
 #define HAKO_PERF_PREEMPT_RESET	3
 #define HAKO_PERF_INTERNAL	4
 #define HAKO_PERF_TLB_MISSES	5
+#define HAKO_PERF_TLB_MISS_CLASSES 6
 
 /*
  * perf_ctl(HAKO_PERF_TLB_MISSES, uint64_t *out): the TLB misses the
@@ -45,7 +46,24 @@
  * loaded by software (SH-4: every UTLB miss the handler loads, paper
  * 002's measure); -ENOSYS where the hardware walks the tables (x86).
  * Open to every process (no privilege); 0, -EFAULT or -ENOSYS.
+ *
+ * perf_ctl(HAKO_PERF_TLB_MISS_CLASSES, struct hako_perf_tlb_classes *out):
+ * the same misses by the class of the address that missed: a user
+ * instruction fetch, a user stack, other user data (image, heap), the ICA
+ * window, the kernel's own translated addresses (SH-4: P3, the kernel
+ * stacks).  They add up to HAKO_PERF_TLB_MISSES's count.  Open to every
+ * process; 0, -EFAULT or -ENOSYS.
  */
+#define HAKO_TLB_MISS_CODE	0
+#define HAKO_TLB_MISS_STACK	1
+#define HAKO_TLB_MISS_DATA	2
+#define HAKO_TLB_MISS_ICA	3
+#define HAKO_TLB_MISS_KERNEL	4
+#define HAKO_TLB_MISS_CLASSES	5
+
+struct hako_perf_tlb_classes {
+	uint64_t misses[HAKO_TLB_MISS_CLASSES];
+};
 
 /*
  * perf_ctl(HAKO_PERF_INTERNAL, struct hako_perf_internal *io): time one

@@ -151,3 +151,49 @@ def test_table2_verdict_checks_that_the_first_access_misses_go(tmp_path):
                     "iters": ITERS})                     # still a miss per access
     t2 = sh4.verdicts(write(tmp_path / "b", missing))[0]
     assert t2.verdict == "not yet" and "its TLB miss gone" in t2.reason
+
+
+def switch_records(w=0, ispc=(3233, 3233), alone=(1300, 1300), base_classes=(14, 2, 0, 2, 2),
+                   iters=400):
+    """switch.c's lines for one working set: one way, alone, misses by class
+    (baseline: BASE_CLASSES over the one-way spans; fast and alone: none)."""
+    out = []
+    for mode, (one_way, by_itself) in zip(("baseline", "fast"), zip(ispc, alone)):
+        for kind, median in (("ispc", one_way), ("alone", by_itself)):
+            name = f"switch_{kind}_w{w}_{mode}"
+            classes = base_classes if (mode, kind) == ("baseline", "ispc") else (0,) * 5
+            out += [{"kind": "bench", "name": name, "unit": "tsc", "median": median},
+                    {"kind": "bench-tlb", "name": name, "misses": sum(classes), "iters": iters},
+                    {"kind": "bench-tlb-class", "name": name, "iters": iters,
+                     **dict(zip(sh4.MISS_CLASSES, classes))}]
+    return out
+
+
+def test_switch_added_is_one_way_less_alone_with_misses_by_class():
+    f = sh4.Sh4Figures(switch_records())
+    insns, per_switch, by_class = f.switch_added(0, "baseline")
+    assert insns == 3233 - 1300 and per_switch == 20 / 400
+    assert by_class == {"code": 14 / 400, "stack": 2 / 400, "data": 0.0, "ica": 2 / 400,
+                        "kernel": 2 / 400}
+    assert f.switch_added(0, "fast")[1] == 0
+    assert f.switch_added(8, "fast") is None
+
+
+def test_switch_curve_rows_by_working_set():
+    f = sh4.Sh4Figures(switch_records(0) + switch_records(24, ispc=(3366, 3633)))
+    lines = sh4.switch_curve(f)
+    assert row(lines, "0")[1:7] == ["3,233", "1,933", "0.05", "3,233", "1,933", "0.00"]
+    assert row(lines, "24")[4] == "3,633"
+    assert "code 0.04 -> 0.00" in row(lines, "0")[7]
+    assert sh4.switch_curve(sh4.Sh4Figures(records())) == []
+
+
+def test_table2_judges_the_switch_in_ispc_traffic_when_measured(tmp_path):
+    j = sh4.Judged(sh4.Sh4Figures(records() + switch_records(ispc=(3233, 2233))))
+    assert j.insns("process_switch_fast") == 2233 - 2466 / 2
+    assert sh4.Judged(sh4.Sh4Figures(records())).insns("process_switch_fast") == 9433 - 2466 / 2
+    t2 = sh4.verdicts(write(tmp_path, records() + switch_records()))[0]
+    fewer = [c for c in t2.checks if "fewer TLB misses per switch" in c.what]
+    assert len(fewer) == 1 and fewer[0].held and not fewer[0].main
+    lines = sh4.table2(sh4.Sh4Figures(records() + switch_records()))
+    assert row(lines, "process switch in ISPC traffic (one way)")[5:7] == ["0.05", "0.00"]

@@ -26,6 +26,7 @@ enum bench_op {
 	OP_SERVER_PARTIAL,               /* time paste, peel, first access in the server */
 	OP_REPORT,                       /* print the server's figure `report` as `name` */
 	OP_MARK,                         /* mark the OP_STAMP requests' one-way regions: `oneway` */
+	OP_PINGPONG,                     /* reply without waiting, wait on sem_a, post sem_b (switch.c) */
 };
 
 /* The server's own figures, for OP_REPORT. */
@@ -40,6 +41,7 @@ struct stamp {
 	uint32_t fast;                   /* the client's mode, for the server's names and regions */
 	uint32_t report;                 /* OP_REPORT: which figure */
 	uint32_t oneway;                 /* OP_MARK: 1 on, 0 off */
+	uint32_t sem_a, sem_b;           /* OP_PINGPONG: the semaphores */
 	uint64_t t_sent;                 /* client: just before the request */
 	uint64_t t_received;             /* server: right after ispc_receive */
 	uint64_t t_replied;              /* server: just before ispc_reply */
@@ -120,5 +122,10 @@ int part_partial(void);
 int part_basic(void);
 int part_relay(void);
 int part_copy(void);
+int part_switch(void);
+/* switch.c's working sets, "W,W,...": 0, or -1 if LIST is not one. */
+int switch_set_ws(const char *list);
+/* switch.c: run each working set twice and check its misses (--check). */
+void switch_set_check(void);
 
 #endif

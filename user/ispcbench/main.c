@@ -1,11 +1,15 @@
 /*
  * ispcbench/main.c — the server-communication benchmark of paper 002:
- * the partial operations, the four basic operations, the n-stage relay
- * and remapping against copying, each in baseline and then fast mode.
+ * the partial operations, the four basic operations, the n-stage relay,
+ * remapping against copying and the process switch inside ISPC traffic
+ * (switch.c; by default where TLB misses are counted), each in baseline
+ * and then fast mode.
  *
  *   ispcbench                  every part in both modes
- *   ispcbench PART...          the parts named (partial basic relay copy)
+ *   ispcbench PART...          the parts named (partial basic relay copy switch)
  *   ispcbench --mode M ...     in mode M (baseline or fast) only
+ *   ispcbench --ws W,W ...     the switch part's working sets (pages)
+ *   ispcbench --check ...      the switch part checks its misses (switch.c)
  *   ispcbench --serve SEM NEXT FAST   a helper server (roles.c)
  *   ispcbench --pong A B       the process-switch partner (partial.c)
  *
@@ -24,13 +28,17 @@
 struct part {
 	const char *name;
 	int (*fn)(void);
+	int by_default;                  /* run when no part is named */
 };
 
+/* The switch inside ISPC traffic is about TLB misses: by default only
+ * where they are counted (SH-4). */
 static const struct part parts[] = {
-	{ "partial", part_partial },
-	{ "basic", part_basic },
-	{ "relay", part_relay },
-	{ "copy", part_copy },
+	{ "partial", part_partial, 1 },
+	{ "basic", part_basic, 1 },
+	{ "relay", part_relay, 1 },
+	{ "copy", part_copy, 1 },
+	{ "switch", part_switch, ARCH_TLB_MISSES_COUNTED },
 };
 #define NPARTS (int)(sizeof parts / sizeof parts[0])
 
@@ -127,6 +135,8 @@ static int run_parts(int argc, char **argv)
 	int failed = 0;
 	for (int i = 0; i < (argc > 1 ? argc - 1 : NPARTS); i++) {
 		const struct part *p = argc > 1 ? find_part(argv[i + 1]) : &parts[i];
+		if (argc <= 1 && !p->by_default)
+			continue;
 		printf("ispcbench: %s, %s mode\n", p->name, mode_name());
 		if (p->fn() < 0) {
 			printf("ispcbench: %s FAILED in %s mode\n", p->name, mode_name());
@@ -158,15 +168,24 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "--pong") == 0)
 		return pong_main(argc - 2, argv + 2);
 	int first = 0, last = 1;         /* --mode baseline|fast: that one only */
-	if (argc >= 3 && strcmp(argv[1], "--mode") == 0) {
-		first = last = strcmp(argv[2], "fast") == 0;
+	while (argc >= 2 && strcmp(argv[1], "--check") == 0) {
+		switch_set_check();
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	while (argc >= 3 && (strcmp(argv[1], "--mode") == 0 || strcmp(argv[1], "--ws") == 0)) {
+		if (strcmp(argv[1], "--mode") == 0)
+			first = last = strcmp(argv[2], "fast") == 0;
+		else if (switch_set_ws(argv[2]) < 0)
+			return fail("--ws: working sets W,W,... of 0 to 48 pages", -1), 2;
 		argv[2] = argv[0];
 		argc -= 2;
 		argv += 2;
 	}
 	for (int i = 1; i < argc; i++)
 		if (!find_part(argv[i])) {
-			printf("ispcbench: no part %s (partial basic relay copy)\n", argv[i]);
+			printf("ispcbench: no part %s (partial basic relay copy switch)\n", argv[i]);
 			return 2;
 		}
 	if (pin_self(BENCH_CPU) < 0)

@@ -83,6 +83,23 @@ static void report(const struct stamp *st, int k)
 	}
 }
 
+/*
+ * OP_PINGPONG (switch.c): answer without waiting, then switch back and
+ * forth once more with the client through its two semaphores, and wait
+ * for the next request.
+ */
+static long pingpong(struct hako_ispc_msg *m, const struct stamp *st)
+{
+	int a = (int)st->sem_a, b = (int)st->sem_b;  /* read while the ICA is ours */
+	m->status = 0;
+	long r = sys_ispc_reply(m, 0);
+	if (r >= 0)
+		r = sys_sem_wait(a);
+	if (r >= 0)
+		r = sys_sem_post(b);
+	return r < 0 ? r : sys_ispc_receive(m, 0);
+}
+
 /* The requests that are not OP_STAMP: the server's own figures. */
 static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 {
@@ -91,6 +108,8 @@ static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 		return reply_async(m);
 	if (st->op == OP_QUEUED_FIRST)
 		return receive_queued(m);
+	if (st->op == OP_PINGPONG)
+		return pingpong(m, st);
 	m->status = 0;
 	if (st->op == OP_MARK)
 		mark_oneway = st->oneway != 0;

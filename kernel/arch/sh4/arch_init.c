@@ -12,6 +12,7 @@
 #include <kprintf.h>
 #include <pci.h>
 #include <arch/arch.h>
+#include <arch/mmu.h>
 #include <arch/portio.h>
 #include <arch/trapframe.h>
 #include "sh4.h"
@@ -64,7 +65,9 @@ int arch_snapshot_others(struct arch_snapshot *snap, int n) { return 0; }
 
 void arch_cpu_summary(void)
 {
-	kprintf("cpu: SH-4 (SH7751R), one CPU, TLB misses served %u\n", sh4_tlb_misses);
+	uint64_t misses;
+	arch_tlb_misses(&misses);
+	kprintf("cpu: SH-4 (SH7751R), one CPU, TLB misses served %u\n", (unsigned)misses);
 }
 
 

@@ -80,13 +80,14 @@ static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)
 static inline void mmio_write16(uint32_t a, uint16_t v) { *(volatile uint16_t *)a = v; }
 static inline void mmio_write8(uint32_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
 
-/* vectors.S: the base the VBR is set to; the TLB misses the handler served;
+/* vectors.S: the base the VBR is set to; the TLB misses the handler served
+ * (one count per class of address, HAKO_TLB_MISS_CLASSES of them);
  * the UTLB's general entries (64 whole, 32 partitioned: utlb.c), how many
  * of them the handler has filled since the whole UTLB was invalidated (a
  * never-used one is taken first while this is below the general entries),
  * and the state of its random choice of an entry. */
 extern char sh4_vectors[];
-extern volatile uint32_t sh4_tlb_misses;
+extern volatile uint32_t sh4_tlb_misses[];   /* by class: hako_perf.h's HAKO_TLB_MISS_* */
 extern volatile uint32_t sh4_utlb_general, sh4_utlb_fill, sh4_utlb_rand;
 void sh4_utlb_invalidate_all(void);     /* utlb.c: MMUCR.TI, the partition's slots freed */
 /* The directories the miss handler walks (P1 addresses; 0: none). */

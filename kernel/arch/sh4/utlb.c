@@ -28,6 +28,10 @@
  * multiple-hit exception, which resets the CPU.  A slot already holding
  * the translation is left alone; else a free slot, else the next in turn.
  *
+ * A mode switch also starts the miss handler's random choice over from
+ * RAND_SEED, so what runs after it is replaced the same way whatever ran
+ * before.
+ *
  * Address spaces sharing ASID 0 (more than 255 alive) get no reserved
  * entries: their loads flush the TLB.  Everything here runs with
  * interrupts off, on the one CPU.
@@ -38,6 +42,7 @@
 #include <vm.h>
 #include <arch/arch.h>
 #include <arch/mmu.h>
+#include <hako_perf.h>
 #include "sh4.h"
 
 #define UTLB_ENTRIES      64
@@ -47,6 +52,7 @@
 #define APP_FIRST         40
 #define APP_SLOTS         24
 #define PIN_PAGES_MAX     4              /* an application's pages pinned per paste */
+#define RAND_SEED         0x2545f491u    /* the handler's random state at each mode switch */
 
 #define UTLB_SLOT(i)      ((uint32_t)(i) << 8)
 #define ADDR_V            (1u << 8)
@@ -77,6 +83,7 @@ void arch_tlb_partition(bool on)
 {
 	uint64_t flags = arch_irq_save();
 	partitioned = on;
+	sh4_utlb_rand = RAND_SEED;
 	sh4_utlb_general = on ? GENERAL_ENTRIES : UTLB_ENTRIES;
 	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URB_MASK | MMUCR_URC_MASK);
 	mmio_write32(SH4_MMUCR, mmucr | (on ? GENERAL_ENTRIES << MMUCR_URB_SHIFT : 0));
@@ -129,6 +136,16 @@ static void load_slot(int slot, uint32_t pteh, uint32_t ptel)
 	mmio_write32(SH4_PTEH, old);
 }
 
+/* The reserved slot of the n from first that holds key and still has it
+ * loaded, or -1. */
+static int resident(uint32_t key, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		if (pinned[i] == key)
+			return mmio_read32(SH4_UTLB_ADDR | UTLB_SLOT(i)) == key ? i : -1;
+	return -1;
+}
+
 /* Load va's translation in as into one of the n reserved slots from first. */
 static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigned *next)
 {
@@ -155,10 +172,11 @@ static void pin_one(struct addrspace *as, uint32_t va, int first, int n, unsigne
 	pinned[slot] = key;
 }
 
-void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
+/* Load the reserved entries for [va, va + size) in as (arch_ica_pin's
+ * work when they are not loaded already). */
+static __attribute__((noinline)) void pin_range(struct addrspace *as, uint64_t va, uint64_t size,
+						bool server)
 {
-	if (!partitioned || !as->arch.asid)
-		return;
 	uint64_t flags = arch_irq_save();
 	if (server) {
 		uint64_t end = va + size;
@@ -169,6 +187,34 @@ void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
 			pin_one(as, (uint32_t)(va + off), APP_FIRST, APP_SLOTS, &next_app);
 	}
 	arch_irq_restore(flags);
+}
+
+/* The server slot a pin found loaded last: checked first. */
+static int server_hint = SERVER_FIRST;
+
+/* A server's pin is made at every paste into it (every request it
+ * receives): when [va, va + size) lies in one MiB whose entry is loaded
+ * already (the slot of the last such check first, then the others), that
+ * is all it does.  Read with interrupts on: the reserved slots change
+ * only on this CPU, and an entry replaced right after the check is one
+ * replaced right after a pin. */
+void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
+{
+	if (!partitioned || !as->arch.asid)
+		return;
+	uint32_t mib = ~((uint32_t)ARCH_PT_LARGE_SIZE - 1), v = (uint32_t)va;
+	if (server && size && (v & mib) == ((v + (uint32_t)size - 1) & mib)) {
+		uint32_t key = (v & mib) | ADDR_V | as->arch.asid;
+		int hint = server_hint;
+		if (pinned[hint] == key && mmio_read32(SH4_UTLB_ADDR | UTLB_SLOT(hint)) == key)
+			return;
+		hint = resident(key, SERVER_FIRST, SERVER_SLOTS);
+		if (hint >= 0) {
+			server_hint = hint;
+			return;
+		}
+	}
+	pin_range(as, va, size, server);
 }
 
 void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size)
@@ -204,8 +250,17 @@ int arch_ica_pinned(struct addrspace *as, uint64_t va)
 	return found;
 }
 
+int arch_tlb_miss_classes(uint64_t *counts, int n)
+{
+	for (int i = 0; i < n && i < HAKO_TLB_MISS_CLASSES; i++)
+		counts[i] = sh4_tlb_misses[i];
+	return 0;
+}
+
 int arch_tlb_misses(uint64_t *count)
 {
-	*count = sh4_tlb_misses;
+	*count = 0;
+	for (int i = 0; i < HAKO_TLB_MISS_CLASSES; i++)
+		*count += sh4_tlb_misses[i];
 	return 0;
 }

@@ -18,14 +18,23 @@
  * P3 (sh4_kernel_dir), the page's entry into PTEL, LDTLB (PTEH holds the
  * faulting VPN and the current ASID already), RTE; a miss without a valid
  * entry goes to the general entry as a fault.  Each one served counts in
- * sh4_tlb_misses.  The entry LDTLB writes is MMUCR.URC, set here: at
- * random over the whole UTLB, or in fast mode's partition (utlb.c) a
- * general entry, never-used ones first.  The random choice is the
+ * sh4_tlb_misses[] by its class: a user instruction fetch (the address
+ * in the page of SPC), else by the address (a user stack, the ICA
+ * window, P3's kernel stacks, other user data).  The entry LDTLB
+ * writes is MMUCR.URC, set here: at random over the whole UTLB, or in
+ * fast mode's partition (utlb.c) a general entry, never-used ones first.  The random choice is the
  * handler's own (xorshift32), not the MMU's counter: QEMU advances URC on
  * each refill of its own software TLB, whose size it adapts by host time,
  * so the counter would make the victims differ from run to run.
  */
 #define TF_WORDS 24                    /* sizeof(struct trapframe) / 4 */
+/* The classes of a miss, hako_perf.h's HAKO_TLB_MISS_* in its order. */
+#define SH4_MISS_CODE    0             /* a user instruction fetch */
+#define SH4_MISS_STACK   1             /* user stacks, 0x70000000-0x7fffffff */
+#define SH4_MISS_DATA    2             /* the rest of the user half: image, heap */
+#define SH4_MISS_ICA     3             /* the ICA window, 0x60000000-0x6fffffff */
+#define SH4_MISS_KERNEL  4             /* P3: kernel stacks */
+#define SH4_MISS_CLASSES 5
 
 	.text
 	.balign 4096
@@ -256,10 +265,29 @@ tlb_miss_entry:
 	or	r0, r1
 	mov.l	r1, @r4                 /* URC: the slot */
 	ldtlb
-	mov.l	.Lm_misses, r0
-	mov.l	@r0, r1
+	/* Count the miss in its class (sh4_tlb_misses[], sh4.h): an
+	 * instruction fetch (the address in SPC's page), else by the
+	 * address's top four bits (sh4_tlb_class_of). */
+	mov.l	.Lm_tea, r0
+	mov.l	@r0, r1                 /* r1: the address */
+	stc	spc, r2
+	xor	r1, r2
+	mov.l	.Lm_page_mask, r3
+	tst	r3, r2                  /* T: the fetch's own page */
+	bt/s	4f
+	mov	#SH4_MISS_CODE, r0
+	mov	r1, r0
+	shlr16	r0
+	shlr8	r0
+	shlr2	r0
+	shlr2	r0                      /* va >> 28 */
+	mov.l	.Lm_class_of, r3
+	mov.b	@(r0, r3), r0
+4:	shll2	r0
+	mov.l	.Lm_misses, r3
+	mov.l	@(r0, r3), r1
 	add	#1, r1
-	mov.l	r1, @r0
+	mov.l	r1, @(r0, r3)
 	rte
 	nop
 tlb_fault:
@@ -278,6 +306,8 @@ tlb_fault:
 .Lm_valid:	.long	0x00000100
 .Lm_ptel_mask:	.long	0x1ffffdff      /* the software bits off */
 .Lm_misses:	.long	sh4_tlb_misses
+.Lm_page_mask:	.long	0xfffff000
+.Lm_class_of:	.long	sh4_tlb_class_of
 .Lm_general:	.long	sh4_utlb_general
 .Lm_fill:	.long	sh4_utlb_fill
 .Lm_rand:	.long	sh4_utlb_rand
@@ -301,7 +331,13 @@ interrupt_entry:
 	.balign 4
 	.globl sh4_tlb_misses, sh4_user_dir, sh4_kernel_dir, sh4_kstack_top
 	.globl sh4_utlb_general, sh4_utlb_fill, sh4_utlb_rand
-sh4_tlb_misses:	.long	0
+sh4_tlb_misses:	.space	SH4_MISS_CLASSES * 4
+sh4_tlb_class_of:                      /* the class of a data address by its bits 31-28 */
+	.byte	SH4_MISS_DATA, SH4_MISS_DATA, SH4_MISS_DATA, SH4_MISS_DATA
+	.byte	SH4_MISS_DATA, SH4_MISS_DATA, SH4_MISS_ICA, SH4_MISS_STACK  /* 6: ICAs, 7: stacks */
+	.byte	SH4_MISS_DATA, SH4_MISS_DATA, SH4_MISS_DATA, SH4_MISS_DATA  /* P1, P2: no miss */
+	.byte	SH4_MISS_KERNEL, SH4_MISS_KERNEL, SH4_MISS_KERNEL, SH4_MISS_KERNEL  /* P3: kernel stacks */
+	.balign 4
 sh4_utlb_general: .long	64
 sh4_utlb_fill:	.long	64
 sh4_utlb_rand:	.long	0x2545f491

@@ -74,12 +74,15 @@ void arch_vm_init_cpu(void);
  * does not miss and a switch keeps it (ASIDs); arch_ica_unpin invalidates
  * an application's reserved entries in that range.  arch_ica_pinned: the
  * reserved entry translating va in as, or -ENOENT (for the tests).
- * arch_tlb_misses: the misses the handler has served since boot.
+ * arch_tlb_misses: the misses the handler has served since boot;
+ * arch_tlb_miss_classes: the same in n counts by the class of the address
+ * (hako_perf.h's HAKO_TLB_MISS_*; classes past n are left out).
  */
 void arch_tlb_partition(bool on);
 void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server);
 void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size);
 int arch_ica_pinned(struct addrspace *as, uint64_t va);
 int arch_tlb_misses(uint64_t *count);
+int arch_tlb_miss_classes(uint64_t *counts, int n);
 
 #endif

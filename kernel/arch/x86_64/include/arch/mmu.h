@@ -126,5 +126,10 @@ static inline int arch_tlb_misses(uint64_t *count)
 	*count = 0;
 	return -ENOSYS;
 }
+static inline int arch_tlb_miss_classes(uint64_t *counts, int n)
+{
+	(void)counts; (void)n;
+	return -ENOSYS;
+}
 
 #endif
