@@ -207,7 +207,7 @@ int isoch_started_on(int cpu, struct isoch **who, struct iplan_task *t, uint64_t
 		if (!__atomic_load_n(&is->started, __ATOMIC_ACQUIRE) || n == IPLAN_MAX_TASKS)
 			continue;
 		who[n] = is;
-		t[n++] = (struct iplan_task){ tsc_to_ns(is->period), tsc_to_ns(is->budget) };
+		t[n++] = (struct iplan_task){ is->period_ns, is->budget_ns };
 	}
 	*gen = ++icpu[cpu].gen;
 	spin_unlock(&isoch_lock);
@@ -278,6 +278,8 @@ long isoch_create(struct thread *t, struct hako_isoch *req)
 	is->cpu = cpu;
 	is->period = ns_to_tsc(p);
 	is->budget = ns_to_tsc(b);
+	is->period_ns = p;
+	is->budget_ns = b;
 	is->util_ppm = (uint32_t)((b * 1000000 + p - 1) / p);
 	is->normal_prio = t->prio;
 	is->normal_affinity = t->affinity;

@@ -21,6 +21,7 @@ struct isoch {
 	struct proc *proc;               /* ops by tid look only in the caller's process */
 	int tid, cpu;
 	uint64_t period, budget;         /* TSC ticks */
+	uint64_t period_ns, budget_ns;   /* as asked: the table is built of these */
 	uint32_t util_ppm;
 	int normal_prio;                 /* its priority when not started */
 	uint64_t normal_affinity;

@@ -44,6 +44,7 @@
 struct itable {
 	uint64_t gen;
 	uint64_t hyper;                      /* TSC ticks, like the entries */
+	uint64_t hyper_ns;
 	uint32_t len;
 	struct isoch *who[IPLAN_MAX_TASKS];  /* by entry.task; NULL once forgotten */
 	struct iplan_entry e[];
@@ -255,7 +256,7 @@ void itable_info(int cpu, struct hako_isoch *out)
 	spin_lock(&c->rq.lock);
 	struct itable *tab = itc[cpu].tab;
 	out->table_len = tab ? tab->len : 0;
-	out->hyper_ns = tab ? tsc_to_ns(tab->hyper) : 0;
+	out->hyper_ns = tab ? tab->hyper_ns : 0;
 	spin_unlock(&c->rq.lock);
 	out->tables_live = __atomic_load_n(&tables_live, __ATOMIC_RELAXED);
 }
@@ -299,6 +300,7 @@ static struct itable *build(struct isoch **who, const struct iplan_task *task, i
 	}
 	tab->len = p.len;
 	tab->hyper = ns_to_tsc(hyper);
+	tab->hyper_ns = hyper;
 	return tab;
 }
 
