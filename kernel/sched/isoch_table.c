@@ -136,19 +136,24 @@ static void slot_fired(struct timer *tm, void *arg)
 	int nwake = 0;
 	spin_lock(&c->rq.lock);
 	uint64_t now = arch_tsc();
-	/* Far behind (a stalled CPU): skip whole hyperperiods. */
-	if (s->tab && !s->in_entry && now - s->epoch >= 2 * s->tab->hyper) {
-		uint64_t skip = (now - s->epoch) / s->tab->hyper - 1;
-		s->epoch += skip * s->tab->hyper;
-	}
 	while (s->tab) {
+		/* Far behind (a stalled CPU): whole hyperperiods are skipped, so
+		 * the walk crosses at most two of them. */
+		if (!s->in_entry && s->cur == 0 && now >= s->epoch + 2 * s->tab->hyper)
+			s->epoch += ((now - s->epoch) / s->tab->hyper - 1) * s->tab->hyper;
 		const struct iplan_entry *e = &s->tab->e[s->cur];
 		if (s->in_entry) {
 			if (now < s->epoch + e->end) {
 				timer_arm(tm, s->epoch + e->end);
 				break;
 			}
+			struct isoch *is = owner(s->tab, e);
 			end_entry(c, s, e);
+			for (int i = 0; is && i < nwake; i++)   /* begun and ended late: */
+				if (wake[i] == is->t) {          /* it stays where it was */
+					wake[i] = wake[--nwake];
+					is->throttled = !is->waiting;
+				}
 			advance(s);
 		} else {
 			if (now < s->epoch + e->start) {
