@@ -426,9 +426,11 @@ static long mkp(int tid, int cpu, uint64_t period, uint64_t budget)
 	return make_periodic(tid, cpu, period, budget, &st);
 }
 
-/* NULL when booted with isoch=table, else why not. */
+/* NULL when booted with isoch=table on 3 CPUs or more, else why not. */
 static const char *table_mode(void)
 {
+	if (online_cpus() < 3)
+		return "needs 3 CPUs";
 	struct hako_isoch st;
 	if (mkp(0, 0, 10000000, 100000) < 0)
 		return "cannot make a periodic thread";
