@@ -23,6 +23,7 @@ static bool on_off(const char *v) { return one_of(v, "on", "off"); }
 static bool console_ok(const char *v) { return one_of(v, "serial", "vga"); }
 static bool ispc_ok(const char *v) { return one_of(v, "baseline", "fast"); }
 static bool drvmode_ok(const char *v) { return one_of(v, "user", "super"); }
+static bool isoch_ok(const char *v) { return one_of(v, "rm", "table"); }
 
 static bool tick_ok(const char *v)
 {
@@ -113,6 +114,7 @@ static const struct option {
 	{ "fastpath", "on or off", on_off },
 	{ "drvswitch", "on or off", on_off },
 	{ "drvmode", "user or super", drvmode_ok },
+	{ "isoch", "rm or table", isoch_ok },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

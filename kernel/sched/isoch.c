@@ -22,6 +22,12 @@
  * its budget) is a missed release.  The release latency is measured when
  * the thread runs again in isoch_wait: now minus its period start.
  *
+ * Booted with isoch=table, the started threads of a CPU are dispatched
+ * from a reserved schedule instead (isoch_table.c): all run at
+ * ISOCH_PRIO_TOP, and the table's slot timer wakes and stops them at
+ * their reservations; START, STOP and a thread's end rebuild the table,
+ * and neither the release nor the budget timer is armed.
+ *
  * Locking: isoch_lock guards the per-CPU lists and reservations and
  * each thread's `isoch` pointer; a thread's release state is guarded by
  * its CPU's run-queue lock and changed only on that CPU (the timers run
@@ -31,8 +37,10 @@
 #include <string.h>
 #include <cpu.h>
 #include <errno.h>
+#include <cmdline.h>
 #include <heap.h>
 #include <isoch.h>
+#include <isoch_int.h>
 #include <proc.h>
 #include <sched.h>
 #include <smp.h>
@@ -44,34 +52,15 @@
 _Static_assert(ISOCH_PRIO_TOP - HAKO_ISOCH_PER_CPU + 1 > PROC_PRIO_MAX,
 	       "periodic threads must rank above every program");
 
-struct isoch {
-	struct thread *t;
-	struct proc *proc;               /* ops by tid look only in the caller's process */
-	int tid, cpu;
-	uint64_t period, budget;         /* TSC ticks */
-	uint32_t util_ppm;
-	int normal_prio;                 /* its priority when not started */
-	uint64_t normal_affinity;
-	int users;                       /* ops and waits under way outside isoch_lock */
-	bool retiring;                   /* unlisted; t->isoch stays set until it is freed */
-	struct list_node link;           /* icpu[cpu].list, by period */
-	/* Under cpus[cpu].rq.lock, on that CPU: */
-	bool started;
-	bool job_open;                   /* released, isoch_wait not yet called */
-	bool waiting;                    /* in isoch_wait, not yet run again */
-	bool throttled;                  /* budget used up: stopped until the release */
-	uint64_t release;                /* TSC: this period's start */
-	uint64_t ran_at_release;         /* its runtime_tsc then */
-	struct timer release_timer, budget_timer;
-	struct hako_isoch st;            /* counters and histogram */
-};
 
 static struct spinlock isoch_lock = SPINLOCK_INIT("isoch", LOCK_ISOCH);
 static struct {
 	struct list_node list;
 	int n;
 	uint32_t util_ppm;
+	uint64_t gen;                    /* of the last table asked for */
 } icpu[MAX_CPUS];
+bool isoch_table_mode;
 
 /* Liu & Layland's bound n(2^(1/n) - 1) in ppm, n = 1..HAKO_ISOCH_PER_CPU. */
 static const uint32_t rm_bound_ppm[HAKO_ISOCH_PER_CPU] = {
@@ -148,7 +137,8 @@ static void start_here(void *arg)
 		is->started = true;
 		is->job_open = false;
 		is->throttled = false;
-		timer_arm(&is->release_timer, arch_tsc());   /* the first release: now */
+		if (!isoch_table_mode)   /* the table's first reservation releases it */
+			timer_arm(&is->release_timer, arch_tsc());   /* the first release: now */
 	}
 	spin_unlock(&c->rq.lock);
 }
@@ -183,8 +173,7 @@ static void on_cpu_run(void *arg)
 	call->done = true;
 }
 
-/* Run fn(arg) on cpu with interrupts off; the caller has them on. */
-static void on_cpu(int cpu, void (*fn)(void *), void *arg)
+void isoch_on_cpu(int cpu, void (*fn)(void *), void *arg)
 {
 	struct on_cpu_call call = { fn, arg, false };
 	while (!call.done) {
@@ -201,9 +190,28 @@ static void on_cpu(int cpu, void (*fn)(void *), void *arg)
 
 static void lists_init(void)
 {
+	if (icpu[0].list.next)
+		return;
 	for (int i = 0; i < MAX_CPUS; i++)
-		if (!icpu[i].list.next)
-			list_init(&icpu[i].list);
+		list_init(&icpu[i].list);
+	const char *mode = cmdline_get(&kcmdline, "isoch");
+	isoch_table_mode = mode && strcmp(mode, "table") == 0;
+}
+
+int isoch_started_on(int cpu, struct isoch **who, struct iplan_task *t, uint64_t *gen)
+{
+	int n = 0;
+	spin_lock(&isoch_lock);
+	list_for_each(pos, &icpu[cpu].list) {
+		struct isoch *is = list_entry(pos, struct isoch, link);
+		if (!__atomic_load_n(&is->started, __ATOMIC_ACQUIRE) || n == IPLAN_MAX_TASKS)
+			continue;
+		who[n] = is;
+		t[n++] = (struct iplan_task){ is->period_ns, is->budget_ns };
+	}
+	*gen = ++icpu[cpu].gen;
+	spin_unlock(&isoch_lock);
+	return n;
 }
 
 /*
@@ -218,7 +226,9 @@ static int reprioritise(int cpu)
 	int rank = 0, mine = -1;
 	list_for_each(n, &icpu[cpu].list) {
 		struct isoch *is = list_entry(n, struct isoch, link);
-		int want = is->started ? ISOCH_PRIO_TOP - rank : is->normal_prio;
+		/* table: one at a time is runnable, in its reservation */
+		int want = !is->started ? is->normal_prio
+			 : isoch_table_mode ? ISOCH_PRIO_TOP : ISOCH_PRIO_TOP - rank;
 		rank++;
 		if (is->t == me)
 			mine = want;
@@ -245,6 +255,8 @@ static void fill_info(struct isoch *is, struct hako_isoch *out)
 	out->bound_ppm = bound_for(icpu[is->cpu].n);
 	out->started = is->started;
 	out->prio = (uint32_t)is->t->prio;
+	out->mode = isoch_table_mode ? HAKO_ISOCH_MODE_TABLE : HAKO_ISOCH_MODE_RM;
+	itable_info(is->cpu, out);
 }
 
 long isoch_create(struct thread *t, struct hako_isoch *req)
@@ -266,6 +278,8 @@ long isoch_create(struct thread *t, struct hako_isoch *req)
 	is->cpu = cpu;
 	is->period = ns_to_tsc(p);
 	is->budget = ns_to_tsc(b);
+	is->period_ns = p;
+	is->budget_ns = b;
 	is->util_ppm = (uint32_t)((b * 1000000 + p - 1) / p);
 	is->normal_prio = t->prio;
 	is->normal_affinity = t->affinity;
@@ -377,10 +391,14 @@ static void step_aside(bool exiting)
  */
 static void retire(struct isoch *is, bool exiting)
 {
-	on_cpu(is->cpu, stop_here, is);
+	isoch_on_cpu(is->cpu, stop_here, is);
+	if (isoch_table_mode)
+		itable_rebuild(is->cpu);   /* for the others; unlisted, so without it */
 	while (__atomic_load_n(&is->users, __ATOMIC_ACQUIRE) > 0)
 		step_aside(exiting);
-	on_cpu(is->cpu, stop_here, is);
+	isoch_on_cpu(is->cpu, stop_here, is);
+	if (isoch_table_mode)
+		itable_forget(is);
 	spin_lock(&isoch_lock);
 	is->t->isoch = NULL;
 	spin_unlock(&isoch_lock);
@@ -389,12 +407,17 @@ static void retire(struct isoch *is, bool exiting)
 
 static long start_stop(struct isoch *is, bool start)
 {
-	on_cpu(is->cpu, start ? start_here : stop_here, is);
+	isoch_on_cpu(is->cpu, start ? start_here : stop_here, is);
+	/* A rebuild without the stopped thread only gets smaller: a failure
+	 * (no memory) leaves the old table, which skips a stopped thread. */
+	long r = isoch_table_mode ? itable_rebuild(is->cpu) : 0;
+	if (r < 0 && start)
+		isoch_on_cpu(is->cpu, stop_here, is);
 	spin_lock(&isoch_lock);
 	int mine = reprioritise(is->cpu);
 	spin_unlock(&isoch_lock);
 	set_own_prio(mine);
-	return 0;
+	return start ? r : 0;
 }
 
 long isoch_op(int op, int tid, struct hako_isoch *out)
@@ -487,6 +510,8 @@ long isoch_wait(void)
 		return -EINVAL;
 	if (cpu_id() != is->cpu)
 		sched_migrate(is->cpu);
+	if (isoch_table_mode)
+		itable_job_done(is);
 	sched_sleep_if(wait_go, is);
 	push_off();
 	struct cpu *c = this_cpu();

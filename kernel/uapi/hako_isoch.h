@@ -15,6 +15,15 @@
  * (90 %).  Periodic threads take the priorities above every normal
  * thread, shorter period higher (rate monotonic).
  *
+ * Booted with isoch=table the CPU is dispatched instead from a reserved
+ * schedule (kernel/sched/isoch_table.c): at START, STOP and DESTROY the
+ * table of the CPU's started threads over their hyperperiod (the lcm of
+ * their periods) is built, each job's budget placed earliest deadline
+ * first in its period; a thread runs in its reservations only and normal
+ * threads in the time between.  START refuses with -ENOSPC a set whose
+ * hyperperiod is over HAKO_ISOCH_PERIOD_MAX_NS or whose table would have
+ * more than HAKO_ISOCH_TABLE_MAX entries.  Admission is the same.
+ *
  * Times are nanoseconds (under QEMU icount at shift 0, one nanosecond is
  * one guest instruction).  CREATE refused for lack of room returns
  * -ENOSPC and still writes the struct back: `why` says which limit and
@@ -38,6 +47,12 @@
 #define HAKO_ISOCH_PERIOD_MAX_NS  10000000000ull   /* 10 s */
 #define HAKO_ISOCH_BUDGET_MIN_NS  10000ull   /* 10 us */
 
+#define HAKO_ISOCH_TABLE_MAX      2048       /* entries of one CPU's reserved schedule */
+
+/* mode (out): the scheduler the kernel was booted with */
+#define HAKO_ISOCH_MODE_RM    0   /* rate-monotonic priorities, release timers */
+#define HAKO_ISOCH_MODE_TABLE 1   /* the reserved schedule (isoch=table) */
+
 /* why (CREATE refused with -ENOSPC) */
 #define HAKO_ISOCH_WHY_NONE   0
 #define HAKO_ISOCH_WHY_UTIL   1   /* sum(B/P) over the bound */
@@ -58,6 +73,10 @@ struct hako_isoch {
 	uint32_t bound_ppm;          /* out: the bound it was held to */
 	uint32_t started;            /* out: 1 between START and STOP */
 	uint32_t prio;               /* out: its priority */
+	uint32_t mode;               /* out: HAKO_ISOCH_MODE_* */
+	uint32_t table_len;          /* out: entries of its CPU's reserved schedule in force */
+	uint64_t hyper_ns;           /* out: that schedule's hyperperiod (0: none) */
+	uint64_t tables_live;        /* out: reserved schedules allocated, all CPUs */
 	uint64_t releases;           /* periods started */
 	uint64_t completions;        /* jobs ended by isoch_wait */
 	uint64_t overruns;           /* jobs stopped for using up the budget */

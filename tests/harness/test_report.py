@@ -178,16 +178,27 @@ def test_paper004_tables_2_3_4_beside_the_papers(canned):
         {"kind": "bench", "name": "isoch_start", "median": 1941, "min": 1879, "max": 1941},
         {"kind": "bench", "name": "switch_normal_to_normal", "median": 495, "min": 486,
          "max": 495}])
+    write(canned, "bench-isoch-calls-table.jsonl", [
+        {"kind": "bench", "name": "isoch_start", "median": 3000, "min": 2900, "max": 3100},
+        {"kind": "bench", "name": "switch_periodic_to_periodic", "median": 700, "min": 690,
+         "max": 710},
+        {"kind": "bench", "name": "switch_normal_to_normal", "median": 500, "min": 490,
+         "max": 500}])
     md = "\n".join(p004s.section004_preempt(canned / "results")
                    + p004s.section004_isoch(canned / "results"))
     assert "### Table 2 (longest preemption-disabled section" in md
     assert "call 12 thread_create" in md and "user exception" in md
     assert "serialise=off" in md and "serialise=on" in md
     assert "Result after: not checked: no cost-model figures" in md    # TSC only
-    assert "| start of cyclic execution | 1,941 | 1,879 | 1,941 | 6.74 / 5.78 / 5.7 / 3.84 ms |" in md
-    assert "| switch periodic→periodic | — | — | — | 49 / 57.4 / 50.7 / 29.6 µs |" in md  # a dash
-    assert "| switch normal→normal | 495 | 486 | 495 | 25.6 / 24.5 / 23.7 / 29.3 µs |" in md
-    assert "it costs 3.9 normal switches here, 131–263 on the paper's machines" in md
+    assert ("| start of cyclic execution | 1,941 (1,879–1,941) | 3,000 (2,900–3,100) "
+            "| 6.74 / 5.78 / 5.7 / 3.84 ms |") in md
+    assert "| switch periodic→periodic | not run | 700 (690–710) | 49 / 57.4 / 50.7 / 29.6 µs |" in md
+    assert ("| switch normal→normal | 495 (486–495) | 500 (490–500) "
+            "| 25.6 / 24.5 / 23.7 / 29.3 µs |") in md
+    assert "START costs 3.9 normal switches with rate-monotonic priorities." in md
+    assert "START costs 6.0 normal switches under the reserved schedule." in md
+    assert "The periodic switch costs +40.0 % against the normal one under the reserved" in md
+    assert "The paper's START costs 131–263 normal switches" in md
 
 
 def test_paper004_tables_say_not_yet_without_results(canned):

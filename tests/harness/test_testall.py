@@ -25,7 +25,7 @@ def test_plan_table():
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
-        "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3",
+        "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3", "pc-smp4-selftest-isoch-table",
         "pc-smp4-net-hub-drvproc-rtl8139,e1000", "pc-smp4-net-hub-selftest-drvproc-rtl8139,e1000",
         "pc-smp4-disk-ahci-selftest-drvproc-ramdisk,ahci",
         "pc-smp4-net-hub-ktest-drvproc-rtl8139,e1000-drvmode-super",
@@ -47,9 +47,11 @@ def test_plan_table():
     assert full.boots[-4].words == ("selftest",)
     sh4_fuzz = full.boots[-3]                             # the fuzzer on SH-4: one "fuzz" record
     assert sh4_fuzz.words == ("fuzz", "100000", "1", "8", "3") and sh4_fuzz.kinds == ("fuzz",)
-    iop = full.boots[-12]
+    iop = full.boots[-13]
     assert iop.cmdline == "iop=3" and iop.smp == 4
     assert iop.words == ("selftest",) + testall.IOP_TESTS
+    table = full.boots[-12]                               # the reserved schedule's own tests
+    assert table.cmdline == "isoch=table" and table.words == ("selftest",) + testall.ISOCH_TABLE_TESTS
     for mode, first in (("", -11), (" drvmode=super", -8)):    # ring 3, then supervisor mode
         drvproc = full.boots[first:first + 2]
         assert all(c.cmdline == "drvproc=rtl8139,e1000" + mode and c.net == "hub" for c in drvproc)

@@ -85,6 +85,9 @@ TEST(on_off_and_named_values_refused)
 	CHECK(ok("drvmode=user drvmode=super"));
 	CHECK(!ok("drvmode=ring0"));
 	CHECK_STR(why, "kernel option drvmode=ring0 refused (allowed: user or super)");
+	CHECK(ok("isoch=rm isoch=table"));
+	CHECK(!ok("isoch=edf"));
+	CHECK_STR(why, "kernel option isoch=edf refused (allowed: rm or table)");
 	CHECK(!ok("irqtrace=1"));
 	CHECK(!ok("lockcheck="));
 	CHECK(!ok("console=hdmi"));
@@ -134,7 +137,7 @@ TEST(unknown_key_refused)
 {
 	CHECK(!ok("tick=10ms frobnicate=1"));
 	CHECK_STR(why, "kernel option frobnicate=1 refused (no such option; the options: tick slice "
-		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode)");
+		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode isoch)");
 	CHECK(!ok("Tick=10ms"));
 	CHECK(!ok("=5"));
 }

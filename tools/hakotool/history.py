@@ -59,6 +59,9 @@ SOURCES = (
       for p in ("pentium200-fpm", "pentium200-edo", "pentiumpro200")),
     *(f"bench-isoch-calls.{p}.joined.jsonl"
       for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
+    "bench-isoch-calls-table.jsonl",
+    *(f"bench-isoch-calls-table.{p}.joined.jsonl"
+      for p in ("pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200")),
     "bench-tlbstep.joined.jsonl",
     # The peer sitting's files, joined to the cost model when it rode along
     # (`./hako bench peer --model`): "A|B" reads the first that exists.

@@ -236,8 +236,9 @@ def markdown(results: Path) -> tuple[str, dict[str, str]]:
         if word:
             out.append(f"| {title} | {word.group(1)} |")
     every = [x for paper in sorted(found) for x in found[paper]]
-    measured = [x for x in every if x.measured and not x.arch]
+    measured = [x for x in every if x.measured and not x.arch and not x.variant]
     other_arch = [x for x in every if x.measured and x.arch]
+    variants = [x for x in every if x.measured and x.variant]
     shown = [x for x in every if not x.measured]
     out += ["", f"The papers' {len(measured)} measured results ({counts(measured)}); each verdict "
             "is computed from the measured figures by a written criterion "
@@ -249,6 +250,11 @@ def markdown(results: Path) -> tuple[str, dict[str, str]]:
                 f"method is built literally ({counts(other_arch)}; they count in paper 002's "
                 "status beside the x86 ones):", ""]
         out += verdict_table(other_arch) + [""]
+    if variants:
+        out += [f"The same results under a second mechanism of Hako's chosen at boot, the "
+                f"paper's own design ({counts(variants)}; they count in their paper's status "
+                "beside the default kernel's):", ""]
+        out += verdict_table(variants) + [""]
     if shown:
         out += [f"Mechanisms the papers describe without a figure of their own, each shown by an "
                 f"experiment of Hako's and judged the same way ({counts(shown)}; they do not "

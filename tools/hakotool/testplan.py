@@ -78,6 +78,16 @@ IOP_TESTS = (
 # user/selftest: the card and drvproc tests the drvproc boot runs (paper 003),
 # with both network drivers as processes.
 DRVPROC = "drvproc=rtl8139,e1000"
+# The reserved schedule (isoch=table): its own selftests, which every other
+# boot skips, and the generic clean-up one (the generic isoch tests all pass
+# in this mode too: `./hako boot --cmdline isoch=table -- selftest NAME`).
+ISOCH_TABLE_TESTS = (
+    "isoch_table_no_missed_release_with_hogs_on_two_cpus",
+    "isoch_table_gives_a_greedy_thread_its_budget_and_no_more",
+    "isoch_table_is_rebuilt_by_start_stop_destroy_and_exit_and_freed",
+    "isoch_table_too_big_is_refused_at_start",
+    "isoch_stop_destroy_and_exit_give_the_reservation_back",
+)
 DRVPROC_TESTS = (
     "nic_owner_end_gives_card_back",
     "nic_flood_sequential_loses_nothing",
@@ -188,6 +198,9 @@ PLANS = {
         # The I/O processor: CPU 3 runs no thread; the IOP selftests,
         # which the boots above skip (the others pin workers to CPU 3).
         BootCase("pc", 4, words=("selftest",) + IOP_TESTS, kinds=("utest",), cmdline="iop=3"),
+        # The paper's isochronous scheduler, the reserved schedule (paper 004).
+        BootCase("pc", 4, words=("selftest",) + ISOCH_TABLE_TESTS, kinds=("utest",),
+                 cmdline="isoch=table"),
         # Drivers as processes (paper 003): both cards' drivers in processes, the
         # kernel tests (the cards' and the grants') and the card selftests.
         BootCase("pc", 4, net="hub", cmdline=DRVPROC),

@@ -57,6 +57,8 @@ class Verdict:
                             # describes without a figure, shown by an experiment of Hako's
     arch: str = ""          # "": measured on x86_64; else the same result on that arch
                             # ("sh4": paper 002's on its own architecture), counted apart
+    variant: str = ""       # "": Hako's default kernel; else the same result under a second
+                            # mechanism chosen at boot ("isoch=table"), counted apart
 
 
 def fmt(value: float) -> str:

@@ -4,7 +4,8 @@
  *
  *   isochbench                   everything below (or `all`)
  *   isochbench WORD...           the parts named, in the order below
- *   isochbench start             start and stop of cyclic execution
+ *   isochbench start             start and stop of cyclic execution, two other
+ *                                media threads periodic on that CPU
  *   isochbench switch            thread switch periodic->periodic and normal->normal
  *   isochbench jitter            release latency histogram, one periodic thread per
  *                                CPU (at most 4), compute hogs on every CPU; then
@@ -34,7 +35,7 @@
 #include <echo/proto.h>
 
 #define BENCH_CPU     1              /* where start and switch run */
-#define START_ROUNDS  50
+#define START_ROUNDS  20
 #define SWITCH_ROUNDS 200
 /* The periodic switch's shared period and budgets: B spins (pausing, which
  * is slow under TCG) for its budget every period, so the period is short. */
@@ -69,18 +70,51 @@ static void spin_ns(uint64_t ns)
 /* ---- start / stop ------------------------------------------------------ */
 
 /*
- * The caller becomes periodic (1 ms, 200 us) on BENCH_CPU; START is timed
- * from the call to the first job running (START releases at once), STOP
- * from the call to its return, after three jobs.
+ * The paper's setting: a few continuous-media threads with periods of a
+ * few ms share the CPU.  Two run on BENCH_CPU throughout (video 5 ms,
+ * 1 ms; a control loop 10 ms, 1.5 ms; each a job of 60 % of its budget);
+ * the measured one (audio 2 ms, 300 us) is periodic there and its START
+ * and STOP are timed, the call each, with three jobs in between.  Under
+ * isoch=table START and STOP rebuild the CPU's reserved schedule of the
+ * started threads (a 10 ms hyperperiod) and hand it over; the new table is
+ * in force from the end of the current hyperperiod, which the call does
+ * not wait for.
  */
+#define MEDIA_OTHERS 2
+static const uint64_t media_period[MEDIA_OTHERS] = { 5000000, 10000000 };
+static const uint64_t media_budget[MEDIA_OTHERS] = { 1000000, 1500000 };
+#define START_PERIOD_NS 2000000ull
+#define START_BUDGET_NS  300000ull
+static volatile int media_stop, media_ready;
+
+static void media_thread(void *arg)
+{
+	int k = (int)(long)arg;
+	long r = make_periodic(0, BENCH_CPU, media_period[k], media_budget[k]);
+	if (r == 0)
+		r = sys_isoch_ctl(HAKO_ISOCH_START, 0, NULL);
+	__atomic_add_fetch(&media_ready, r == 0 ? 1 : 100, __ATOMIC_RELAXED);
+	while (r == 0 && !media_stop) {
+		spin_ns(media_budget[k] * 6 / 10);
+		r = sys_isoch_wait();
+	}
+	sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL);
+}
+
 static int bench_start(void)
 {
 	struct samples start, stop;
-	long r = make_periodic(0, BENCH_CPU, 1000000, 200000);
-	if (r < 0)
-		return fail("isoch_ctl CREATE", r);
-	if (samples_init(&start, START_ROUNDS) < 0 || samples_init(&stop, START_ROUNDS) < 0)
-		return -ENOMEM;
+	int others[MEDIA_OTHERS];
+	media_stop = media_ready = 0;
+	for (int k = 0; k < MEDIA_OTHERS; k++)
+		if ((others[k] = thread_start(media_thread, (void *)(long)k)) < 0)
+			return fail("thread_start", others[k]);
+	while (media_ready < MEDIA_OTHERS)
+		cpu_pause();
+	long r = media_ready == MEDIA_OTHERS ? make_periodic(0, BENCH_CPU, START_PERIOD_NS, START_BUDGET_NS)
+					     : -EINVAL;
+	if (r == 0 && (samples_init(&start, START_ROUNDS) < 0 || samples_init(&stop, START_ROUNDS) < 0))
+		r = -ENOMEM;
 	for (int i = 0; i < START_ROUNDS && r >= 0; i++) {
 		region_begin(REGION_ISOCH_START);
 		uint64_t t0 = tsc_now();
@@ -99,11 +133,15 @@ static int bench_start(void)
 		samples_add(&stop, t1 - t0);
 	}
 	sys_isoch_ctl(HAKO_ISOCH_DESTROY, 0, NULL);
+	media_stop = 1;
+	for (int k = 0; k < MEDIA_OTHERS; k++)
+		thread_join(others[k]);
 	if (r < 0)
 		return fail("start/stop", r);
-	bench_report_region("isoch_start", &start, "START to the first job running",
+	bench_report_region("isoch_start", &start, "START call, two other media threads started",
 			    REGION_ISOCH_START, start.n);
-	bench_report_region("isoch_stop", &stop, "STOP call", REGION_ISOCH_STOP, stop.n);
+	bench_report_region("isoch_stop", &stop, "STOP call, two other media threads started",
+			    REGION_ISOCH_STOP, stop.n);
 	samples_free(&start);
 	samples_free(&stop);
 	return 0;

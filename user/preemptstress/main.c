@@ -3,7 +3,8 @@
  * section per system call (and interrupt, kernel thread) under the cases
  * that stress it.  Needs irqtrace=on (perf_ctl HAKO_PERF_PREEMPT_GET).
  *
- *   preemptstress            every case, then the table
+ *   preemptstress            every case but isoch, then the table
+ *   preemptstress CASE...    the cases named (isoch among them)
  *   preemptstress --exit     end at once (a child with a big image)
  *   preemptstress --icas N T take N ICAs of the largest size and T threads, exit
  *   preemptstress --hog T    T threads spinning on CPU 0 until killed
@@ -11,10 +12,14 @@
  * Cases: spawn (a child with a 16 MiB image, spawned and reaped), unmap
  * (128 MiB of heap touched, then brk shrinks it), exit (children with
  * many ICAs and threads exit), runq (ready queues hundreds of threads
- * long, every CPU balancing against them).  Result lines (kind
+ * long, every CPU balancing against them), isoch (eight periodic threads
+ * on CPU 1 started and stopped one by one, three rounds: under isoch=table
+ * each START and STOP rebuilds a reserved schedule of up to 1,230
+ * entries over a 13.2 ms hyperperiod).  Result lines (kind
  * "preempt"): per case and context, the longest section in TSC ticks.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +122,67 @@ static void runq_case(void)
 		}
 }
 
+/* Periods (us) whose hyperperiod is 13.2 ms and holds 615 jobs; 10 us each. */
+#define ISOCH_THREADS 8
+static const uint64_t isoch_period_us[ISOCH_THREADS] = { 100, 110, 120, 150, 200, 300, 400, 600 };
+static volatile int isoch_done;
+
+static void isoch_waiter(void *arg __attribute__((unused)))
+{
+	while (!isoch_done)
+		if (sys_isoch_wait() < 0)
+			sleep_ms(1);
+}
+
+static void isoch_case(void)
+{
+	int tid[ISOCH_THREADS];
+	isoch_done = 0;
+	for (int i = 0; i < ISOCH_THREADS; i++) {
+		struct hako_isoch st = { .period_ns = isoch_period_us[i] * 1000, .budget_ns = 10000,
+					 .cpu = 1 };
+		tid[i] = thread_start(isoch_waiter, NULL);
+		long r = tid[i] > 0 ? sys_isoch_ctl(HAKO_ISOCH_CREATE, tid[i], &st) : tid[i];
+		if (r < 0)
+			printf("preemptstress: isoch CREATE: %s\n", strerror((int)-r));
+	}
+	for (int round = 0; round < 3; round++)
+		for (int op = HAKO_ISOCH_START; op <= HAKO_ISOCH_STOP; op++)
+			for (int i = 0; i < ISOCH_THREADS; i++) {
+				long r = sys_isoch_ctl(op, tid[i], NULL);
+				if (r < 0)
+					printf("preemptstress: isoch op %d: %s\n", op, strerror((int)-r));
+				sleep_ms(1);
+			}
+	for (int i = 0; i < ISOCH_THREADS; i++)
+		sys_isoch_ctl(HAKO_ISOCH_DESTROY, tid[i], NULL);
+	isoch_done = 1;
+	for (int i = 0; i < ISOCH_THREADS; i++)
+		if (tid[i] > 0)
+			thread_join(tid[i]);
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
+	bool named_only;                 /* run only when named */
 } cases[] = {
-	{ "spawn", spawn_case },
-	{ "unmap", unmap_case },
-	{ "exit", exit_case },
-	{ "runq", runq_case },
+	{ "spawn", spawn_case, false },
+	{ "unmap", unmap_case, false },
+	{ "exit", exit_case, false },
+	{ "runq", runq_case, false },
+	{ "isoch", isoch_case, true },
 };
+
+static bool wanted(unsigned i, int argc, char **argv)
+{
+	if (argc < 2)
+		return !cases[i].named_only;
+	for (int a = 1; a < argc; a++)
+		if (strcmp(argv[a], cases[i].name) == 0)
+			return true;
+	return false;
+}
 
 static void report(const char *name)
 {
@@ -156,6 +213,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (!wanted(i, argc, argv))
+			continue;
 		sys_perf_ctl(HAKO_PERF_PREEMPT_RESET, NULL);
 		cases[i].run();
 		report(cases[i].name);

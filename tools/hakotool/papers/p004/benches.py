@@ -64,6 +64,15 @@ BENCHES: dict[str, Bench] = {
         about="paper 004 Tables 3-4: start/stop of cyclic execution and the periodic vs "
               "normal thread switch (isochbench start switch), pc, 4 CPUs, icount",
     ),
+    # The same under the paper's own scheduler: the reserved schedule
+    # (isoch=table, kernel/sched/isoch_table.c), Tables 3-4 in both modes.
+    "isoch-calls-table": Bench(
+        profile=Profile(machine="pc", smp=4, mode="icount", net="hub",
+                        words=("isochbench", "start", "switch"), cmdline="isoch=table"),
+        timeout=300.0,
+        about="paper 004 Tables 3-4 under the reserved schedule (isoch=table): start/stop of "
+              "cyclic execution and the periodic vs normal thread switch, pc, 4 CPUs, icount",
+    ),
     # Paper 004's Table 2: preemption-off sections under stress
     # (user/preemptstress), attributed per call with irqtrace=on.
     # Paper 004's Table 2 before and after the serialising thread
@@ -124,6 +133,9 @@ REPORT_STEPS = (
          seconds=900),
     Step("isoch-calls", "004", ("isoch-calls", "--model", ALL_FOUR), "periodic threads: "
          "start/stop, switch, the four PCs' profiles side by side", seconds=60),
+    Step("isoch-calls-table", "004", ("isoch-calls-table", "--model", ALL_FOUR), "periodic "
+         "threads under the reserved schedule (isoch=table): start/stop, switch, the four PCs' "
+         "profiles side by side", seconds=60),
 )
 REPORT_INPUTS = (
     *((f"kperf-machine-{p}.joined.jsonl", f"./hako bench kperf --model {ALL_FOUR}")
@@ -139,4 +151,7 @@ REPORT_INPUTS = (
     ("bench-isoch-calls.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}"),
     *((f"bench-isoch-calls.{p}.joined.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}")
       for p in PAPER_PROFILES),
+    ("bench-isoch-calls-table.jsonl", f"./hako bench isoch-calls-table --model {ALL_FOUR}"),
+    *((f"bench-isoch-calls-table.{p}.joined.jsonl",
+       f"./hako bench isoch-calls-table --model {ALL_FOUR}") for p in PAPER_PROFILES),
 )

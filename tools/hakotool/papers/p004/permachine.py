@@ -115,13 +115,14 @@ def render_table2(sections: dict[str, dict[str, float]], bound: float, paper: di
     return "\n".join(lines) + "\n"
 
 
-def render_isoch(times: dict[str, dict[str, float]], t3: dict, t4: dict) -> str:
+def render_isoch(times: dict[str, dict[str, float]], t3: dict, t4: dict,
+                 bench: str = "isoch-calls") -> str:
     """Tables 3 and 4: per figure each PC's µs beside the paper's."""
     machines = list(times)
     paper = {**{k: tuple(1000 * x for x in v) for k, v in t3.items()}, **t4}
     col = max(14, max(len(m) for m in machines))
-    lines = ["isochbench start switch: µs per operation, mean modelled cycles at each PC's clock "
-             "(Hako), the paper's µs below each",
+    lines = [f"isochbench start switch ({bench}): µs per operation, mean modelled cycles at "
+             "each PC's clock (Hako), the paper's µs below each",
              f"  {'':<26}" + "".join(f" {m:>{col}}" for m in machines)]
     for what, name in ISOCH_ROWS:
         lines.append(f"  {what:<26}" + "".join(
