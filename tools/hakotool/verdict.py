@@ -57,8 +57,9 @@ class Verdict:
                             # describes without a figure, shown by an experiment of Hako's
     arch: str = ""          # "": measured on x86_64; else the same result on that arch
                             # ("sh4": paper 002's on its own architecture), counted apart
-    variant: str = ""       # "": Hako's default kernel; else the same result under a second
-                            # mechanism chosen at boot ("isoch=table"), counted apart
+    variant: str = ""       # "": the kernel the paper's experiment needs; else the same
+                            # result under another mechanism chosen at boot (paper 004's
+                            # Tables 3-4 under Hako's default "isoch=rm"), counted apart
 
 
 def fmt(value: float) -> str:

@@ -109,13 +109,17 @@ def table2_machines(results: Path, bound: float) -> list:
                   main=True)]
 
 
-# Tables 3 and 4 are judged in both isochronous modes: rate-monotonic
-# priorities with release timers (the default) and the paper's reserved
-# schedule (isoch=table); each mode's run, and the tag of its verdicts.
-ISOCH_RUNS = (("bench-isoch-calls", ""), ("bench-isoch-calls-table", " (isoch=table)"))
+# Tables 3 and 4 are the paper's isochronous scheduler's operations, so they
+# are judged under Hako's build of that scheduler, the reserved schedule
+# (isoch=table), and again, counted apart, under Hako's default one,
+# rate-monotonic priorities with release timers: each mode's run and the tag
+# of its verdicts, in the order the report shows them.
+ISOCH_RM = ("bench-isoch-calls", " (isoch=rm)")
+ISOCH_TABLE = ("bench-isoch-calls-table", "")
+ISOCH_RUNS = (ISOCH_RM, ISOCH_TABLE)
 
 
-def isoch_calls(results: Path, run: str = ISOCH_RUNS[0][0]) -> dict[str, dict]:
+def isoch_calls(results: Path, run: str = ISOCH_TABLE[0]) -> dict[str, dict]:
     path = results / f"{run}.jsonl"
     return {r["name"]: r for r in (load_records(path) if path.is_file() else [])
             if r.get("kind") == "bench"}
@@ -128,9 +132,10 @@ def not_run(result: str, title: str, run: str) -> Verdict:
 
 
 def table3(results: Path, pub: dict = PAPER_T3, t4: dict = PAPER_T4,
-           mode: tuple[str, str] = ISOCH_RUNS[0]) -> Verdict:
+           mode: tuple[str, str] = ISOCH_TABLE) -> Verdict:
     """Table 3: start and stop of cyclic execution, as a multiple of a normal
-    thread switch on the same machine (machine-independent).  Reproduced:
+    thread switch on the same machine (machine-independent), under the
+    reserved schedule unless MODE says otherwise.  Reproduced:
     each within ×2 of the paper's range over its four machines (main: ×10)."""
     run, tag = mode
     title = "Table 3: start/stop of cyclic execution, in normal thread switches" + tag
@@ -147,9 +152,9 @@ def table3(results: Path, pub: dict = PAPER_T3, t4: dict = PAPER_T4,
     return decide("004 T3" + tag, title, checks)
 
 
-def table4(results: Path, pub: dict = PAPER_T4, mode: tuple[str, str] = ISOCH_RUNS[0]) -> Verdict:
+def table4(results: Path, pub: dict = PAPER_T4, mode: tuple[str, str] = ISOCH_TABLE) -> Verdict:
     """Table 4: a switch between periodic threads against one between normal
-    threads.  Reproduced: the periodic switch's extra cost over the normal
+    threads, under the reserved schedule unless MODE says otherwise.  Reproduced: the periodic switch's extra cost over the normal
     one is within ×2 of the paper's on its machines 1-3 (main: ×10); it is
     not cheaper."""
     run, tag = mode
@@ -187,14 +192,14 @@ def table4(results: Path, pub: dict = PAPER_T4, mode: tuple[str, str] = ISOCH_RU
     return decide("004 T4" + tag, title, checks)
 
 
-def table3_reserved(results: Path) -> Verdict:
-    """Table 3 under the reserved schedule (isoch=table), the same criterion."""
-    return dataclasses.replace(table3(results, mode=ISOCH_RUNS[1]), variant="isoch=table")
+def table3_rm(results: Path) -> Verdict:
+    """Table 3 under Hako's default scheduler (isoch=rm), the same criterion."""
+    return dataclasses.replace(table3(results, mode=ISOCH_RM), variant="isoch=rm")
 
 
-def table4_reserved(results: Path) -> Verdict:
-    """Table 4 under the reserved schedule (isoch=table), the same criterion."""
-    return dataclasses.replace(table4(results, mode=ISOCH_RUNS[1]), variant="isoch=table")
+def table4_rm(results: Path) -> Verdict:
+    """Table 4 under Hako's default scheduler (isoch=rm), the same criterion."""
+    return dataclasses.replace(table4(results, mode=ISOCH_RM), variant="isoch=rm")
 
 
 def machine_times(results: Path):
@@ -263,7 +268,7 @@ def fig2(results: Path, claimed: str = FIG1_CLAIMED) -> Verdict:
     return decide("004 Fig. 2", title, checks)
 
 
-CRITERIA = (table2, table3, table3_reserved, table4, table4_reserved, fig1, fig2)
+CRITERIA = (table2, table3, table3_rm, table4, table4_rm, fig1, fig2)
 
 
 def verdicts(results: Path) -> list[Verdict]:

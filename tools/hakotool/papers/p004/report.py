@@ -150,7 +150,7 @@ def section004_machines(results: Path, figs: dict) -> list[str]:
 def section004_isoch(results: Path) -> list[str]:
     """Tables 3 and 4: start/stop of cyclic execution and the two thread switches,
     in both isochronous modes (rate monotonic, the reserved schedule)."""
-    from .criteria import ISOCH_RUNS, PAPER_T3, PAPER_T4, isoch_calls
+    from .criteria import ISOCH_RUNS, ISOCH_TABLE, PAPER_T3, PAPER_T4, isoch_calls
     modes = [(run, tag, isoch_calls(results, run)) for run, tag in ISOCH_RUNS]
     title = ("Table 3 and Table 4 (isochronous scheduler: start/stop of cyclic execution, "
              "switch periodic→periodic against normal→normal)")
@@ -191,7 +191,8 @@ def section004_isoch(results: Path) -> list[str]:
     extra = [100 * (a / b - 1) for a, b in zip(PAPER_T4["switch_periodic_to_periodic"],
                                                 PAPER_T4["switch_normal_to_normal"])]
     for run, tag, recs in modes:
-        label = "under the reserved schedule" if tag else "with rate-monotonic priorities"
+        label = ("under the reserved schedule" if run == ISOCH_TABLE[0]
+                 else "with rate-monotonic priorities")
         start, normal = recs.get("isoch_start"), recs.get("switch_normal_to_normal")
         periodic = recs.get("switch_periodic_to_periodic")
         if start and normal:
