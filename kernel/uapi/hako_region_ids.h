@@ -42,6 +42,7 @@
 #define REGION_ISPC_FASTPATH        0x30    /* + (4 KiB data): the synchronous round trip, fastpath on */
 #define REGION_ISPC_SYNC_REQUEST    0x32    /* + (4 KiB data): client's call -> server has it */
 #define REGION_ISPC_SYNC_RETURN     0x34    /* + (4 KiB data): server's reply -> client has it */
+#define REGION_ISPC_CALL            0x36    /* + (4 KiB data): ispc_call's round trip, fastpath on */
 
 /*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a

@@ -13,7 +13,9 @@
  * regions of the server's figures.  Between two OP_MARK requests (basic.c)
  * the server ends the synchronous request's region as soon as a request
  * arrives, before it touches the control ICA, and begins the return's
- * just before it answers an OP_STAMP.
+ * just before it answers an OP_STAMP.  An OP_CALL is answered with
+ * ispc_reply_recv, and so is every OP_CALL that follows it (the message
+ * in registers), until another op comes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,14 +103,44 @@ static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
 }
 
+/* Read the first word of each of the first TOUCH pages of the data ICA. */
+static void touch_data(const struct stamp *st, uint64_t data_va, int32_t data_pages)
+{
+	for (uint32_t i = 0; i < st->touch && (int32_t)i < data_pages; i++)
+		(void)*(volatile uint32_t *)(data_va + (uint64_t)i * 4096);
+}
+
+/* OP_CALLs, the message in registers: stamp, answer with ispc_reply_recv,
+ * and so on while OP_CALLs come; the first other request goes into *m
+ * for the caller's loop (0), or the error. */
+static long serve_calls(struct hako_ispc_msg *m, struct stamp *st)
+{
+	struct hako_words w;
+	long tag = m->ctl;
+	do {
+		st->t_replied = tsc_now();
+		tag = sys_ispc_reply_recv((int)tag, 0, 0, &w);
+		uint64_t arrived = tsc_now();
+		if (tag < 0)
+			return tag;
+		st = (struct stamp *)hako_ispc_word_ctl_va(w.w);
+		st->t_received = arrived;
+		if (st->op == OP_CALL)
+			touch_data(st, w.w[1], (int32_t)w.w[5]);
+	} while (st->op == OP_CALL);
+	hako_ispc_unpack(tag, w.w, m);
+	return 0;
+}
+
 /* One request as the end server: stamp, maybe touch the data, answer.
  * OP_STAMP, the one timed from outside, takes the shortest way. */
 static long serve_one(struct hako_ispc_msg *m, uint64_t arrived)
 {
 	struct stamp *st = (struct stamp *)m->ctl_va;
 	st->t_received = arrived;
-	for (uint32_t i = 0; i < st->touch && (int32_t)i < m->data_pages; i++)
-		(void)*(volatile uint32_t *)(m->data_va + (uint64_t)i * 4096);
+	touch_data(st, m->data_va, m->data_pages);
+	if (st->op == OP_CALL)
+		return serve_calls(m, st);
 	if (st->op != OP_STAMP)
 		return serve_other(m, st);
 	m->status = 0;
