@@ -103,28 +103,25 @@ long sys_ispc_result(uint64_t tag, uint64_t umsg, uint64_t flags)
 
 /* A message in registers: its words beside the result (its tag), if the
  * call succeeded. */
-static long words_out(long ret, const struct hako_ispc_msg *m)
+static long words_out(long ret, const uint64_t w[HAKO_WORDS])
 {
-	if (ret >= 0) {
-		uint64_t w[HAKO_WORDS];
-		hako_ispc_pack(m, w);
+	if (ret >= 0)
 		arch_syscall_set_words(w[0], w[1], w[2], w[3], w[4], w[5]);
-	}
 	return ret;
 }
 
 long sys_ispc_call(uint64_t pid, uint64_t ctl, uint64_t data, uint64_t flags)
 {
+	uint64_t w[HAKO_WORDS];
 	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
 		return -ENOSYS;
-	struct hako_ispc_msg m = { .ctl = (int)ctl, .data = (int)data };
-	return words_out(ispc_call(proc_current(), (int)pid, &m, (int)flags), &m);
+	return words_out(ispc_call(proc_current(), (int)pid, (int)ctl, (int)data, (int)flags, w), w);
 }
 
 long sys_ispc_reply_recv(uint64_t ctl, uint64_t status, uint64_t flags)
 {
+	uint64_t w[HAKO_WORDS];
 	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
 		return -ENOSYS;
-	struct hako_ispc_msg m = { .ctl = (int)ctl, .status = (int)status };
-	return words_out(ispc_reply_recv(proc_current(), &m, (int)flags), &m);
+	return words_out(ispc_reply_recv(proc_current(), (int)ctl, (int)status, (int)flags, w), w);
 }

@@ -153,6 +153,52 @@ FP_TEST_NEEDS(ispc_call_server_on_other_cpu_falls_back, needs_words_two_cpus)
 	return calls_both_paths(fl, "1", 0, 0);
 }
 
+/* One request with HAKO_ISPC_DIRECT, by ispc_request, to pid argv[0]
+ * (retried while it does not listen); exit code: its status, or 100. */
+UROLE(direct_cli)
+{
+	struct ispc_call call;
+	if (ispc_call_open(&call, 0) < 0 || ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0) < 0)
+		return 100;
+	long r = ispc_call(atoi(argv[0]), &call, HAKO_ISPC_DIRECT);
+	for (unsigned waited = 0; r == -ESRCH && waited < LISTEN_WAIT_MS; waited++) {
+		sleep_ms(1);
+		r = ispc_call(atoi(argv[0]), &call, HAKO_ISPC_DIRECT);
+	}
+	return r < 0 ? 100 : (int)r;
+}
+
+/* ispc_call's result comes back to it: passing on a direct request we
+ * serve is refused, nothing done, and we can still answer it ourselves. */
+CALL_TEST(ispc_call_forward_of_direct_request_refused)
+{
+	uint64_t base = ica_free_pages();
+	char me[16];
+	int srv = fleet_role(fl, "rr_srv", "0");
+	CHECK(srv > 0, "spawn %d", srv);
+	CHECK_EQ(sys_ispc_listen(0), 0);
+	for (int on = 0; on < 2; on++) {
+		struct hako_words w;
+		struct hako_ispc_msg m;
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		snprintf(me, sizeof me, "%ld", sys_getpid());
+		int cli = spawn_role("direct_cli", me, NULL);
+		CHECK(cli > 0, "spawn %d", cli);
+		long tag = sys_ispc_reply_recv(-1, 0, 0, &w);
+		CHECK(tag >= 0, "receive %ld", tag);
+		hako_ispc_unpack(tag, w.w, &m);
+		CHECK_EQ(m.flags, HAKO_ISPC_DIRECT);
+		CHECK_EQ(sys_ispc_call(srv, (int)tag, m.data, 0, &w), -EINVAL);
+		CHECK_EQ(sys_ispc_reply_recv((int)tag, 9, HAKO_ISPC_NONBLOCK, &w), -EAGAIN);
+		int status = -1;
+		CHECK_EQ(waitpid(cli, &status), cli);
+		CHECK_EQ(status, 9);
+	}
+	CHECK(fleet_stop(fl, srv) > 0, "stop");
+	CHECK_EQ(ica_free_pages(), base);
+	return 0;
+}
+
 /* What both calls refuse, the same both ways, before anything is done. */
 CALL_TEST(ispc_call_bad_arguments_refused)
 {

@@ -85,9 +85,35 @@ static void report(const struct stamp *st, int k)
 	}
 }
 
-/* The requests that are not OP_STAMP: the server's own figures. */
+/* OP_CALLs, the message in registers: stamp, answer with ispc_reply_recv,
+ * and so on while OP_CALLs come; the first other request goes into *m
+ * for the caller's loop (0), or the error. */
+static __attribute__((noinline)) long serve_calls(struct hako_ispc_msg *m, struct stamp *st)
+{
+	struct hako_words w;
+	long tag = m->ctl;
+	for (;;) {
+		st->t_replied = tsc_now();
+		tag = sys_ispc_reply_recv((int)tag, 0, 0, &w);
+		uint64_t arrived = tsc_now();
+		if (tag < 0)
+			return tag;
+		st = (struct stamp *)hako_ispc_word_ctl_va(w.w);
+		st->t_received = arrived;
+		if (st->op != OP_CALL)
+			break;
+		for (uint32_t i = 0; i < st->touch && (int32_t)i < (int32_t)w.w[5]; i++)
+			(void)*(volatile uint32_t *)(w.w[1] + (uint64_t)i * 4096);
+	}
+	hako_ispc_unpack(tag, w.w, m);
+	return 0;
+}
+
+/* The requests that are not OP_STAMP: OP_CALL, and the server's own figures. */
 static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 {
+	if (st->op == OP_CALL)
+		return serve_calls(m, st);
 	set_mode_fast((int)st->fast);
 	if (st->op == OP_ASYNC_RETURN)
 		return reply_async(m);
@@ -103,44 +129,14 @@ static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 	return sys_ispc_reply(m, HAKO_ISPC_WAIT);
 }
 
-/* Read the first word of each of the first TOUCH pages of the data ICA. */
-static void touch_data(const struct stamp *st, uint64_t data_va, int32_t data_pages)
-{
-	for (uint32_t i = 0; i < st->touch && (int32_t)i < data_pages; i++)
-		(void)*(volatile uint32_t *)(data_va + (uint64_t)i * 4096);
-}
-
-/* OP_CALLs, the message in registers: stamp, answer with ispc_reply_recv,
- * and so on while OP_CALLs come; the first other request goes into *m
- * for the caller's loop (0), or the error. */
-static long serve_calls(struct hako_ispc_msg *m, struct stamp *st)
-{
-	struct hako_words w;
-	long tag = m->ctl;
-	do {
-		st->t_replied = tsc_now();
-		tag = sys_ispc_reply_recv((int)tag, 0, 0, &w);
-		uint64_t arrived = tsc_now();
-		if (tag < 0)
-			return tag;
-		st = (struct stamp *)hako_ispc_word_ctl_va(w.w);
-		st->t_received = arrived;
-		if (st->op == OP_CALL)
-			touch_data(st, w.w[1], (int32_t)w.w[5]);
-	} while (st->op == OP_CALL);
-	hako_ispc_unpack(tag, w.w, m);
-	return 0;
-}
-
 /* One request as the end server: stamp, maybe touch the data, answer.
  * OP_STAMP, the one timed from outside, takes the shortest way. */
 static long serve_one(struct hako_ispc_msg *m, uint64_t arrived)
 {
 	struct stamp *st = (struct stamp *)m->ctl_va;
 	st->t_received = arrived;
-	touch_data(st, m->data_va, m->data_pages);
-	if (st->op == OP_CALL)
-		return serve_calls(m, st);
+	for (uint32_t i = 0; i < st->touch && (int32_t)i < m->data_pages; i++)
+		(void)*(volatile uint32_t *)(m->data_va + (uint64_t)i * 4096);
 	if (st->op != OP_STAMP)
 		return serve_other(m, st);
 	m->status = 0;
