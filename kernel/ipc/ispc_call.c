@@ -23,12 +23,8 @@
  *
  * Preconditions, checked in this order before anything is changed:
  *   - ispc_call: flags has nothing but HAKO_ISPC_DIRECT (else -EINVAL);
- *     its result comes back to it: a forward of a direct request p
- *     serves, which ispc_request would pass on, is -EINVAL (checked under
- *     ica_lock before ispc_request; should another thread of p receive
- *     such a request on the same control ICA in between, it is passed on
- *     as ispc_request does and HAKO_ISPC_PASSED returned, no words);
- *     dedicated path: p has a port, the fastpath is on, fast mode, then
+ *     a forward of a direct request is passed on as by ispc_request
+ *     (HAKO_ISPC_PASSED, no result comes back); dedicated path: p has a port, the fastpath is on, fast mode, then
  *     fastpath_request's own (ispc_fastpath.c), under ica_lock;
  *   - ispc_reply_recv: flags has nothing but HAKO_ISPC_NONBLOCK (else
  *     -EINVAL); ctl < 0 is a receive alone (a server's first call);
@@ -47,14 +43,15 @@
 #include <spinlock.h>
 #include "ispc_internal.h"
 
-/* The general path's answer (0 and m, or an error) as words: the tag, or
- * the error. */
+/* The general path's answer as words: the tag (r 0, the message in m),
+ * HAKO_ISPC_PASSED (a forward of a direct request passed on: no result,
+ * m as the caller gave it; tags are never 1, ica.h), or the error. */
 static long general(long r, const struct hako_ispc_msg *m, uint64_t w[HAKO_WORDS])
 {
 	if (r < 0)
 		return r;
 	hako_ispc_pack(m, w);
-	return m->ctl;
+	return r == HAKO_ISPC_PASSED ? r : m->ctl;
 }
 
 /* ispc.c's paths, each with a message of its own (kept out of the
@@ -63,10 +60,7 @@ static __attribute__((noinline)) long request_general(struct proc *p, int pid, i
 							int flags, uint64_t w[HAKO_WORDS])
 {
 	struct hako_ispc_msg m = { .ctl = ctl, .data = data };
-	long r = ispc_request(p, pid, &m, flags);
-	if (r == HAKO_ISPC_PASSED)           /* received meanwhile by another thread of p */
-		return r;
-	return general(r, &m, w);
+	return general(ispc_request(p, pid, &m, flags), &m, w);
 }
 
 static __attribute__((noinline)) long result_general(struct proc *p, int ctl, uint64_t w[HAKO_WORDS])
@@ -84,24 +78,13 @@ static __attribute__((noinline)) long reply_recv_general(struct proc *p, int ctl
 	return general(r, &m, w);
 }
 
-/* p's forward of a direct request it serves on control ICA ctl, which
- * ispc_request would pass on (no result would come back).  Caller holds
- * ica_lock. */
-static bool passes_on(struct proc *p, struct ispc_port *port, int ctl)
-{
-	struct ica *c = ica_lookup(ctl);
-	struct ispc_req *r = c ? c->req : NULL;
-	return port && r && r->ctl == c && r->state == RQ_SERVING && r->at == port && r->direct &&
-	       c->holder == p;
-}
-
 long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w[HAKO_WORDS])
 {
 	if (flags & ~HAKO_ISPC_DIRECT)
 		return -EINVAL;
 	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
-	spin_lock(&ica_lock);
 	if (port && __builtin_expect(ispc_fastpath_on, 1) && ica_mode == HAKO_ISPC_FAST) {
+		spin_lock(&ica_lock);
 		switch (fastpath_request_words(p, port, pid, ctl, data, flags, w)) {
 		case FP_DONE:                /* ica_lock released */
 			return ctl;
@@ -113,10 +96,9 @@ long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w
 		case FP_NOT_TAKEN:
 			break;
 		}
+		spin_unlock(&ica_lock);
 	}
-	bool refused = passes_on(p, port, ctl);
-	spin_unlock(&ica_lock);
-	return refused ? -EINVAL : request_general(p, pid, ctl, data, flags, w);
+	return request_general(p, pid, ctl, data, flags, w);
 }
 
 /* The dedicated reply: p answers its request on control ICA ctl with

@@ -86,11 +86,10 @@ struct hako_ispc_msg {
 
 /*
  * ispc_call and ispc_reply_recv: the message in registers.  Their result is
- * the message's tag (its control ICA id, >= 0) or -errno (ispc_call's
- * result comes back to it: a forward of a direct request, which
- * ispc_request would pass on, is -EINVAL; only a program that calls on a
- * control ICA another of its threads is receiving can see
- * HAKO_ISPC_PASSED, as from ispc_request); the other fields
+ * the message's tag (its control ICA id, >= 0 and never 1) or -errno; an
+ * ispc_call that forwards a direct request passes it on as ispc_request
+ * does and returns HAKO_ISPC_PASSED (no result comes back to it; the
+ * words hold what it sent); the other fields
  * of struct hako_ispc_msg come back as the six words of struct hako_words
  * (hako.h), two 32-bit fields to a word, packed and unpacked only here:
  *   w[0] ctl_va            w[1] data_va
