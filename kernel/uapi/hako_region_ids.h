@@ -119,9 +119,10 @@
 #define REGION_ISOCH_STOP           0xd41
 #define REGION_ISOCH_SWITCH         0xd42
 
-/* kperf's row of ispc_request with the fastpath on (its only row that is
- * not a call of syscalls.def): + 0 best case, + 1 worst case. */
+/* kperf's rows with the fastpath on (its rows that are not calls of
+ * syscalls.def): + 2 * (0 ispc_request, 1 ispc_call) + (0 best, 1 worst). */
 #define REGION_KPERF_FASTPATH       0xd48
+#define REGION_KPERF_FASTPATH_ROWS  2
 
 /* vclockcheck (user/vclockcheck, the cost model's clocks checked): one global
  * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock,
