@@ -136,7 +136,10 @@ static struct ica *reserve(uint64_t pages, long *err)
 	}
 	struct ica *a = &icas[slot];
 	*a = (struct ica){ .state = ICA_DYING, .first = (uint32_t)first, .npages = (uint32_t)pages };
-	a->id = (int)((gens[slot]++ & ICA_GEN_MASK) << ICA_SLOT_BITS) | slot;
+	uint32_t gen = gens[slot]++ & ICA_GEN_MASK;
+	if (gen == 0)                    /* generation 0 is never used: ids are >= 1 << 9 */
+		gen = gens[slot]++ & ICA_GEN_MASK;
+	a->id = (int)(gen << ICA_SLOT_BITS) | slot;
 	for (uint32_t i = 0; i < pages; i++)
 		page_slot[first + i] = (int16_t)slot;
 	nlive++;

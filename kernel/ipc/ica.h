@@ -18,7 +18,7 @@
 #include <arch/mmu.h>
 
 #define ICA_MAX        512           /* ICAs alive at once */
-#define ICA_SLOT_BITS  9             /* id = generation << 9 | slot */
+#define ICA_SLOT_BITS  9             /* id = generation << 9 | slot, generation >= 1 */
 #define ICA_PAGE       4096          /* ICAs come in 4 KiB pages, as in the paper */
 
 struct proc;

@@ -155,12 +155,10 @@ struct ispc_port *deliver(struct ispc_req *r, int status, bool wake)
 		} else
 			to = r->depth > 0 ? r->stage[--r->depth] : NULL;
 		if (to) {
-			r->state = RQ_RETURNED;
-			r->at = to->ispc;
-			list_push_back(&r->at->results, &r->link);
+			struct ispc_port *back = return_to(r, to);
 			if (wake)
-				port_wake(r->at);
-			return r->at;
+				port_wake(back);
+			return back;
 		}
 		r->status = -EPIPE;          /* that stage has ended: tell the one below */
 		if (r->depth == 0) {

@@ -6,7 +6,8 @@
 #ifndef HAKO_ISPC_H
 #define HAKO_ISPC_H
 
-#include <hako_ispc.h>
+#include <stdint.h>
+#include <hako.h>
 
 struct proc;
 
@@ -15,6 +16,11 @@ long ispc_request(struct proc *p, int pid, struct hako_ispc_msg *m, int flags);
 long ispc_receive(struct proc *p, struct hako_ispc_msg *m, int flags);
 long ispc_reply(struct proc *p, struct hako_ispc_msg *m, int flags);
 long ispc_result(struct proc *p, int tag, struct hako_ispc_msg *m, int flags);
+/* The calls with the message in registers (ispc_call.c): the message's
+ * tag (>= 0) and its other fields in w (hako_ispc.h's words), or -errno.
+ * ispc_reply_recv with ctl < 0 only receives. */
+long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w[HAKO_WORDS]);
+long ispc_reply_recv(struct proc *p, int ctl, int status, int flags, uint64_t w[HAKO_WORDS]);
 /* p has ended: fail what waits at it, skip it on the way back, free its ICAs. */
 void ispc_init(void);                /* boot: ispc_proc_end becomes an exit hook */
 void ispc_proc_end(struct proc *p);

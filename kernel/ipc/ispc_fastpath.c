@@ -121,16 +121,21 @@ static struct thread *sole_receiver(struct ispc_port *to)
 	return to->receivers == 1 ? sole_sleeper(&to->wq) : NULL;
 }
 
-enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
-				 struct hako_ispc_msg *m, int flags)
+/* fastpath_request and fastpath_request_words, one copy each: the request
+ * on ICAs ctl and data, made and handed over; FP_DONE with *done the
+ * result, taken off p's results and no longer awaited (the callers read
+ * it and end it). */
+static inline __attribute__((always_inline))
+enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, int ctl, int data,
+			       int flags, struct ispc_req **done)
 {
 	if (!proc_alone(p))
 		return FP_NOT_TAKEN;
-	struct ica *c = ica_lookup(m->ctl), *d = NULL;
+	struct ica *c = ica_lookup(ctl), *d = NULL;
 	if (!c || c->holder != p || c->req)          /* an error or a forward: ispc.c's */
 		return FP_NOT_TAKEN;
-	if (m->data != -1) {
-		d = ica_lookup(m->data);
+	if (data != -1) {
+		d = ica_lookup(data);
 		if (!d || d == c || d->holder != p || d->req)
 			return FP_NOT_TAKEN;
 	}
@@ -173,11 +178,41 @@ enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid
 		return FP_WAIT;
 	list_remove(&r->link);
 	port->awaited--;
-	fill_msg(m, r, r->answered_by);
+	*done = r;
+	return FP_DONE;
+}
+
+/* p has read the result r: the ICAs are p's again, the record goes back
+ * to the pool, ica_lock is released. */
+static inline void call_done(struct proc *p, struct ispc_req *r)
+{
 	set_holder(r, p);
 	req_free(r);
 	spin_unlock(&ica_lock);
-	return FP_DONE;
+}
+
+enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
+				 struct hako_ispc_msg *m, int flags)
+{
+	struct ispc_req *r;
+	enum fp_outcome o = dedicated_call(p, port, pid, m->ctl, m->data, flags, &r);
+	if (o == FP_DONE) {
+		fill_msg(m, r, r->answered_by);
+		call_done(p, r);
+	}
+	return o;
+}
+
+enum fp_outcome fastpath_request_words(struct proc *p, struct ispc_port *port, int pid, int ctl,
+				       int data, int flags, uint64_t w[HAKO_WORDS])
+{
+	struct ispc_req *r;
+	enum fp_outcome o = dedicated_call(p, port, pid, ctl, data, flags, &r);
+	if (o == FP_DONE) {
+		fill_words(w, r, r->answered_by);
+		call_done(p, r);
+	}
+	return o;
 }
 
 void fastpath_call(struct ispc_port *port, int tag)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <hako.h>
 #include <ica.h>
 #include <list.h>
 #include <sched.h>
@@ -50,7 +51,6 @@ extern int nreqs;
 struct ispc_req *req_alloc(void);    /* a free record, counted in nreqs; NULL if none */
 void req_free(struct ispc_req *r);
 struct ispc_port *find_listener(int pid);
-
 /* A fresh request; its stage stack is empty (only stage[0 .. depth) is
  * ever read, so the rest is not cleared). */
 static inline void req_init(struct ispc_req *r, struct ica *ctl, struct ica *data, struct ica *orig,
@@ -74,6 +74,26 @@ static inline void set_holder(struct ispc_req *r, struct proc *p)
 		r->data->holder = p;
 }
 
+/* The stage a result of r goes back to next, as ispc.c's deliver picks
+ * it (stepwise: the one below the server, direct: the first requester),
+ * or NULL if it has ended or none is left; r is not changed. */
+static inline struct proc *stage_back(const struct ispc_req *r)
+{
+	if (r->direct)
+		return r->stage[0];
+	return r->depth > 0 ? r->stage[r->depth - 1] : NULL;
+}
+
+/* r, its depth already lowered to `to`'s, comes back to to's results
+ * (not woken); to's port. */
+static inline struct ispc_port *return_to(struct ispc_req *r, struct proc *to)
+{
+	r->state = RQ_RETURNED;
+	r->at = to->ispc;
+	list_push_back(&r->at->results, &r->link);
+	return r->at;
+}
+
 /* What p gets to see of r, now that p holds its ICAs (inline: on every
  * receive and result). */
 static inline __attribute__((always_inline))
@@ -95,6 +115,15 @@ void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
 	m->reserved = 0;
 }
 
+/* The same as the words of a message in registers (hako_ispc.h). */
+static inline __attribute__((always_inline))
+void fill_words(uint64_t w[HAKO_WORDS], const struct ispc_req *r, int from)
+{
+	struct hako_ispc_msg m;
+	fill_msg(&m, r, from);
+	hako_ispc_pack(&m, w);
+}
+
 /* The fastpath's run-time switch (`fastpath=on|off`, or ispc_mode with
  * HAKO_ISPC_FASTPATH_ON/OFF): read once per call, so flipping it is safe. */
 extern bool ispc_fastpath_on;
@@ -110,12 +139,17 @@ extern bool ispc_fastpath_on;
  * HAKO_ISPC_ASYNC nor HAKO_ISPC_COPY.
  *   FP_NOT_TAKEN: a precondition failed, nothing was changed; ica_lock held.
  *   FP_WAIT: the request is in flight (queued, or served); the caller takes
- *     its result the general way, with the ICAs kept mapped; ica_lock held.
+ *     its result the general way (ispc.c's take_result, or ispc_result
+ *     once ica_lock is released), with the ICAs kept mapped; ica_lock held.
  *   FP_DONE: the result is in *m; ica_lock released.
+ * fastpath_request_words: the same on control ICA ctl and data ICA data
+ * (-1: none), the result in the words w (ispc_call.c).
  */
 enum fp_outcome { FP_NOT_TAKEN, FP_WAIT, FP_DONE };
 enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
 				 struct hako_ispc_msg *m, int flags);
+enum fp_outcome fastpath_request_words(struct proc *p, struct ispc_port *port, int pid, int ctl,
+				       int data, int flags, uint64_t w[HAKO_WORDS]);
 
 /*
  * The requester's side: the request tagged `tag` was queued at its server

@@ -1,6 +1,9 @@
 /*
  * sys_ispc.c — the ICA and server-communication system calls (paper 002):
- * argument checks and copies; ica.c and ispc.c do the work.  Switching
+ * argument checks and copies; ica.c and ispc.c do the work.  ispc_call
+ * and ispc_reply_recv take the message from argument registers and give
+ * it back in registers (hako_ispc.h's words; -ENOSYS where a register
+ * cannot hold them).  Switching
  * the mode for everyone (ispc_mode) needs HAKO_PRIV_IPC (priv.h).
  */
 #include <stdint.h>
@@ -11,6 +14,7 @@
 #include <priv.h>
 #include <proc.h>
 #include <uaccess.h>
+#include <arch/syscall.h>
 
 long sys_ica_alloc(uint64_t pages, uint64_t uva)
 {
@@ -95,4 +99,29 @@ long sys_ispc_result(uint64_t tag, uint64_t umsg, uint64_t flags)
 	if (msg_in(&m, umsg) < 0)
 		return -EFAULT;
 	return msg_out(ispc_result(proc_current(), (int)tag, &m, (int)flags), &m, umsg);
+}
+
+/* A message in registers: its words beside the result (its tag), if the
+ * call succeeded. */
+static long words_out(long ret, const uint64_t w[HAKO_WORDS])
+{
+	if (ret >= 0)
+		arch_syscall_set_words(w[0], w[1], w[2], w[3], w[4], w[5]);
+	return ret;
+}
+
+long sys_ispc_call(uint64_t pid, uint64_t ctl, uint64_t data, uint64_t flags)
+{
+	uint64_t w[HAKO_WORDS];
+	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
+		return -ENOSYS;
+	return words_out(ispc_call(proc_current(), (int)pid, (int)ctl, (int)data, (int)flags, w), w);
+}
+
+long sys_ispc_reply_recv(uint64_t ctl, uint64_t status, uint64_t flags)
+{
+	uint64_t w[HAKO_WORDS];
+	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
+		return -ENOSYS;
+	return words_out(ispc_reply_recv(proc_current(), (int)ctl, (int)status, (int)flags, w), w);
 }

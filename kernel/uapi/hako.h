@@ -16,6 +16,17 @@
 #include "hako_drvproc.h"
 #include "hako_priv.h"
 
+/*
+ * The words a call declared `-> words` in syscalls.def returns beside its
+ * result, in registers (x86_64: rdx, rsi, rdi, r8, r9, r10; the user stub
+ * stores them here, the kernel never touches this memory).  What each word
+ * means is the call's: hako_ispc.h for ispc_call and ispc_reply_recv.
+ */
+#define HAKO_WORDS 6
+struct hako_words {
+	uint64_t w[HAKO_WORDS];
+};
+
 /* User address-space layout (fixed; see docs/design/proc.md "User space"). */
 /*
  * The user half's layout.  Its windows sit at 0xNNNN << HAKO_USER_SHIFT:

@@ -84,6 +84,52 @@ struct hako_ispc_msg {
 	uint32_t reserved;  /* 0 */
 };
 
+/*
+ * ispc_call and ispc_reply_recv: the message in registers.  Their result is
+ * the message's tag (its control ICA id, >= 0 and never 1) or -errno; an
+ * ispc_call that forwards a direct request passes it on as ispc_request
+ * does and returns HAKO_ISPC_PASSED (no result comes back to it; the
+ * words hold what it sent); the other fields
+ * of struct hako_ispc_msg come back as the six words of struct hako_words
+ * (hako.h), two 32-bit fields to a word, packed and unpacked only here:
+ *   w[0] ctl_va            w[1] data_va
+ *   w[2] data | client     w[3] from | depth
+ *   w[4] status | flags    w[5] data_pages | data_bytes   (low | high half)
+ * Only where a register holds 64 bits (x86_64); elsewhere both calls
+ * return -ENOSYS.
+ */
+#define HAKO_ISPC_PAIR(lo, hi) ((uint64_t)(uint32_t)(lo) | (uint64_t)(uint32_t)(hi) << 32)
+
+static inline void hako_ispc_pack(const struct hako_ispc_msg *m, uint64_t w[6])
+{
+	w[0] = m->ctl_va;
+	w[1] = m->data_va;
+	w[2] = HAKO_ISPC_PAIR(m->data, m->client);
+	w[3] = HAKO_ISPC_PAIR(m->from, m->depth);
+	w[4] = HAKO_ISPC_PAIR(m->status, m->flags);
+	w[5] = HAKO_ISPC_PAIR(m->data_pages, m->data_bytes);
+}
+
+static inline void hako_ispc_unpack(long tag, const uint64_t w[6], struct hako_ispc_msg *m)
+{
+	m->ctl = (int32_t)tag;
+	m->ctl_va = w[0];
+	m->data_va = w[1];
+	m->data = (int32_t)w[2];
+	m->client = (int32_t)(w[2] >> 32);
+	m->from = (int32_t)w[3];
+	m->depth = (int32_t)(w[3] >> 32);
+	m->status = (int32_t)w[4];
+	m->flags = (int32_t)(w[4] >> 32);
+	m->data_pages = (int32_t)w[5];
+	m->data_bytes = (uint32_t)(w[5] >> 32);
+	m->reserved = 0;
+}
+
+/* The fields a caller of ispc_call usually wants, without unpacking. */
+static inline int32_t hako_ispc_word_status(const uint64_t w[6]) { return (int32_t)w[4]; }
+static inline uint64_t hako_ispc_word_ctl_va(const uint64_t w[6]) { return w[0]; }
+
 /* Counters of the ICA region (sys_ica_stat). */
 struct hako_ica_stat {
 	uint64_t region_pages, free_pages;

@@ -42,6 +42,7 @@
 #define REGION_ISPC_FASTPATH        0x30    /* + (4 KiB data): the synchronous round trip, fastpath on */
 #define REGION_ISPC_SYNC_REQUEST    0x32    /* + (4 KiB data): client's call -> server has it */
 #define REGION_ISPC_SYNC_RETURN     0x34    /* + (4 KiB data): server's reply -> client has it */
+#define REGION_ISPC_CALL            0x36    /* + (4 KiB data): ispc_call's round trip, fastpath on */
 
 /*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a
@@ -118,9 +119,10 @@
 #define REGION_ISOCH_STOP           0xd41
 #define REGION_ISOCH_SWITCH         0xd42
 
-/* kperf's row of ispc_request with the fastpath on (its only row that is
- * not a call of syscalls.def): + 0 best case, + 1 worst case. */
+/* kperf's rows with the fastpath on (its rows that are not calls of
+ * syscalls.def): + 2 * (0 ispc_request, 1 ispc_call) + (0 best, 1 worst). */
 #define REGION_KPERF_FASTPATH       0xd48
+#define REGION_KPERF_FASTPATH_ROWS  2
 
 /* vclockcheck (user/vclockcheck, the cost model's clocks checked): one global
  * region per way, + (0 one thread, 1 K in parallel, 2 K serialised by a lock,

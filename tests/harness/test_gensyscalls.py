@@ -106,6 +106,25 @@ def test_result_type():
         parse("0 a (void) -> int\n")
 
 
+def test_words_result():
+    """-> words: a long result, an `out` parameter on the user side only, and a
+    stub that keeps out over the call and stores the six word registers."""
+    calls = parse("0 call (int a, int b, int c, int d) -> words\n1 rr (int a) -> words\n")
+    assert "long sys_call(int a, int b, int c, int d, struct hako_words *out);\n" in \
+        gensyscalls.user_header(calls)
+    assert "long sys_call(uint64_t, uint64_t, uint64_t, uint64_t);\n" in gensyscalls.kernel_prototypes(calls)
+    stubs = stubs_by_name(gensyscalls.user_stubs(calls))
+    assert "\tmovq %rcx, %r10\n\tpushq %r8\n\tsyscall\n\tpopq %rcx\n" in stubs["sys_call"]
+    assert "\tpushq %rsi\n\tsyscall\n" in stubs["sys_rr"]
+    stores = re.findall(r"movq %(\w+), (\d+)\(%rcx\)", stubs["sys_call"])
+    assert stores == [(r, str(8 * i)) for i, r in enumerate(gensyscalls.WORD_REGS)]
+    # out takes an argument register and, on SH-4, an argument word.
+    with pytest.raises(gensyscalls.DefError, match=r"at most 5 with -> words"):
+        parse("0 f (int a, int b, int c, int d, int e, int g) -> words\n")
+    with pytest.raises(gensyscalls.DefError, match=r"more than 6 argument words"):
+        parse("0 f (uint64_t a, uint64_t b, int c, int e) -> words\n")
+
+
 def test_param_words():
     assert [gensyscalls.param_words(p) for p in
             ("int x", "uint64_t ns", "const uint64_t v", "uint64_t *va", "long long x",

@@ -37,7 +37,8 @@ def blocks() -> list[tuple[str, int, int]]:
         ("iotest calibration", d["REGION_IOTEST_CALIB"], d["REGION_IOTEST_CALIB"] + 1),
         ("kperf", d["REGION_KPERF"], d["REGION_KPERF"] + 2 * (highest_syscall() + 1)),
         ("preempt sections", d["REGION_PREEMPT_SECTION"], d["REGION_PREEMPT_RESET"] + 1),
-        ("kperf fastpath", d["REGION_KPERF_FASTPATH"], d["REGION_KPERF_FASTPATH"] + 2),
+        ("kperf fastpath", d["REGION_KPERF_FASTPATH"],
+         d["REGION_KPERF_FASTPATH"] + 2 * d["REGION_KPERF_FASTPATH_ROWS"]),
         ("kperf kernel internals", d["REGION_KINTERNAL"],
          d["REGION_KINTERNAL"] + 2 * d["REGION_KINTERNAL_SLOTS"]),
     ]

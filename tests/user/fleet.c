@@ -1,6 +1,6 @@
 /*
- * tests/user/fleet.c — starting and stopping the servers of an ISPC test
- * (fleet.h).
+ * tests/user/fleet.c — starting and stopping the servers of an ISPC test,
+ * and the helpers of the fastpath's tests (fleet.h).
  */
 #include <stdarg.h>
 #include <errno.h>
@@ -113,3 +113,36 @@ int wait_requests(int want, unsigned ms)
 	return st.requests;
 }
 
+
+struct hako_ica_stat ica_stat_now(void)
+{
+	struct hako_ica_stat st = { 0 };
+	sys_ica_stat(&st);
+	return st;
+}
+
+long fastpath_set(int on)
+{
+	return sys_ispc_mode(on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+}
+
+const char *needs_words(void)
+{
+	struct hako_words w;
+	return sys_ispc_reply_recv(-1, 0, HAKO_ISPC_NONBLOCK, &w) == -ENOSYS ?
+	       "no registers for the message on this arch" : NULL;
+}
+
+const char *needs_words_two_cpus(void)
+{
+	const char *why = needs_words();
+	return why ? why : needs_two_cpus();
+}
+
+long call_words(int pid, struct ispc_call *call, struct hako_words *w)
+{
+	long tag = sys_ispc_call(pid, call->ctl, call->data, 0, w);
+	if (tag < 0)
+		return tag;
+	return tag == call->ctl ? hako_ispc_word_status(w->w) : -ERANGE;
+}

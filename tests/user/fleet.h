@@ -53,4 +53,36 @@ int wait_requests(int want, unsigned ms);
  * for up to MS ms: the tag, or the last error. */
 long send_when_listening(int pid, struct ispc_call *call, unsigned ms);
 
+/*
+ * The fastpath's tests (test_ispc_fastpath.c, test_ispc_call.c).
+ * FP_TEST(name) { ... } is an ISPC_TEST that puts the fastpath switch
+ * back as it found it; FP_TEST_NEEDS(name, need) the same with a need.
+ */
+#define FP_TEST_NEEDS(tname, need) \
+	static int fp_##tname(struct fleet *fl); \
+	ISPC_TEST_NEEDS(tname, need) \
+	{ \
+		long was = sys_ispc_mode(HAKO_ISPC_FASTPATH_QUERY); \
+		CHECK(was == HAKO_ISPC_FASTPATH_ON || was == HAKO_ISPC_FASTPATH_OFF, "query %ld", was); \
+		int failed = fp_##tname(fl); \
+		fleet_stop_all(fl); \
+		sys_ispc_mode((int)was); \
+		return failed; \
+	} \
+	static int fp_##tname(struct fleet *fl __attribute__((unused)))
+#define FP_TEST(tname) FP_TEST_NEEDS(tname, NULL)
+
+struct hako_ica_stat ica_stat_now(void);
+/* The fastpath on (1) or off (0): HAKO_ISPC_FASTPATH_ON or _OFF, or -errno. */
+long fastpath_set(int on);
+/* For TEST_NEEDS: NULL where ispc_call and ispc_reply_recv give the message
+ * in registers (x86_64), else why not (-ENOSYS). */
+const char *needs_words(void);
+/* The same and two CPUs. */
+const char *needs_words_two_cpus(void);
+/* ispc_call (the message in registers) on CALL to PID: the server's
+ * status, or the call's error (-ERANGE if the tag that came back is not
+ * the call's); *w the words. */
+long call_words(int pid, struct ispc_call *call, struct hako_words *w);
+
 #endif

@@ -9,7 +9,9 @@
  * requester killed mid-call, a server killed mid-call, a dead server, a
  * thread asleep in the direct switch woken the general way, a requester
  * that awaits too many results already, and a server whose only thread
- * waits for the result of its own forward, not in a receive.
+ * waits for the result of its own forward, not in a receive.  Each test
+ * runs again as NAME_by_ispc_call with the message in registers
+ * (ispc_call; the test's own servers answer with ispc_reply_recv).
  * No ICA page may be lost.  The fastpath switch is put back as found.
  */
 #include <stdint.h>
@@ -29,47 +31,58 @@
 #define SETTLE_MS 20                 /* a fresh server gets to its receive */
 #define FOREVER_NS 1000000000000ull
 
-static struct hako_ica_stat stat_now(void)
+/*
+ * 1: this test's synchronous calls are ispc_call (the message in
+ * registers, kernel/ipc/ispc_call.c) and its own servers answer with
+ * ispc_reply_recv; 0: ispc_request, ispc_receive and ispc_reply.  Each
+ * test runs both ways as two tests (FP_BOTH); roles get it as argv[0].
+ */
+static int regs;
+
+static const char *regs_arg(void)
 {
-	struct hako_ica_stat st = { 0 };
-	sys_ica_stat(&st);
-	return st;
+	return regs ? "1" : "0";
 }
 
-static long fastpath(int on)
-{
-	return sys_ispc_mode(on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-}
+/* A test body run as NAME (regs 0) and NAME_by_ispc_call (regs 1). */
+#define FP_BOTH_NEEDS(tname, need, need_regs) \
+	static int both_##tname(struct fleet *fl); \
+	FP_TEST_NEEDS(tname, need) { regs = 0; return both_##tname(fl); } \
+	FP_TEST_NEEDS(tname##_by_ispc_call, need_regs) { regs = 1; return both_##tname(fl); } \
+	static int both_##tname(struct fleet *fl __attribute__((unused)))
+#define FP_BOTH(tname) FP_BOTH_NEEDS(tname, NULL, needs_words)
 
-/* An ISPC test whose body runs with the fastpath switch put back after. */
-#define FP_TEST_NEEDS(tname, need) \
-	static int fp_##tname(struct fleet *fl); \
-	ISPC_TEST_NEEDS(tname, need) \
-	{ \
-		long was = sys_ispc_mode(HAKO_ISPC_FASTPATH_QUERY); \
-		CHECK(was == HAKO_ISPC_FASTPATH_ON || was == HAKO_ISPC_FASTPATH_OFF, "query %ld", was); \
-		int failed = fp_##tname(fl); \
-		fleet_stop_all(fl); \
-		sys_ispc_mode((int)was); \
-		return failed; \
-	} \
-	static int fp_##tname(struct fleet *fl __attribute__((unused)))
-#define FP_TEST(tname) FP_TEST_NEEDS(tname, NULL)
+/* A synchronous call on CALL to PID, the way this test makes them: the
+ * server's status, or the call's error. */
+static long sync_call(int pid, struct ispc_call *call)
+{
+	struct hako_words w;
+	return regs ? call_words(pid, call, &w) : ispc_call(pid, call, 0);
+}
 
 #define fleet_role(fl, ...) fleet_start(fl, "selftest", "--role", __VA_ARGS__, NULL)
 
-/* A server on CPU argv[0]: "idle" listens and never receives; "hold"
- * takes one request and keeps it; "late MS" takes one, waits MS ms (its
- * client is killed meanwhile) and replies (exit 0 if the reply worked). */
+/* A server on CPU argv[1] (argv[0]: regs): "idle" listens and never
+ * receives; "hold" takes one request and keeps it; "late MS" takes one,
+ * waits MS ms (its client is killed meanwhile) and replies (exit 0 if the
+ * reply worked; with regs by ispc_reply_recv, whose receive then finds
+ * nothing: -EAGAIN). */
 UROLE(fp_srv)
 {
 	struct hako_ispc_msg m;
+	struct hako_words w;
+	regs = atoi(argv[0]);
+	argv++;
 	if (sys_set_affinity(0, 1ull << atoi(argv[0])) < 0 || sys_ispc_listen(0) < 0)
 		return 1;
-	if (strcmp(argv[1], "idle") != 0 && sys_ispc_receive(&m, 0) < 0)
+	long tag = 0;
+	if (strcmp(argv[1], "idle") != 0 &&
+	    (tag = regs ? sys_ispc_reply_recv(-1, 0, 0, &w) : sys_ispc_receive(&m, 0)) < 0)
 		return 2;
 	if (strcmp(argv[1], "late") == 0) {
 		sleep_ms((uint64_t)atoi(argv[2]));
+		if (regs)
+			return sys_ispc_reply_recv((int)tag, 0, HAKO_ISPC_NONBLOCK, &w) == -EAGAIN ? 0 : 3;
 		m.status = 0;
 		return sys_ispc_reply(&m, 0) < 0 ? 3 : 0;
 	}
@@ -83,19 +96,21 @@ static long call_when_listening(int pid, struct ispc_call *call)
 	long r = ispc_call_op(call, ECHO_NULL, 0, 0, NULL, 0);
 	if (r < 0)
 		return r;
-	r = ispc_call(pid, call, 0);
+	r = sync_call(pid, call);
 	for (unsigned waited = 0; r == -ESRCH && waited < LISTEN_WAIT_MS; waited++) {
 		sleep_ms(1);
-		r = ispc_call(pid, call, 0);
+		r = sync_call(pid, call);
 	}
 	return r;
 }
 
-/* A client on CPU argv[1] making one synchronous request to argv[0] (it is
- * killed while it waits). */
+/* A client on CPU argv[2] making one synchronous request to argv[1]
+ * (argv[0]: regs; it is killed while it waits). */
 UROLE(fp_cli)
 {
 	struct ispc_call call;
+	regs = atoi(argv[0]);
+	argv++;
 	if (sys_set_affinity(0, 1ull << atoi(argv[1])) < 0 || ispc_call_open(&call, 1) < 0)
 		return 1;
 	return call_when_listening(atoi(argv[0]), &call) < 0 ? 2 : 0;
@@ -118,15 +133,17 @@ UROLE(fp_relay)
 	return 2;
 }
 
-/* One synchronous request from CPU 0 to pid argv[0]; exit code: the
- * negated status (0 for success, 100 if the call could not be made). */
+/* One synchronous request from CPU 0 to pid argv[1] (argv[0]: regs);
+ * exit code: the negated status (0 for success, 100 if the call could not
+ * be made). */
 UROLE(fp_call1)
 {
 	struct ispc_call call;
+	regs = atoi(argv[0]);
 	if (sys_set_affinity(0, 1) < 0 || ispc_call_open(&call, 1) < 0 ||
 	    ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0) < 0)
 		return 100;
-	long r = ispc_call(atoi(argv[0]), &call, 0);
+	long r = sync_call(atoi(argv[1]), &call);
 	return r < 0 ? (int)-r : r == 0 ? 0 : 100;
 }
 
@@ -136,17 +153,17 @@ static int echo_calls(int pid, struct ispc_call *call)
 {
 	for (int i = 0; i < CALLS; i++) {
 		if (ispc_call_op(call, ECHO_VALUE, 1000 + i, 0, NULL, 0) < 0 ||
-		    ispc_call(pid, call, 0) != 1000 + i)
+		    sync_call(pid, call) != 1000 + i)
 			return 1 + 3 * i;
 		size_t bytes = call->size;
-		if (ispc_call_op(call, ECHO_FILL, i, (int64_t)bytes, NULL, 0) < 0 || ispc_call(pid, call, 0) != 0)
+		if (ispc_call_op(call, ECHO_FILL, i, (int64_t)bytes, NULL, 0) < 0 || sync_call(pid, call) != 0)
 			return 2 + 3 * i;
 		const uint64_t *w = call->buf;
 		for (size_t k = 0; k < bytes / 8; k++)
 			if (w[k] != echo_word((uint64_t)i, k))
 				return 2 + 3 * i;
 		if (ispc_call_op(call, ECHO_SUM, (int64_t)bytes, 0, NULL, 0) < 0 ||
-		    ispc_call(pid, call, 0) != echo_checksum(w, bytes / 8))
+		    sync_call(pid, call) != echo_checksum(w, bytes / 8))
 			return 3 + 3 * i;
 	}
 	return 0;
@@ -163,12 +180,12 @@ static int echo_both_paths(struct fleet *fl, const char *srv_cpu, int direct)
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 1), 0);
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
 		CHECK_EQ(ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0), 0);
-		CHECK_EQ(ispc_call(echo, &call, 0), 0);     /* echo is in its receive now */
-		struct hako_ica_stat a = stat_now();
+		CHECK_EQ(sync_call(echo, &call), 0);     /* echo is in its receive now */
+		struct hako_ica_stat a = ica_stat_now();
 		CHECK_EQ(echo_calls(echo, &call), 0);
-		struct hako_ica_stat b = stat_now();
+		struct hako_ica_stat b = ica_stat_now();
 		if (!on)
 			CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);   /* never tried */
 		else if (direct)
@@ -185,8 +202,8 @@ static int echo_both_paths(struct fleet *fl, const char *srv_cpu, int direct)
 	return 0;
 }
 
-FP_TEST(fastpath_calls_same_results_as_general_path) { return echo_both_paths(fl, "0", 1); }
-FP_TEST_NEEDS(fastpath_server_on_other_cpu_falls_back, needs_two_cpus)
+FP_BOTH(fastpath_calls_same_results_as_general_path) { return echo_both_paths(fl, "0", 1); }
+FP_BOTH_NEEDS(fastpath_server_on_other_cpu_falls_back, needs_two_cpus, needs_words_two_cpus)
 {
 	return echo_both_paths(fl, "1", 0);
 }
@@ -219,17 +236,17 @@ struct killed_server {
 static int server_killed(struct fleet *fl, const char *how, struct killed_server *out)
 {
 	uint64_t base = ica_free_pages();
-	int srv = fleet_role(fl, "fp_srv", "0", how);
+	int srv = fleet_role(fl, "fp_srv", regs_arg(), "0", how);
 	CHECK(srv > 0, "spawn %d", srv);
 	sleep_ms(SETTLE_MS);
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 1), 0);
-	struct hako_ica_stat a = stat_now();
+	struct hako_ica_stat a = ica_stat_now();
 	struct waiter w = { srv, &call, 1 };
 	int tid = thread_start(waiter_call, &w);
 	CHECK(tid > 0, "thread %d", tid);
 	CHECK_EQ(wait_requests(1, LISTEN_WAIT_MS), 1);
-	struct hako_ica_stat b = stat_now();
+	struct hako_ica_stat b = ica_stat_now();
 	out->srv_status = kill_after(srv, 10);
 	fleet_stop(fl, srv);                        /* reaped already: just forget it */
 	CHECK_EQ(thread_join(tid), 0);
@@ -247,7 +264,7 @@ static int server_killed_both(struct fleet *fl, const char *how, int direct)
 	CHECK_EQ(sys_set_affinity(0, 1), 0);
 	struct killed_server k[2];
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
 		CHECK_EQ(server_killed(fl, how, &k[on]), 0);
 	}
 	CHECK_EQ(k[0].status, -EPIPE);
@@ -261,12 +278,12 @@ static int server_killed_both(struct fleet *fl, const char *how, int direct)
 }
 
 /* The server listens but is not in its receive: the request falls back. */
-FP_TEST(fastpath_server_not_waiting_falls_back) { return server_killed_both(fl, "idle", 0); }
+FP_BOTH(fastpath_server_not_waiting_falls_back) { return server_killed_both(fl, "idle", 0); }
 /* The server took the request by the fastpath and is killed holding it. */
-FP_TEST(fastpath_server_killed_mid_call) { return server_killed_both(fl, "hold", 1); }
+FP_BOTH(fastpath_server_killed_mid_call) { return server_killed_both(fl, "hold", 1); }
 
 /* An asynchronous request is queued ahead: the synchronous one falls back. */
-FP_TEST(fastpath_queue_not_empty_falls_back)
+FP_BOTH(fastpath_queue_not_empty_falls_back)
 {
 	uint64_t base = ica_free_pages();
 	CHECK_EQ(sys_set_affinity(0, 1), 0);
@@ -276,14 +293,14 @@ FP_TEST(fastpath_queue_not_empty_falls_back)
 	CHECK_EQ(ispc_call_open(&calls[0], 0), 0);
 	CHECK_EQ(ispc_call_open(&calls[1], 0), 0);
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		struct hako_ica_stat a = stat_now();
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		struct hako_ica_stat a = ica_stat_now();
 		CHECK_EQ(ispc_call_op(&calls[0], ECHO_VALUE, 7, 0, NULL, 0), 0);
 		CHECK_EQ(ispc_call_op(&calls[1], ECHO_VALUE, 8, 0, NULL, 0), 0);
 		CHECK_EQ(ispc_send(echo, &calls[0], 0), calls[0].ctl);
-		CHECK_EQ(ispc_call(echo, &calls[1], 0), 8);     /* queued behind the first */
+		CHECK_EQ(sync_call(echo, &calls[1]), 8);     /* queued behind the first */
 		CHECK_EQ(ispc_collect(calls[0].ctl, calls, 2, 0, NULL), 7);
-		struct hako_ica_stat b = stat_now();
+		struct hako_ica_stat b = ica_stat_now();
 		CHECK_EQ(b.direct, a.direct);
 		if (on)
 			CHECK(b.fallbacks > a.fallbacks, "no fallback");
@@ -304,7 +321,7 @@ FP_TEST(fastpath_queue_not_empty_falls_back)
  * directly) and, in baseline mode, the server's reply wakes it.  Each
  * synchronous call after that switches directly again.
  */
-FP_TEST(fastpath_direct_sleeper_woken_general_way)
+FP_BOTH(fastpath_direct_sleeper_woken_general_way)
 {
 	uint64_t base = ica_free_pages();
 	CHECK_EQ(sys_set_affinity(0, 1), 0);
@@ -313,18 +330,18 @@ FP_TEST(fastpath_direct_sleeper_woken_general_way)
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 0), 0);
 	CHECK_EQ(ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0), 0);
-	CHECK_EQ(ispc_call(echo, &call, 0), 0);         /* echo is in its receive now */
+	CHECK_EQ(sync_call(echo, &call), 0);         /* echo is in its receive now */
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		struct hako_ica_stat a = stat_now();
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		struct hako_ica_stat a = ica_stat_now();
 		for (int i = 0; i < 3; i++) {
 			CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 10 + i, 0, NULL, 0), 0);
-			CHECK_EQ(ispc_call(echo, &call, 0), 10 + i);
+			CHECK_EQ(sync_call(echo, &call), 10 + i);
 			CHECK_EQ(ispc_call_op(&call, ECHO_VALUE, 20 + i, 0, NULL, 0), 0);
 			CHECK_EQ(ispc_send(echo, &call, 0), call.ctl);
 			CHECK_EQ(ispc_collect(call.ctl, &call, 1, 0, NULL), 20 + i);
 		}
-		struct hako_ica_stat b = stat_now();
+		struct hako_ica_stat b = ica_stat_now();
 		if (on)
 			CHECK(b.direct - a.direct >= (a.mode == HAKO_ISPC_FAST ? 6u : 3u), "direct %lu",
 			      (unsigned long)(b.direct - a.direct));   /* fast mode: the returns too */
@@ -339,21 +356,21 @@ FP_TEST(fastpath_direct_sleeper_woken_general_way)
 
 /* The requester is killed while the server (which took the request by the
  * fastpath) holds it; the server's late reply still works and frees the ICAs. */
-FP_TEST(fastpath_requester_killed_mid_call)
+FP_BOTH(fastpath_requester_killed_mid_call)
 {
 	uint64_t base = ica_free_pages();
 	char pid[16];
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		int srv = fleet_role(fl, "fp_srv", "0", "late", "100");
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		int srv = fleet_role(fl, "fp_srv", regs_arg(), "0", "late", "100");
 		CHECK(srv > 0, "spawn %d", srv);
 		sleep_ms(SETTLE_MS);
 		snprintf(pid, sizeof pid, "%d", srv);
-		struct hako_ica_stat a = stat_now();
-		int cli = spawn_role("fp_cli", pid, "0", NULL);
+		struct hako_ica_stat a = ica_stat_now();
+		int cli = spawn_role("fp_cli", regs_arg(), pid, "0", NULL);
 		CHECK(cli > 0, "spawn %d", cli);
 		CHECK_EQ(kill_after(cli, 30), HAKO_STATUS_KILLED | HAKO_CAUSE_KILL);
-		struct hako_ica_stat b = stat_now();
+		struct hako_ica_stat b = ica_stat_now();
 		int status = -1;
 		CHECK_EQ(waitpid(srv, &status), srv);
 		fleet_stop(fl, srv);
@@ -365,7 +382,7 @@ FP_TEST(fastpath_requester_killed_mid_call)
 }
 
 /* A server that has ended: -ESRCH both ways, nothing tried. */
-FP_TEST(fastpath_dead_server_esrch)
+FP_BOTH(fastpath_dead_server_esrch)
 {
 	uint64_t base = ica_free_pages();
 	int echo = fleet_server(fl, "echo", "echo", NULL);
@@ -374,11 +391,11 @@ FP_TEST(fastpath_dead_server_esrch)
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 1), 0);
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		struct hako_ica_stat a = stat_now();
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		struct hako_ica_stat a = ica_stat_now();
 		CHECK_EQ(ispc_call_op(&call, ECHO_NULL, 0, 0, NULL, 0), 0);
-		CHECK_EQ(ispc_call(echo, &call, 0), -ESRCH);
-		struct hako_ica_stat b = stat_now();
+		CHECK_EQ(sync_call(echo, &call), -ESRCH);
+		struct hako_ica_stat b = ica_stat_now();
 		CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);
 	}
 	CHECK_EQ(ispc_call_close(&call), 0);
@@ -390,7 +407,7 @@ FP_TEST(fastpath_dead_server_esrch)
  * asynchronous requests wait at a server that never receives): a
  * synchronous request is refused with -EAGAIN both ways, nothing tried,
  * and the queued requests come back -EPIPE when the server ends. */
-FP_TEST(fastpath_too_many_awaited_eagain)
+FP_BOTH(fastpath_too_many_awaited_eagain)
 {
 	enum { N = HAKO_ISPC_OUTSTANDING_MAX };
 	static struct ispc_call calls[N + 1];
@@ -399,15 +416,15 @@ FP_TEST(fastpath_too_many_awaited_eagain)
 	for (int i = 0; i <= N; i++)
 		CHECK_EQ(ispc_call_open(&calls[i], 0), 0);
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		int srv = fleet_role(fl, "fp_srv", "0", "idle");
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		int srv = fleet_role(fl, "fp_srv", regs_arg(), "0", "idle");
 		CHECK(srv > 0, "spawn %d", srv);
 		sleep_ms(SETTLE_MS);
-		struct hako_ica_stat a = stat_now();
+		struct hako_ica_stat a = ica_stat_now();
 		for (int i = 0; i < N; i++)
 			CHECK_EQ(ispc_send(srv, &calls[i], 0), calls[i].ctl);
-		CHECK_EQ(ispc_call(srv, &calls[N], 0), -EAGAIN);
-		struct hako_ica_stat b = stat_now();
+		CHECK_EQ(sync_call(srv, &calls[N]), -EAGAIN);
+		struct hako_ica_stat b = ica_stat_now();
 		CHECK_EQ(b.direct + b.fallbacks, a.direct + a.fallbacks);
 		CHECK(fleet_stop(fl, srv) > 0, "stop");
 		for (int i = 0; i < N; i++)
@@ -428,7 +445,7 @@ FP_TEST(fastpath_too_many_awaited_eagain)
  * the client's on to the dead H, which R answers -ESRCH.  The same both
  * ways, and no page lost.
  */
-FP_TEST(fastpath_server_awaiting_its_forward)
+FP_BOTH(fastpath_server_awaiting_its_forward)
 {
 	uint64_t base = ica_free_pages();
 	char hpid[16], rpid[16];
@@ -436,8 +453,8 @@ FP_TEST(fastpath_server_awaiting_its_forward)
 	struct ispc_call call;
 	CHECK_EQ(ispc_call_open(&call, 0), 0);
 	for (int on = 0; on < 2; on++) {
-		CHECK_EQ(fastpath(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
-		int h = fleet_role(fl, "fp_srv", "0", "hold");
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		int h = fleet_role(fl, "fp_srv", regs_arg(), "0", "hold");
 		CHECK(h > 0, "spawn %d", h);
 		snprintf(hpid, sizeof hpid, "%d", h);
 		int r = fleet_role(fl, "fp_relay", hpid);
@@ -446,7 +463,7 @@ FP_TEST(fastpath_server_awaiting_its_forward)
 		sleep_ms(SETTLE_MS);
 		CHECK_EQ(ispc_send(r, &call, 0), call.ctl);
 		sleep_ms(SETTLE_MS);                        /* R has passed it on and waits */
-		int cli = spawn_role("fp_call1", rpid, NULL);
+		int cli = spawn_role("fp_call1", regs_arg(), rpid, NULL);
 		CHECK(cli > 0, "spawn %d", cli);
 		CHECK_EQ(wait_requests(2, LISTEN_WAIT_MS), 2);
 		CHECK_EQ(kill_after(h, 10), HAKO_STATUS_KILLED | HAKO_CAUSE_KILL);

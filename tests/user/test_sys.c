@@ -415,7 +415,9 @@ static int harmless(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 	if ((nr == SYS_ispc_receive && !(a1 & HAKO_ISPC_NONBLOCK)) ||
 	    (nr == SYS_ispc_result && !(a2 & HAKO_ISPC_NONBLOCK)) ||
 	    (nr == SYS_ispc_reply && (a1 & HAKO_ISPC_WAIT)) ||
-	    (nr == SYS_ispc_request && !(a2 & HAKO_ISPC_ASYNC)))
+	    (nr == SYS_ispc_request && !(a2 & HAKO_ISPC_ASYNC)) ||
+	    (nr == SYS_ispc_call && !((int)a3 & ~HAKO_ISPC_DIRECT)) ||
+	    (nr == SYS_ispc_reply_recv && !(a2 & HAKO_ISPC_NONBLOCK)))
 		return 0;                    /* could wait for a request or result for ever */
 	if (nr == SYS_nic_recv && !(a3 & HAKO_NIC_NONBLOCK))
 		return 0;                    /* could wait for a frame for ever */

@@ -28,7 +28,11 @@ writes, into OUTDIR:
                     parameters are 64 bits (two argument words on SH-4)
 
 RESULT is `long` unless the line ends in `-> int64_t` (a result that needs
-64 bits where `long` has 32: SH-4 returns it in r0:r1).
+64 bits where `long` has 32: SH-4 returns it in r0:r1) or `-> words` (a
+`long` result and HAKO_WORDS more words in registers: the user prototype
+gets a last parameter `struct hako_words *out`, which the kernel never
+sees, and the x86_64 stub stores rdx, rsi, rdi, r8, r9 and r10 there after
+the call; the SH-4 stub is the plain one, its kernel returns -ENOSYS).
 
 The parsing is a pure function (parse) so the host tests can feed it text.
 """
@@ -44,7 +48,12 @@ MAX_ARGS = 6
 # (kernel table holes), SYS_COUNT.
 RESERVED = frozenset({"raw", "nosys", "count"})
 LINE = re.compile(r"^(\d+)\s+([a-z_][a-z0-9_]*)\s+\((.*)\)\s*(?:->\s*(\w+)\s*)?$")
-RESULTS = ("long", "int64_t")
+RESULTS = ("long", "int64_t", "words")
+# -> words: the registers the x86_64 kernel leaves the words in, in order
+# (arch_syscall_set_words), and the C ABI's argument registers.
+WORD_REGS = ("rdx", "rsi", "rdi", "r8", "r9", "r10")
+C_ARG_REGS = ("rdi", "rsi", "rdx", "rcx", "r8", "r9")
+OUT_PARAM = "struct hako_words *out"
 # Parameter types of 64 bits on every arch: two argument words where a word
 # (a register) has 32 bits.
 WIDE_TYPES = frozenset({"uint64_t", "int64_t", "long long", "unsigned long long"})
@@ -57,7 +66,14 @@ class Syscall:
     number: int
     name: str
     params: tuple[str, ...]       # C declarations, e.g. "const void *buf"
-    result: str = "long"          # the C result type: long or int64_t
+    result: str = "long"          # long, int64_t, or words (long + HAKO_WORDS in registers)
+
+    def user_params(self) -> tuple[str, ...]:
+        """The user prototype's parameters: a words call adds `out`."""
+        return self.params + ((OUT_PARAM,) if self.result == "words" else ())
+
+    def c_result(self) -> str:
+        return "long" if self.result == "words" else self.result
 
 
 class DefError(ValueError):
@@ -128,15 +144,17 @@ def parse(text: str) -> list[Syscall]:
             raise DefError(f"line {lineno}: {exc}") from None
         if any(not p for p in params):
             raise DefError(f"line {lineno}: empty parameter in {name}")
-        if len(params) > MAX_ARGS:
-            raise DefError(f"line {lineno}: {name} has {len(params)} parameters, at most {MAX_ARGS}")
+        limit = MAX_ARGS - (result == "words")
+        if len(params) > limit:
+            raise DefError(f"line {lineno}: {name} has {len(params)} parameters, at most {limit}"
+                           + (" with -> words (its out pointer takes one)" if result == "words" else ""))
         if number in numbers:
             raise DefError(f"line {lineno}: number {number} used twice")
         if name in names:
             raise DefError(f"line {lineno}: name {name} used twice")
         numbers.add(number)
         names.add(name)
-        if sum(map(param_words, params)) > SH4_WORDS:
+        if sum(map(param_words, params)) + (result == "words") > SH4_WORDS:
             raise DefError(f"line {lineno}: {name} needs more than {SH4_WORDS} argument words "
                            "on a 32-bit arch (a 64-bit parameter takes two)")
         calls.append(Syscall(number, name, params, result))
@@ -155,7 +173,7 @@ def kernel_prototypes(calls: list[Syscall]) -> str:
            "#include <stdint.h>\n\n"]
     for c in calls:
         args = ", ".join(["uint64_t"] * len(c.params)) or "void"
-        out.append(f"{c.result} sys_{c.name}({args});\n")
+        out.append(f"{c.c_result()} sys_{c.name}({args});\n")
     out.append("\n#endif\n")
     return "".join(out)
 
@@ -195,7 +213,7 @@ def user_header(calls: list[Syscall]) -> str:
         out.append(f"#define SYS_{c.name} {c.number}\n")
     out.append(f"#define SYS_COUNT {max(c.number for c in calls) + 1}\n\n")
     for c in calls:
-        out.append(f"{c.result} sys_{c.name}({', '.join(c.params) or 'void'});\n")
+        out.append(f"{c.c_result()} sys_{c.name}({', '.join(c.user_params()) or 'void'});\n")
     out.append("/* Any number, six raw arguments: for tests that feed the kernel garbage. */\n")
     out.append("long sys_raw(long number, long a0, long a1, long a2, long a3, long a4, long a5);\n")
     out.append("\n#endif\n")
@@ -209,6 +227,12 @@ def user_stubs(calls: list[Syscall]) -> str:
         out.append(f"\tmovl ${c.number}, %eax\n")
         if len(c.params) > 3:
             out.append("\tmovq %rcx, %r10\n")
+        if c.result == "words":
+            # out is the argument after the last: kept on the stack over the call.
+            out.append(f"\tpushq %{C_ARG_REGS[len(c.params)]}\n\tsyscall\n\tpopq %rcx\n")
+            out.extend(f"\tmovq %{r}, {8 * i}(%rcx)\n" for i, r in enumerate(WORD_REGS))
+            out.append("\tret\n\t.size sys_{0}, .-sys_{0}\n\n".format(c.name))
+            continue
         out.append("\tsyscall\n\tret\n\t.size sys_{0}, .-sys_{0}\n\n".format(c.name))
     # sys_raw(number, a0..a5): shift every argument down one register.
     out.append("\t.globl sys_raw\n\t.type sys_raw, @function\nsys_raw:\n"
@@ -230,7 +254,7 @@ def user_stubs_sh4(calls: list[Syscall]) -> str:
                    f"\ttrapa #0\n\trts\n\tnop\n\t.size {name}, .-{name}\n\n")
     for c in calls:
         body = ""
-        nwords = sum(map(param_words, c.params))
+        nwords = sum(map(param_words, c.user_params()))
         if nwords > 4:
             body += "\tmov.l @r15, r0\n"
         if nwords > 5:

@@ -33,7 +33,8 @@
  *                 thread, the main thread, a child's slot): it would wait
  *                 for ever, or two would join each other
  *   ispc_request  without ASYNC, ispc_receive and ispc_result without
- *                 NONBLOCK, ispc_reply with WAIT: may wait for ever
+ *                 NONBLOCK, ispc_reply with WAIT, ispc_call with valid
+ *                 flags, ispc_reply_recv without NONBLOCK: may wait for ever
  *   nic_recv      without HAKO_NIC_NONBLOCK: a frame may never come
  *   blk_ctl       DELAY above 1 ms (a request may then take 10 s)
  *   blk_write     to the ramdisk's last FZ_REPORT_BLOCKS (the report)
@@ -292,6 +293,8 @@ bool fz_refused(int nr, const uint64_t *params)
 	case SYS_ispc_receive: return !((int)a[1] & HAKO_ISPC_NONBLOCK);
 	case SYS_ispc_result: return !((int)a[2] & HAKO_ISPC_NONBLOCK);
 	case SYS_ispc_reply:  return (int)a[1] & HAKO_ISPC_WAIT;
+	case SYS_ispc_call:   return !((int)a[3] & ~HAKO_ISPC_DIRECT);
+	case SYS_ispc_reply_recv: return !((int)a[2] & HAKO_ISPC_NONBLOCK);
 	case SYS_nic_recv:    return !(a[3] & HAKO_NIC_NONBLOCK);
 	case SYS_nic_ctl:     return fz.no[FZ_NO_NIC_OPEN] &&
 				     ((int)a[1] == HAKO_NIC_OPEN || (int)a[1] == HAKO_NIC_CLOSE);

@@ -27,6 +27,8 @@ enum bench_op {
 	OP_REPORT,                       /* print the server's figure `report` as `name` */
 	OP_MARK,                         /* mark the OP_STAMP requests' one-way regions: `oneway` */
 	OP_PINGPONG,                     /* reply without waiting, wait on sem_a, post sem_b (switch.c) */
+	OP_CALL,                         /* as OP_STAMP, sent by ispc_call and answered by
+					    ispc_reply_recv: the message in registers */
 };
 
 /* The server's own figures, for OP_REPORT. */

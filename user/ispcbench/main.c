@@ -47,6 +47,8 @@ static const struct bench_target targets[] = {
 	{ "sync_roundtrip_4k_fast", 4000, "request + result, 4 KiB data ICA both ways, fast" },
 	{ "sync_roundtrip_fastpath_nodata_fast", 840, "the same, no data ICA, fastpath" },
 	{ "sync_roundtrip_fastpath_4k_fast", 1000, "the same, 4 KiB data ICA, fastpath" },
+	{ "sync_roundtrip_call_nodata_fast", 840, "ispc_call, message in registers, no data ICA" },
+	{ "sync_roundtrip_call_4k_fast", 1000, "ispc_call, message in registers, 4 KiB data ICA" },
 };
 
 static int mode;

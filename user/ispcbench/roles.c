@@ -13,7 +13,9 @@
  * regions of the server's figures.  Between two OP_MARK requests (basic.c)
  * the server ends the synchronous request's region as soon as a request
  * arrives, before it touches the control ICA, and begins the return's
- * just before it answers an OP_STAMP.
+ * just before it answers an OP_STAMP.  An OP_CALL is answered with
+ * ispc_reply_recv, and so is every OP_CALL that follows it (the message
+ * in registers), until another op comes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +102,35 @@ static long pingpong(struct hako_ispc_msg *m, const struct stamp *st)
 	return r < 0 ? r : sys_ispc_receive(m, 0);
 }
 
-/* The requests that are not OP_STAMP: the server's own figures. */
+/* OP_CALLs, the message in registers: stamp, answer with ispc_reply_recv,
+ * and so on while OP_CALLs come; the first other request goes into *m
+ * for the caller's loop (0), or the error. */
+static __attribute__((noinline)) long serve_calls(struct hako_ispc_msg *m, struct stamp *st)
+{
+	struct hako_words w;
+	long tag = m->ctl;
+	for (;;) {
+		st->t_replied = tsc_now();
+		tag = sys_ispc_reply_recv((int)tag, 0, 0, &w);
+		uint64_t arrived = tsc_now();
+		if (tag < 0)
+			return tag;
+		st = (struct stamp *)hako_ispc_word_ctl_va(w.w);
+		st->t_received = arrived;
+		if (st->op != OP_CALL)
+			break;
+		for (uint32_t i = 0; i < st->touch && (int32_t)i < (int32_t)w.w[5]; i++)
+			(void)*(volatile uint32_t *)(w.w[1] + (uint64_t)i * 4096);
+	}
+	hako_ispc_unpack(tag, w.w, m);
+	return 0;
+}
+
+/* The requests that are not OP_STAMP: OP_CALL, and the server's own figures. */
 static long serve_other(struct hako_ispc_msg *m, struct stamp *st)
 {
+	if (st->op == OP_CALL)
+		return serve_calls(m, st);
 	set_mode_fast((int)st->fast);
 	if (st->op == OP_ASYNC_RETURN)
 		return reply_async(m);

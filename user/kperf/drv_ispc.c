@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include "kperf.h"
 
 static int server = -1;	/* a `kperf --serve`, kept for the run */
@@ -222,8 +223,65 @@ int kperf_drv_ispc_result(struct kperf_run *run)
 	return r < 0 ? kperf_fail("ispc_result", r) : 0;
 }
 
-/* A `kperf --client` that has queued two requests at us; its pid. */
-static int queued_requests(void)
+/* KPERF_NOT_TIMED where the arch has no registers for a message (SH-4:
+ * ispc_call and ispc_reply_recv return -ENOSYS), else 0. */
+static int no_words(struct kperf_run *run)
+{
+	struct hako_words w;
+	if (sys_ispc_reply_recv(-1, 0, HAKO_ISPC_NONBLOCK, &w) != -ENOSYS)
+		return 0;
+	run->why = "no registers for the message on this arch (-ENOSYS)";
+	return KPERF_NOT_TIMED;
+}
+
+/* ispc_call's round trip to the server, as booted or (FASTPATH) with the
+ * fastpath on, in the row's own region, the switch put back as found: 0,
+ * KPERF_NOT_TIMED, or the error. */
+static long ispc_call_round_trip(struct kperf_run *run, int fastpath)
+{
+	struct hako_words w;
+	long id[2];
+	if (no_words(run))
+		return KPERF_NOT_TIMED;
+	if (start_server() < 0 || two_icas(id) < 0)
+		return -1;
+	long was = fastpath ? sys_ispc_mode(HAKO_ISPC_FASTPATH_ON) : 0, r = was;
+	if (was >= 0) {
+		if (fastpath)
+			r = KPERF_TIME_AT(run, REGION_KPERF_FASTPATH + 2, sys_ispc_call(server, (int)id[0], -1, 0, &w),
+					  sys_ispc_call(server, (int)id[1], -1, 0, &w));
+		else
+			r = KPERF_TIME(run, sys_ispc_call(server, (int)id[0], -1, 0, &w),
+				       sys_ispc_call(server, (int)id[1], -1, 0, &w));
+		if (r >= 0 && hako_ispc_word_status(w.w) < 0)
+			r = hako_ispc_word_status(w.w);
+		if (fastpath)
+			sys_ispc_mode((int)was);
+	}
+	sys_ica_free((int)id[0]);
+	sys_ica_free((int)id[1]);
+	return r < 0 ? r : 0;
+}
+
+/* ispc_call: the same round trip as ispc_request's, the message in registers. */
+int kperf_drv_ispc_call(struct kperf_run *run)
+{
+	long r = ispc_call_round_trip(run, 0);
+	run->note = "synchronous round trip, the message in registers, to a server on the same CPU "
+		    "that answers at once";
+	return r < 0 ? kperf_fail("ispc_call", r) : (int)r;
+}
+
+int kperf_drv_ispc_call_fastpath(struct kperf_run *run)
+{
+	long r = ispc_call_round_trip(run, 1);
+	run->note = "ispc_call's round trip with the fastpath on: switched directly to the server "
+		    "(not windowed: its result comes back the general way)";
+	return r < 0 ? kperf_fail("ispc_call, fastpath on", r) : (int)r;
+}
+
+/* A `kperf --client` that has queued N requests at us; its pid. */
+static int queued_requests(int n)
 {
 	char p[16], s[16];
 	long r = sys_ispc_listen(0);
@@ -231,7 +289,9 @@ static int queued_requests(void)
 	if (sem < 0)
 		return kperf_fail("listen", sem);
 	snprintf(p, sizeof p, "%ld", sys_getpid());
-	char *argv[] = { "kperf", "--client", p, "2", sem_arg(s, sizeof s, sem), NULL };
+	char c[4];
+	snprintf(c, sizeof c, "%d", n);
+	char *argv[] = { "kperf", "--client", p, c, sem_arg(s, sizeof s, sem), NULL };
 	int pid = kperf_spawn(argv);
 	r = pid < 0 ? pid : sys_sem_wait((int)sem);
 	sys_sem_destroy((int)sem);
@@ -241,7 +301,7 @@ static int queued_requests(void)
 int kperf_drv_ispc_receive(struct kperf_run *run)
 {
 	struct hako_ispc_msg a, b;
-	int pid = queued_requests();
+	int pid = queued_requests(2);
 	if (pid < 0)
 		return -1;
 	long r = KPERF_TIME(run, sys_ispc_receive(&a, HAKO_ISPC_NONBLOCK),
@@ -257,7 +317,7 @@ int kperf_drv_ispc_receive(struct kperf_run *run)
 int kperf_drv_ispc_reply(struct kperf_run *run)
 {
 	struct hako_ispc_msg a, b;
-	int pid = queued_requests();
+	int pid = queued_requests(2);
 	if (pid < 0)
 		return -1;
 	long r = sys_ispc_receive(&a, 0);
@@ -268,6 +328,31 @@ int kperf_drv_ispc_reply(struct kperf_run *run)
 	waitpid(pid, NULL);
 	run->note = "without waiting for the next request";
 	return r < 0 ? kperf_fail("ispc_reply", r) : 0;
+}
+
+/* Four requests queued: two taken, then each reply_recv answers one and
+ * takes the next, without waiting. */
+int kperf_drv_ispc_reply_recv(struct kperf_run *run)
+{
+	struct hako_ispc_msg a, b;
+	struct hako_words w;
+	if (no_words(run))
+		return KPERF_NOT_TIMED;
+	int pid = queued_requests(4);
+	if (pid < 0)
+		return -1;
+	long r = sys_ispc_receive(&a, 0), c = -1, d = -1;
+	if (r < 0 || (r = sys_ispc_receive(&b, 0)) < 0)
+		return kperf_fail("ispc_receive", r);
+	r = KPERF_TIME(run, c = sys_ispc_reply_recv(a.ctl, 0, HAKO_ISPC_NONBLOCK, &w),
+		       d = sys_ispc_reply_recv(b.ctl, 0, HAKO_ISPC_NONBLOCK, &w));
+	if (c >= 0)
+		sys_ispc_reply_recv((int)c, 0, HAKO_ISPC_NONBLOCK, &w);   /* -EAGAIN: none left */
+	if (d >= 0)
+		sys_ispc_reply_recv((int)d, 0, HAKO_ISPC_NONBLOCK, &w);
+	waitpid(pid, NULL);
+	run->note = "reply, then a request already queued";
+	return r < 0 ? kperf_fail("ispc_reply_recv", r) : 0;
 }
 
 int kperf_drv_ispc_mode(struct kperf_run *run)

@@ -65,9 +65,10 @@ int kperf_serve_main(int sem);
 int kperf_client_main(int server, int n, int sem);
 /* kperf --copy: paper 004's Fig. 2, memory copies best and worst case (copy.c). */
 int kperf_copy_main(void);
-/* The row beside the calls: ispc_request with the fastpath on (drv_ispc.c). */
-#define KPERF_FASTPATH_ROW "ispc_request_fastpath"
+/* The rows beside the calls: ispc_request and ispc_call with the fastpath
+ * on (drv_ispc.c), region REGION_KPERF_FASTPATH + 2 * index + worst. */
 int kperf_drv_ispc_request_fastpath(struct kperf_run *run);
+int kperf_drv_ispc_call_fastpath(struct kperf_run *run);
 /* Stop the ISPC server the drivers started, if any. */
 void kperf_ispc_done(void);
 

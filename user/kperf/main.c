@@ -150,6 +150,25 @@ static int helper_role(int argc, char **argv)
 	return 2;
 }
 
+/* The rows that are not calls of syscalls.def, in region order (kperf.h). */
+static const struct {
+	const char *name, *call;
+	int (*driver)(struct kperf_run *run);
+} fastpath_rows[] = {
+	{ "ispc_request_fastpath", "ispc_request", kperf_drv_ispc_request_fastpath },
+	{ "ispc_call_fastpath", "ispc_call", kperf_drv_ispc_call_fastpath },
+};
+#define NFASTPATH_ROWS (int)(sizeof fastpath_rows / sizeof fastpath_rows[0])
+_Static_assert(NFASTPATH_ROWS == REGION_KPERF_FASTPATH_ROWS, "a region pair per row");
+
+static int fastpath_row(const char *name)
+{
+	for (int i = 0; i < NFASTPATH_ROWS; i++)
+		if (strcmp(name, fastpath_rows[i].name) == 0)
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0, internal_only = 0;
@@ -170,7 +189,7 @@ int main(int argc, char **argv)
 		return failed ? 1 : 0;
 	}
 	for (int i = 1; i < argc; i++)
-		if (!find_call(argv[i]) && strcmp(argv[i], KPERF_FASTPATH_ROW) != 0) {
+		if (!find_call(argv[i]) && !fastpath_row(argv[i])) {
 			printf("kperf: no system call %s in syscalls.def\n", argv[i]);
 			return 2;
 		}
@@ -188,14 +207,16 @@ int main(int argc, char **argv)
 		if (named)
 			failed += measure(c, 0) + measure(c, 1);
 	}
-	/* The fastpath's row, numbered as ispc_request, right after the calls. */
-	const struct kperf_call fastpath = { find_call("ispc_request")->nr, KPERF_FASTPATH_ROW,
-					     kperf_drv_ispc_request_fastpath };
-	int named = argc < 2;
-	for (int k = 1; k < argc; k++)
-		named |= strcmp(argv[k], KPERF_FASTPATH_ROW) == 0;
-	if (named)
-		failed += measure(&fastpath, 0) + measure(&fastpath, 1);
+	/* The fastpath's rows, numbered as their calls, right after the calls. */
+	for (int i = 0; i < NFASTPATH_ROWS; i++) {
+		const struct kperf_call row = { find_call(fastpath_rows[i].call)->nr, fastpath_rows[i].name,
+						fastpath_rows[i].driver };
+		int named = argc < 2;
+		for (int k = 1; k < argc; k++)
+			named |= strcmp(argv[k], row.name) == 0;
+		if (named)
+			failed += measure(&row, 0) + measure(&row, 1);
+	}
 	kperf_ispc_done();
 	if (argc < 2)
 		failed += measure_internals();

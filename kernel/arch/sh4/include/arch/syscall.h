@@ -60,4 +60,13 @@ static inline void arch_syscall_set_result(struct trapframe *tf, int64_t r)
 		tf->r[1] = (uint32_t)((uint64_t)r >> 32);
 }
 
+/* A `-> words` call's words (syscalls.def): none here, a register holds
+ * 32 bits; such calls return -ENOSYS (kernel/syscall/sys_ispc.c). */
+#define ARCH_SYSCALL_WORDS 0
+static inline void arch_syscall_set_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
+					  uint64_t w4, uint64_t w5)
+{
+	(void)w0, (void)w1, (void)w2, (void)w3, (void)w4, (void)w5;
+}
+
 #endif

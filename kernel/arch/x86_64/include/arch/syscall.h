@@ -1,13 +1,15 @@
 /*
  * arch/syscall.h — where a system call's number, arguments and result
  * live in the saved user registers (x86_64: number in rax, arguments in
- * rdi, rsi, rdx, r10, r8, r9, result in rax; syscall_entry.S saves them).
+ * rdi, rsi, rdx, r10, r8, r9, result in rax, a `-> words` call's words
+ * in rdx, rsi, rdi, r8, r9, r10; syscall_entry.S saves them all).
  * Inline: they are on every system call.
  */
 #ifndef HAKO_ARCH_SYSCALL_H
 #define HAKO_ARCH_SYSCALL_H
 
 #include <stdint.h>
+#include <arch/arch.h>
 #include <arch/trapframe.h>
 
 #define ARCH_SYSCALL_ARGS 6
@@ -27,5 +29,26 @@ static inline uint64_t arch_syscall_arg(const struct trapframe *tf, int n)
 }
 
 static inline void arch_syscall_set_result(struct trapframe *tf, int64_t r) { tf->rax = (uint64_t)r; }
+
+/*
+ * A `-> words` call's words (syscalls.def, hako.h's struct hako_words):
+ * written into the running thread's syscall frame, at the top of its
+ * kernel stack (gs:16), as rdx, rsi, rdi, r8, r9, r10 — registers the C
+ * ABI lets a call clobber, which sysret and iretq load from the frame.
+ * Only from a system call's handler, on its own thread.
+ */
+#define ARCH_SYSCALL_WORDS 6
+static inline void arch_syscall_set_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
+					  uint64_t w4, uint64_t w5)
+{
+	uint64_t top = arch_this_cpu_read64(__builtin_offsetof(struct arch_cpu_head, syscall_kstack));
+	struct trapframe *tf = (struct trapframe *)(top - sizeof *tf);
+	tf->rdx = w0;
+	tf->rsi = w1;
+	tf->rdi = w2;
+	tf->r8 = w3;
+	tf->r9 = w4;
+	tf->r10 = w5;
+}
 
 #endif

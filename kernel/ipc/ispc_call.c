@@ -1,0 +1,148 @@
+/*
+ * ispc_call.c — the two server calls with the message in registers
+ * (seL4's Call and ReplyRecv in Hako's terms): ispc_call, a new
+ * synchronous request and the wait for its result in one kernel entry,
+ * and ispc_reply_recv, a server's synchronous reply followed by its next
+ * receive.  The message's fields come in as arguments and go back as the
+ * words of hako_ispc.h, which the system-call layer (sys_ispc.c) leaves
+ * in the caller's registers: no struct hako_ispc_msg crosses user memory.
+ *
+ * Each has a dedicated path for the fastpath's common case, with one
+ * hold of ica_lock each way and no search beyond the server's port:
+ *   ispc_call: the fastpath's dedicated call (fastpath_request_words),
+ *     its result read straight into the words;
+ *   ispc_reply_recv: the reply of a windowed server whose result goes to
+ *     a live stage (the common case of ispc.c's deliver), the return's
+ *     direct switch (fastpath_return), then the request the fastpath
+ *     handed to this server meanwhile, read straight into the words.
+ * Everything else — and every step of those where a precondition fails —
+ * is ispc.c's general path, the one ispc_request, ispc_reply and
+ * ispc_receive take: the control ICA (and the data ICA) change holder as
+ * there, asynchronous users of the same queues see them as always, and
+ * every failure gives what the general path gives.
+ *
+ * Preconditions, checked in this order before anything is changed:
+ *   - ispc_call: flags has nothing but HAKO_ISPC_DIRECT (else -EINVAL);
+ *     a forward of a direct request is passed on as by ispc_request
+ *     (HAKO_ISPC_PASSED, no result comes back); dedicated path: p has a port, the fastpath is on, fast mode, then
+ *     fastpath_request's own (ispc_fastpath.c), under ica_lock;
+ *   - ispc_reply_recv: flags has nothing but HAKO_ISPC_NONBLOCK (else
+ *     -EINVAL); ctl < 0 is a receive alone (a server's first call);
+ *     dedicated path: ctl >= 0, flags 0, the fastpath is on, p has fast
+ *     mode's window and listens; under ica_lock, ctl is a request p
+ *     serves, and the stage its result goes back to is alive; after the
+ *     return, a request was handed to p (port->handed), else
+ *     ispc.c's receive waits the general way.
+ * Callers hold no lock; both may sleep.
+ */
+#include <stdint.h>
+#include <errno.h>
+#include <ica.h>
+#include <ispc.h>
+#include <proc.h>
+#include <spinlock.h>
+#include "ispc_internal.h"
+
+/* The general path's answer as words: the tag (r 0, the message in m),
+ * HAKO_ISPC_PASSED (a forward of a direct request passed on: no result,
+ * m as the caller gave it; tags are never 1, ica.h), or the error. */
+static long general(long r, const struct hako_ispc_msg *m, uint64_t w[HAKO_WORDS])
+{
+	if (r < 0)
+		return r;
+	hako_ispc_pack(m, w);
+	return r == HAKO_ISPC_PASSED ? r : m->ctl;
+}
+
+/* ispc.c's paths, each with a message of its own (kept out of the
+ * dedicated paths' frames). */
+static __attribute__((noinline)) long request_general(struct proc *p, int pid, int ctl, int data,
+							int flags, uint64_t w[HAKO_WORDS])
+{
+	struct hako_ispc_msg m = { .ctl = ctl, .data = data };
+	return general(ispc_request(p, pid, &m, flags), &m, w);
+}
+
+static __attribute__((noinline)) long result_general(struct proc *p, int ctl, uint64_t w[HAKO_WORDS])
+{
+	struct hako_ispc_msg m;
+	return general(ispc_result(p, ctl, &m, 0), &m, w);
+}
+
+/* A reply (ctl >= 0) and the next receive, or the receive alone. */
+static __attribute__((noinline)) long reply_recv_general(struct proc *p, int ctl, int status, int flags,
+							   uint64_t w[HAKO_WORDS])
+{
+	struct hako_ispc_msg m = { .ctl = ctl, .status = status };
+	long r = ctl < 0 ? ispc_receive(p, &m, flags) : ispc_reply(p, &m, HAKO_ISPC_WAIT | flags);
+	return general(r, &m, w);
+}
+
+long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w[HAKO_WORDS])
+{
+	if (flags & ~HAKO_ISPC_DIRECT)
+		return -EINVAL;
+	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
+	if (port && __builtin_expect(ispc_fastpath_on, 1) && ica_mode == HAKO_ISPC_FAST) {
+		spin_lock(&ica_lock);
+		switch (fastpath_request_words(p, port, pid, ctl, data, flags, w)) {
+		case FP_DONE:                /* ica_lock released */
+			return ctl;
+		case FP_WAIT:                /* the switch was refused: the general wait, after
+						one more hold (in fast mode ispc_result pastes the
+						ICAs, still mapped, again: the same PTEs) */
+			spin_unlock(&ica_lock);
+			return result_general(p, ctl, w);
+		case FP_NOT_TAKEN:
+			break;
+		}
+		spin_unlock(&ica_lock);
+	}
+	return request_general(p, pid, ctl, data, flags, w);
+}
+
+/* The dedicated reply: p answers its request on control ICA ctl with
+ * status, as ispc_reply's fast branch does it when the result reaches a
+ * live stage.  False (nothing changed) if ctl is not such a request.
+ * Caller holds ica_lock, held on return. */
+static bool reply_direct(struct proc *p, struct ispc_port *port, int ctl, int status)
+{
+	struct ica *c = ica_lookup(ctl);
+	struct ispc_req *r = c ? c->req : NULL;
+	if (!r || r->ctl != c || r->state != RQ_SERVING || r->at != port || !port->listening)
+		return false;
+	struct proc *to = stage_back(r);
+	if (!to)
+		return false;                /* that stage has ended: deliver skips it */
+	set_holder(r, NULL);
+	r->answered_by = p->pid;
+	r->status = status;
+	r->depth = r->direct ? 0 : r->depth - 1;
+	fastpath_return(port, return_to(r, to));
+	return true;
+}
+
+long ispc_reply_recv(struct proc *p, int ctl, int status, int flags, uint64_t w[HAKO_WORDS])
+{
+	if (flags & ~HAKO_ISPC_NONBLOCK)
+		return -EINVAL;
+	struct ispc_port *port = p->ispc;
+	if (ctl < 0 || !port || flags || !__builtin_expect(ispc_fastpath_on, 1) || !p->ica_window)
+		return reply_recv_general(p, ctl, status, flags, w);
+	spin_lock(&ica_lock);
+	if (!reply_direct(p, port, ctl, status)) {
+		spin_unlock(&ica_lock);
+		return reply_recv_general(p, ctl, status, 0, w);
+	}
+	struct ispc_req *r = port->handed;   /* by the fastpath: serving, ours already */
+	if (!r) {                            /* the general receive, after one more hold */
+		spin_unlock(&ica_lock);
+		return reply_recv_general(p, -1, 0, 0, w);
+	}
+	port->handed = NULL;
+	struct proc *from = r->stage[r->depth - 1];
+	fill_words(w, r, from ? from->pid : -1);
+	int tag = r->ctl->id;
+	spin_unlock(&ica_lock);
+	return tag;
+}
