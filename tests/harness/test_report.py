@@ -201,6 +201,23 @@ def test_paper004_tables_2_3_4_beside_the_papers(canned):
     assert "The paper's START costs 131–263 normal switches" in md
 
 
+def test_paper004_release_latency_from_the_committed_sitting(canned):
+    results = canned / "results"
+    figs = {}
+    md = "\n".join(p004s.section004_latency(results, figs))
+    assert "no results/bench-isoch.jsonl: run `./hako bench isoch` and commit it." in md
+    assert not figs
+    write(canned, "bench-isoch.jsonl", [
+        {"kind": "isoch_hist", "load": load, "cpu": cpu, "lat_count": 500, "missed": 0,
+         "overruns": cpu, "lat_min_ns": 1110, "lat_mean_ns": 1143, "lat_max_ns": 4190 + cpu,
+         "bucket_ns": 1000, "hist": [0, 499, 0, 0, 1]}
+        for load in ("hogs", "hogs+nic-packed") for cpu in (0, 1)])
+    md = "\n".join(p004s.section004_latency(results, figs))
+    assert "| hogs+nic-packed | 1 | 500 | 0 | 1 | 1.11 / 1.14 / 4.19 |" in md
+    assert "![Paper 004: release-latency histograms" in md and "isoch-latency.svg" in figs
+    assert "hogs+nic-packed-cpu1" in figs["isoch-latency.svg"]
+
+
 def test_paper004_tables_say_not_yet_without_results(canned):
     md = "\n".join(p004s.section004_preempt(canned / "results")
                    + p004s.section004_isoch(canned / "results"))

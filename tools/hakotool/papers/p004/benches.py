@@ -149,6 +149,7 @@ REPORT_INPUTS = (
     *((f"bench-preempt-pcs.{p}.joined.jsonl", "./hako bench preempt-pcs")
       for p in PAPER_PROFILES[1:]),
     ("bench-isoch-calls.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}"),
+    ("bench-isoch.jsonl", "./hako bench isoch (a sitting committed, not rerun)"),
     *((f"bench-isoch-calls.{p}.joined.jsonl", f"./hako bench isoch-calls --model {ALL_FOUR}")
       for p in PAPER_PROFILES),
     ("bench-isoch-calls-table.jsonl", f"./hako bench isoch-calls-table --model {ALL_FOUR}"),

@@ -2,14 +2,15 @@
 
     ./hako paper 004 plots [RESULTS.jsonl] [OUT.svg]
 
-defaults: results/bench-isoch.jsonl and docs/isoch-jitter.svg.
+defaults: results/bench-isoch.jsonl and build/isoch-latency.svg.
 
 Reads the "isoch_hist" records of `./hako bench isoch` (one per load and
 CPU: 500 releases of a 1 ms periodic thread, latency in 1 µs buckets, the
 last bucket holding the rest) and draws one panel per load with a line per
 CPU (tools/hakotool/plots.py: the same SVG bytes for the same records).
-The histograms move by tens of instructions from run to run, so this plot
-lives in docs/, not in the byte-identical report.
+The histograms move by tens of instructions from run to run, so the report
+draws them from a committed sitting (results/bench-isoch.jsonl) that `make
+report` does not rerun (report.py, section004_latency).
 
 The parsing is a pure function (series) so the host tests can feed it records.
 """
@@ -38,7 +39,7 @@ def series(records) -> tuple[list[tuple[str, dict[int, list[int]]]], int]:
 
 def main(argv: list[str]) -> int:
     src = Path(argv[0] if argv else "results/bench-isoch.jsonl")
-    dst = Path(argv[1] if len(argv) > 1 else "docs/isoch-jitter.svg")
+    dst = Path(argv[1] if len(argv) > 1 else "build/isoch-latency.svg")
     try:
         loads, bucket = series([json.loads(line) for line in src.read_text().splitlines()
                                 if line.strip()])

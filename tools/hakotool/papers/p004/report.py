@@ -19,7 +19,8 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     if not lines:
         return out + ["The measurement program: not run (no results/bench-kperf.jsonl: run "
                       "`./hako bench kperf --model modern`).", ""] + section004_preempt(results) \
-            + section004_isoch(results) + section004_machines(results, figs) \
+            + section004_isoch(results) + section004_latency(results, figs) \
+            + section004_machines(results, figs) \
             + section004_copy(results, figs)
     out += [f"Mode: QEMU **icount**, {boot_of(recs)}, `--net hub`, with the cost model "
             "`modern`. Units: best and worst are **guest instructions** (mean, min–max over "
@@ -36,6 +37,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "Fig. 1 averages them across machines (below).", ""]
     out += section004_preempt(results)
     out += section004_isoch(results)
+    out += section004_latency(results, figs)
     out += section004_machines(results, figs)
     out += section004_copy(results, figs)
     return out
@@ -208,6 +210,37 @@ def section004_isoch(results: Path) -> list[str]:
     for run, tag, _ in modes:
         out += isoch_per_machine(results, run, tag)
     return out
+
+
+def section004_latency(results: Path, figs: dict) -> list[str]:
+    """The release-latency histograms of periodic threads under load: the
+    committed sitting of `./hako bench isoch` (results/bench-isoch.jsonl),
+    which the report does not rerun (plots.py: they move from run to run)."""
+    from . import plots as latency
+    title = "Release latency of periodic threads under load (the committed sitting of `./hako bench isoch`)"
+    recs = read(results, "bench-isoch.jsonl")
+    try:
+        loads, bucket = latency.series(recs)
+    except ValueError:
+        return not_yet(title, "no results/bench-isoch.jsonl: run `./hako bench isoch` and commit it.")
+    figs["isoch-latency.svg"] = draw("release_latency", loads, bucket)
+    rows = [(str(r["load"]), str(r["cpu"]), n(r.get("lat_count", sum(r["hist"]))),
+             n(r.get("missed", 0)), n(r.get("overruns", 0)),
+             " / ".join(f"{r.get(k, 0) / 1000:.2f}" for k in ("lat_min_ns", "lat_mean_ns",
+                                                              "lat_max_ns")))
+            for r in recs if r.get("kind") == "isoch_hist"]
+    return [f"### {title}", "",
+            f"Mode: QEMU **icount**, {boot_of(recs)}. One periodic thread per CPU (rate-monotonic "
+            "priorities), its release latency (the release's timer to the thread running) in "
+            f"{bucket / 1000:g} µs buckets, as cyclictest prints it, under each load in turn. "
+            "Read from results/bench-isoch.jsonl, kept in git and not rerun by the report: the "
+            "loads' device traffic goes through QEMU's host threads, so the histograms move "
+            "from run to run. The paper shows no latency figure; this is the isochronous "
+            "scheduler's purpose, measured.", ""] \
+        + table(("load", "CPU", "releases", "missed", "overruns", "latency min / mean / max µs"),
+                rows) + ["",
+            "![Paper 004: release-latency histograms of periodic threads, one panel per load, "
+            "a line per CPU](isoch-latency.svg)", ""]
 
 
 def isoch_per_machine(results: Path, run: str = "bench-isoch-calls", tag: str = "") -> list[str]:
