@@ -113,6 +113,7 @@ static const struct option {
 	{ "fastpath", "on or off", on_off },
 	{ "drvswitch", "on or off", on_off },
 	{ "drvmode", "user or super", drvmode_ok },
+	{ "semdirect", "on or off", on_off },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

@@ -8,6 +8,14 @@
  * Any process may post or wait on an id it knows; only the creator may
  * destroy it, and its semaphores go when it ends.  Waiters of a destroyed
  * semaphore get -EINVAL.  The system calls are in syscall/sys_sem.c.
+ *
+ * A post that wakes a waiter hands it the unit.  With semdirect=on (the
+ * default; sem_direct_on, switchable at run time) a waiter that last ran
+ * on the poster's CPU, with at least the poster's priority, runs at once
+ * in the poster's place (sched_wake_switch): the poster stays runnable at
+ * the head of its queue.  With semdirect=off, or when the scheduler does
+ * not allow it, the waiter is queued (sched_wakeup) and runs when the
+ * scheduler picks it.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -15,6 +23,8 @@
 #include <sem.h>
 #include <thread.h>
 #include <region.h>
+#include <cmdline.h>
+#include <string.h>
 
 #define SEM_MAX 64
 #define SEM_VALUE_MAX 0x7fffffff
@@ -28,9 +38,12 @@ struct sem {
 };
 
 static struct sem sems[SEM_MAX];
+bool sem_direct_on = true;
 
 void sem_init(void)
 {
+	const char *v = cmdline_get(&kcmdline, "semdirect");   /* on or off: options.c */
+	sem_direct_on = !v || strcmp(v, "off") != 0;
 	for (int i = 0; i < SEM_MAX; i++) {
 		waitq_init(&sems[i].wq, "sem", LOCK_WAITQ);
 		sems[i].gen = 1;
@@ -85,8 +98,13 @@ long sem_post(int id)
 	if (!s)
 		return -EINVAL;
 	long r = 0;
-	if (waitq_hand_over(&s->wq))
-		;                            /* the unit goes straight to the first waiter */
+	/* The unit goes straight to the first waiter, if any. */
+	int woke = __atomic_load_n(&sem_direct_on, __ATOMIC_RELAXED) ?
+		   waitq_hand_over_run(&s->wq) : waitq_hand_over(&s->wq);
+	if (woke == 2)
+		return 0;                    /* the waiter ran here: the lock went before the switch */
+	if (woke)
+		;
 	else if (s->value >= SEM_VALUE_MAX)
 		r = -ERANGE;
 	else {

@@ -7,6 +7,11 @@
 #ifndef HAKO_SEM_H
 #define HAKO_SEM_H
 
+#include <stdbool.h>
+
+/* semdirect=on: a post runs a waiter of its CPU at once (sem.c); tests switch it. */
+extern bool sem_direct_on;
+
 void sem_init(void);
 long sem_create(int value, int owner);  /* value >= 0; owner: a pid; the id, or -EAGAIN (table full) */
 long sem_post(int id);                  /* 0, or -ERANGE at the largest count */

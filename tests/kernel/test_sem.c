@@ -1,0 +1,110 @@
+/*
+ * test_sem.c — self-tests of the semaphores' post (kernel/sync/sem.c):
+ * with semdirect on, a post runs a waiter of its own CPU at once when the
+ * scheduler allows (sched_wake_switch), and falls back to queueing the
+ * waiter otherwise; with it off, the waiter is always queued.  Both ways
+ * are run in one boot, the switch flipped here and put back.
+ */
+#include <stdint.h>
+#include <cpu.h>
+#include <ktest.h>
+#include <sched.h>
+#include <sem.h>
+#include <smp.h>
+#include <thread.h>
+
+#define OWNER (-1)                   /* no process owns the tests' semaphores */
+
+static volatile long sem_id;
+static volatile int waiter_done;
+
+static void sem_waiter(void *arg)
+{
+	long r = sem_wait((int)sem_id);
+	waiter_done = 1;
+	thread_exit(r == 0 ? 0 : 1);
+}
+
+/* Start a waiter of priority prio pinned to cpu and wait until it sleeps
+ * on the semaphore; then post.  Returns whether the waiter had run by the
+ * time the post returned (-1: it could not be set up), and joins it. */
+static int post_to_waiter(int prio, int cpu)
+{
+	waiter_done = 0;
+	sem_id = sem_create(0, OWNER);
+	if (sem_id < 0)
+		return -1;
+	struct thread *w = thread_create("sem-waiter", sem_waiter, NULL, prio, 1ull << cpu);
+	if (!w) {
+		sem_destroy((int)sem_id, OWNER);
+		return -1;
+	}
+	thread_start(w);
+	while (__atomic_load_n(&w->state, __ATOMIC_ACQUIRE) != T_SLEEPING || !w->wait_on)
+		thread_sleep_ns(20000);      /* not a yield: a waiter of lower priority must run */
+	long r = sem_post((int)sem_id);
+	int ran = waiter_done;
+	int code = thread_join(w);
+	sem_destroy((int)sem_id, OWNER);
+	return r == 0 && code == 0 ? ran : -1;
+}
+
+/* The running test thread, pinned to its CPU for the test's length. */
+struct pinned {
+	struct thread *me;
+	uint64_t affinity;
+	int cpu;
+};
+
+static struct pinned pin_here(void)
+{
+	struct thread *me = thread_current();
+	struct pinned p = { me, me->affinity, -1 };
+	push_off();
+	p.cpu = cpu_id();
+	pop_off();
+	sched_set_affinity(me, 1ull << p.cpu);
+	return p;
+}
+
+static void unpin(struct pinned p, bool direct_was)
+{
+	sem_direct_on = direct_was;
+	sched_set_affinity(p.me, p.affinity);
+}
+
+TEST(sem_post_runs_a_waiter_of_its_cpu_at_once_only_with_semdirect_on)
+{
+	bool was = sem_direct_on;
+	struct pinned p = pin_here();
+	int prio = p.me->prio;
+	sem_direct_on = true;
+	int direct = post_to_waiter(prio, p.cpu);
+	int higher = post_to_waiter(prio < NPRIO - 1 ? prio + 1 : prio, p.cpu);
+	sem_direct_on = false;
+	int queued = post_to_waiter(prio, p.cpu);
+	unpin(p, was);
+	CHECK_EQ(direct, 1);             /* equal priority, this CPU: ran before the post returned */
+	CHECK_EQ(higher, 1);
+	CHECK_EQ(queued, 0);             /* semdirect=off: queued, runs at our next switch */
+	return 0;
+}
+
+TEST(sem_post_queues_a_waiter_of_lower_priority_or_another_cpu)
+{
+	bool was = sem_direct_on;
+	struct pinned p = pin_here();
+	int prio = p.me->prio;
+	sem_direct_on = true;
+	int lower = prio > 0 ? post_to_waiter(prio - 1, p.cpu) : 0;
+	int elsewhere = 0;
+	if (ncpus > 1) {
+		/* Runs there at once, so it may be done early: only a fallback
+		 * that went wrong (a switch to a thread of another CPU) fails. */
+		elsewhere = post_to_waiter(prio, (p.cpu + 1) % ncpus) < 0 ? -1 : 0;
+	}
+	unpin(p, was);
+	CHECK_EQ(lower, 0);              /* lower priority: never ahead of the poster */
+	CHECK_EQ(elsewhere, 0);
+	return 0;
+}
