@@ -204,13 +204,9 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	prev->runtime_tsc += now - prev->switched_in_tsc;
 	next->switched_in_tsc = now;
 	c->current = next;
-	if (direct) {                    /* next is a thread woken by hand, never the idle one */
-		c->idle = false;
-		c->cur_prio = next->prio;
-	} else {
-		c->idle = next == c->idle_thread;
-		c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
-	}
+	bool idle = !direct && next == c->idle_thread;   /* direct: woken by hand, never idle */
+	c->idle = idle;
+	c->cur_prio = idle ? PRIO_IDLE : next->prio;
 	c->prev = prev;
 	c->ctx_switches++;
 	bool intena = c->intena;
@@ -225,6 +221,12 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 		c->direct_unlocked = false;  /* prev of that switch sleeps: nothing else to do */
 		c->prev = NULL;
 		sync_wait(HAKO_SYNC_THREAD, c->current);   /* as sched_finish_switch does */
+	} else if (c->prev_target < 0 && c->prev->state != T_DEAD) {
+		/* sched_finish_switch's common case, inline: prev stays (asleep
+		 * or queued here), so only the lock is left to release. */
+		sync_wait(HAKO_SYNC_THREAD, c->current);
+		c->prev = NULL;
+		spin_unlock(&c->rq.lock);
 	} else
 		sched_finish_switch();
 }
