@@ -108,3 +108,63 @@ TEST(sem_post_queues_a_waiter_of_lower_priority_or_another_cpu)
 	CHECK_EQ(elsewhere, 0);
 	return 0;
 }
+
+/* Posters and waiters on every CPU at once on one semaphore: the lock-free
+ * count and the sleepers' queue must lose no unit (a lost one leaves a
+ * waiter asleep for ever) and make none (checked at the end: one wait
+ * more would have nothing to take, so a post must hand its unit over). */
+#define STRESS_THREADS 4
+#define STRESS_ROUNDS 400
+
+static void stress_poster(void *arg)
+{
+	for (int i = 0; i < STRESS_ROUNDS; i++) {
+		if (sem_post((int)sem_id) != 0)
+			thread_exit(1);
+		if (i % 7 == 0)
+			sched_yield();
+	}
+	thread_exit(0);
+}
+
+static void stress_waiter(void *arg)
+{
+	for (int i = 0; i < STRESS_ROUNDS; i++)
+		if (sem_wait((int)sem_id) != 0)
+			thread_exit(1);
+	thread_exit(0);
+}
+
+TEST(sem_counts_hold_with_posters_and_waiters_on_every_cpu)
+{
+	bool was = sem_direct_on;
+	struct thread *t[2 * STRESS_THREADS];
+	int bad = 0;
+	for (int direct = 0; direct < 2; direct++) {
+		sem_direct_on = direct;
+		sem_id = sem_create(0, OWNER);
+		CHECK(sem_id >= 0, "sem_create %ld", sem_id);
+		for (int i = 0; i < 2 * STRESS_THREADS; i++) {
+			t[i] = thread_create(i & 1 ? "sem-poster" : "sem-waiter",
+					     i & 1 ? stress_poster : stress_waiter, NULL, PRIO_DEFAULT,
+					     1ull << (i / 2 % ncpus));
+			CHECK(t[i], "thread_create");
+			thread_start(t[i]);
+		}
+		for (int i = 0; i < 2 * STRESS_THREADS; i++)
+			bad += thread_join(t[i]);
+		/* Every unit taken: a waiter started now sleeps until the post. */
+		waiter_done = 0;
+		struct thread *w = thread_spawn("sem-waiter", sem_waiter, NULL, PRIO_DEFAULT);
+		CHECK(w, "thread_spawn");
+		thread_sleep_ns(2000000);
+		int early = waiter_done;
+		sem_post((int)sem_id);
+		bad += thread_join(w);
+		sem_destroy((int)sem_id, OWNER);
+		CHECK(!early, "semdirect %d: a unit was left over", direct);
+	}
+	sem_direct_on = was;
+	CHECK_EQ(bad, 0);
+	return 0;
+}
