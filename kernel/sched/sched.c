@@ -28,8 +28,8 @@
  * to sleep on a wait queue and runs a thread asleep on another, on this
  * CPU, in its place, under the same lock protocol as every switch.  And
  * one wake-up does not queue the thread it wakes: sched_wake_switch (a
- * semaphore post, sem.c) runs a sleeper of this CPU at once, the waker
- * queued at the head of its priority.
+ * semaphore post, sem.c) runs a sleeper of this CPU that would preempt
+ * the waker at once, instead of at the end of the call.
  *
  * A CPU can be withdrawn from scheduling at boot, before any thread
  * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
@@ -61,23 +61,15 @@ void sched_withdraw_cpu(int cpu, void (*loop)(void))
 	smp_send_resched(cpu);           /* out of its hlt, into the loop */
 }
 
-/* Queue t at the tail of its priority, or at the head (a thread that gave
- * its CPU away before its turn was over: sched_wake_switch). */
-static inline __attribute__((always_inline))
-void rq_push_at(struct cpu *c, struct thread *t, bool head)
+static void rq_push(struct cpu *c, struct thread *t)
 {
 	if (t->on_rq)
 		panic("sched: thread %d queued twice", t->tid);
 	t->on_rq = true;
-	if (head)
-		list_push_front(&c->rq.queue[t->prio], &t->rq_link);
-	else
-		list_push_back(&c->rq.queue[t->prio], &t->rq_link);
+	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
 	c->rq.bitmap |= 1u << t->prio;
 	c->rq_len = ++c->rq.count;
 }
-
-static void rq_push(struct cpu *c, struct thread *t) { rq_push_at(c, t, false); }
 
 static void rq_remove(struct cpu *c, struct thread *t)
 {
@@ -640,19 +632,23 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 
 /*
  * Run t here at once, in place of the running thread: the wake-up of a
- * thread asleep on this CPU without queueing it (sem_post, with
- * semdirect=on).  t has just been taken off a wait queue guarded by
- * `guard` (its wait_on cleared), so nobody but a killer's sched_wakeup
- * can wake it meanwhile, and that one locks this CPU's run queue.
+ * thread asleep on this CPU that would preempt the running thread at the
+ * end of its system call anyway (sem_post, with semdirect=on), made
+ * without queueing t and taking it off the queue again.  t has just been
+ * taken off a wait queue guarded by `guard` (its wait_on cleared), so
+ * nobody but a killer's sched_wakeup can wake it meanwhile, and that one
+ * locks this CPU's run queue.
  *
- * The running thread stays runnable, queued at the head of its priority
- * (it is next in line as it was before), and t runs with a fresh slice.
- * Taken only when t last ran here, is still asleep, and may run before the
- * running thread by the scheduler's rules extended to equal priority: its
- * priority is at least the running thread's and no queued thread's is
- * higher; neither is periodic (isoch.c), no switch is already due here, and
- * the running thread stays on this CPU (no migration or affinity change
- * pending: switch_away would move it).
+ * The scheduler's rules decide as they would have at the call's end: t
+ * last ran here, is still asleep, and has a higher priority than the
+ * running thread and than every queued thread, so the switch_away of
+ * that preemption would have picked it; the running thread is queued
+ * behind its priority's others, as that sched_yield queues it.  Neither
+ * is periodic (isoch.c), no switch is already due here, and the running
+ * thread stays on this CPU (no migration or affinity change pending:
+ * switch_away would move it).  Equal priority is no preemption: the
+ * waker runs on (vclockcheck's main thread posts to four workers in a
+ * row and must not wait behind the one on its own CPU).
  *
  * Locking: caller holds guard and nothing else.  The states change under
  * this CPU's run-queue lock (taken after the guard, its rank is below),
@@ -665,20 +661,18 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: guard is held */
 	struct thread *me = c->current;
-	if (__atomic_load_n(&t->cpu, __ATOMIC_RELAXED) != c->id || t->prio < me->prio)
-		return false;                /* a glance: asked again under the lock */
 	spin_lock(&c->rq.lock);
 	bool ok = c->ncli == 2 && !c->need_resched && t->cpu == c->id &&
-		  t->state == T_SLEEPING && t->prio >= me->prio && !t->isoch && !me->isoch &&
+		  t->state == T_SLEEPING && t->prio > me->prio && !t->isoch && !me->isoch &&
 		  me->state == T_RUNNING && me != c->idle_thread && me->migrate_to < 0 &&
 		  allowed(me, c->id) &&
-		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= t->prio);
+		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) < t->prio);
 	if (!ok) {
 		spin_unlock(&c->rq.lock);
 		return false;
 	}
 	me->state = T_RUNNABLE;
-	rq_push_at(c, me, true);
+	rq_push(c, me);
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, t);  /* as sched_wakeup: its run comes after this */
 	spin_unlock(guard);

@@ -100,9 +100,10 @@ void waitq_wait_killable(struct waitq *wq);
  * without the run queue; caller holds the one guard of both.  false: not
  * possible (nothing done), see sched.c. */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
-/* Run t (just taken off a wait queue guarded by guard, asleep on this CPU) here at once,
- * the caller staying runnable; caller holds guard only.  true: switched, returns later
- * without the guard; false: not possible (nothing done, guard held), see sched.c. */
+/* Run t (just taken off a wait queue guarded by guard, asleep on this CPU, of a higher
+ * priority) here at once, the caller staying runnable; caller holds guard only.  true:
+ * switched, returns later without the guard; false: not possible (nothing done, guard
+ * held), see sched.c. */
 bool sched_wake_switch(struct spinlock *guard, struct thread *t);
 /* The scheduler's side of a wait (waitq.c): caller holds wq->guard, t is running and
  * waits on wq (thread_wait_begin); t sleeps there, the guard released while it

@@ -96,7 +96,9 @@ int waitq_hand_over_run(struct waitq *wq)
 	struct thread *t = take_first(wq, true);
 	if (!t)
 		return 0;
-	if (sched_wake_switch(wq->guard, t))
+	struct thread *me = thread_current();
+	/* A glance first (the common case is no preemption), asked again there. */
+	if (t->prio > me->prio && t->cpu == me->cpu && sched_wake_switch(wq->guard, t))
 		return 2;
 	sched_wakeup(t);
 	return 1;
