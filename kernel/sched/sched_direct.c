@@ -4,9 +4,11 @@
  * of server calls (ipc/ispc_fastpath.c), puts the running thread to
  * sleep on a wait queue and runs a thread asleep on another in its place;
  * sched_wake_switch, a semaphore post (sync/sem.c), runs a woken thread
- * that would preempt the running one at once.  Both keep sched.c's switch
- * protocol (the run-queue lock held across the switch, or the one
- * exception written at sched_switch_direct).
+ * that would preempt the running one at once; sched_wait_run, a post
+ * whose poster then waits (sem_post_wait), puts the poster to sleep and
+ * runs the thread it woke.  All keep sched.c's switch protocol (the
+ * run-queue lock held across the switch, or the one exception written at
+ * sched_switch_direct).
  */
 #include <stdint.h>
 #include <cpu.h>
@@ -158,5 +160,50 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 	sync_post(HAKO_SYNC_THREAD, t);  /* as sched_wakeup: its run comes after this */
 	spin_unlock(guard);
 	switch_to(c, me, t, sched_slice_ticks, false);
+	return true;
+}
+
+/*
+ * The running thread sleeps on wq and next, asleep and just taken off
+ * another wait queue by the caller with what it waited for (sem_post_wait:
+ * the unit of a post whose poster now waits), runs here in its place at
+ * once, with what is left of the running thread's time slice: next is not
+ * queued, and no other thread is considered.
+ *
+ * next is off its queue, its wait_on cleared, so only a killer's
+ * sched_wakeup can reach it, and that locks this CPU's run queue, under
+ * which next's state is checked here.  Taken only when next last ran on
+ * this CPU and is still asleep, no queued thread here has a higher
+ * priority (the running thread gives its CPU up, so next is what
+ * switch_away would run), neither thread is periodic (isoch.c), and no
+ * switch is already due here.
+ *
+ * Locking: caller holds wq->guard and nothing else, and has begun the
+ * wait (thread_wait_begin on wq).  The running thread's state changes and
+ * it joins wq's sleepers under this CPU's run-queue lock, taken after the
+ * guard and held across the switch as in sched_sleep_on; the guard is
+ * released before the switch.  True: switched, returns once woken,
+ * without the guard (the caller looks at what it was handed).  False:
+ * nothing done, the guard still held and the wait still begun; the caller
+ * ends the wait, wakes next (sched_wakeup) and waits the usual way.
+ */
+bool sched_wait_run(struct waitq *wq, struct thread *next)
+{
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
+	struct thread *t = c->current;
+	spin_lock(&c->rq.lock);
+	bool ok = c->ncli == 2 && !c->need_resched && next->cpu == c->id &&
+		  next->state == T_SLEEPING && !next->isoch && !t->isoch &&
+		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
+	if (!ok) {
+		spin_unlock(&c->rq.lock);
+		return false;
+	}
+	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_on */
+	list_push_back(&wq->sleepers, &t->rq_link);
+	c->prev_target = -1;
+	sync_post(HAKO_SYNC_THREAD, next);   /* as sched_wakeup: its run comes after this */
+	spin_unlock(wq->guard);
+	switch_to(c, t, next, t->slice_left, false);
 	return true;
 }

@@ -91,6 +91,8 @@ static int wake_first(struct waitq *wq, bool handed)
 int waitq_hand_over(struct waitq *wq) { return wake_first(wq, true); }
 int waitq_wake_one(struct waitq *wq) { return wake_first(wq, false); }
 
+struct thread *waitq_take_handed(struct waitq *wq) { return take_first(wq, true); }
+
 int waitq_hand_over_run(struct waitq *wq)
 {
 	struct thread *t = take_first(wq, true);

@@ -16,6 +16,8 @@ void sem_init(void);
 long sem_create(int value, int owner);  /* value >= 0; owner: a pid; the id, or -EAGAIN (table full) */
 long sem_post(int id);                  /* 0, or -ERANGE at the largest count */
 long sem_wait(int id);                  /* 0, or -EINTR (killed), -EINVAL (destroyed meanwhile) */
+/* sem_post(post), then, if it succeeded, sem_wait(wait): its error, or the wait's result. */
+long sem_post_wait(int post, int wait);
 long sem_destroy(int id, int pid);      /* only by its owner: -EPERM otherwise */
 void sem_release_owner(int pid);        /* a process ended: its semaphores go */
 

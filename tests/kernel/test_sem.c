@@ -2,10 +2,13 @@
  * test_sem.c — self-tests of the semaphores' post (kernel/sync/sem.c):
  * with semdirect on, a post runs a waiter of its own CPU that would
  * preempt it at once (sched_wake_switch), and queues the waiter
- * otherwise; with it off, the waiter is always queued.  Both ways
- * are run in one boot, the switch flipped here and put back.
+ * otherwise; with it off, the waiter is always queued.  sem_post_wait's
+ * direct switch (the poster sleeps, the waiter runs in its place) and its
+ * fallbacks.  Both ways are run in one boot, the switch flipped here and
+ * put back.
  */
 #include <stdint.h>
+#include <errno.h>
 #include <cpu.h>
 #include <ktest.h>
 #include <sched.h>
@@ -174,5 +177,128 @@ TEST(sem_counts_hold_with_posters_and_waiters_on_every_cpu)
 	}
 	sem_direct_on = was;
 	CHECK_EQ(bad, 0);
+	return 0;
+}
+
+/* ---- sem_post_wait ---------------------------------------------------- */
+
+static volatile long pw_a, pw_b;
+static volatile long pw_result;
+
+/* Wait on A, then answer each of n turns with post B + wait A (the last
+ * answer a plain post B). */
+static void pw_partner(void *arg)
+{
+	int n = (int)(uint64_t)arg;
+	long r = sem_wait((int)pw_a);
+	for (int i = 1; i < n && r == 0; i++)
+		r = sem_post_wait((int)pw_b, (int)pw_a);
+	if (r == 0)
+		r = sem_post((int)pw_b);
+	thread_exit(r == 0 ? 0 : 1);
+}
+
+/* Post A and wait on B in one call (or as asked), and keep the result. */
+static void pw_caller(void *arg)
+{
+	pw_result = sem_post_wait((int)pw_a, (int)pw_b);
+	thread_exit(0);
+}
+
+static struct thread *pw_start(void (*fn)(void *), void *arg, int cpu)
+{
+	struct thread *t = thread_create("sem-pw", fn, arg, PRIO_DEFAULT, 1ull << cpu);
+	if (t)
+		thread_start(t);
+	return t;
+}
+
+static void pw_wait_asleep(struct thread *t)
+{
+	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != T_SLEEPING || !t->wait_on)
+		thread_sleep_ns(20000);
+}
+
+TEST(sem_post_wait_pingpongs_on_one_cpu_and_across_with_semdirect_on_and_off)
+{
+	bool was = sem_direct_on;
+	struct pinned p = pin_here();
+	int bad = 0;
+	for (int round = 0; round < 4; round++) {
+		sem_direct_on = round & 1;
+		int cpu = round < 2 || ncpus == 1 ? p.cpu : (p.cpu + 1) % ncpus;
+		pw_a = sem_create(0, OWNER);
+		pw_b = sem_create(0, OWNER);
+		struct thread *t = pw_start(pw_partner, (void *)200, cpu);
+		CHECK(t && pw_a >= 0 && pw_b >= 0, "set-up");
+		for (int i = 0; i < 200; i++)
+			if (sem_post_wait((int)pw_a, (int)pw_b) != 0)
+				bad++;
+		bad += thread_join(t);
+		sem_destroy((int)pw_a, OWNER);
+		sem_destroy((int)pw_b, OWNER);
+	}
+	unpin(p, was);
+	CHECK_EQ(bad, 0);
+	return 0;
+}
+
+TEST(sem_post_wait_falls_back_and_fails_like_post_then_wait)
+{
+	bool was = sem_direct_on;
+	struct pinned p = pin_here();
+	sem_direct_on = true;
+	pw_a = sem_create(0, OWNER);
+	pw_b = sem_create(1, OWNER);
+	/* A unit to take on B: no sleep, the waiter on A woken the usual way. */
+	waiter_done = 0;
+	sem_id = pw_a;
+	struct thread *w = thread_create("sem-waiter", sem_waiter, NULL, p.me->prio, 1ull << p.cpu);
+	CHECK(w, "thread_create");
+	thread_start(w);
+	pw_wait_asleep(w);
+	long took = sem_post_wait((int)pw_a, (int)pw_b);
+	int ran_early = waiter_done;
+	int wcode = thread_join(w);
+	/* Bad ids: a post that fails waits for nothing; a wait that fails
+	 * comes after a post that was made. */
+	long bad_post = sem_post_wait(-1, (int)pw_b);
+	long bad_wait = sem_post_wait((int)pw_b, -1);
+	long left = sem_post_wait((int)pw_a, (int)pw_b);   /* bad_wait's post is there */
+	long drained = sem_wait((int)pw_a);  /* left's post: nobody waited */
+	/* Killed while it sleeps in the direct wait: -EINTR, as sem_wait. */
+	sem_id = pw_a;
+	w = thread_create("sem-waiter", sem_waiter, NULL, p.me->prio, 1ull << p.cpu);
+	CHECK(w, "thread_create");
+	thread_start(w);
+	pw_wait_asleep(w);
+	pw_result = 1;
+	struct thread *caller = pw_start(pw_caller, NULL, p.cpu);
+	CHECK(caller, "thread_create");
+	pw_wait_asleep(caller);
+	int wcode2 = thread_join(w);     /* it ran and got A's unit */
+	thread_interrupt(caller);
+	thread_join(caller);
+	long killed = pw_result;
+	/* The wait semaphore destroyed under a sleeper: -EINVAL. */
+	pw_result = 1;
+	caller = pw_start(pw_caller, NULL, p.cpu);
+	CHECK(caller, "thread_create");
+	pw_wait_asleep(caller);
+	sem_destroy((int)pw_b, OWNER);
+	thread_join(caller);
+	long destroyed = pw_result;
+	sem_destroy((int)pw_a, OWNER);
+	unpin(p, was);
+	CHECK_EQ(took, 0);
+	CHECK_EQ(ran_early, 0);          /* equal priority, no sleep: the caller ran on */
+	CHECK_EQ(wcode, 0);
+	CHECK_EQ(bad_post, -EINVAL);
+	CHECK_EQ(bad_wait, -EINVAL);
+	CHECK_EQ(left, 0);
+	CHECK_EQ(drained, 0);
+	CHECK_EQ(wcode2, 0);
+	CHECK_EQ(killed, -EINTR);
+	CHECK_EQ(destroyed, -EINVAL);
 	return 0;
 }
