@@ -115,6 +115,7 @@ static const struct option {
 	{ "drvswitch", "on or off", on_off },
 	{ "drvmode", "user or super", drvmode_ok },
 	{ "isoch", "rm or table", isoch_ok },
+	{ "semdirect", "on or off", on_off },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

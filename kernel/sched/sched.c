@@ -23,10 +23,9 @@
  * Threads go to sleep on wait queues (waitq.c) through sched_sleep_on
  * here.
  *
- * One switch does not ask the run queue: sched_switch_direct, for the
- * fastpath of server calls (ipc/ispc_fastpath.c), puts the running thread
- * to sleep on a wait queue and runs a thread asleep on another, on this
- * CPU, in its place, under the same lock protocol as every switch.
+ * The switches that are given the thread to run instead of asking the
+ * run queue (ISPC's fastpath, a semaphore post) are in sched_direct.c;
+ * the switch step itself (switch_to) is shared through sched_switch.h.
  *
  * A CPU can be withdrawn from scheduling at boot, before any thread
  * exists (sched_withdraw_cpu: the I/O processor, mpio/iop.c): it leaves
@@ -43,6 +42,7 @@
 #include <thread.h>
 #include <time.h>
 #include <region.h>
+#include "sched_switch.h"
 
 uint64_t sched_slice_ticks = 2;
 
@@ -56,16 +56,6 @@ void sched_withdraw_cpu(int cpu, void (*loop)(void))
 	__atomic_fetch_or(&withdrawn, 1ull << cpu, __ATOMIC_SEQ_CST);
 	own_loop[cpu] = loop;
 	smp_send_resched(cpu);           /* out of its hlt, into the loop */
-}
-
-static void rq_push(struct cpu *c, struct thread *t)
-{
-	if (t->on_rq)
-		panic("sched: thread %d queued twice", t->tid);
-	t->on_rq = true;
-	list_push_back(&c->rq.queue[t->prio], &t->rq_link);
-	c->rq.bitmap |= 1u << t->prio;
-	c->rq_len = ++c->rq.count;
 }
 
 static void rq_remove(struct cpu *c, struct thread *t)
@@ -85,7 +75,6 @@ static struct thread *rq_highest(struct cpu *c)
 	return list_entry(c->rq.queue[p].next, struct thread, rq_link);
 }
 
-static bool allowed(struct thread *t, int cpu) { return t->affinity & (1ull << cpu); }
 
 /* Least loaded online CPU the thread may use (running counts as one). */
 static int pick_cpu(struct thread *t)
@@ -93,7 +82,7 @@ static int pick_cpu(struct thread *t)
 	int best = -1, best_load = 1 << 30;
 	uint64_t online = sched_cpu_mask();
 	for (int i = 0; i < ncpus; i++) {
-		if (!allowed(t, i) || !(online & (1ull << i)))
+		if (!sched_allowed(t, i) || !(online & (1ull << i)))
 			continue;
 		int load = cpus[i].rq_len + (cpus[i].idle ? 0 : 1);
 		if (load < best_load)
@@ -151,14 +140,14 @@ static int leave_target(struct cpu *c, struct thread *t)
 		t->migrate_to = -1;
 		return k == c->id ? -1 : k;
 	}
-	return allowed(t, c->id) ? -1 : pick_cpu(t);
+	return sched_allowed(t, c->id) ? -1 : pick_cpu(t);
 }
 
 /* A switch out of or into a party whose switches are counted (sched.h): a
  * call of its own, given the threads (their fields are read here), so the
  * switch of two uncounted threads only tests two fields. */
-static __attribute__((noinline))
-void count_switch(struct thread *from, struct thread *to, bool as_switch)
+__attribute__((noinline))
+void sched_count_switch(struct thread *from, struct thread *to, bool as_switch)
 {
 	struct switch_count *out = from->switches, *in = to->switches;
 	if (out == in)
@@ -169,53 +158,6 @@ void count_switch(struct thread *from, struct thread *to, bool as_switch)
 		__atomic_fetch_add(&in->in, 1, __ATOMIC_RELAXED);
 	if (as_switch)
 		__atomic_fetch_add(&(in ? in : out)->as, 1, __ATOMIC_RELAXED);
-}
-
-/*
- * Run next in prev's place on c, for `slice` ticks.  Caller holds
- * c->rq.lock (and nothing else); next is on no run queue and may run on
- * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
- * `direct` (a constant): the call in sched_switch_direct, whose switches
- * may also be made without the lock (c->direct_unlocked; see there), so
- * its resume asks whether there is one to release.
- */
-static inline __attribute__((always_inline))
-void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice, bool direct)
-{
-	uint64_t now = arch_tsc();
-	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
-	next->no_steal = false;
-	next->slice_left = slice;
-	if (next == prev) {
-		spin_unlock(&c->rq.lock);
-		return;
-	}
-	prev->runtime_tsc += now - prev->switched_in_tsc;
-	next->switched_in_tsc = now;
-	c->current = next;
-	if (direct) {                    /* next is a thread woken by hand, never the idle one */
-		c->idle = false;
-		c->cur_prio = next->prio;
-	} else {
-		c->idle = next == c->idle_thread;
-		c->cur_prio = c->idle ? PRIO_IDLE : next->prio;
-	}
-	c->prev = prev;
-	c->ctx_switches++;
-	bool intena = c->intena;
-	if (prev->switches || next->switches)
-		count_switch(prev, next, prev->as != next->as);
-	arch_thread_switched_in(next);
-	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
-	arch_switch(&prev->saved_rsp, next->saved_rsp);
-	c = this_cpu();                  /* prev may resume on another CPU */
-	c->intena = intena;
-	if (direct && c->direct_unlocked) {
-		c->direct_unlocked = false;  /* prev of that switch sleeps: nothing else to do */
-		c->prev = NULL;
-		sync_wait(HAKO_SYNC_THREAD, c->current);   /* as sched_finish_switch does */
-	} else
-		sched_finish_switch();
 }
 
 /*
@@ -403,7 +345,7 @@ static bool steal(struct cpu *me)
 	for (int p = NPRIO - 1; p >= 0 && !found && budget > 0; p--)
 		list_for_each(n, &v->rq.queue[p]) {
 			struct thread *t = list_entry(n, struct thread, rq_link);
-			if (allowed(t, me->id) && !t->no_steal) {
+			if (sched_allowed(t, me->id) && !t->no_steal) {
 				found = t;
 				break;
 			}
@@ -461,7 +403,7 @@ int sched_set_affinity(struct thread *t, uint64_t mask)
 	if (!mask)
 		return -EINVAL;
 	t->affinity = mask;
-	if (t == thread_current() && !allowed(t, cpu_id()))
+	if (t == thread_current() && !sched_allowed(t, cpu_id()))
 		sched_yield();               /* switch_away moves it */
 	return 0;
 }
@@ -471,7 +413,7 @@ int sched_migrate(int cpu)
 	if (cpu < 0 || cpu >= ncpus || !(sched_cpu_mask() & (1ull << cpu)))
 		return -EINVAL;
 	struct thread *t = thread_current();
-	if (!allowed(t, cpu))
+	if (!sched_allowed(t, cpu))
 		return -EINVAL;
 	if (cpu == cpu_id())
 		return 0;
@@ -527,100 +469,4 @@ void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock)
 	switch_away(c);
 	if (relock)
 		spin_lock(wq->guard);
-}
-
-/*
- * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
- * thread starts a killable wait on wq and next, asleep on next_wq on this
- * CPU, runs in its place at once, with what is left of the running
- * thread's time slice: next is taken off next_wq, but no run queue is
- * touched and no other thread is considered.
- *
- * Locking: caller holds wq->guard, which must also be next_wq's guard, and
- * nothing else (interrupts are off while it is held).  The running
- * thread's state and next's are changed under this CPU's run-queue lock,
- * taken after the guard (its rank is below), and that lock is held across
- * the switch exactly as in switch_away, so a waker on another CPU cannot
- * queue the sleeper before its registers are saved.  Returns with
- * wq->guard held again: true once woken (the caller rechecks its
- * condition, as after any killable wait), false without having slept if
- * a precondition failed (the caller then wakes next and waits the usual
- * way): the running thread is killed, next is not asleep on next_wq here
- * or is killed, a switch is already due here, or a thread of a higher
- * priority than next's is runnable here.
- *
- * The guard goes with the switch when next sleeps in here too
- * (next->direct_wait): next resumes below, where it would take the guard
- * at once, so it is handed over held (guard_handed) instead of released
- * and taken again.  Nothing else can take the guard in between: it is
- * held by whoever runs here, and every other user of it (a waker or
- * thread_interrupt on another CPU) waits for it as it would have waited
- * for next's own acquire.  A thread asleep in here and woken the general
- * way (waitq_wake_*, thread_interrupt) finds guard_handed false and takes
- * the guard itself.
- *
- * That switch is also made without the run-queue lock, because the
- * guard, held across it, already keeps out everyone the lock would:
- *   - the running thread: it is on wq->sleepers, which only holders of
- *     the guard wake, so nobody can queue it before its registers are
- *     saved (the guard is released by next, after the switch).  A kill
- *     (thread_interrupt) sets killed before it reads wait_on, and
- *     wait_begin sets wait_on before it reads killed (both fenced), so
- *     the killer either finds wq and waits for the guard, or we saw the
- *     kill and did not sleep;
- *   - next: asleep on next_wq (guarded) on this CPU, so no run queue,
- *     steal or migration has it, and its `cpu` stays; T_RUNNING is
- *     stored before wait_on is cleared (release), so a killer that finds
- *     wait_on clear and calls sched_wakeup sees next running, not asleep;
- *   - neither is periodic (isoch.c, which stops and wakes its threads
- *     under the run-queue lock), and no timer wakes a waitq sleeper;
- *   - this CPU's queue is not touched; a thread woken onto it meanwhile
- *     is noticed by the kick its waker sends (kick reads cur_prio without
- *     a lock in every case).
- * The switch leaves c->direct_unlocked set, so next's resume in
- * switch_to has no lock to release.  Any other switch into a thread asleep
- * in here (the general wake-up, or this function with the lock) holds the
- * run-queue lock and next's resume releases it as usual.
- */
-bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
-{
-	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
-	struct thread *t = c->current;
-	if (!thread_wait_begin(t, wq))
-		return false;
-	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
-	if (!hand)
-		spin_lock(&c->rq.lock);
-	bool ok = c->ncli == (hand ? 1 : 2) && !c->need_resched && next->cpu == c->id &&
-		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
-		  !next->isoch && !t->isoch &&
-		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
-	if (!ok) {
-		if (!hand)
-			spin_unlock(&c->rq.lock);
-		t->wait_on = NULL;
-		return false;
-	}
-	list_remove(&next->rq_link);     /* off next_wq: woken by hand */
-	next->handed = false;
-	t->state = T_SLEEPING;           /* with the rq lock or the guard held: see above */
-	list_push_back(&wq->sleepers, &t->rq_link);
-	t->direct_wait = true;
-	c->prev_target = -1;
-	if (hand) {
-		next->state = T_RUNNING;     /* before wait_on is cleared: see above */
-		__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
-		next->guard_handed = true;   /* held on: next resumes below */
-		c->direct_unlocked = true;
-	} else {
-		next->wait_on = NULL;
-		spin_unlock(wq->guard);
-	}
-	switch_to(c, t, next, t->slice_left, true);
-	t->direct_wait = false;
-	if (t->guard_handed)
-		t->guard_handed = false;
-	else
-		spin_lock(wq->guard);
-	return true;
 }

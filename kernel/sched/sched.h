@@ -100,12 +100,29 @@ void waitq_wait_killable(struct waitq *wq);
  * without the run queue; caller holds the one guard of both.  false: not
  * possible (nothing done), see sched.c. */
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
+/* Run t (just taken off a wait queue guarded by guard, asleep on this CPU, of a higher
+ * priority) here at once, the caller staying runnable; caller holds guard only.  true:
+ * switched, returns later without the guard; false: not possible (nothing done, guard
+ * held), see sched.c. */
+bool sched_wake_switch(struct spinlock *guard, struct thread *t);
+/* Caller holds wq->guard only and has begun a wait on wq (thread_wait_begin): it
+ * sleeps there and next (asleep, taken off its own queue by the caller) runs here in
+ * its place at once.  true: switched, returns once woken, without the guard; false:
+ * not possible (nothing done, guard held, the wait still begun), see sched_direct.c. */
+bool sched_wait_run(struct waitq *wq, struct thread *next);
 /* The scheduler's side of a wait (waitq.c): caller holds wq->guard, t is running and
  * waits on wq (thread_wait_begin); t sleeps there, the guard released while it
  * sleeps, taken again on return if relock. */
 void sched_sleep_on(struct waitq *wq, struct thread *t, bool relock);
 bool waitq_wait_handed(struct waitq *wq);     /* returns unlocked; true: handed over */
 int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
+/* waitq_hand_over, running the sleeper here at once if the scheduler allows
+ * (sched_wake_switch): 0 none, 1 woken (guard held), 2 run here (returns later,
+ * guard released). */
+int waitq_hand_over_run(struct waitq *wq);
+/* waitq_hand_over without the wake-up: the first sleeper, off wq and its wait
+ * fulfilled, asleep still (the caller wakes or runs it), or NULL if none. */
+struct thread *waitq_take_handed(struct waitq *wq);
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
 int waitq_wake_all(struct waitq *wq);
 

@@ -65,21 +65,46 @@ void waitq_wait_locked(struct waitq *wq)
 }
 
 
-/* Wake the first sleeper; `handed`: its wait is over (waitq_wait_handed). */
-static int wake_first(struct waitq *wq, bool handed)
+/* Take the first sleeper off wq, its wait over; `handed`: fulfilled
+ * (waitq_wait_handed).  NULL if none. */
+static inline struct thread *take_first(struct waitq *wq, bool handed)
 {
 	struct list_node *n = list_pop_front(&wq->sleepers);
 	if (!n)
-		return 0;
+		return NULL;
 	struct thread *t = list_entry(n, struct thread, rq_link);
 	t->wait_on = NULL;
 	t->handed = handed;              /* seen after the switch: the rq lock orders it */
+	return t;
+}
+
+/* Wake the first sleeper; `handed`: its wait is over (waitq_wait_handed). */
+static int wake_first(struct waitq *wq, bool handed)
+{
+	struct thread *t = take_first(wq, handed);
+	if (!t)
+		return 0;
 	sched_wakeup(t);
 	return 1;
 }
 
 int waitq_hand_over(struct waitq *wq) { return wake_first(wq, true); }
 int waitq_wake_one(struct waitq *wq) { return wake_first(wq, false); }
+
+struct thread *waitq_take_handed(struct waitq *wq) { return take_first(wq, true); }
+
+int waitq_hand_over_run(struct waitq *wq)
+{
+	struct thread *t = take_first(wq, true);
+	if (!t)
+		return 0;
+	struct thread *me = thread_current();
+	/* A glance first (the common case is no preemption), asked again there. */
+	if (t->prio > me->prio && t->cpu == me->cpu && sched_wake_switch(wq->guard, t))
+		return 2;
+	sched_wakeup(t);
+	return 1;
+}
 
 void thread_interrupt(struct thread *t)
 {

@@ -8,6 +8,23 @@
  * Any process may post or wait on an id it knows; only the creator may
  * destroy it, and its semaphores go when it ends.  Waiters of a destroyed
  * semaphore get -EINVAL.  The system calls are in syscall/sys_sem.c.
+ *
+ * A post that wakes a waiter hands it the unit.  With semdirect=on (the
+ * default; sem_direct_on, switchable at run time) a waiter that last ran
+ * on the poster's CPU and would preempt it at the end of the call (a
+ * higher priority) runs at once in the poster's place (sched_wake_switch),
+ * without the run-queue round trip; the poster stays runnable.  With
+ * semdirect=off, or in every other case, the waiter is queued
+ * (sched_wakeup) and runs when the scheduler picks it.
+ *
+ * sem_post_wait posts one semaphore and waits on another in one call, so
+ * the poster is known to be about to wait: with semdirect=on, when it
+ * will sleep (no unit to take) and the waiter it hands the unit to last
+ * ran on its CPU, the poster goes to sleep and that waiter runs in its
+ * place at once, whatever its priority (the poster gives its CPU up
+ * either way), with the rest of the poster's time slice, and neither
+ * passes through the run queue (sched_wait_run).  Otherwise it is
+ * sem_post then sem_wait.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -15,6 +32,8 @@
 #include <sem.h>
 #include <thread.h>
 #include <region.h>
+#include <cmdline.h>
+#include <string.h>
 
 #define SEM_MAX 64
 #define SEM_VALUE_MAX 0x7fffffff
@@ -28,17 +47,21 @@ struct sem {
 };
 
 static struct sem sems[SEM_MAX];
+bool sem_direct_on = true;
 
 void sem_init(void)
 {
+	const char *v = cmdline_get(&kcmdline, "semdirect");   /* on or off: options.c */
+	sem_direct_on = !v || strcmp(v, "off") != 0;
 	for (int i = 0; i < SEM_MAX; i++) {
 		waitq_init(&sems[i].wq, "sem", LOCK_WAITQ);
 		sems[i].gen = 1;
 	}
 }
 
-/* The semaphore id names, locked; NULL if none (a negative id names none). */
-static struct sem *sem_get(uint64_t sid)
+/* The semaphore id names, locked; NULL if none (a negative id names none).
+ * Inline: post and wait, the process switch's two calls, each ask once. */
+static inline __attribute__((always_inline)) struct sem *sem_get(uint64_t sid)
 {
 	uint64_t id = (uint32_t)sid;
 	uint64_t slot = id & 0xff;
@@ -79,20 +102,27 @@ long sem_create(int value, int owner)
 	return -EAGAIN;
 }
 
+/* Caller holds s's lock and nobody waits on s: one unit more, or -ERANGE. */
+static long count_up(struct sem *s)
+{
+	if (s->value >= SEM_VALUE_MAX)
+		return -ERANGE;
+	s->value++;
+	sync_post(HAKO_SYNC_SEM, s);     /* a waiter that takes the unit comes after this */
+	return 0;
+}
+
 long sem_post(int id)
 {
 	struct sem *s = sem_get(id);
 	if (!s)
 		return -EINVAL;
-	long r = 0;
-	if (waitq_hand_over(&s->wq))
-		;                            /* the unit goes straight to the first waiter */
-	else if (s->value >= SEM_VALUE_MAX)
-		r = -ERANGE;
-	else {
-		s->value++;
-		sync_post(HAKO_SYNC_SEM, s);     /* a waiter that takes the unit comes after this */
-	}
+	/* The unit goes straight to the first waiter, if any. */
+	int woke = __atomic_load_n(&sem_direct_on, __ATOMIC_RELAXED) ?
+		   waitq_hand_over_run(&s->wq) : waitq_hand_over(&s->wq);
+	if (woke == 2)
+		return 0;                    /* the waiter ran here: the lock went before the switch */
+	long r = woke ? 0 : count_up(s);
 	spin_unlock(&s->wq.lock);
 	return r;
 }
@@ -118,6 +148,52 @@ long sem_wait(int id)
 	sync_wait(HAKO_SYNC_SEM, s);
 	spin_unlock(&s->wq.lock);
 	return 0;
+}
+
+/*
+ * The wait half of sem_post_wait when its post took a waiter, w, off the
+ * queue with the unit (waitq_take_handed): w is asleep and ours to wake.
+ * If the caller is to sleep on wait_id (no unit there) and w last ran on
+ * this CPU, the caller sleeps and w runs in its place at once
+ * (sched_wait_run); otherwise w is woken the usual way and the caller
+ * waits as sem_wait does.  Nothing held on entry.
+ */
+static long wait_running(struct thread *w, int wait_id)
+{
+	struct thread *me = thread_current();
+	struct sem *s = w->cpu == me->cpu ? sem_get(wait_id) : NULL;   /* a glance: asked again */
+	if (s && s->value == 0) {
+		me->handed = false;
+		if (thread_wait_begin(me, &s->wq)) {
+			if (sched_wait_run(&s->wq, w)) {
+				bool got = me->handed;   /* the guard went before the switch */
+				me->handed = false;
+				return got ? 0 : sem_wait(wait_id);   /* woken by a kill or a destroy */
+			}
+			me->wait_on = NULL;
+		}
+	}
+	if (s)
+		spin_unlock(&s->wq.lock);
+	sched_wakeup(w);
+	return sem_wait(wait_id);
+}
+
+long sem_post_wait(int post_id, int wait_id)
+{
+	struct sem *p = sem_get(post_id);
+	if (!p)
+		return -EINVAL;
+	struct thread *w = NULL;
+	long r = 0;
+	if (__atomic_load_n(&sem_direct_on, __ATOMIC_RELAXED))
+		w = waitq_take_handed(&p->wq);   /* the unit goes to the first waiter */
+	if (!w && !waitq_hand_over(&p->wq))
+		r = count_up(p);
+	spin_unlock(&p->wq.lock);
+	if (r < 0)
+		return r;
+	return w ? wait_running(w, wait_id) : sem_wait(wait_id);
 }
 
 long sem_destroy(int id, int pid)

@@ -4,7 +4,8 @@
  * sem.c does the work.
  *
  * sem_post and sem_wait are what sysbench's process switch ping-pongs
- * through: each is a tail call, no more.
+ * through, sem_post_wait the two in one call: each is a tail call, no
+ * more.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -21,4 +22,5 @@ long sys_sem_create(uint64_t value)
 
 long sys_sem_post(uint64_t id) { return sem_post((int)id); }
 long sys_sem_wait(uint64_t id) { return sem_wait((int)id); }
+long sys_sem_post_wait(uint64_t post, uint64_t wait) { return sem_post_wait((int)post, (int)wait); }
 long sys_sem_destroy(uint64_t id) { return sem_destroy((int)id, proc_current()->pid); }

@@ -18,6 +18,7 @@
 #define REGION_SYS_PAGE_FAULT       0x005
 #define REGION_SYS_SPAWN            0x006   /* global: the child runs on another CPU */
 #define REGION_SYS_CROSS_CPU_WAKEUP 0x007   /* global: post on cpu 0, wake-up on cpu 1 */
+#define REGION_SYS_PROCESS_SWITCH_PW 0x008  /* process_switch_postwait_*: one loop */
 
 /*
  * ispcbench (user/ispcbench): a block of 64 per mode, the mode's block

@@ -82,6 +82,9 @@ TEST(on_off_and_named_values_refused)
 	CHECK(ok("drvswitch=on drvswitch=off"));
 	CHECK(!ok("drvswitch=yes"));
 	CHECK_STR(why, "kernel option drvswitch=yes refused (allowed: on or off)");
+	CHECK(ok("semdirect=on semdirect=off"));
+	CHECK(!ok("semdirect=direct"));
+	CHECK_STR(why, "kernel option semdirect=direct refused (allowed: on or off)");
 	CHECK(ok("drvmode=user drvmode=super"));
 	CHECK(!ok("drvmode=ring0"));
 	CHECK_STR(why, "kernel option drvmode=ring0 refused (allowed: user or super)");
@@ -137,7 +140,7 @@ TEST(unknown_key_refused)
 {
 	CHECK(!ok("tick=10ms frobnicate=1"));
 	CHECK_STR(why, "kernel option frobnicate=1 refused (no such option; the options: tick slice "
-		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode isoch)");
+		       "irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode isoch semdirect)");
 	CHECK(!ok("Tick=10ms"));
 	CHECK(!ok("=5"));
 }

@@ -346,6 +346,11 @@ TEST(semaphore_bad_ids)
 	CHECK(id > 0, "create %d", id);
 	CHECK_EQ(sys_sem_wait(id), 0);
 	CHECK_EQ(sys_sem_post(id), 0);
+	CHECK_EQ(sys_sem_post_wait(-1, id), -EINVAL);   /* no post: no wait */
+	CHECK_EQ(sys_sem_post_wait(id, 0), -EINVAL);    /* posted, then the wait fails */
+	CHECK_EQ(sys_sem_post_wait(id, id), 0);         /* three units now, one taken */
+	CHECK_EQ(sys_sem_wait(id), 0);
+	CHECK_EQ(sys_sem_wait(id), 0);
 	CHECK_EQ(sys_sem_destroy(id), 0);
 	CHECK_EQ(sys_sem_post(id), -EINVAL);        /* a destroyed id stays dead */
 	return 0;

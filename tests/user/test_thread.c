@@ -3,6 +3,7 @@
  * affinity and migration, semaphores between threads and processes.
  */
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,22 +174,53 @@ UROLE(pong)
 	return 0;
 }
 
-TEST(semaphore_pingpong_between_processes)
+/* 500 turns against helper `role`: post A + wait B each, or one
+ * sem_post_wait(A, B). */
+static int pingpong_with_role(const char *role, bool post_wait)
 {
 	int a = (int)sys_sem_create(0), b = (int)sys_sem_create(0);
 	char sa[16], sb[16];
 	snprintf(sa, sizeof sa, "%d", a);
 	snprintf(sb, sizeof sb, "%d", b);
-	int pid = spawn_role("pong", sa, sb, "500", NULL);
+	int pid = spawn_role(role, sa, sb, "500", NULL);
 	CHECK(pid > 0, "spawn %d", pid);
 	for (int i = 0; i < 500; i++) {
+		if (post_wait) {
+			CHECK_EQ(sys_sem_post_wait(a, b), 0);
+			continue;
+		}
 		CHECK_EQ(sys_sem_post(a), 0);
 		CHECK_EQ(sys_sem_wait(b), 0);
 	}
 	int status;
 	CHECK_EQ(waitpid(pid, &status), pid);
 	CHECK_EQ(status, 0);
+	CHECK_EQ(sys_sem_destroy(a), 0);
+	CHECK_EQ(sys_sem_destroy(b), 0);
 	return 0;
+}
+
+TEST(semaphore_pingpong_between_processes)
+{
+	return pingpong_with_role("pong", false);
+}
+
+/* Wait on A, then answer each turn with one sem_post_wait(B, A); the
+ * last answer a plain post. */
+UROLE(pong_post_wait)
+{
+	int a = atoi(argv[0]), b = atoi(argv[1]), n = atoi(argv[2]);
+	if (sys_sem_wait(a) < 0)
+		return 1;
+	for (int i = 1; i < n; i++)
+		if (sys_sem_post_wait(b, a) < 0)
+			return 1;
+	return sys_sem_post(b) < 0 ? 1 : 0;
+}
+
+TEST(semaphore_post_wait_pingpong_between_processes)
+{
+	return pingpong_with_role("pong_post_wait", true);
 }
 
 TEST(semaphore_destroyed_wakes_waiter)

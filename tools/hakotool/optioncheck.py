@@ -35,7 +35,7 @@ EXPECTED = {
                        "of the boot archive)"),
     "unknown-key": ("frobnicate=1", ("hello",),
                     "hako: kernel option frobnicate=1 refused (no such option; the options: tick "
-                    "slice irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode isoch)"),
+                    "slice irqtrace lockcheck serialise console ispc iop drvproc servers fastpath drvswitch drvmode isoch semdirect)"),
     "line-cut": ("tick=10ms", ("hello", LONG_WORD),
                  "hako: kernel command line refused (longer than 1023 bytes)"),
 }

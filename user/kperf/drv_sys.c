@@ -69,6 +69,19 @@ int kperf_drv_sem_wait(struct kperf_run *run)
 	return r < 0 ? kperf_fail("sem_wait", r) : 0;
 }
 
+int kperf_drv_sem_post_wait(struct kperf_run *run)
+{
+	long a = sys_sem_create(0), b = a < 0 ? a : sys_sem_create(2);
+	long r = a < 0 || b < 0 ? (a < 0 ? a : b) :
+		 KPERF_TIME(run, sys_sem_post_wait((int)a, (int)b), sys_sem_post_wait((int)a, (int)b));
+	if (a >= 0)
+		sys_sem_destroy((int)a);
+	if (b >= 0)
+		sys_sem_destroy((int)b);
+	run->note = "nobody waiting, count above 0: no block";
+	return r < 0 ? kperf_fail("sem_post_wait", r) : 0;
+}
+
 int kperf_drv_sem_destroy(struct kperf_run *run)
 {
 	long a = sys_sem_create(0);

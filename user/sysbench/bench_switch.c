@@ -9,6 +9,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <stdbool.h>
 #include <hako/sys.h>
 #include <hako/region.h>
 #include <hako/thread.h>
@@ -124,24 +126,36 @@ int bench_yield(void)
  * round trip is two process switches; one way is half of it.  After the
  * last round the child waits on A once more, so that its exit (which the
  * parent's CPU would run before the parent) falls outside the timing.
+ * The postwait rows (`--pong A B N pw`) play the same game with one call
+ * per turn, sem_post_wait: the poster is known to wait next, so the
+ * kernel can switch straight to the partner (semdirect=on).
  */
 int pong_main(int argc, char **argv)
 {
 	if (argc < 3)
 		return 2;
 	int a = atoi(argv[0]), b = atoi(argv[1]), n = atoi(argv[2]);
+	bool pw = argc > 3 && strcmp(argv[3], "pw") == 0;
 	if (pin_self(BENCH_CPU) < 0 || sys_sem_post(b) < 0)
 		return 1;
+	if (pw) {
+		if (sys_sem_wait(a) < 0)
+			return 1;
+		for (int i = 0; i < n; i++)
+			if (sys_sem_post_wait(b, a) < 0)
+				return 1;
+		return 0;
+	}
 	for (int i = 0; i < n; i++)
 		if (sys_sem_wait(a) < 0 || sys_sem_post(b) < 0)
 			return 1;
 	return sys_sem_wait(a) < 0 ? 1 : 0;
 }
 
-static int spawn_pong(int a, int b)
+static int spawn_pong(int a, int b, bool pw)
 {
 	char sa[16], sb[16], sn[16];
-	char *argv[] = { "sysbench", "--pong", sa, sb, sn, NULL };
+	char *argv[] = { "sysbench", "--pong", sa, sb, sn, pw ? "pw" : NULL, NULL };
 
 	snprintf(sa, sizeof sa, "%d", a);
 	snprintf(sb, sizeof sb, "%d", b);
@@ -168,14 +182,33 @@ static int pingpong(int a, int b, struct samples *rt, struct samples *ow)
 	return 0;
 }
 
-/* Spawn the partner, play, collect it; the semaphores exist. */
-static int pingpong_with_child(int a, int b, struct samples *rt, struct samples *ow)
+/* The same with one sem_post_wait a turn (a region marker is a constant,
+ * so the loop is a second one). */
+static int pingpong_pw(int a, int b, struct samples *rt, struct samples *ow)
 {
-	int status = 0, pid = spawn_pong(a, b);
+	for (int i = 0; i < PINGPONG_ROUNDS; i++) {
+		region_begin(REGION_SYS_PROCESS_SWITCH_PW);
+		uint64_t t0 = tsc_now();
+		long r = sys_sem_post_wait(a, b);
+		uint64_t t1 = tsc_now();
+		region_end(REGION_SYS_PROCESS_SWITCH_PW);
+		if (r < 0)
+			return fail("sem_post_wait", r);
+		samples_add(rt, t1 - t0);
+		samples_add(ow, (t1 - t0) / 2);
+	}
+	return 0;
+}
+
+/* Spawn the partner, play, collect it; the semaphores exist. */
+static int pingpong_with_child(int a, int b, bool pw, struct samples *rt, struct samples *ow)
+{
+	int status = 0, pid = spawn_pong(a, b, pw);
 	if (pid < 0)
 		return fail("spawn sysbench --pong", pid);
 	long r = sys_sem_wait(b);
-	int err = r < 0 ? fail("sem_wait", r) : pingpong(a, b, rt, ow);
+	int err = r < 0 ? fail("sem_wait", r) :
+		  pw ? pingpong_pw(a, b, rt, ow) : pingpong(a, b, rt, ow);
 	if (err == 0 && (r = sys_sem_post(a)) < 0)
 		err = fail("sem_post", r);   /* the child's leave to end */
 	if (err < 0)
@@ -190,12 +223,13 @@ static int pingpong_with_child(int a, int b, struct samples *rt, struct samples 
 	return err;
 }
 
-int bench_process_switch(void)
+/* One game of PINGPONG_ROUNDS on fresh semaphores; its two rows reported. */
+static int process_switch_game(bool pw)
 {
 	struct samples rt, ow;
-	int err = pin_self(BENCH_CPU);
+	int err = samples_init(&rt, PINGPONG_ROUNDS);
 
-	if (err < 0 || (err = samples_init(&rt, PINGPONG_ROUNDS)) < 0)
+	if (err < 0)
 		return err;
 	if ((err = samples_init(&ow, PINGPONG_ROUNDS)) < 0) {
 		samples_free(&rt);
@@ -205,12 +239,17 @@ int bench_process_switch(void)
 	if (a < 0 || b < 0)
 		err = fail("sem_create", a < 0 ? a : b);
 	else
-		err = pingpong_with_child((int)a, (int)b, &rt, &ow);
+		err = pingpong_with_child((int)a, (int)b, pw, &rt, &ow);
 	if (a >= 0)
 		sys_sem_destroy((int)a);
 	if (b >= 0)
 		sys_sem_destroy((int)b);
-	if (err == 0) {
+	if (err == 0 && pw) {
+		report("process_switch_postwait_oneway", &ow, "per switch, round trip / 2, sem_post_wait",
+		       REGION_SYS_PROCESS_SWITCH_PW, 2ul * ow.n);
+		report("process_switch_postwait_roundtrip", &rt, "per sem_post_wait round trip",
+		       REGION_SYS_PROCESS_SWITCH_PW, rt.n);
+	} else if (err == 0) {
 		report("process_switch_oneway", &ow, "per switch, round trip / 2",
 		       REGION_SYS_PROCESS_SWITCH, 2ul * ow.n);
 		report("process_switch_roundtrip", &rt, "per post + wait round trip",
@@ -218,5 +257,16 @@ int bench_process_switch(void)
 	}
 	samples_free(&rt);
 	samples_free(&ow);
+	return err;
+}
+
+int bench_process_switch(void)
+{
+	int err = pin_self(BENCH_CPU);
+
+	if (err == 0)
+		err = process_switch_game(false);
+	if (err == 0)
+		err = process_switch_game(true);
 	return err;
 }

@@ -6,7 +6,8 @@
  *   sysbench NAME...           the benchmarks named
  *   sysbench --list            their names
  *   sysbench --exit            end at once (what spawn_exit_wait spawns)
- *   sysbench --pong A B N      process_switch's partner (semaphore ids A, B)
+ *   sysbench --pong A B N [pw] process_switch's partner (semaphore ids A, B;
+ *                              pw: one sem_post_wait a turn)
  *
  * Each benchmark prints a result line per figure (kind "bench", unit
  * "tsc": min, median, mean and max of many runs) and a readable line; at
@@ -30,7 +31,8 @@ static const struct bench benches[] = {
 	{ "null_syscall", bench_null_syscall, "sys_null() round trip" },
 	{ "getpid", bench_getpid, "sys_getpid() round trip" },
 	{ "yield_one_cpu", bench_yield, "two threads on one CPU, sys_yield to each other" },
-	{ "process_switch", bench_process_switch, "two processes ping-pong through semaphores" },
+	{ "process_switch", bench_process_switch,
+	  "two processes ping-pong through semaphores (post + wait, then sem_post_wait)" },
 	{ "page_fault_first_touch", bench_page_fault, "first write to a fresh heap page" },
 	{ "spawn_exit_wait", bench_spawn, "spawn `sysbench --exit`, wait for it" },
 	{ "cross_cpu_wakeup", bench_cross_cpu, "sem_post on one CPU to the waiter's return on another" },

@@ -9,6 +9,7 @@
 static const struct bench_target targets[] = {
 	{ "null_syscall", 150, "null syscall round trip" },
 	{ "process_switch_oneway", 800, "process switch, one way" },
+	{ "process_switch_postwait_oneway", 400, "process switch, one way, sem_post_wait" },
 	{ "page_fault_first_touch", 1500, "first-touch page fault" },
 	{ "spawn_exit_wait", 200000, "spawn + exit + wait" },
 };
