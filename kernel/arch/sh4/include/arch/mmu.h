@@ -77,7 +77,9 @@ void arch_vm_init_cpu(void);
  * arch_tlb_misses: the misses the handler has served since boot;
  * arch_tlb_miss_classes: the same in n counts by the class of the address
  * (hako_perf.h's HAKO_TLB_MISS_*; classes past n are left out).
+ * arch_ica_pins: whether arch_ica_pin does anything (true here).
  */
+static inline bool arch_ica_pins(void) { return true; }
 void arch_tlb_partition(bool on);
 void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server);
 void arch_ica_unpin(struct addrspace *as, uint64_t va, uint64_t size);

@@ -105,8 +105,10 @@ void arch_vm_init_cpu(void);
  * loaded by the page walker and holds no reserved entries, so these do
  * nothing; what fast mode does here instead is fill the PTEs at paste and
  * map the servers' window (ipc/ica_fast.c).  No miss is counted: -ENOSYS,
- * and arch_ica_pinned finds none.
+ * and arch_ica_pinned finds none.  arch_ica_pins: false, so callers skip
+ * the work of pinning a window's ICAs.
  */
+static inline bool arch_ica_pins(void) { return false; }
 static inline void arch_tlb_partition(bool on) { (void)on; }
 static inline void arch_ica_pin(struct addrspace *as, uint64_t va, uint64_t size, bool server)
 {
