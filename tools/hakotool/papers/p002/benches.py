@@ -40,10 +40,14 @@ REPORT_STEPS = (
          (("bench-ispc.joined.jsonl", "bench-ispc-p4.joined.jsonl"),), 30, "ispc"),
     Step("ispc-sh4", "002", ("ispc-sh4",), "ispcbench on SH-4 (bench ispc --arch sh4), icount (~90 s)",
          seconds=90, chain="ispc-sh4"),
+    Step("ispc-sh4-sh7751r", "002", ("ispc-sh4", "--model", sh4.SH4_PROFILE),
+         "ispcbench on SH-4, cost model sh7751r (~4 min)",
+         (("bench-ispc-sh4.joined.jsonl", sh4.JOINED_FILE),), 240, "ispc-sh4"),
 )
 REPORT_INPUTS = (
     ("bench-ispc.jsonl", "./hako bench ispc"),
     ("bench-ispc-modern.joined.jsonl", "./hako bench ispc --model modern"),
     ("bench-ispc-p4.joined.jsonl", "./hako bench ispc --model p4"),
     ("bench-ispc-sh4.jsonl", "./hako bench ispc --arch sh4"),
+    (sh4.JOINED_FILE, f"./hako bench ispc --arch sh4 --model {sh4.SH4_PROFILE}"),
 )
