@@ -58,6 +58,17 @@
 #define HAKO_SYNC_IO             5             /* a device request's address: served, then seen done */
 #define HAKO_SYNC_DEVICES        16            /* device ids of HAKO_SYNC_SERVICE: 0 .. 15 */
 
+/*
+ * On SH-4, which has no NOP with a 32-bit field, the marker is a branch
+ * over the same word: `bra` to the end (HAKO_REGION_SH4_BRA), its delay
+ * slot (a nop, HAKO_REGION_SH4_NOP, or the store of the marker's argument,
+ * `mov.l Rm, @Rn`, whose value the plugin takes), then the word as two
+ * 16-bit halves, low first: eight bytes, two instructions.
+ */
+#define HAKO_REGION_SH4_BRA      0xA002u       /* bra +2: over the slot and the word */
+#define HAKO_REGION_SH4_NOP      0x0009u
+#define HAKO_REGION_SH4_BYTES    8
+
 /* The displacement of a marker, e.g. HAKO_REGION_DISP(HAKO_REGION_BEGIN, 7). */
 #define HAKO_REGION_DISP(op, id) \
 	(HAKO_REGION_MAGIC | ((unsigned)(op) << HAKO_REGION_OP_SHIFT) | ((unsigned)(id) & HAKO_REGION_ID_MASK))

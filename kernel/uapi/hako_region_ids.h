@@ -46,6 +46,17 @@
 #define REGION_ISPC_CALL            0x36    /* + (4 KiB data): ispc_call's round trip, fastpath on */
 
 /*
+ * ispcbench's process switch in ISPC traffic (user/ispcbench/switch.c):
+ * REGION_ISPC_SWITCH_WS + mode * REGION_ISPC_SWITCH_MODE + figure + the
+ * working set's index in its list (0..7).
+ */
+#define REGION_ISPC_SWITCH_WS       0x180
+#define REGION_ISPC_SWITCH_MODE     0x20
+#define REGION_ISPC_SWITCH_REQUEST  0x00    /* switch_request_wW: the request's round trip */
+#define REGION_ISPC_SWITCH_ISPC     0x08    /* switch_ispc_wW: one way in ISPC traffic */
+#define REGION_ISPC_SWITCH_ALONE    0x10    /* switch_alone_wW: the same calls without a switch */
+
+/*
  * drvbench (user/drvbench, paper 003) and the kernel paths it times, a
  * block of 64; placement 0 in the kernel, 1 a driver process (2 and 3:
  * blocks of their own below).

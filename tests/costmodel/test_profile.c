@@ -92,10 +92,20 @@ TEST(geometry_is_checked)
 	CHECK_STR(err, "x: stream.fills must be at least 1 (1: no overlap)");
 }
 
+TEST(an_l2_may_be_left_out_but_not_an_l1)
+{
+	struct cm_profile p;
+	char err[256] = "";
+	CHECK_EQ(cm_profile_parse(edited("l2.size = 512K", "l2.size = 0"), "x", &p, err, sizeof err), 0);
+	CHECK_EQ(p.l2.size, 0);
+	CHECK_EQ(cm_profile_parse(edited("l1d.size = 8K", "l1d.size = 0"), "x", &p, err, sizeof err), -1);
+	CHECK_STR(err, "x: l1d needs a size");
+}
+
 TEST(shipped_profiles_load)
 {
 	const char *names[] = { "modern", "p4", "pentium166", "pentium200-fpm", "pentium200-edo", "pentiumpro200",
-				"pentium2-450" };
+				"pentium2-450", "sh7751r" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[128], err[256] = "";
 		struct cm_profile p;

@@ -197,3 +197,59 @@ def test_table2_judges_the_switch_in_ispc_traffic_when_measured(tmp_path):
     assert len(fewer) == 1 and fewer[0].held and not fewer[0].main
     lines = sh4.table2(sh4.Sh4Figures(records() + switch_records()))
     assert row(lines, "process switch in ISPC traffic (one way)")[5:7] == ["0.05", "0.00"]
+
+
+def modelled(recs, cycles):
+    """RECS joined with a cost model: CYCLES per operation by figure name."""
+    out = []
+    for r in recs:
+        if r.get("kind") == "bench" and r["name"] in cycles:
+            r = {**r, "model": {"profile": "sh7751r", "per_iter": {"cycles": cycles[r["name"]]}}}
+        out.append(r)
+    return out
+
+
+def test_cycles_columns_only_in_a_cost_model_join():
+    plain = sh4.Sh4Figures(records())
+    assert plain.cycles("first_access_baseline") is None and not plain.model
+    assert "cycles" not in " ".join(sh4.table2(plain) + sh4.fig8(plain) + sh4.fig9(plain))
+    f = sh4.Sh4Figures(modelled(records(), {"first_access_baseline": 9000.0,
+                                            "first_access_fast": 4500.0,
+                                            "sync_roundtrip_nodata_baseline": 50000.0,
+                                            "sync_roundtrip_nodata_fast": 40000.0,
+                                            "relay_2_stepwise_fast": 80000.0,
+                                            "relay_2_direct_fast": 60000.0}))
+    assert f.profile == "sh7751r" and f.cycles("first_access_fast") == 4500.0
+    lines = sh4.table2(f)
+    assert "sh7751r cycles before" in lines[0]
+    first = row(lines, "first access to the ICA", "application")
+    assert first[2:10] == ["5,334", "2,533", "-52.5 %", "1.04", "0.00", "9,000", "4,500", "-50.0 %"]
+    assert first[10:] == ["10.3", "5.1", "-50.5 %"]
+    assert row(lines, "ICA peel", "server")[7:10] == ["-", "-", "-"]
+    rt = row(sh4.fig8(f), "synchronous request + result round trip", "none")
+    assert rt[8:11] == ["50,000", "40,000", "20.0 %"]
+    two = row(sh4.fig9(f), "2")
+    assert two[6] == "-" and two[12] == "25.0 %"
+
+
+def test_switch_curve_adds_the_cycles_a_switch_adds():
+    recs = modelled(switch_records(), {"switch_ispc_w0_baseline": 6000.0,
+                                       "switch_alone_w0_baseline": 2500.0,
+                                       "switch_ispc_w0_fast": 5800.0,
+                                       "switch_alone_w0_fast": 2500.0})
+    f = sh4.Sh4Figures(recs)
+    assert f.switch_added_cycles(0, "baseline") == 3500.0
+    assert f.switch_added_cycles(8, "fast") is None
+    lines = sh4.switch_curve(f)
+    assert row(lines, "0")[1:9] == ["3,233", "1,933", "0.05", "3,500", "3,233", "1,933", "0.00",
+                                    "3,300"]
+    assert "sh7751r" in lines[-1]
+
+
+def test_report_reads_the_join_when_it_is_there(tmp_path):
+    write(tmp_path, records())
+    assert "sh7751r cycles before" not in "\n".join(sh4.report_lines(tmp_path))
+    (tmp_path / sh4.JOINED_FILE).write_text("".join(
+        json.dumps(r) + "\n" for r in modelled(records(), {"syscall_baseline": 7000.0})))
+    text = "\n".join(sh4.report_lines(tmp_path))
+    assert "sh7751r cycles before" in text and "7,000" in text

@@ -59,6 +59,17 @@ def test_sh4_refuses_what_r2d_lacks(fields, word):
         build_argv(Profile(**{"arch": "sh4", "smp": 1, **fields}), NO_ENV)
 
 
+def test_sh4_takes_the_cost_model_plugin():
+    profile = sh4(words=("hello",), model="sh7751r", model_out="results/x.model.jsonl")
+    argv = build_argv(profile, NO_ENV)
+    assert argv[argv.index("-plugin") + 1] == (
+        "build/costmodel/libcostmodel.so,profile=tools/costmodel/profiles/sh7751r.profile,"
+        "out=results/x.model.jsonl")
+    assert argv.index("-plugin") > argv.index("-icount")
+    with pytest.raises(ValueError, match="--model needs a file"):
+        build_argv(sh4(model="sh7751r"), NO_ENV)
+
+
 def test_unknown_arch_is_refused():
     with pytest.raises(ValueError, match="unknown arch"):
         build_argv(Profile(arch="mips"), NO_ENV)

@@ -12,7 +12,7 @@ BUILD ?= build
 HOST_CC ?= gcc
 CM_DIR := tools/costmodel
 CM_OUT := $(BUILD)/costmodel
-CM_MODEL_SRC := $(addprefix $(CM_DIR)/,profile.c cache.c stream.c tlb.c model.c regions.c sections.c decode.c pcprof.c epochs.c vclock.c options.c)
+CM_MODEL_SRC := $(addprefix $(CM_DIR)/,profile.c cache.c stream.c tlb.c model.c regions.c sections.c decode.c decode_sh4.c sh4.c pcprof.c epochs.c vclock.c options.c)
 CM_HEADERS := $(wildcard $(CM_DIR)/*.h) kernel/uapi/hako_region.h kernel/uapi/hako_region_ids.h kernel/arch/x86_64/include/arch/layout.h
 
 CM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter
@@ -28,9 +28,9 @@ CM_TEST_FLAGS := $(CM_CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-rec
 costmodel: $(CM_PLUGIN)
 
 # The plugin resolves QEMU's (and glib's) functions when QEMU loads it.
-$(CM_PLUGIN): $(CM_MODEL_SRC) $(CM_DIR)/plugin.c $(CM_HEADERS) $(CM_DIR)/costmodel.mk
+$(CM_PLUGIN): $(CM_MODEL_SRC) $(CM_DIR)/plugin.c $(CM_DIR)/plugin_sh4.c $(CM_HEADERS) $(CM_DIR)/costmodel.mk
 	@mkdir -p $(@D)
-	$(HOST_CC) $(CM_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $(CM_DIR)/plugin.c $(CM_MODEL_SRC)
+	$(HOST_CC) $(CM_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $(CM_DIR)/plugin.c $(CM_DIR)/plugin_sh4.c $(CM_MODEL_SRC)
 
 $(CM_TEST_OUT)/test_costmodel_%: $(CM_TEST_DIR)/test_%.c $(CM_MODEL_SRC) $(CM_HEADERS) tests/host/check.h tests/include/checks.h $(CM_DIR)/costmodel.mk
 	@mkdir -p $(@D)

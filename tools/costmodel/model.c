@@ -25,7 +25,7 @@ bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache
 	c->walk = walk;
 	c->walk_ctx = walk_ctx;
 	return cm_tlbs_init(&c->tlbs, p) && cm_cache_init(&c->l1i, &p->l1i) &&
-	       cm_cache_init(&c->l1d, &p->l1d) && cm_cache_init(&c->l2, &p->l2);
+	       cm_cache_init(&c->l1d, &p->l1d) && (!p->l2.size || cm_cache_init(&c->l2, &p->l2));
 }
 
 void cm_core_free(struct cm_core *c)
@@ -59,7 +59,8 @@ static void translate(struct cm_core *c, bool fetch, uint64_t va)
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
 			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa)
 {
-	enum cm_level level = cm_hier_access(l1, c->p->l2_off ? NULL : &c->l2, c->l3, pa);
+	enum cm_level level = cm_hier_access(l1, c->p->l2_off || !c->p->l2.size ? NULL : &c->l2,
+					     c->l3, pa);
 	const uint32_t latency[] = {
 		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
 		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
@@ -100,6 +101,21 @@ void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
 		cm_core_io(c, write ? CM_IO_LAPIC_WRITE : CM_IO_LAPIC_READ, 1);
 	else
 		cm_core_io(c, write ? CM_IO_MMIO_WRITE : CM_IO_MMIO_READ, 1);
+}
+
+void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa)
+{
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa);
+}
+
+void cm_core_data_untranslated(struct cm_core *c, uint64_t pa)
+{
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa);
+}
+
+void cm_core_mmio_untranslated(struct cm_core *c, bool write)
+{
+	cm_core_io(c, write ? CM_IO_MMIO_WRITE : CM_IO_MMIO_READ, 1);
 }
 
 void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count)
@@ -166,7 +182,8 @@ void cm_core_empty_caches(struct cm_core *c)
 {
 	cm_cache_empty(&c->l1i);
 	cm_cache_empty(&c->l1d);
-	cm_cache_empty(&c->l2);
+	if (c->p->l2.size)
+		cm_cache_empty(&c->l2);
 	if (c->l3)
 		cm_cache_empty(c->l3);
 	cm_streams_reset(&c->streams);

@@ -102,6 +102,16 @@ void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io);
 /* A load (write false) or store to a memory-mapped register at va (pa). */
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);
 
+/*
+ * The same three for an access the model's TLBs do not see: an address
+ * the MMU does not translate (SH-4's P1, P2 and P4), or, on SH-4, any data
+ * access (the kernel loads the UTLB and its misses are instructions,
+ * sh4.h).  The caches and the io.* prices as above.
+ */
+void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa);
+void cm_core_data_untranslated(struct cm_core *c, uint64_t pa);
+void cm_core_mmio_untranslated(struct cm_core *c, bool write);
+
 /* count device register accesses of one kind (no translation: ports, or after it). */
 void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count);
 

@@ -66,6 +66,8 @@
 #include "pcprof.h"
 #include "options.h"
 #include "vclock.h"
+#include "sh4.h"
+#include "plugin.h"
 #include "../../kernel/arch/x86_64/include/arch/layout.h"
 #include "../../kernel/uapi/hako_region.h"
 
@@ -79,28 +81,14 @@ static const char *const gpr_names[GPRS] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-struct vcpu {
-	struct cm_core core;
-	uint64_t idle_entries;
-	uint64_t halts;              /* hlt executed: times it went idle (under icount too) */
-	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
-	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
-};
-
 /* Register handles are the same for every vCPU; reads go to the running one. */
 static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg;
-static GByteArray *reg_buf;
+GByteArray *reg_buf;
 
 /* The vCPU running now, and the per-CPU pointers already matched to a CPU number. */
-static unsigned current;
+unsigned current;
 static uint64_t cpu_keys[64];
 static unsigned ncpu_keys;
-
-/* A recognised instruction, kept for its callbacks (see intern()). */
-struct special {
-	struct cm_insn insn;
-	uint64_t va;
-};
 
 /* One L1i line entered by a block. */
 struct fetch {
@@ -110,7 +98,7 @@ struct fetch {
 static struct cm_profile profile;
 static struct cm_options opt;          /* the plugin's arguments (options.c) */
 static unsigned nvcpus;
-static struct vcpu *vcpus;
+struct vcpu *vcpus;
 static struct cm_cache l3;
 static struct cm_regions *regions;
 static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections */
@@ -119,11 +107,12 @@ static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in 
 static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
 static struct cm_epochs *epochs;
 static struct cm_vclock *vclock;
-static struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
+struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
+bool sh4;                        /* qemu-system-sh4 (sh4.h): no registers, P1/P2, no data TLB */
 
 /* The host address of guest physical 0 in RAM, learnt from code run before paging. */
-static bool code_delta_known;
-static uint64_t code_delta;
+bool code_delta_known;
+uint64_t code_delta;
 
 static pthread_mutex_t trans_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -152,7 +141,7 @@ static void *chunk_alloc(size_t n)
 static struct special *specials[SPECIALS_MAX];
 static unsigned nspecials;
 
-static const struct special *intern(const struct cm_insn *insn, uint64_t va)
+const struct special *intern(const struct cm_insn *insn, uint64_t va)
 {
 	for (unsigned i = 0; i < nspecials; i++)
 		if (specials[i]->va == va && memcmp(&specials[i]->insn, insn, sizeof *insn) == 0)
@@ -214,6 +203,8 @@ static uint64_t mem_operand(const struct special *s)
 /* The CPU number of the running vCPU, from Hako's per-CPU pointer; current if unknown. */
 static unsigned identify(void)
 {
+	if (!gs_base_reg)
+		return current;              /* SH-4: one CPU, no registers */
 	uint64_t key = read_reg(gs_base_reg);
 	if (!(key >> 63))
 		key = read_reg(kernel_gs_reg);
@@ -276,7 +267,10 @@ static void on_fetch(unsigned int vcpu_ignored, void *ud)
 	if (v->pc_count)
 		(*v->pc_count)++;
 	v->io = false;
-	cm_core_fetch(&v->core, f->va, f->pa);
+	if (sh4 && !cm_sh4_translated(f->va))
+		cm_core_fetch_untranslated(&v->core, f->pa);
+	else
+		cm_core_fetch(&v->core, f->va, f->pa);
 }
 
 /* The first instruction of a block: find out which vCPU runs it. */
@@ -304,7 +298,7 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 }
 
 /* The guest writes the exit port: its counts end here (see the top of the file). */
-static void on_exit_port(unsigned int vcpu_ignored, void *ud)
+void on_exit_port(unsigned int vcpu_ignored, void *ud)
 {
 	if (final_counts)
 		return;
@@ -366,8 +360,28 @@ static void pcprof_marker(uint32_t disp)
 		vcpus[i].pc_count = NULL;    /* the next block looks its counter up again */
 }
 
+/* A region or sync marker with its arguments (rax and rdx on x86). */
+void apply_marker(uint32_t marker, uint64_t arg, uint64_t arg2)
+{
+	if (((marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
+		uint64_t ns = arg2;          /* SERVICE: ns = instructions at icount shift 0 */
+		cm_vclock_marker(vclock, marker, current, work_now(), arg,
+				 (struct cm_work){ ns * opt.clock_mhz / 1000, ns });
+		return;
+	}
+	if (pcprof)
+		pcprof_marker(marker);
+	if (!cm_sections_marker(sections, marker, current, sync_counts(), arg)) {
+		cm_regions_marker(regions, marker, current, sync_counts());
+		if (((marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) == HAKO_REGION_GLOBAL_BEGIN)
+			for (unsigned i = 0; i < nvcpus; i++)   /* every clock up to now first */
+				cm_vclock_now(vclock, i, work_of(i));
+		cm_vclock_region(vclock, marker, current, work_now());
+	}
+}
+
 /* Runs before the recognised instruction; the source registers hold the new values. */
-static void on_special(unsigned int vcpu_ignored, void *ud)
+void on_special(unsigned int vcpu_ignored, void *ud)
 {
 	const struct special *s = ud;
 	struct vcpu *v = &vcpus[current];
@@ -395,24 +409,8 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_INVD:
 		cm_core_empty_caches(&v->core);
 		break;
-	case CM_INSN_MARKER:
-		if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) >= HAKO_SYNC_POST) {
-			uint64_t ns = read_reg(gpr[2]);     /* SERVICE: ns = instructions at icount shift 0 */
-			cm_vclock_marker(vclock, s->insn.marker, current, work_now(), read_reg(gpr[0]),
-					 (struct cm_work){ ns * opt.clock_mhz / 1000, ns });
-			break;
-		}
-		if (pcprof)
-			pcprof_marker(s->insn.marker);
-		if (!cm_sections_marker(sections, s->insn.marker, current, sync_counts(),
-					read_reg(gpr[0]))) {
-			cm_regions_marker(regions, s->insn.marker, current, sync_counts());
-			if (((s->insn.marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK) ==
-			    HAKO_REGION_GLOBAL_BEGIN)
-				for (unsigned i = 0; i < nvcpus; i++)   /* every clock up to now first */
-					cm_vclock_now(vclock, i, work_of(i));
-			cm_vclock_region(vclock, s->insn.marker, current, work_now());
-		}
+	case CM_INSN_MARKER:             /* SH-4's with an argument: on_marker_store */
+		apply_marker(s->insn.marker, read_reg(gpr[0]), read_reg(gpr[2]));
 		break;
 	case CM_INSN_HLT:
 		v->halts++;
@@ -425,6 +423,10 @@ static void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_PORT_INS:
 	case CM_INSN_PORT_OUTS:
 	case CM_INSN_OTHER:
+		break;
+	case CM_INSN_LDTLB:          /* the UTLB is the kernel's; the ITLB keeps its copies */
+	case CM_INSN_CACHE_LINE:     /* the line is in a register QEMU does not give (sh4.h) */
+	case CM_INSN_PREF:
 		break;
 	}
 }
@@ -455,7 +457,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (i == 0 || va >> fetch_line_shift != last_line) {
 			struct fetch *f = chunk_alloc(sizeof *f);
 			f->va = va;
-			f->pa = code_phys(va, qemu_plugin_insn_haddr(insn));
+			f->pa = sh4 ? code_phys_sh4(va, qemu_plugin_insn_haddr(insn)) :
+				code_phys(va, qemu_plugin_insn_haddr(insn));
 			if (i == 0)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_block, QEMU_PLUGIN_CB_R_REGS, f);
 			else
@@ -469,10 +472,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (is_among(opt.epoch_addrs, opt.nepoch_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_epoch, QEMU_PLUGIN_CB_R_REGS,
 							       (void *)(uintptr_t)va);
-		uint8_t bytes[16];
-		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
 		struct cm_insn d;
-		cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
+		if (sh4) {
+			decode_sh4(insn, i, va, &d);
+			translate_sh4(tb, i, n, &d, va);
+			continue;
+		} else {
+			uint8_t bytes[16];
+			size_t len = qemu_plugin_insn_data(insn, bytes, sizeof bytes);
+			cm_decode(bytes, len < qemu_plugin_insn_size(insn) ? 0 : len, &d);
+		}
 		if (d.kind == CM_INSN_PORT_OUT && d.port == opt.exit_port)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exit_port, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		switch (d.kind) {
@@ -525,7 +534,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			kernel_gs_reg = d[i].handle;
 	}
 	g_array_free(regs, 1);
-	if (!cr3_reg || !cr4_reg || !gs_base_reg || !kernel_gs_reg || !gpr[GPRS - 1])
+	if (!sh4 && (!cr3_reg || !cr4_reg || !gs_base_reg || !kernel_gs_reg || !gpr[GPRS - 1]))
 		fprintf(stderr, "costmodel: QEMU does not name cr3, cr4, gs_base, k_gs_base and r15\n");
 	uint64_t cr4 = read_reg(cr4_reg);
 	for (unsigned i = 0; i < nvcpus; i++)
@@ -626,8 +635,9 @@ static int parse_args(int argc, char **argv)
 
 CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
-	if (!info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
-		fprintf(stderr, "costmodel: needs qemu-system-x86_64\n");
+	sh4 = strcmp(info->target_name, "sh4") == 0;
+	if (!info->system_emulation || (strcmp(info->target_name, "x86_64") != 0 && !sh4)) {
+		fprintf(stderr, "costmodel: needs qemu-system-x86_64 or qemu-system-sh4\n");
 		return -1;
 	}
 	if (parse_args(argc, argv) < 0)

@@ -167,7 +167,7 @@ static int check(const struct cm_profile *p, const char *what, char *err, size_t
 		{ "stlb", check_tlb(&p->stlb, true) },
 		{ "l1i", check_cache(&p->l1i, false) },
 		{ "l1d", check_cache(&p->l1d, false) },
-		{ "l2", check_cache(&p->l2, false) },
+		{ "l2", check_cache(&p->l2, true) },
 		{ "l3", check_cache(&p->l3, true) },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)

@@ -27,7 +27,7 @@ struct cm_tlb_geom {
 
 /* One cache level over physical addresses. */
 struct cm_cache_geom {
-	uint64_t size;               /* bytes; 0: the level does not exist (L3 only) */
+	uint64_t size;               /* bytes; 0: the level does not exist (L2, L3 only) */
 	uint32_t ways;
 	uint32_t line;               /* bytes, a power of two */
 	uint32_t latency;            /* load-to-use cycles of a hit at this level */

@@ -120,8 +120,31 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin
 				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
 				      void *userdata);
 
-/* A memory access's direction, and its physical side (valid during the memory callback only). */
+/* The value an access loaded or stored, by its size (QEMU 9.1 and later). */
+enum qemu_plugin_mem_value_type {
+	QEMU_PLUGIN_MEM_VALUE_U8,
+	QEMU_PLUGIN_MEM_VALUE_U16,
+	QEMU_PLUGIN_MEM_VALUE_U32,
+	QEMU_PLUGIN_MEM_VALUE_U64,
+	QEMU_PLUGIN_MEM_VALUE_U128,
+};
+
+typedef struct {
+	enum qemu_plugin_mem_value_type type;
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+		struct {
+			uint64_t low, high;
+		} u128;
+	} data;
+} qemu_plugin_mem_value;
+
+/* A memory access's direction, its value, and its physical side (valid during the memory callback only). */
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+qemu_plugin_mem_value qemu_plugin_mem_get_value(qemu_plugin_meminfo_t info);
 struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);

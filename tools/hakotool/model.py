@@ -34,7 +34,8 @@ PLUGIN = "build/costmodel/libcostmodel.so"
 # Each profile's clock in MHz (from its header; the profiles themselves
 # model cycles only): for figures in time at a stated clock.
 CLOCK_MHZ = {"pentium166": 166, "pentium200-fpm": 200, "pentium200-edo": 200,
-             "pentiumpro200": 200, "pentium2-450": 450, "p4": 2800, "modern": 4000}
+             "pentiumpro200": 200, "pentium2-450": 450, "p4": 2800, "modern": 4000,
+             "sh7751r": 240}
 PROFILES_DIR = "tools/costmodel/profiles"
 PROFILE_SUFFIX = ".profile"
 MODEL_SUFFIX = ".model.jsonl"

@@ -161,16 +161,19 @@ class Profile:
             raise ValueError("--model needs a file for the plugin's output")
 
     def validate_sh4(self) -> None:
-        """What the r2d board and the SH-4 port offer: one CPU, icount or tcg, no devices."""
+        """What the r2d board and the SH-4 port offer: one CPU, icount or tcg, no
+        devices; the cost model's plugin (--model) as on x86."""
         refused = [(self.smp != 1, f"--smp {self.smp} (r2d has one CPU: --smp 1)"),
                    (self.mode == "kvm", "--mode kvm"), (self.net != "none", "--net"),
                    (self.disk != "none", "--disk"), (self.iso, "--iso"),
-                   (self.debug_kernel, "--debug-kernel"), (bool(self.model), "--model")]
+                   (self.debug_kernel, "--debug-kernel")]
         for bad, what in refused:
             if bad:
                 raise ValueError(f"--arch sh4 does not take {what}")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r} (use {'|'.join(MODES)})")
+        if self.model and not self.model_out:
+            raise ValueError("--model needs a file for the plugin's output")
 
     def default_name(self) -> str:
         """The default run name: boot-<machine>-smp<N>-<mode>[-net-<net>][-debug-kernel]
@@ -338,6 +341,8 @@ def sh4_argv(profile: Profile, env: dict | None = None) -> list[str]:
     rel, _ = sh4_file(FW_CFG_CMDLINE, profile.append())
     argv += ["-kernel", SH4_IMAGE, "-initrd", SH4_INITRD,
              "-device", f"loader,file={rel},addr={SH4_FILE_ADDR:#x},force-raw=on"]
+    if profile.model:
+        argv += costmodel.plugin_args(profile.model, profile.model_out, profile.model_args)
     if profile.gdb:
         argv += ["-gdb", f"tcp:127.0.0.1:{profile.gdb_port}", "-S"]
     return argv + list(profile.extra) + env_extra(env)

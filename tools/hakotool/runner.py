@@ -540,7 +540,10 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
             epoch_names, missing = costmodel.epoch_addresses(root, profile.model_epochs)
             if missing:
                 err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
-        clocks = costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)))
+        # SH-4: no release=ADDR (the plugin reads no registers there, and one
+        # CPU never waits for a lock's release).
+        clocks = () if profile.arch == "sh4" else \
+            costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)))
         profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names) + clocks)
         argv = build_argv(profile, env)
     banner = qemu_banner(profile, env) if announce else None

@@ -73,11 +73,14 @@ extern int mode_fast;
 		if (ARCH_TLB_MISSES_COUNTED) \
 			misses_end(ispc_region((slot) + (k))); \
 	} while (0)
-#define ISPC_REGION_(mark, slot, k) do { \
+#define ISPC_REGION_(mark, slot, k) MODE_REGION_(mark, REGION_ISPC + (slot), REGION_ISPC_MODE_STRIDE, k)
+/* MARK(BASE, K) in baseline mode, MARK(BASE + STRIDE, K) in fast mode (BASE
+ * and STRIDE constants: the marker's id is an immediate). */
+#define MODE_REGION_(mark, base, stride, k) do { \
 		if (mode_fast) \
-			mark(REGION_ISPC + REGION_ISPC_MODE_STRIDE + (slot), k); \
+			mark((base) + (stride), k); \
 		else \
-			mark(REGION_ISPC + (slot), k); \
+			mark(base, k); \
 	} while (0)
 unsigned ispc_region(unsigned slot);
 

@@ -18,7 +18,10 @@
  *   switch_request_wW  the request's round trip with the first touches of
  *                      both ICAs on return
  *
- * What a switch adds is (switch_ispc - switch_alone), per switch; on an
+ * What a switch adds is (switch_ispc - switch_alone), per switch.  Each
+ * figure has a region (hako_region_ids.h, REGION_ISPC_SWITCH_WS: the
+ * mode, the figure, the working set's index), marked just outside its
+ * TSC reads, for the cost model's cycles; on an
  * arch that counts TLB misses (SH-4) each figure also gets its misses by
  * class of address (code, stack, data, ICA, kernel: HAKO_PERF_TLB_MISS_CLASSES),
  * as a "bench-tlb" line (all classes) and a "bench-tlb-class" line.
@@ -44,6 +47,8 @@
 #define WARMUP 8
 #define WS_MAX 48
 #define WS_LISTED 8
+_Static_assert(WS_LISTED <= REGION_ISPC_SWITCH_ISPC - REGION_ISPC_SWITCH_REQUEST,
+	       "a region per listed working set");
 
 static const char *class_names[HAKO_TLB_MISS_CLASSES] = { "code", "stack", "data", "ica", "kernel" };
 
@@ -51,6 +56,16 @@ static unsigned ws_list[WS_LISTED] = { 0, 8, 16, 24, 32, 48 };
 static int ws_count = 6;
 
 static char pages[WS_MAX][4096] __attribute__((aligned(4096)));
+
+/* The region of figure FIG (REGION_ISPC_SWITCH_*, a constant) for the K-th
+ * working set, in the current mode: MARK is region_begin_nth or region_end_nth. */
+#define SW_REGION(mark, fig, k) \
+	MODE_REGION_(mark, REGION_ISPC_SWITCH_WS + (fig), REGION_ISPC_SWITCH_MODE, k)
+
+static unsigned sw_region(unsigned fig, unsigned k)
+{
+	return REGION_ISPC_SWITCH_WS + (unsigned)mode_fast * REGION_ISPC_SWITCH_MODE + fig + k;
+}
 
 int switch_set_ws(const char *list)
 {
@@ -97,12 +112,12 @@ static uint64_t classes_total(const struct classes *c)
 	return t;
 }
 
-/* The figure's result line, and where misses are counted its misses in
- * ITERS operations: all, and by class. */
+/* The figure's result line with its REGION, and where misses are counted
+ * its misses in ITERS operations: all, and by class. */
 static void report(const char *name, struct samples *s, const char *what, const struct classes *c,
-		   unsigned long iters)
+		   unsigned region, unsigned long iters)
 {
-	bench_report(name, s, what);
+	bench_report_region(name, s, what, region, iters);
 	if (!ARCH_TLB_MISSES_COUNTED)
 		return;
 	result_line("{\"kind\":\"bench-tlb\",\"name\":\"%s\",\"misses\":%" PRIu64 ",\"iters\":%lu}",
@@ -124,45 +139,63 @@ struct sw_figures {
 };
 
 /* Post POST, wait WAIT, touch the W pages: the span into *span, its misses
- * into c (none: not counted). */
-static long post_wait_touch(int post, int wait, unsigned w, struct classes *c, uint64_t *span)
+ * into c and its region (REGION_ISPC_SWITCH_ISPC when POST differs from
+ * WAIT, else _ALONE, for the K-th working set) if c is not NULL. */
+static long post_wait_touch(int post, int wait, unsigned w, unsigned k, struct classes *c,
+			    uint64_t *span)
 {
-	if (c)
+	if (c) {
 		classes_begin(c);
+		if (post != wait)
+			SW_REGION(region_begin_nth, REGION_ISPC_SWITCH_ISPC, k);
+		else
+			SW_REGION(region_begin_nth, REGION_ISPC_SWITCH_ALONE, k);
+	}
 	uint64_t t0 = tsc_now();
 	long r = sys_sem_post(post);
 	if (r >= 0)
 		r = sys_sem_wait(wait);
 	touch(w);
 	uint64_t t1 = tsc_now();
-	if (c)
+	if (c) {
+		if (post != wait)
+			SW_REGION(region_end_nth, REGION_ISPC_SWITCH_ISPC, k);
+		else
+			SW_REGION(region_end_nth, REGION_ISPC_SWITCH_ALONE, k);
 		classes_end(c);
+	}
 	*span = t1 - t0;
 	return r;
 }
 
-/* One cycle: the request, the W pages, the two switches, the same calls alone. */
-static int cycle(int server, struct call *c, unsigned w, int sem_c, struct sw_figures *f, int keep)
+/* One cycle: the request, the W pages, the two switches, the same calls
+ * alone; k: W's index in the list (its regions). */
+static int cycle(int server, struct call *c, unsigned w, unsigned k, int sem_c, struct sw_figures *f,
+		 int keep)
 {
 	struct hako_ispc_msg m = { .ctl = c->ctl, .data = c->data };
 	c->st->op = OP_PINGPONG;
-	if (keep)
+	if (keep) {
 		classes_begin(&f->c_request);
+		SW_REGION(region_begin_nth, REGION_ISPC_SWITCH_REQUEST, k);
+	}
 	uint64_t t0 = tsc_now();
 	long r = sys_ispc_request(server, &m, 0);
 	(void)*(volatile uint32_t *)&c->st->op;
 	(void)*c->data_word;
 	uint64_t t1 = tsc_now();
-	if (keep)
+	if (keep) {
+		SW_REGION(region_end_nth, REGION_ISPC_SWITCH_REQUEST, k);
 		classes_end(&f->c_request);
+	}
 	if (r < 0 || m.status < 0)
 		return fail("switch: request", r < 0 ? r : m.status);
 	touch(w);
 	uint64_t both, alone;
-	r = post_wait_touch((int)c->st->sem_a, (int)c->st->sem_b, w, keep ? &f->c_ispc : NULL, &both);
+	r = post_wait_touch((int)c->st->sem_a, (int)c->st->sem_b, w, k, keep ? &f->c_ispc : NULL, &both);
 	if (r < 0)
 		return fail("switch: semaphores", r);
-	r = post_wait_touch(sem_c, sem_c, w, keep ? &f->c_alone : NULL, &alone);
+	r = post_wait_touch(sem_c, sem_c, w, k, keep ? &f->c_alone : NULL, &alone);
 	if (r < 0)
 		return fail("switch: semaphore alone", r);
 	if (keep) {
@@ -205,8 +238,8 @@ static void print_row(unsigned w, const struct sw_figures *f)
 	printf("\n");
 }
 
-/* Run W's cycles; their misses by class into *f (freed samples). */
-static int switch_run(unsigned w, struct sw_figures *out)
+/* Run W's cycles (the K-th working set); their misses by class into *f (freed samples). */
+static int switch_run(unsigned w, unsigned k, struct sw_figures *out)
 {
 	struct sw_figures f;
 	memset(&f, 0, sizeof f);
@@ -228,17 +261,19 @@ static int switch_run(unsigned w, struct sw_figures *out)
 		touch(w);
 	}
 	for (int i = 0; i < WARMUP + RUNS && !err; i++)
-		err = cycle(server, &c, w, (int)sc, &f, i >= WARMUP);
+		err = cycle(server, &c, w, k, (int)sc, &f, i >= WARMUP);
 	if (!err) {
 		char suffix[16];
 		snprintf(suffix, sizeof suffix, "w%u", w);
 		report(figure("switch_request", suffix), &f.request,
-		       "request + result, control and 4 KiB data ICA", &f.c_request, RUNS);
+		       "request + result, control and 4 KiB data ICA", &f.c_request,
+		       sw_region(REGION_ISPC_SWITCH_REQUEST, k), RUNS);
 		report(figure("switch_ispc", suffix), &f.ispc,
 		       "one way: half a semaphore ping-pong in ISPC traffic, then the pages", &f.c_ispc,
-		       2ul * RUNS);
+		       sw_region(REGION_ISPC_SWITCH_ISPC, k), 2ul * RUNS);
 		report(figure("switch_alone", suffix), &f.alone,
-		       "half of the same calls and pages without a switch", &f.c_alone, 2ul * RUNS);
+		       "half of the same calls and pages without a switch", &f.c_alone,
+		       sw_region(REGION_ISPC_SWITCH_ALONE, k), 2ul * RUNS);
 		print_row(w, &f);
 	}
 	if (server > 0) {
@@ -276,7 +311,7 @@ int part_switch(void)
 	uint64_t switched = 0;
 	for (int i = 0; i < ws_count; i++) {
 		struct sw_figures f;
-		if (switch_run(ws_list[i], &f) < 0)
+		if (switch_run(ws_list[i], (unsigned)i, &f) < 0)
 			return -1;
 		if (check_on)
 			check(&f, &switched);

@@ -9,6 +9,9 @@
 #include <arch/trapframe.h>
 #include "sh4.h"
 
+/* The arguments of the cost-model marker running now (arch/region.h). */
+volatile uint32_t sh4_region_args[2];
+
 /* SLEEP with interrupts unmasked: the next interrupt wakes it. */
 void arch_idle(void)
 {

@@ -3,7 +3,11 @@
 On the SH-4 the TLB is loaded by the kernel's miss handler, which counts
 every miss it serves; ispcbench prints, beside each region's figure (guest
 instructions under icount, median), a "bench-tlb" line with the region's
-misses and iterations.  Baseline mode refills all 64 UTLB entries; fast
+misses and iterations.  A run with the cost model (`./hako bench ispc --arch
+sh4 --model sh7751r`, its join kept as results/JOINED_FILE) adds each
+region's modelled cycles per operation (the SH7751R's caches and memory,
+tools/costmodel/profiles/sh7751r.profile), which the tables show beside
+the instructions when the records carry them.  Baseline mode refills all 64 UTLB entries; fast
 mode is paper 002's method (kernel/arch/sh4/utlb.c: 32 general entries, 8
 reserved 1 MiB entries for the servers' ICAs, 24 reserved 4 KiB entries
 for the applications', loaded at paste).  The tables put the two modes
@@ -32,6 +36,9 @@ from .tables import F8_ROWS, MODES, T2_ROWS, name_of, num, pct, table
 
 RESULT_FILE = "bench-ispc-sh4.jsonl"
 X86_FILE = "bench-ispc.jsonl"
+# The cost model's profile of the r2d's SH7751R, and the report's copy of its join.
+SH4_PROFILE = "sh7751r"
+JOINED_FILE = f"bench-ispc-sh4-{SH4_PROFILE}.joined.jsonl"
 
 
 # The classes of address a miss is counted in ("bench-tlb-class" lines,
@@ -46,11 +53,16 @@ SWITCH_IN_TRAFFIC = "switch_ispc_w0"
 
 
 class Sh4Figures:
-    """Medians (instructions) and TLB misses per operation, by figure name."""
+    """Medians (instructions), TLB misses per operation and, in a cost-model
+    join, modelled cycles per operation, by figure name."""
 
     def __init__(self, records: list[dict]):
         self.median = {r["name"]: r["median"] for r in records
                        if r.get("kind") == "bench" and "name" in r}
+        modelled = [r for r in records if r.get("kind") == "bench" and "name" in r
+                    and (r.get("model") or {}).get("per_iter")]
+        self.model = {r["name"]: r["model"]["per_iter"] for r in modelled}
+        self.profile = str(modelled[0]["model"].get("profile", "")) if modelled else ""
         self.per_op = {r["name"]: r["misses"] / r["iters"] for r in records
                        if r.get("kind") == "bench-tlb" and r.get("iters")}
         self.by_class = {r["name"]: {c: r.get(c, 0) / r["iters"] for c in MISS_CLASSES}
@@ -61,6 +73,15 @@ class Sh4Figures:
 
     def misses(self, name: str):
         return self.per_op.get(name)
+
+    def cycles(self, name: str):
+        """Modelled cycles per operation (the region's mean), None without a join."""
+        return (self.model.get(name) or {}).get("cycles")
+
+    def switch_added_cycles(self, w: int, mode: str):
+        """What a switch adds in modelled cycles (one way less alone), or None."""
+        a, b = self.cycles(f"switch_ispc_w{w}_{mode}"), self.cycles(f"switch_alone_w{w}_{mode}")
+        return None if a is None or b is None else a - b
 
     def switch_added(self, w: int, mode: str):
         """What a switch adds in ISPC traffic with W pages (switch.c): one way
@@ -108,17 +129,21 @@ def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
     """The partial operations, before -> after, instructions and misses."""
     header = ["operation", "side", "insns before", "insns after", "change",
               "TLB misses before", "TLB misses after"]
+    cyc = CycleCells(f)
+    header += cyc.header("cycles before", "cycles after", "change")
     if x86:
         header += ["x86 insns before", "x86 insns after"]
     header += ["paper before (µs)", "paper after (µs)", "paper change"]
     clock = [f.insns(f"clock_{m}") for m in MODES]
     rows = [["two clock reads (in every row)", "application", num(clock[0]), num(clock[1]),
-             change_cell(*clock), "-", "-"] + (["-", "-"] if x86 else []) + ["", "", ""]]
+             change_cell(*clock), "-", "-"] + cyc.pair([f"clock_{m}" for m in MODES]) +
+            (["-", "-"] if x86 else []) + ["", "", ""]]
     for label, base, side, paper_col in T2_ROWS:
         names = [name_of(base, side, m) for m in MODES]
         ins = [f.insns(n) for n in names]
         row = [label, side or "application", num(ins[0]), num(ins[1]),
                change_cell(ins[0], ins[1]), misses(f.misses(names[0])), misses(f.misses(names[1]))]
+        row += cyc.pair(names)
         if x86:
             row += [num(x86.get(n)) for n in names]
         before, server, app = PAPER_T2[base]
@@ -131,7 +156,7 @@ def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
         before, _, after = PAPER_T2["process_switch"]
         rows.append(["process switch in ISPC traffic (one way)", "application", num(ins[0]),
                      num(ins[1]), change_cell(ins[0], ins[1]), misses(f.misses(names[0])),
-                     misses(f.misses(names[1]))] + (["-", "-"] if x86 else []) +
+                     misses(f.misses(names[1]))] + cyc.pair(names) + (["-", "-"] if x86 else []) +
                     [f"{before}", f"{after}", change_cell(before, after)])
     return table(header, rows)
 
@@ -142,8 +167,10 @@ def switch_curve(f: Sh4Figures) -> list[str]:
     adds to the same calls and pages without one, in instructions and TLB
     misses, and the added misses by class of address."""
     header = ["pages touched"]
+    cyc = CycleCells(f)
     for mode in MODES:
         header += [f"{mode}: one way", "added by a switch", "misses per switch"]
+        header += cyc.header("cycles added")
     header += ["misses per switch by class (baseline -> fast)"]
     rows = []
     for w in SWITCH_WS:
@@ -154,6 +181,8 @@ def switch_curve(f: Sh4Figures) -> list[str]:
         for mode, a in zip(MODES, added):
             cells += [num(f.insns(f"switch_ispc_w{w}_{mode}"))] + \
                 ([num(a[0]), misses(a[1])] if a else ["-", "-"])
+            if cyc.on:
+                cells.append(num(f.switch_added_cycles(w, mode)))
         cells.append(", ".join(f"{c} {misses(added[0][2][c]) if added[0] else '-'} -> "
                                f"{misses(added[1][2][c]) if added[1] else '-'}"
                                for c in MISS_CLASSES))
@@ -164,7 +193,32 @@ def switch_curve(f: Sh4Figures) -> list[str]:
                                       "the application and its server, after a request with a "
                                       "control and a 4 KiB data ICA; added: less the same calls "
                                       "and pages without a switch. The paper: 8.3 -> 5.8 µs "
-                                      "(-30 %), from fewer TLB misses."]
+                                      "(-30 %), from fewer TLB misses."] + cyc.note()
+
+
+class CycleCells:
+    """The modelled-cycle columns of a table, present only when the figures
+    come from a cost-model join (Sh4Figures.model)."""
+
+    def __init__(self, f: Sh4Figures):
+        self.f, self.on = f, bool(f.model)
+
+    def header(self, *labels: str) -> list[str]:
+        """LABELS, the first naming the profile, or none without a join."""
+        if not self.on:
+            return []
+        return [f"{self.f.profile} {labels[0]}", *labels[1:]]
+
+    def pair(self, names, saved: bool = False) -> list[str]:
+        """Cycles of the two modes' NAMES and their change (SAVED: as a saving)."""
+        if not self.on:
+            return []
+        c = [self.f.cycles(n) for n in names]
+        return [num(c[0]), num(c[1]), pct(*c) if saved else change_cell(*c)]
+
+    def note(self) -> list[str]:
+        return [f"Cycles: the cost model's `{self.f.profile}` cycles per operation (the "
+                "region's mean, two clock reads included)."] if self.on else []
 
 
 def change_cell(before, after) -> str:
@@ -176,8 +230,10 @@ def change_cell(before, after) -> str:
 
 def fig8(f: Sh4Figures) -> list[str]:
     """The basic operations, before -> after; misses for those with a region."""
+    cyc = CycleCells(f)
     header = ["operation", "data", "side", "insns before", "insns after", "saved",
-              "TLB misses before", "TLB misses after", "paper saved"]
+              "TLB misses before", "TLB misses after"] + \
+        cyc.header("cycles before", "cycles after", "saved") + ["paper saved"]
     rows = []
     for data in ("nodata", "4k"):
         for label, base, side in F8_ROWS:
@@ -188,16 +244,18 @@ def fig8(f: Sh4Figures) -> list[str]:
             paper = PAPER_FIG8.get(base)
             rows.append([label, "4 KiB" if data == "4k" else "none", side, num(ins[0]),
                          num(ins[1]), pct(*ins), misses(f.misses(names[0])),
-                         misses(f.misses(names[1])),
-                         f"{paper[0]:.0f}-{paper[1]:.0f} %" if paper else ""])
+                         misses(f.misses(names[1]))] + cyc.pair(names, saved=True) +
+                        [f"{paper[0]:.0f}-{paper[1]:.0f} %" if paper else ""])
     return table(header, rows)
 
 
 def fig9(f: Sh4Figures) -> list[str]:
     """Direct against stepwise return through n servers, in each mode."""
     header = ["stages"]
+    cyc = CycleCells(f)
     for mode in MODES:
         header += [f"{mode}: stepwise", "direct", "saved", "misses stepwise", "misses direct"]
+        header += cyc.header("saved (cycles)")
     rows = []
     for n in range(1, 17):
         cells = [str(n)]
@@ -207,6 +265,8 @@ def fig9(f: Sh4Figures) -> list[str]:
             s, d = f.insns(step), f.insns(direct)
             found = found or s is not None
             cells += [num(s), num(d), pct(s, d), misses(f.misses(step)), misses(f.misses(direct))]
+            if cyc.on:
+                cells.append(pct(f.cycles(step), f.cycles(direct)))
         if not found:
             break
         rows.append(cells)
@@ -300,7 +360,8 @@ def report_lines(results: Path) -> list[str]:
     path = results / RESULT_FILE
     if not path.is_file():
         return out + [f"Not run: `./hako bench ispc --arch sh4` writes results/{RESULT_FILE}.", ""]
-    f = Sh4Figures(load_records(path))
+    joined = results / JOINED_FILE           # the same run's figures with modelled cycles
+    f = Sh4Figures(load_records(joined if joined.is_file() else path))
     x86_path = results / X86_FILE
     x86 = Sh4Figures(load_records(x86_path)).median if x86_path.is_file() else None
     out += ["On QEMU's r2d (SH7751R, icount) the kernel loads the UTLB itself and counts every "
@@ -310,7 +371,11 @@ def report_lines(results: Path) -> list[str]:
             "applications' ICAs, loaded at paste (kernel/arch/sh4/utlb.c). Every instruction "
             "figure includes two clock reads (the first row: the clock is a system call on "
             "SH-4); the verdicts judge each figure less that span. Run: `./hako bench ispc "
-            "--arch sh4`; tables: `./hako paper 002 sh4`.", ""]
+            "--arch sh4`; tables: `./hako paper 002 sh4`. The cycles are the cost model's "
+            f"`{SH4_PROFILE}` profile (the SH7751R's 8 KiB and 16 KiB direct-mapped caches and "
+            "4-entry ITLB, no L2, memory 28 cycles at 240 MHz; a UTLB miss is its handler's "
+            f"instructions), from `./hako bench ispc --arch sh4 --model {SH4_PROFILE}` "
+            f"(results/{JOINED_FILE}).", ""]
     out += ["Table 2 on SH-4", ""] + table2(f, x86) + [""]
     out += ["Fig. 8 on SH-4", ""] + fig8(f) + [""]
     out += ["Fig. 9 on SH-4", ""] + fig9(f) + [""]

@@ -1,0 +1,145 @@
+/*
+ * test_sh4.c — the cost model on SH-4: the decoder's SH-4 instructions and
+ * region marker (decode.h, the bytes GCC and GAS emit for
+ * kernel/arch/sh4/include/arch/region.h), the SH7751R's address space and
+ * the register stores the model follows (sh4.h), and a profile without an
+ * L2 (sh7751r.profile; test_profile.c checks that an L2 may be left out).
+ */
+#include "check.h"
+#include "decode.h"
+#include "model.h"
+#include "profile.h"
+#include "sh4.h"
+
+static struct cm_insn sh4_insn(const uint8_t *b, size_t n)
+{
+	struct cm_insn in;
+	cm_decode_sh4(b, n, &in);
+	return in;
+}
+
+TEST(sh4_sleep_ldtlb_and_cache_line_operations)
+{
+	CHECK(sh4_insn((const uint8_t[]){ 0x1B, 0x00 }, 2).kind == CM_INSN_HLT);        /* sleep */
+	CHECK(sh4_insn((const uint8_t[]){ 0x38, 0x00 }, 2).kind == CM_INSN_LDTLB);      /* ldtlb */
+	struct cm_insn in = sh4_insn((const uint8_t[]){ 0x93, 0x03 }, 2);              /* ocbi @r3 */
+	CHECK(in.kind == CM_INSN_CACHE_LINE && in.reg == 3 && in.len == 2);
+	CHECK(sh4_insn((const uint8_t[]){ 0xA3, 0x04 }, 2).kind == CM_INSN_CACHE_LINE); /* ocbp @r4 */
+	CHECK(sh4_insn((const uint8_t[]){ 0xB3, 0x05 }, 2).kind == CM_INSN_CACHE_LINE); /* ocbwb @r5 */
+	in = sh4_insn((const uint8_t[]){ 0x83, 0x06 }, 2);                             /* pref @r6 */
+	CHECK(in.kind == CM_INSN_PREF && in.reg == 6);
+	CHECK(sh4_insn((const uint8_t[]){ 0x09, 0x00 }, 2).kind == CM_INSN_OTHER);      /* nop */
+	CHECK(sh4_insn((const uint8_t[]){ 0x0B, 0x00 }, 2).kind == CM_INSN_OTHER);      /* rts */
+	CHECK(sh4_insn((const uint8_t[]){ 0xC3, 0x06 }, 2).kind == CM_INSN_OTHER);      /* movca.l */
+	CHECK(sh4_insn((const uint8_t[]){ 0x1B }, 1).kind == CM_INSN_OTHER);            /* too short */
+}
+
+TEST(sh4_marker_with_a_nop_or_a_store_in_its_delay_slot)
+{
+	/* bra +2; nop; .short 0x1007, 0x4b48: region_begin(7) */
+	struct cm_insn in = sh4_insn((const uint8_t[]){ 0x02, 0xA0, 0x09, 0x00, 0x07, 0x10, 0x48, 0x4B }, 8);
+	CHECK(in.kind == CM_INSN_MARKER && in.marker == 0x4B481007u && !in.arg_store && in.len == 8);
+	/* bra +2; mov.l r4, @r1; a sync post (op 5, kind 2) */
+	in = sh4_insn((const uint8_t[]){ 0x02, 0xA0, 0x42, 0x21, 0x02, 0x50, 0x48, 0x4B }, 8);
+	CHECK(in.kind == CM_INSN_MARKER && in.marker == 0x4B485002u && in.arg_store);
+	/* the same branch over words that are not a marker, or another slot */
+	CHECK(sh4_insn((const uint8_t[]){ 0x02, 0xA0, 0x09, 0x00, 0x07, 0x10, 0x00, 0x00 }, 8).kind ==
+	      CM_INSN_OTHER);
+	CHECK(sh4_insn((const uint8_t[]){ 0x02, 0xA0, 0x0B, 0x00, 0x07, 0x10, 0x48, 0x4B }, 8).kind ==
+	      CM_INSN_OTHER);
+	CHECK(sh4_insn((const uint8_t[]){ 0x03, 0xA0, 0x09, 0x00, 0x07, 0x10, 0x48, 0x4B }, 8).kind ==
+	      CM_INSN_OTHER);                                                     /* bra +3 */
+	CHECK(sh4_insn((const uint8_t[]){ 0x02, 0xA0 }, 2).kind == CM_INSN_OTHER);      /* the bra alone */
+}
+
+TEST(sh4_segments_translate_as_the_manual_says)
+{
+	CHECK(cm_sh4_translated(0x400000));                  /* U0: a user program */
+	CHECK(cm_sh4_translated(0x7ff00000));
+	CHECK(!cm_sh4_translated(0x8c800000));               /* P1: the kernel */
+	CHECK(!cm_sh4_translated(0xa4000030));               /* P2: the r2d's power-off register */
+	CHECK(cm_sh4_translated(0xc0008000));                /* P3: kernel stacks */
+	CHECK(!cm_sh4_translated(0xff000000));               /* P4: PTEH */
+	CHECK_EQ(cm_sh4_phys(0x8c800000), 0x0c800000);
+	CHECK_EQ(cm_sh4_phys(0xac800000), 0x0c800000);
+	CHECK_EQ(cm_sh4_phys(0x400000), 0x400000);
+	CHECK_EQ(cm_sh4_phys(0xff000010), 0xff000010);
+	CHECK(cm_sh4_register(0xff000010) && cm_sh4_register(0xffd80004));
+	CHECK(!cm_sh4_register(0xe0000000));                 /* a store queue */
+	CHECK(!cm_sh4_register(0x8c000000));
+}
+
+static struct cm_page page_4k(uint64_t va, void *ctx) { return (struct cm_page){ CM_PAGE_4K, false }; }
+
+/* The shipped profile, or a failed check. */
+static bool sh7751r(struct cm_profile *p)
+{
+	char err[256] = "";
+	if (cm_profile_load("tools/costmodel/profiles/sh7751r.profile", p, err, sizeof err) == 0)
+		return true;
+	check_fail(__FILE__, __LINE__, "%s", err);
+	return false;
+}
+
+TEST(sh4_itlb_follows_the_asid_and_mmucr_ti)
+{
+	struct cm_profile p;
+	struct cm_core c;
+	CHECK(sh7751r(&p));
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	cm_core_fetch(&c, 0x400000, 0x0d000000);
+	cm_core_fetch(&c, 0x400040, 0x0d000040);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 1);                    /* one page, then a hit */
+	CHECK_EQ(c.n.v[CM_WALK_CYCLES], p.walk_cycles);      /* the refill from the UTLB */
+	CHECK(!cm_sh4_register_store(&c, CM_SH4_PTEH, CM_SH4_PTEH, 0x400005));   /* ASID 5 */
+	cm_core_fetch(&c, 0x400000, 0x0d100000);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 2);                    /* another address space's page */
+	cm_sh4_register_store(&c, CM_SH4_PTEH, CM_SH4_PTEH, 0);
+	cm_core_fetch(&c, 0x400000, 0x0d000000);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 2);                    /* ASID 0's entry stayed */
+	cm_sh4_register_store(&c, CM_SH4_MMUCR, CM_SH4_MMUCR, 0x101);        /* no TI: kept */
+	cm_core_fetch(&c, 0x400000, 0x0d000000);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 2);
+	cm_sh4_register_store(&c, CM_SH4_MMUCR, CM_SH4_MMUCR, 0x105);        /* TI */
+	cm_core_fetch(&c, 0x400000, 0x0d000000);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 3);
+	cm_core_free(&c);
+}
+
+TEST(sh4_power_off_store_ends_the_run)
+{
+	struct cm_profile p;
+	struct cm_core c;
+	CHECK(sh7751r(&p));
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	CHECK(cm_sh4_register_store(&c, 0xa4000030, 0x04000030, 1));
+	CHECK(!cm_sh4_register_store(&c, 0xffd80004, 0x1fd80004, 1));       /* TMU TSTR */
+	cm_core_free(&c);
+}
+
+TEST(sh7751r_has_no_l2_and_misses_go_to_memory)
+{
+	struct cm_profile p;
+	struct cm_core c;
+	CHECK(sh7751r(&p));
+	CHECK_EQ(p.l2.size, 0);
+	CHECK_EQ(p.l1i.size, 8 * 1024);
+	CHECK_EQ(p.l1d.size, 16 * 1024);
+	CHECK_EQ(p.l1d.ways, 1);
+	CHECK_EQ(p.itlb.entries, 4);
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	cm_core_data_untranslated(&c, 0x0c800000);
+	cm_core_data_untranslated(&c, 0x0c800004);                          /* the same line */
+	cm_core_data_untranslated(&c, 0x0c800000 + 16 * 1024);              /* direct mapped: evicts it */
+	cm_core_data_untranslated(&c, 0x0c800000);
+	CHECK_EQ(c.n.v[CM_L1D_MISS], 3);
+	CHECK_EQ(c.n.v[CM_DTLB_MISS], 0);                                   /* no data TLB on SH-4 */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 3 * (p.mem_latency - p.l1d.latency));
+	cm_core_fetch_untranslated(&c, 0x0c800100);
+	CHECK_EQ(c.n.v[CM_L1I_MISS], 1);
+	CHECK_EQ(c.n.v[CM_ITLB_MISS], 0);                                   /* P1 code: no ITLB */
+	cm_core_mmio_untranslated(&c, true);
+	CHECK_EQ(c.n.v[CM_IO_CYCLES], p.io.mmio_write);
+	cm_core_empty_caches(&c);
+	cm_core_free(&c);
+}

@@ -1,0 +1,56 @@
+/*
+ * plugin.h — what the plugin's QEMU glue (plugin.c) shares with its SH-4
+ * part (plugin_sh4.c): the per-vCPU state, the recognised instructions,
+ * and the few actions both take.  Used by these two files only; the
+ * model itself (model.h and the rest) knows nothing of QEMU.
+ */
+#ifndef COSTMODEL_PLUGIN_H
+#define COSTMODEL_PLUGIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qemu_plugin_api.h"
+#include "decode.h"
+#include "model.h"
+
+struct vcpu {
+	struct cm_core core;
+	uint64_t idle_entries;
+	uint64_t halts;              /* hlt (SH-4: sleep) executed: times it went idle (under icount too) */
+	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
+	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
+};
+
+/* A recognised instruction, kept for its callbacks (see intern()). */
+struct special {
+	struct cm_insn insn;
+	uint64_t va;
+};
+
+extern struct vcpu *vcpus;
+extern unsigned current;               /* the vCPU running now */
+extern struct cm_counts *final_counts; /* every vCPU's counts at the exit write, or NULL */
+extern GByteArray *reg_buf;            /* scratch for register and memory reads */
+extern bool sh4;                       /* qemu-system-sh4 (sh4.h) */
+/* The host address of guest physical 0 in RAM, once learnt from code. */
+extern bool code_delta_known;
+extern uint64_t code_delta;
+
+/* plugin.c: the shared record of a recognised instruction at va (translation time). */
+const struct special *intern(const struct cm_insn *insn, uint64_t va);
+/* plugin.c: the run's counts end here (the exit port; SH-4's power-off store). */
+void on_exit_port(unsigned int vcpu_ignored, void *ud);
+/* plugin.c: a region or sync marker with its arguments (rax and rdx on x86). */
+void apply_marker(uint32_t marker, uint64_t arg, uint64_t arg2);
+/* plugin.c: a recognised instruction is about to run (ud: its struct special). */
+void on_special(unsigned int vcpu_ignored, void *ud);
+
+/* plugin_sh4.c: the physical address of SH-4 code at va (host address haddr). */
+uint64_t code_phys_sh4(uint64_t va, const void *haddr);
+/* plugin_sh4.c: instruction i of tb (va) decoded, with a marker's bytes after it. */
+void decode_sh4(struct qemu_plugin_insn *insn, size_t i, uint64_t va, struct cm_insn *d);
+/* plugin_sh4.c: instruction i of n's callbacks besides its count and fetch. */
+void translate_sh4(struct qemu_plugin_tb *tb, size_t i, size_t n, const struct cm_insn *d, uint64_t va);
+
+#endif
