@@ -265,6 +265,21 @@ tlb_miss_entry:
 	or	r0, r1
 	mov.l	r1, @r4                 /* URC: the slot */
 	ldtlb
+	/* Drop the four ITLB entries (address array writes, V clear): the
+	 * entry just replaced may have a copy there, and whether QEMU reads
+	 * that copy depends on its own host-side TLB, not on the guest, so a
+	 * stale copy would hide a miss in one run and not in another. */
+	mov.l	.Lm_itlb, r4
+	mov	#0, r0
+	mov	#1, r1
+	shll8	r1                      /* r1: one ITLB entry's stride */
+	mov.l	r0, @r4
+	add	r1, r4
+	mov.l	r0, @r4
+	add	r1, r4
+	mov.l	r0, @r4
+	add	r1, r4
+	mov.l	r0, @r4
 	/* Count the miss in its class (sh4_tlb_misses[], sh4.h): an
 	 * instruction fetch (the address in SPC's page), else by the
 	 * address's top four bits (sh4_tlb_class_of). */
@@ -313,6 +328,7 @@ tlb_fault:
 .Lm_rand:	.long	sh4_utlb_rand
 .Lm_mmucr:	.long	0xff000010
 .Lm_urc_clear:	.long	0xffff03ff
+.Lm_itlb:	.long	0xf2000000      /* the ITLB's address array */
 .Lm_entry_common: .long	entry_common
 
 /* VBR + 0x600: interrupts; r1 = INTEVT. */
