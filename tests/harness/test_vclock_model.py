@@ -7,6 +7,8 @@ wrong ones.  The boot is skipped until the plugin is built (`make costmodel`).""
 import io
 import json
 
+import pytest
+
 from hakotool import bench, model, vclockcheck
 
 
@@ -34,6 +36,19 @@ def test_disk_reads_shorter_than_their_service_times_fail():
     assert why and "disk insns" in why and "parallel" not in why
     assert "disk" in vclockcheck.failures(records(4000, 1000, 4000, disk=900_000))  # > 1.5x
     assert "disk" in vclockcheck.failures(records(4000, 1000, 4000)[:3])   # no disk way
+
+
+def test_the_disk_service_time_is_the_drivers_define(tmp_path):
+    assert vclockcheck.disk_read_ns() == vclockcheck.c_define(
+        vclockcheck.repo_root({}) / vclockcheck.AHCI_SOURCE, "AHCI_MODEL_READ_NS") > 0
+    source = tmp_path / "d.c"
+    source.write_text("#define A_NS  50000   /* a read */\n#define B_NS 65000u\n"
+                      "#define C_NS (1 << 3)\n#define D_NS 1\n#define D_NS 2\n")
+    assert vclockcheck.c_define(source, "A_NS") == 50000
+    assert vclockcheck.c_define(source, "B_NS") == 65000
+    for name in ("C_NS", "D_NS", "E_NS"):          # not a number, twice, missing
+        with pytest.raises(ValueError):
+            vclockcheck.c_define(source, name)
 
 
 def test_without_elapsed_times_the_table_says_so():
