@@ -22,8 +22,10 @@ time must be at least the reads' service times summed, and at most
 DISK_OVERHEAD more (the CPU's own path of each read: the call, the driver,
 the interrupt, the wake-up).  At the plugin's default mhz=1000 a ns of
 service is one cycle and one instruction.  QEMU completes the disk's reads
-in host time, so this way's figures vary a little from run to run
-(tools/costmodel/README.md).
+on host threads, but the reader takes each completion interrupt only once it
+sleeps (kernel/mpio/mpio.h), so this way's elapsed instructions repeat from
+boot to boot; its cycles may differ by a cache miss or two (the idle CPUs'
+work while QEMU waits for the host varies).
 """
 from __future__ import annotations
 
