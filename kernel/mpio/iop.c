@@ -93,8 +93,7 @@ int iop_submit(struct blkdev *d, struct blk_req *r)
 			sync_post(HAKO_SYNC_CALL, r);    /* the IOP takes it no earlier */
 			mb->slot[head % MAILBOX_SLOTS] = r;
 			__atomic_store_n(&mb->head, head + 1, __ATOMIC_RELEASE);
-			pop_off();
-			return 0;
+			return 0;                /* interrupts stay off until the caller waits (mpio.h) */
 		}
 		pop_off();
 		sched_yield();                   /* full: the IOP is behind */

@@ -14,6 +14,7 @@
 #include <cpu.h>
 #include <mpio.h>
 #include <sched.h>
+#include <spinlock.h>
 #include <thread.h>
 #include "mpio_internal.h"
 
@@ -42,6 +43,7 @@ void mpio_return(struct mpio_trip *trip)
 int mpio_submit_funnelled(struct blkdev *d, struct blk_req *r, struct mpio_trip *trip)
 {
 	to_master(trip);
+	push_off();                              /* kept until the caller waits (mpio.h) */
 	spin_lock(&d->mp.lock);
 	mpio_route(d, r);
 	int err = d->ops->submit(d, r);

@@ -13,6 +13,7 @@
 #include <blk.h>
 #include <mpio.h>
 #include <sched.h>
+#include <spinlock.h>
 #include <arch/arch.h>
 #include "mpio_internal.h"
 
@@ -21,6 +22,7 @@ int mpio_submit_symmetric(struct blkdev *d, struct blk_req *r, struct mpio_trip 
 	struct mpio *m = &d->mp;
 	__atomic_fetch_add(&m->inside, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&m->mode, __ATOMIC_SEQ_CST) == MPIO_SYMMETRIC) {
+		push_off();                      /* kept until the caller waits (mpio.h) */
 		mpio_route(d, r);
 		int err = d->ops->submit(d, r);
 		__atomic_fetch_sub(&m->inside, 1, __ATOMIC_SEQ_CST);

@@ -110,7 +110,14 @@ struct mpio_trip {
 /* blk.c */
 void mpio_attach(struct blkdev *d);                 /* at registration: defaults, the interrupt hook */
 /* Issue r by the device's mode and route its interrupt by the policy;
- * sets r->issuer.  The driver's submit's result. */
+ * sets r->issuer.  The driver's submit's result.  Returns with interrupts
+ * off on the CPU it returns on (one push_off, made before the request was
+ * issued), which the caller pops once it holds the request's wait lock: a
+ * completion interrupt routed to this CPU is taken only after the caller
+ * has gone to sleep or seen the request done, never on its way there.  A
+ * real disk (tens of microseconds) never completes that soon; QEMU's,
+ * completed on host threads, may, and the issuer's path would then depend
+ * on host timing (the cost model's disk figures would not repeat). */
 int mpio_submit(struct blkdev *d, struct blk_req *r, struct mpio_trip *trip);
 void mpio_return(struct mpio_trip *trip);           /* after the wait: back home if funnelled */
 void mpio_complete(struct blk_req *r, int cpu);     /* from blk_complete, on the completing CPU */

@@ -147,12 +147,14 @@ BENCHES: dict[str, Bench] = {
     ),
     # The cost model's check against published memory bandwidth
     # (bandwidth.py): kperf --copy's 256 KiB read, zero and copy with every
-    # shipped profile side by side.
+    # shipped profile side by side; each pass's memory side (its cycles
+    # beyond one per instruction) judged against the published rate.
     "bandwidth": Bench(
         profile=Profile(machine="pc", smp=4, mode="icount", words=("kperf", "--copy")),
         timeout=600.0,
         about="the cost model's memory read, zero and copy rates (kperf --copy, 256 KiB) in MB/s "
-              "per shipped profile beside published figures, pc, 4 CPUs, icount, ~2 min",
+              "per shipped profile beside published figures, the memory side (what the overlap "
+              f"model allows) judged within {bandwidth.TOLERANCE:.0%}, pc, 4 CPUs, icount, ~1 min",
         default_model=bandwidth.DEFAULT_MODEL,
         table=bandwidth.table,
     ),

@@ -16,22 +16,50 @@ runs repeat exactly, so the figures do too.
 
 A fourth way reads DISK_READS blocks from the AHCI disk on one CPU, the
 disk's interrupt routed to that CPU; the driver marks each read's modelled
-service time (DISK_READ_NS), so the elapsed time must be at least the
-reads' service times summed, and at most DISK_OVERHEAD more (the CPU's own
-path of each read: the call, the driver, the interrupt, the wake-up).  At
-the plugin's default mhz=1000 a ns of service is one cycle and one
-instruction.  QEMU completes the disk's reads in host time, so this way's
-figures vary a little from run to run (tools/costmodel/README.md).
+service time (ahci.c's AHCI_MODEL_READ_NS, which disk_read_ns reads from
+the source, so the check and the driver cannot disagree), so the elapsed
+time must be at least the reads' service times summed, and at most
+DISK_OVERHEAD more (the CPU's own path of each read: the call, the driver,
+the interrupt, the wake-up).  At the plugin's default mhz=1000 a ns of
+service is one cycle and one instruction.  QEMU completes the disk's reads
+on host threads, but the reader takes each completion interrupt only once it
+sleeps (kernel/mpio/mpio.h), so this way's elapsed instructions repeat from
+boot to boot; its cycles may differ by a cache miss or two (the idle CPUs'
+work while QEMU waits for the host varies).
 """
 from __future__ import annotations
 
+import functools
+import re
+from pathlib import Path
+
+from .paths import repo_root
+
 TOLERANCE = 0.03                 # "within a few per cent" (issue of the instrument)
 CLOCKS = ("cycles", "insns")
-# ahci.c's AHCI_MODEL_READ_NS: the modelled service time of one 4 KiB read.
-DISK_READ_NS = 50_000
+# Where the disk's modelled service time of one 4 KiB read is defined.
+AHCI_SOURCE = "kernel/drivers/block/ahci/ahci.c"
+AHCI_READ_NS = "AHCI_MODEL_READ_NS"
 # The CPU's share on top of the device time, at most (a read's path is ~2,000
 # instructions, ~12,000 modelled cycles on `modern`, against 50,000).
 DISK_OVERHEAD = 0.5
+
+
+def c_define(source: Path, name: str) -> int:
+    """The integer a C source file's `#define NAME VALUE` gives; ValueError
+    unless the file defines NAME exactly once, as a decimal number."""
+    found = re.findall(rf"^\s*#\s*define\s+{re.escape(name)}\s+(\d+)[uUlL]*\s*(?:/[*/].*)?$",
+                       source.read_text(errors="replace"), re.M)
+    if len(found) != 1:
+        raise ValueError(f"{source}: {len(found)} numeric #define {name}, not one")
+    return int(found[0])
+
+
+@functools.cache
+def disk_read_ns() -> int:
+    """ahci.c's AHCI_MODEL_READ_NS, from the source tree this harness is in
+    (the environment's HAKO_ROOT may name a scratch tree without it)."""
+    return c_define(repo_root({}) / AHCI_SOURCE, AHCI_READ_NS)
 
 
 def elapsed_by_way(records: list[dict]) -> tuple[int, dict[str, dict[str, int]]]:
@@ -71,7 +99,7 @@ def checks(records: list[dict]) -> list[dict]:
                          "one": one[clock] if one else None,
                          "elapsed": ways[way][clock] if way in ways else None})
     reads = disk_reads(records)
-    device = reads * DISK_READ_NS
+    device = reads * disk_read_ns()
     for clock in CLOCKS:
         measured = None
         if device and "disk" in ways:

@@ -103,11 +103,14 @@ int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool w
 	int err = mpio_submit(d, &r, &trip);    /* on the master if funnelled; counts issued */
 	if (err == 0) {
 		spin_lock(&r.wq.lock);
+		pop_off();                      /* mpio_submit's: the lock keeps interrupts off */
 		while (!r.done)
 			waitq_wait_locked(&r.wq);
 		sync_wait(HAKO_SYNC_IO, &r);    /* no earlier than a modelled device's end (testdev) */
 		spin_unlock(&r.wq.lock);
 		err = r.status;
+	} else {
+		pop_off();
 	}
 	mpio_return(&trip);
 	count(d, write, err);
