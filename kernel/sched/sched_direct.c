@@ -9,12 +9,19 @@
  * runs the thread it woke.  All keep sched.c's switch protocol (the
  * run-queue lock held across the switch, or the one exception written at
  * sched_switch_direct).
+ *
+ * The run-queue lock is taken nested (spin_nested.h): each caller holds a
+ * wait queue's guard, which keeps interrupts off, and the guard released
+ * before the switch hands its count of the interrupt nesting to the
+ * run-queue lock, held across the switch and released by the thread
+ * switched to as after any switch.
  */
 #include <stdint.h>
 #include <cpu.h>
 #include <sched.h>
 #include <thread.h>
 #include <region.h>
+#include <spin_nested.h>
 #include "sched_switch.h"
 
 /*
@@ -78,14 +85,14 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
-		spin_lock(&c->rq.lock);
-	bool ok = c->ncli == (hand ? 1 : 2) && !c->need_resched && next->cpu == c->id &&
+		spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
 		  !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
 		if (!hand)
-			spin_unlock(&c->rq.lock);
+			spin_unlock_nested(&c->rq.lock);
 		t->wait_on = NULL;
 		return false;
 	}
@@ -102,7 +109,7 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		c->direct_unlocked = true;
 	} else {
 		next->wait_on = NULL;
-		spin_unlock(wq->guard);
+		spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
 	}
 	switch_to(c, t, next, t->slice_left, true);
 	t->direct_wait = false;
@@ -144,21 +151,21 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: guard is held */
 	struct thread *me = c->current;
-	spin_lock(&c->rq.lock);
-	bool ok = c->ncli == 2 && !c->need_resched && t->cpu == c->id &&
+	spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+	bool ok = c->ncli == 1 && !c->need_resched && t->cpu == c->id &&
 		  t->state == T_SLEEPING && t->prio > me->prio && !t->isoch && !me->isoch &&
 		  me->state == T_RUNNING && me != c->idle_thread && me->migrate_to < 0 &&
 		  sched_allowed(me, c->id) &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) < t->prio);
 	if (!ok) {
-		spin_unlock(&c->rq.lock);
+		spin_unlock_nested(&c->rq.lock);
 		return false;
 	}
 	me->state = T_RUNNABLE;
 	rq_push(c, me);
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, t);  /* as sched_wakeup: its run comes after this */
-	spin_unlock(guard);
+	spin_unlock_nested(guard);       /* its count goes to the rq lock */
 	switch_to(c, me, t, sched_slice_ticks, false);
 	return true;
 }
@@ -191,19 +198,19 @@ bool sched_wait_run(struct waitq *wq, struct thread *next)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	struct thread *t = c->current;
-	spin_lock(&c->rq.lock);
-	bool ok = c->ncli == 2 && !c->need_resched && next->cpu == c->id &&
+	spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
-		spin_unlock(&c->rq.lock);
+		spin_unlock_nested(&c->rq.lock);
 		return false;
 	}
 	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_on */
 	list_push_back(&wq->sleepers, &t->rq_link);
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, next);   /* as sched_wakeup: its run comes after this */
-	spin_unlock(wq->guard);
+	spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
 	switch_to(c, t, next, t->slice_left, false);
 	return true;
 }
