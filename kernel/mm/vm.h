@@ -54,15 +54,14 @@ void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM
 extern struct addrspace *vm_loaded_as[MAX_CPUS];
 
 /*
- * Load as on this CPU.  as->cpus says which CPUs may hold its
+ * Load as on CPU c, the one running.  as->cpus says which CPUs may hold its
  * translations: this one from now on, and no longer the address space it
  * leaves, whose non-global entries the load drops, so later shootdowns
  * need not interrupt us for it.  Interrupts off (every thread switch holds
  * a lock).  Inline: every thread switch between processes calls it.
  */
-static inline __attribute__((always_inline)) void vm_switch(struct addrspace *as)
+static inline __attribute__((always_inline)) void vm_switch_on(struct cpu *c, struct addrspace *as)
 {
-	struct cpu *c = this_cpu();
 	uint64_t bit = 1ull << c->id;
 	struct addrspace **loaded = &vm_loaded_as[c->id];
 	struct addrspace *old = *loaded;
@@ -74,6 +73,8 @@ static inline __attribute__((always_inline)) void vm_switch(struct addrspace *as
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
 	*loaded = as;
 }
+/* The same on the CPU the caller runs on (c: this_cpu(), for a caller that has it). */
+static inline void vm_switch(struct addrspace *as) { vm_switch_on(this_cpu(), as); }
 /* What this CPU has loaded (kernel_as before its first vm_switch); interrupts
  * off or in an interrupt, so the CPU and its loaded space stay put. */
 struct addrspace *vm_loaded(void);

@@ -12,6 +12,7 @@
 #include <panic.h>
 #include <region.h>
 #include <thread.h>
+#include <arch/switch.h>
 
 void sched_count_switch(struct thread *from, struct thread *to, bool as_switch);
 
@@ -58,7 +59,7 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	bool intena = c->intena;
 	if (prev->switches || next->switches)
 		sched_count_switch(prev, next, prev->as != next->as);
-	arch_thread_switched_in(next);
+	arch_thread_switched_in(c, next);
 	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */
