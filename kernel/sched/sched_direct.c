@@ -85,7 +85,7 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
-		spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
 	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
 		  !next->isoch && !t->isoch &&
@@ -151,7 +151,7 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: guard is held */
 	struct thread *me = c->current;
-	spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
 	bool ok = c->ncli == 1 && !c->need_resched && t->cpu == c->id &&
 		  t->state == T_SLEEPING && t->prio > me->prio && !t->isoch && !me->isoch &&
 		  me->state == T_RUNNING && me != c->idle_thread && me->migrate_to < 0 &&
@@ -198,7 +198,7 @@ bool sched_wait_run(struct waitq *wq, struct thread *next)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	struct thread *t = c->current;
-	spin_lock_nested(&c->rq.lock);   /* the guard keeps interrupts off */
+	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
 	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);

@@ -151,16 +151,17 @@ static void spin_wait(struct cpu *c, struct spinlock *l, uint32_t ticket)
 }
 
 /* The debug kernel's checks of spin_nested.h's steps: another lock is
- * held (interrupts off); then an acquire joins the held list (the order
- * is checked), a release must be the holder's and leaves it. */
-void spin_nested_check(struct spinlock *l, bool acquire)
+ * held (interrupts off); then an acquire joins the held list (a lock's
+ * order checked, a trylock's not), a release must be the holder's and
+ * leaves it. */
+void spin_nested_check(struct spinlock *l, enum spin_nested_step step)
 {
 	struct cpu *c = this_cpu();
 	if (c->ncli < 1 || arch_irq_enabled())
 		panic("spinlock %s: nested %s without a lock held on cpu %d", l->name,
-		      acquire ? "acquire" : "release", c->id);
-	if (acquire) {
-		order_check_push(c, l, true);
+		      step == SPIN_NESTED_UNLOCK ? "release" : "acquire", c->id);
+	if (step != SPIN_NESTED_UNLOCK) {
+		order_check_push(c, l, step == SPIN_NESTED_LOCK);
 		return;
 	}
 	if (!held_here(l, c))
