@@ -18,9 +18,8 @@
 #include <vm.h>
 
 struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE) };
-/* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
- * switches away before the last thread of a process is reaped. */
-struct addrspace *vm_loaded_as[MAX_CPUS];
+/* What each CPU has loaded (vm_switch): kernel_as until its first switch. */
+struct addrspace *vm_loaded_as[MAX_CPUS] = { [0 ... MAX_CPUS - 1] = &kernel_as };
 
 int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
@@ -209,6 +208,5 @@ void vm_destroy(struct addrspace *as)
 
 struct addrspace *vm_loaded(void)
 {
-	struct addrspace *as = vm_loaded_as[cpu_id()];
-	return as ? as : &kernel_as;
+	return vm_loaded_as[cpu_id()];
 }

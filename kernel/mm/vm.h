@@ -48,9 +48,10 @@ bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *fl
 struct addrspace *vm_create(void);
 void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM_OWNED frames */
 
-/* What each CPU has loaded (vm_switch), indexed by cpu->id; never a
- * destroyed one: a CPU switches away before the last thread of a process
- * is reaped.  Written only by its own CPU, interrupts off. */
+/* What each CPU has loaded (vm_switch), indexed by cpu->id: kernel_as
+ * before its first switch, never a destroyed one (a CPU switches away
+ * before the last thread of a process is reaped).  Written only by its
+ * own CPU, interrupts off. */
 extern struct addrspace *vm_loaded_as[MAX_CPUS];
 
 /*
@@ -69,7 +70,7 @@ static inline __attribute__((always_inline)) void vm_switch_on(struct cpu *c, st
 		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
 	if (arch_pt_load(&as->arch))
 		c->as_loads++;
-	if (old != as && old && old != &kernel_as && (old->cpus & bit))
+	if (old != as && old != &kernel_as && (old->cpus & bit))
 		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
 	*loaded = as;
 }

@@ -24,6 +24,15 @@
 #include <spin_nested.h>
 #include "sched_switch.h"
 
+/* Each caller's precondition: it holds the guard and nothing else, so
+ * the switch carries no other lock (the one count of the interrupt
+ * nesting goes to the run-queue lock).  The debug kernel checks it. */
+static inline void only_guard_held(struct cpu *c)
+{
+	if (LOCK_CHECK && c->ncli != 1)
+		panic("sched: direct switch with %d locks held", c->ncli);
+}
+
 /*
  * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
  * thread starts a killable wait on wq and next, asleep on next_wq on this
@@ -86,7 +95,8 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
 		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
-	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
+	only_guard_held(c);
+	bool ok = !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
 		  !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
@@ -111,7 +121,7 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		next->wait_on = NULL;
 		spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
 	}
-	switch_to(c, t, next, t->slice_left, true);
+	switch_to(c, t, next, t->slice_left, SWITCH_DIRECT);
 	t->direct_wait = false;
 	if (t->guard_handed)
 		t->guard_handed = false;
@@ -152,7 +162,8 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 	struct cpu *c = this_cpu();      /* interrupts are off: guard is held */
 	struct thread *me = c->current;
 	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
-	bool ok = c->ncli == 1 && !c->need_resched && t->cpu == c->id &&
+	only_guard_held(c);
+	bool ok = !c->need_resched && t->cpu == c->id &&
 		  t->state == T_SLEEPING && t->prio > me->prio && !t->isoch && !me->isoch &&
 		  me->state == T_RUNNING && me != c->idle_thread && me->migrate_to < 0 &&
 		  sched_allowed(me, c->id) &&
@@ -166,7 +177,7 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, t);  /* as sched_wakeup: its run comes after this */
 	spin_unlock_nested(guard);       /* its count goes to the rq lock */
-	switch_to(c, me, t, sched_slice_ticks, false);
+	switch_to(c, me, t, sched_slice_ticks, SWITCH_BY_HAND);
 	return true;
 }
 
@@ -199,7 +210,8 @@ bool sched_wait_run(struct waitq *wq, struct thread *next)
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	struct thread *t = c->current;
 	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
-	bool ok = c->ncli == 1 && !c->need_resched && next->cpu == c->id &&
+	only_guard_held(c);
+	bool ok = !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
@@ -211,6 +223,6 @@ bool sched_wait_run(struct waitq *wq, struct thread *next)
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, next);   /* as sched_wakeup: its run comes after this */
 	spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
-	switch_to(c, t, next, t->slice_left, false);
+	switch_to(c, t, next, t->slice_left, SWITCH_BY_HAND);
 	return true;
 }

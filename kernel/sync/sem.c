@@ -179,9 +179,8 @@ long wait_running(struct thread *w, struct sem *s, int wait_id)
 		me->handed = false;
 		if (thread_wait_begin(me, &s->wq)) {
 			if (sched_wait_run(&s->wq, w)) {
-				bool got = me->handed;   /* the guard went before the switch */
-				me->handed = false;
-				return got ? 0 : sem_wait(wait_id);   /* woken by a kill or a destroy */
+				/* handed stays as it is: every wait clears it first */
+				return me->handed ? 0 : sem_wait(wait_id);   /* else woken by a kill or a destroy */
 			}
 			me->wait_on = NULL;
 		}

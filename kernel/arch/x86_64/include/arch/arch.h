@@ -166,11 +166,13 @@ static inline struct cpu *arch_this_cpu(void)
 	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
 	return c;
 }
-/* One gs-relative load: safe against migration between two loads. */
+/* One gs-relative load: safe against migration between two loads.
+ * offset must be a constant (the "i" constraint refuses anything else):
+ * it is the load's displacement. */
 static inline uint64_t arch_this_cpu_read64(unsigned long offset)
 {
 	uint64_t v;
-	__asm__ volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(v) : "i"(offset));
 	return v;
 }
 void arch_set_this_cpu(struct cpu *c);
