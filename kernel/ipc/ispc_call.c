@@ -9,12 +9,13 @@
  *
  * Each has a dedicated path for the fastpath's common case, with one
  * hold of ica_lock each way and no search beyond the server's port:
- *   ispc_call: the fastpath's dedicated call (fastpath_request_words),
- *     its result read straight into the words;
+ *   ispc_call: the fastpath's dedicated call (fastpath_request_words,
+ *     inline: ispc_dedicated.h), its result read straight into the words;
  *   ispc_reply_recv: the reply of a windowed server whose result goes to
  *     a live stage (the common case of ispc.c's deliver), the return's
- *     direct switch (fastpath_return), then the request the fastpath
- *     handed to this server meanwhile, read straight into the words.
+ *     direct switch (fastpath_return, inline: fastpath_hand_back), then
+ *     the request the fastpath handed to this server meanwhile, read
+ *     straight into the words.
  * Everything else — and every step of those where a precondition fails —
  * is ispc.c's general path, the one ispc_request, ispc_reply and
  * ispc_receive take: the control ICA (and the data ICA) change holder as
@@ -42,6 +43,7 @@
 #include <proc.h>
 #include <spinlock.h>
 #include "ispc_internal.h"
+#include "ispc_dedicated.h"
 
 /* The general path's answer as words: the tag (r 0, the message in m),
  * HAKO_ISPC_PASSED (a forward of a direct request passed on: no result,
@@ -118,7 +120,7 @@ static bool reply_direct(struct proc *p, struct ispc_port *port, int ctl, int st
 	r->answered_by = p->pid;
 	r->status = status;
 	r->depth = r->direct ? 0 : r->depth - 1;
-	fastpath_return(port, return_to(r, to));
+	fastpath_hand_back(port, return_to(r, to));
 	return true;
 }
 

@@ -63,9 +63,10 @@
 #include <proc.h>
 #include <thread.h>
 #include "ispc_internal.h"
+#include "ispc_dedicated.h"
 
 bool ispc_fastpath_on;
-static uint64_t direct, fallbacks;   /* guard: ica_lock */
+uint64_t fp_direct, fp_fallbacks;   /* ispc_dedicated.h */
 
 void ispc_fastpath_init(void)
 {
@@ -85,110 +86,10 @@ long ispc_fastpath_set(int mode)
 void ispc_fastpath_stat(struct hako_ica_stat *st)
 {
 	spin_lock(&ica_lock);
-	st->direct = direct;
-	st->fallbacks = fallbacks;
+	st->direct = fp_direct;
+	st->fallbacks = fp_fallbacks;
 	spin_unlock(&ica_lock);
 	st->fastpath = (int32_t)ispc_fastpath_set(HAKO_ISPC_FASTPATH_QUERY);
-}
-
-/* The one thread asleep on wq, or NULL if none or several. */
-static struct thread *sole_sleeper(struct waitq *wq)
-{
-	struct list_node *n = wq->sleepers.next;
-	if (n == &wq->sleepers || n->next != &wq->sleepers)
-		return NULL;
-	return list_entry(n, struct thread, rq_link);
-}
-
-/* Run the one sleeper of `to` in our place while we wait on `port`;
- * false if a precondition fails (nothing done). */
-static inline __attribute__((always_inline))
-bool hand_to(struct ispc_port *port, struct ispc_port *to)
-{
-	struct thread *next = sole_sleeper(&to->wq);
-	if (!next)
-		return false;
-	direct++;                        /* seen by ica_stat while we sleep */
-	if (sched_switch_direct(&port->wq, next, &to->wq))
-		return true;
-	direct--;                        /* ica_lock was held throughout */
-	return false;
-}
-
-/* The one sleeper of `to` if it waits in a receive, else NULL. */
-static struct thread *sole_receiver(struct ispc_port *to)
-{
-	return to->receivers == 1 ? sole_sleeper(&to->wq) : NULL;
-}
-
-/* fastpath_request and fastpath_request_words, one copy each: the request
- * on ICAs ctl and data, made and handed over; FP_DONE with *done the
- * result, taken off p's results and no longer awaited (the callers read
- * it and end it). */
-static inline __attribute__((always_inline))
-enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, int ctl, int data,
-			       int flags, struct ispc_req **done)
-{
-	if (!proc_alone(p))
-		return FP_NOT_TAKEN;
-	struct ica *c = ica_lookup(ctl), *d = NULL;
-	if (!c || c->holder != p || c->req)          /* an error or a forward: ispc.c's */
-		return FP_NOT_TAKEN;
-	if (data != -1) {
-		d = ica_lookup(data);
-		if (!d || d == c || d->holder != p || d->req)
-			return FP_NOT_TAKEN;
-	}
-	struct ispc_port *to = find_listener(pid);
-	if (!to || to == port || to->nrequests || to->handed || nreqs >= REQ_MAX ||
-	    port->awaited >= HAKO_ISPC_OUTSTANDING_MAX)
-		return FP_NOT_TAKEN;
-	struct thread *next = sole_receiver(to);
-	if (!next)
-		return FP_NOT_TAKEN;
-	/* ispc_request's new request, and receive_locked's part of taking it */
-	struct ispc_req *r = req_alloc();
-	req_init(r, c, d, NULL, 0, flags & HAKO_ISPC_DIRECT);
-	c->req = r;
-	if (d)
-		d->req = r;
-	r->stage[0] = p;
-	r->depth = 1;
-	port->awaited++;
-	r->state = RQ_SERVING;
-	r->at = to;
-	set_holder(r, to->proc);
-	to->handed = r;
-	ica_count_kept();
-	direct++;
-	if (!sched_switch_direct(&port->wq, next, &to->wq)) {
-		direct--;                    /* queued and woken, as ispc.c does it */
-		fallbacks++;
-		to->handed = NULL;
-		set_holder(r, NULL);
-		r->state = RQ_QUEUED;
-		list_push_back(&to->requests, &r->link);
-		to->nrequests++;
-		waitq_wake_all(&to->wq);
-		return FP_WAIT;
-	}
-	/* Woken.  r is still ours (only its first requester frees it); back
-	 * here, it is the result, which take_result would find and take. */
-	if (r->state != RQ_RETURNED || r->at != port)
-		return FP_WAIT;
-	list_remove(&r->link);
-	port->awaited--;
-	*done = r;
-	return FP_DONE;
-}
-
-/* p has read the result r: the ICAs are p's again, the record goes back
- * to the pool, ica_lock is released. */
-static inline void call_done(struct proc *p, struct ispc_req *r)
-{
-	set_holder(r, p);
-	req_free(r);
-	spin_unlock(&ica_lock);
 }
 
 enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
@@ -198,18 +99,6 @@ enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid
 	enum fp_outcome o = dedicated_call(p, port, pid, m->ctl, m->data, flags, &r);
 	if (o == FP_DONE) {
 		fill_msg(m, r, r->answered_by);
-		call_done(p, r);
-	}
-	return o;
-}
-
-enum fp_outcome fastpath_request_words(struct proc *p, struct ispc_port *port, int pid, int ctl,
-				       int data, int flags, uint64_t w[HAKO_WORDS])
-{
-	struct ispc_req *r;
-	enum fp_outcome o = dedicated_call(p, port, pid, ctl, data, flags, &r);
-	if (o == FP_DONE) {
-		fill_words(w, r, r->answered_by);
 		call_done(p, r);
 	}
 	return o;
@@ -228,19 +117,11 @@ void fastpath_call(struct ispc_port *port, int tag)
 	struct ispc_port *to = r->at;
 	if (to->nrequests == 1 && hand_to(port, to))
 		return;
-	fallbacks++;
+	fp_fallbacks++;
 	waitq_wake_all(&to->wq);
 }
 
 void fastpath_return(struct ispc_port *port, struct ispc_port *back)
 {
-	if (list_empty(&port->requests) && !back->receivers) {
-		port->receivers++;           /* we wait in receive_locked next */
-		bool switched = hand_to(port, back);
-		port->receivers--;
-		if (switched)
-			return;
-	}
-	fallbacks++;
-	waitq_wake_all(&back->wq);
+	fastpath_hand_back(port, back);
 }

@@ -142,14 +142,13 @@ extern bool ispc_fastpath_on;
  *     its result the general way (ispc.c's take_result, or ispc_result
  *     once ica_lock is released), with the ICAs kept mapped; ica_lock held.
  *   FP_DONE: the result is in *m; ica_lock released.
- * fastpath_request_words: the same on control ICA ctl and data ICA data
- * (-1: none), the result in the words w (ispc_call.c).
+ * fastpath_request_words (ispc_dedicated.h, inline): the same on control
+ * ICA ctl and data ICA data (-1: none), the result in the words w
+ * (ispc_call.c).
  */
 enum fp_outcome { FP_NOT_TAKEN, FP_WAIT, FP_DONE };
 enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid,
 				 struct hako_ispc_msg *m, int flags);
-enum fp_outcome fastpath_request_words(struct proc *p, struct ispc_port *port, int pid, int ctl,
-				       int data, int flags, uint64_t w[HAKO_WORDS]);
 
 /*
  * The requester's side: the request tagged `tag` was queued at its server

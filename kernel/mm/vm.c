@@ -18,9 +18,8 @@
 #include <vm.h>
 
 struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE) };
-/* What each CPU has loaded (vm_switch); never a destroyed one: a CPU
- * switches away before the last thread of a process is reaped. */
-static struct addrspace *loaded_as[MAX_CPUS];
+/* What each CPU has loaded (vm_switch): kernel_as until its first switch. */
+struct addrspace *vm_loaded_as[MAX_CPUS] = { [0 ... MAX_CPUS - 1] = &kernel_as };
 
 int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
@@ -207,29 +206,7 @@ void vm_destroy(struct addrspace *as)
 	kfree(as);
 }
 
-/*
- * Load as on this CPU.  as->cpus says which CPUs may hold its
- * translations: this one from now on, and no longer the address space it
- * leaves, whose non-global entries the load drops, so later shootdowns
- * need not interrupt us for it.
- */
-void vm_switch(struct addrspace *as)
-{
-	struct cpu *c = this_cpu();      /* interrupts are off: the switch holds a lock */
-	uint64_t bit = 1ull << c->id;
-	struct addrspace **loaded = &loaded_as[c->id];
-	if (!(as->cpus & bit))
-		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
-	if (arch_pt_load(&as->arch))
-		c->as_loads++;
-	struct addrspace *old = *loaded;
-	if (old && old != as && old != &kernel_as && (old->cpus & bit))
-		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
-	*loaded = as;
-}
-
 struct addrspace *vm_loaded(void)
 {
-	struct addrspace *as = loaded_as[cpu_id()];
-	return as ? as : &kernel_as;
+	return vm_loaded_as[cpu_id()];
 }

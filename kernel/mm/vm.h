@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <cpu.h>
 #include <spinlock.h>
 #include <arch/mmu.h>
 
@@ -46,7 +47,35 @@ bool vm_lookup(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags)
 bool vm_lookup_get(struct addrspace *as, uint64_t va, uint64_t *pa, unsigned *flags);
 struct addrspace *vm_create(void);
 void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM_OWNED frames */
-void vm_switch(struct addrspace *as);
+
+/* What each CPU has loaded (vm_switch), indexed by cpu->id: kernel_as
+ * before its first switch, never a destroyed one (a CPU switches away
+ * before the last thread of a process is reaped).  Written only by its
+ * own CPU, interrupts off. */
+extern struct addrspace *vm_loaded_as[MAX_CPUS];
+
+/*
+ * Load as on CPU c, the one running.  as->cpus says which CPUs may hold its
+ * translations: this one from now on, and no longer the address space it
+ * leaves, whose non-global entries the load drops, so later shootdowns
+ * need not interrupt us for it.  Interrupts off (every thread switch holds
+ * a lock).  Inline: every thread switch between processes calls it.
+ */
+static inline __attribute__((always_inline)) void vm_switch_on(struct cpu *c, struct addrspace *as)
+{
+	uint64_t bit = 1ull << c->id;
+	struct addrspace **loaded = &vm_loaded_as[c->id];
+	struct addrspace *old = *loaded;
+	if (!(as->cpus & bit))
+		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	if (arch_pt_load(&as->arch))
+		c->as_loads++;
+	if (old != as && old != &kernel_as && (old->cpus & bit))
+		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
+	*loaded = as;
+}
+/* The same on the CPU the caller runs on (c: this_cpu(), for a caller that has it). */
+static inline void vm_switch(struct addrspace *as) { vm_switch_on(this_cpu(), as); }
 /* What this CPU has loaded (kernel_as before its first vm_switch); interrupts
  * off or in an interrupt, so the CPU and its loaded space stay put. */
 struct addrspace *vm_loaded(void);

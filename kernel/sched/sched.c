@@ -182,7 +182,7 @@ static void switch_away(struct cpu *c)
 		rq_remove(c, next);
 	else
 		next = c->idle_thread;
-	switch_to(c, prev, next, sched_slice_ticks, false);
+	switch_to(c, prev, next, sched_slice_ticks, SWITCH_PICKED);
 }
 
 /* First thing a thread does after being switched to. */

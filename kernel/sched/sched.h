@@ -120,9 +120,7 @@ int waitq_hand_over(struct waitq *wq);        /* wake one, its wait fulfilled */
  * (sched_wake_switch): 0 none, 1 woken (guard held), 2 run here (returns later,
  * guard released). */
 int waitq_hand_over_run(struct waitq *wq);
-/* waitq_hand_over without the wake-up: the first sleeper, off wq and its wait
- * fulfilled, asleep still (the caller wakes or runs it), or NULL if none. */
-struct thread *waitq_take_handed(struct waitq *wq);
+/* waitq_take_handed (thread.h, inline): waitq_hand_over without the wake-up. */
 int waitq_wake_one(struct waitq *wq);   /* caller holds wq->lock; returns threads woken */
 int waitq_wake_all(struct waitq *wq);
 

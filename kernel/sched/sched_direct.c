@@ -9,13 +9,29 @@
  * runs the thread it woke.  All keep sched.c's switch protocol (the
  * run-queue lock held across the switch, or the one exception written at
  * sched_switch_direct).
+ *
+ * The run-queue lock is taken nested (spin_nested.h): each caller holds a
+ * wait queue's guard, which keeps interrupts off, and the guard released
+ * before the switch hands its count of the interrupt nesting to the
+ * run-queue lock, held across the switch and released by the thread
+ * switched to as after any switch.
  */
 #include <stdint.h>
 #include <cpu.h>
 #include <sched.h>
 #include <thread.h>
 #include <region.h>
+#include <spin_nested.h>
 #include "sched_switch.h"
+
+/* Each caller's precondition: it holds the guard and nothing else, so
+ * the switch carries no other lock (the one count of the interrupt
+ * nesting goes to the run-queue lock).  The debug kernel checks it. */
+static inline void only_guard_held(struct cpu *c)
+{
+	if (LOCK_CHECK && c->ncli != 1)
+		panic("sched: direct switch with %d locks held", c->ncli);
+}
 
 /*
  * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
@@ -78,14 +94,15 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		return false;
 	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
-		spin_lock(&c->rq.lock);
-	bool ok = c->ncli == (hand ? 1 : 2) && !c->need_resched && next->cpu == c->id &&
+		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
+	only_guard_held(c);
+	bool ok = !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
 		  !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
 		if (!hand)
-			spin_unlock(&c->rq.lock);
+			spin_unlock_nested(&c->rq.lock);
 		t->wait_on = NULL;
 		return false;
 	}
@@ -102,9 +119,9 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		c->direct_unlocked = true;
 	} else {
 		next->wait_on = NULL;
-		spin_unlock(wq->guard);
+		spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
 	}
-	switch_to(c, t, next, t->slice_left, true);
+	switch_to(c, t, next, t->slice_left, SWITCH_DIRECT);
 	t->direct_wait = false;
 	if (t->guard_handed)
 		t->guard_handed = false;
@@ -144,22 +161,23 @@ bool sched_wake_switch(struct spinlock *guard, struct thread *t)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: guard is held */
 	struct thread *me = c->current;
-	spin_lock(&c->rq.lock);
-	bool ok = c->ncli == 2 && !c->need_resched && t->cpu == c->id &&
+	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
+	only_guard_held(c);
+	bool ok = !c->need_resched && t->cpu == c->id &&
 		  t->state == T_SLEEPING && t->prio > me->prio && !t->isoch && !me->isoch &&
 		  me->state == T_RUNNING && me != c->idle_thread && me->migrate_to < 0 &&
 		  sched_allowed(me, c->id) &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) < t->prio);
 	if (!ok) {
-		spin_unlock(&c->rq.lock);
+		spin_unlock_nested(&c->rq.lock);
 		return false;
 	}
 	me->state = T_RUNNABLE;
 	rq_push(c, me);
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, t);  /* as sched_wakeup: its run comes after this */
-	spin_unlock(guard);
-	switch_to(c, me, t, sched_slice_ticks, false);
+	spin_unlock_nested(guard);       /* its count goes to the rq lock */
+	switch_to(c, me, t, sched_slice_ticks, SWITCH_BY_HAND);
 	return true;
 }
 
@@ -191,19 +209,20 @@ bool sched_wait_run(struct waitq *wq, struct thread *next)
 {
 	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
 	struct thread *t = c->current;
-	spin_lock(&c->rq.lock);
-	bool ok = c->ncli == 2 && !c->need_resched && next->cpu == c->id &&
+	spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
+	only_guard_held(c);
+	bool ok = !c->need_resched && next->cpu == c->id &&
 		  next->state == T_SLEEPING && !next->isoch && !t->isoch &&
 		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
 	if (!ok) {
-		spin_unlock(&c->rq.lock);
+		spin_unlock_nested(&c->rq.lock);
 		return false;
 	}
 	t->state = T_SLEEPING;           /* under the rq lock: see sched_sleep_on */
 	list_push_back(&wq->sleepers, &t->rq_link);
 	c->prev_target = -1;
 	sync_post(HAKO_SYNC_THREAD, next);   /* as sched_wakeup: its run comes after this */
-	spin_unlock(wq->guard);
-	switch_to(c, t, next, t->slice_left, false);
+	spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
+	switch_to(c, t, next, t->slice_left, SWITCH_BY_HAND);
 	return true;
 }

@@ -12,6 +12,7 @@
 #include <panic.h>
 #include <region.h>
 #include <thread.h>
+#include <arch/switch.h>
 
 void sched_count_switch(struct thread *from, struct thread *to, bool as_switch);
 
@@ -29,28 +30,39 @@ static inline __attribute__((always_inline)) void rq_push(struct cpu *c, struct 
 }
 
 /*
+ * How a switch_to call site finds the thread it runs (a constant):
+ *   SWITCH_PICKED: the scheduler picked next off the run queue: it may be
+ *     prev itself, or the idle thread;
+ *   SWITCH_BY_HAND: next was taken off a wait queue by hand (sched_direct.c):
+ *     never prev (asleep until now) nor the idle thread (it never waits);
+ *   SWITCH_DIRECT: the same from sched_switch_direct, whose switches may
+ *     also be made without the lock (c->direct_unlocked; see there), so its
+ *     resume asks whether there is one to release.
+ */
+enum switch_how { SWITCH_PICKED, SWITCH_BY_HAND, SWITCH_DIRECT };
+
+/*
  * Run next in prev's place on c, for `slice` ticks.  Caller holds
  * c->rq.lock (and nothing else); next is on no run queue and may run on
  * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
- * `direct` (a constant): the call in sched_switch_direct, whose switches
- * may also be made without the lock (c->direct_unlocked; see there), so
- * its resume asks whether there is one to release.
  */
 static inline __attribute__((always_inline))
-void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice, bool direct)
+void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice,
+	       enum switch_how how)
 {
+	bool direct = how == SWITCH_DIRECT;
 	uint64_t now = arch_tsc();
 	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
 	next->no_steal = false;
 	next->slice_left = slice;
-	if (next == prev) {
+	if (how == SWITCH_PICKED && next == prev) {
 		spin_unlock(&c->rq.lock);
 		return;
 	}
 	prev->runtime_tsc += now - prev->switched_in_tsc;
 	next->switched_in_tsc = now;
 	c->current = next;
-	bool idle = !direct && next == c->idle_thread;   /* direct: woken by hand, never idle */
+	bool idle = how == SWITCH_PICKED && next == c->idle_thread;
 	c->idle = idle;
 	c->cur_prio = idle ? PRIO_IDLE : next->prio;
 	c->prev = prev;
@@ -58,7 +70,7 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 	bool intena = c->intena;
 	if (prev->switches || next->switches)
 		sched_count_switch(prev, next, prev->as != next->as);
-	arch_thread_switched_in(next);
+	arch_thread_switched_in(c, next);
 	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
 	arch_switch(&prev->saved_rsp, next->saved_rsp);
 	c = this_cpu();                  /* prev may resume on another CPU */

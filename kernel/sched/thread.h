@@ -92,6 +92,23 @@ static inline bool thread_wait_begin(struct thread *t, struct waitq *wq)
 	t->wait_on = NULL;
 	return false;
 }
+/* Take the first sleeper off wq (caller holds wq->guard), its wait over;
+ * `handed`: fulfilled (waitq_wait_handed).  It is asleep still: the caller
+ * wakes or runs it.  NULL if none.  Inline: every post and wake-up. */
+static inline struct thread *waitq_take_first(struct waitq *wq, bool handed)
+{
+	struct list_node *n = list_pop_front(&wq->sleepers);
+	if (!n)
+		return NULL;
+	struct thread *t = list_entry(n, struct thread, rq_link);
+	t->wait_on = NULL;
+	t->handed = handed;              /* seen after the switch: the rq lock orders it */
+	return t;
+}
+/* waitq_hand_over without the wake-up: the first sleeper, off wq and its
+ * wait fulfilled, or NULL if none. */
+static inline struct thread *waitq_take_handed(struct waitq *wq) { return waitq_take_first(wq, true); }
+
 void thread_free(struct thread *t);      /* for sched: stack and struct */
 int thread_count(void);
 

@@ -65,23 +65,10 @@ void waitq_wait_locked(struct waitq *wq)
 }
 
 
-/* Take the first sleeper off wq, its wait over; `handed`: fulfilled
- * (waitq_wait_handed).  NULL if none. */
-static inline struct thread *take_first(struct waitq *wq, bool handed)
-{
-	struct list_node *n = list_pop_front(&wq->sleepers);
-	if (!n)
-		return NULL;
-	struct thread *t = list_entry(n, struct thread, rq_link);
-	t->wait_on = NULL;
-	t->handed = handed;              /* seen after the switch: the rq lock orders it */
-	return t;
-}
-
 /* Wake the first sleeper; `handed`: its wait is over (waitq_wait_handed). */
 static int wake_first(struct waitq *wq, bool handed)
 {
-	struct thread *t = take_first(wq, handed);
+	struct thread *t = waitq_take_first(wq, handed);
 	if (!t)
 		return 0;
 	sched_wakeup(t);
@@ -91,11 +78,9 @@ static int wake_first(struct waitq *wq, bool handed)
 int waitq_hand_over(struct waitq *wq) { return wake_first(wq, true); }
 int waitq_wake_one(struct waitq *wq) { return wake_first(wq, false); }
 
-struct thread *waitq_take_handed(struct waitq *wq) { return take_first(wq, true); }
-
 int waitq_hand_over_run(struct waitq *wq)
 {
-	struct thread *t = take_first(wq, true);
+	struct thread *t = waitq_take_handed(wq);
 	if (!t)
 		return 0;
 	struct thread *me = thread_current();

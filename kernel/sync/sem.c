@@ -33,6 +33,7 @@
 #include <thread.h>
 #include <region.h>
 #include <cmdline.h>
+#include <spin_nested.h>
 #include <string.h>
 
 #define SEM_MAX 64
@@ -59,17 +60,28 @@ void sem_init(void)
 	}
 }
 
-/* The semaphore id names, locked; NULL if none (a negative id names none).
- * Inline: post and wait, the process switch's two calls, each ask once. */
+/* The slot id names, or NULL (a negative id names none); the semaphore
+ * there is id's while its lock is held and sem_is says so. */
+static inline struct sem *sem_slot(uint64_t sid)
+{
+	uint64_t slot = (uint32_t)sid & 0xff;
+	return slot < SEM_MAX ? &sems[slot] : NULL;
+}
+
+static inline bool sem_is(const struct sem *s, uint64_t sid)
+{
+	return s->used && s->gen == (uint32_t)sid >> 8;
+}
+
+/* The semaphore id names, locked; NULL if none.  Inline: post and wait,
+ * the process switch's two calls, each ask once. */
 static inline __attribute__((always_inline)) struct sem *sem_get(uint64_t sid)
 {
-	uint64_t id = (uint32_t)sid;
-	uint64_t slot = id & 0xff;
-	if (slot >= SEM_MAX)
+	struct sem *s = sem_slot(sid);
+	if (!s)
 		return NULL;
-	struct sem *s = &sems[slot];
 	spin_lock(&s->wq.lock);
-	if (s->used && s->gen == id >> 8)
+	if (sem_is(s, sid))
 		return s;
 	spin_unlock(&s->wq.lock);
 	return NULL;
@@ -153,22 +165,22 @@ long sem_wait(int id)
 /*
  * The wait half of sem_post_wait when its post took a waiter, w, off the
  * queue with the unit (waitq_take_handed): w is asleep and ours to wake.
- * If the caller is to sleep on wait_id (no unit there) and w last ran on
- * this CPU, the caller sleeps and w runs in its place at once
+ * s is the semaphore wait_id names, locked, when w last ran on this CPU
+ * (a glance: sched_wait_run asks again), else NULL.  If the caller is to
+ * sleep on s (no unit there), it sleeps and w runs in its place at once
  * (sched_wait_run); otherwise w is woken the usual way and the caller
- * waits as sem_wait does.  Nothing held on entry.
+ * waits as sem_wait does.  Caller holds s's lock (if s) and nothing else.
  */
-static long wait_running(struct thread *w, int wait_id)
+static inline __attribute__((always_inline))
+long wait_running(struct thread *w, struct sem *s, int wait_id)
 {
 	struct thread *me = thread_current();
-	struct sem *s = w->cpu == me->cpu ? sem_get(wait_id) : NULL;   /* a glance: asked again */
 	if (s && s->value == 0) {
 		me->handed = false;
 		if (thread_wait_begin(me, &s->wq)) {
 			if (sched_wait_run(&s->wq, w)) {
-				bool got = me->handed;   /* the guard went before the switch */
-				me->handed = false;
-				return got ? 0 : sem_wait(wait_id);   /* woken by a kill or a destroy */
+				/* handed stays as it is: every wait clears it first */
+				return me->handed ? 0 : sem_wait(wait_id);   /* else woken by a kill or a destroy */
 			}
 			me->wait_on = NULL;
 		}
@@ -190,10 +202,25 @@ long sem_post_wait(int post_id, int wait_id)
 		w = waitq_take_handed(&p->wq);   /* the unit goes to the first waiter */
 	if (!w && !waitq_hand_over(&p->wq))
 		r = count_up(p);
+	struct cpu *c = this_cpu();          /* interrupts are off: p is locked */
+	struct sem *s = w && w->cpu == c->id ? sem_slot(wait_id) : NULL;
+	/* The wait's semaphore locked before the post's is released, if its
+	 * lock is free: one outermost lock hold fewer.  Two semaphores' locks
+	 * share a rank, so only a trylock, which cannot wait, may nest them
+	 * (a busy lock, or wait_id naming p, takes the long way). */
+	if (s && spin_trylock_nested(c, &s->wq.lock)) {
+		if (sem_is(s, wait_id)) {
+			spin_unlock_nested(&p->wq.lock);   /* its count goes to s's lock */
+			return wait_running(w, s, wait_id);
+		}
+		spin_unlock_nested(&s->wq.lock);
+	}
 	spin_unlock(&p->wq.lock);
 	if (r < 0)
 		return r;
-	return w ? wait_running(w, wait_id) : sem_wait(wait_id);
+	if (!w)
+		return sem_wait(wait_id);
+	return wait_running(w, w->cpu == thread_current()->cpu ? sem_get(wait_id) : NULL, wait_id);
 }
 
 long sem_destroy(int id, int pid)

@@ -26,6 +26,7 @@
  */
 #include <stdint.h>
 #include <spinlock.h>
+#include <spin_nested.h>
 #include <cpu.h>
 #include <panic.h>
 #include <preempt_trace.h>
@@ -147,6 +148,25 @@ static void spin_wait(struct cpu *c, struct spinlock *l, uint32_t ticket)
 	sync_spin_end(HAKO_SYNC_LOCK, l);
 	if (irq_trace)
 		c->spin_wait_ticks += arch_tsc() - t0;
+}
+
+/* The debug kernel's checks of spin_nested.h's steps: another lock is
+ * held (interrupts off); then an acquire joins the held list (a lock's
+ * order checked, a trylock's not), a release must be the holder's and
+ * leaves it. */
+void spin_nested_check(struct spinlock *l, enum spin_nested_step step)
+{
+	struct cpu *c = this_cpu();
+	if (c->ncli < 1 || arch_irq_enabled())
+		panic("spinlock %s: nested %s without a lock held on cpu %d", l->name,
+		      step == SPIN_NESTED_UNLOCK ? "release" : "acquire", c->id);
+	if (step != SPIN_NESTED_UNLOCK) {
+		order_check_push(c, l, step == SPIN_NESTED_LOCK);
+		return;
+	}
+	if (!held_here(l, c))
+		panic("spinlock %s: release by cpu %d, not the holder", l->name, c->id);
+	held_pop(c, l);
 }
 
 void spin_lock(struct spinlock *l)

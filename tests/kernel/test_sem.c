@@ -302,3 +302,51 @@ TEST(sem_post_wait_falls_back_and_fails_like_post_then_wait)
 	CHECK_EQ(destroyed, -EINVAL);
 	return 0;
 }
+
+/* sem_post_wait locks the semaphore it waits on before it releases the
+ * one it posted only by a nested trylock, and only keeps it if it is the
+ * semaphore asked for: a post and wait on one semaphore (its lock is the
+ * caller's already) and a wait on a destroyed semaphore (its slot's lock
+ * is free, the id is stale) take the long way, and give what sem_post
+ * then sem_wait give. */
+TEST(sem_post_wait_on_its_own_or_a_destroyed_semaphore_is_post_then_wait)
+{
+	bool was = sem_direct_on;
+	struct pinned p = pin_here();
+	sem_direct_on = true;
+	pw_a = sem_create(0, OWNER);
+	long gone = sem_create(0, OWNER);
+	CHECK(pw_a >= 0 && gone >= 0, "sem_create");
+	sem_destroy((int)gone, OWNER);
+	/* One semaphore: the waiter gets the unit and runs, the caller sleeps
+	 * on A until the post below. */
+	sem_id = pw_a;
+	struct thread *w = thread_create("sem-waiter", sem_waiter, NULL, p.me->prio, 1ull << p.cpu);
+	CHECK(w, "thread_create");
+	thread_start(w);
+	pw_wait_asleep(w);
+	pw_b = pw_a;
+	pw_result = 1;
+	struct thread *caller = pw_start(pw_caller, NULL, p.cpu);
+	CHECK(caller, "thread_create");
+	int wcode = thread_join(w);
+	pw_wait_asleep(caller);
+	long posted = sem_post((int)pw_a);
+	thread_join(caller);
+	long own = pw_result;
+	/* A destroyed semaphore to wait on: the post is made, the wait fails. */
+	w = thread_create("sem-waiter", sem_waiter, NULL, p.me->prio, 1ull << p.cpu);
+	CHECK(w, "thread_create");
+	thread_start(w);
+	pw_wait_asleep(w);
+	long stale = sem_post_wait((int)pw_a, (int)gone);
+	int wcode2 = thread_join(w);
+	sem_destroy((int)pw_a, OWNER);
+	unpin(p, was);
+	CHECK_EQ(wcode, 0);
+	CHECK_EQ(posted, 0);
+	CHECK_EQ(own, 0);
+	CHECK_EQ(stale, -EINVAL);
+	CHECK_EQ(wcode2, 0);
+	return 0;
+}

@@ -29,10 +29,10 @@ uint64_t arch_switch_frame_pointer(uint64_t saved_sp)
 	return (uint64_t)(int64_t)(int32_t)((const uint32_t *)(uint32_t)saved_sp)[2];
 }
 
-void arch_thread_switched_in(struct thread *t)
+void arch_thread_switched_in(struct cpu *c, struct thread *t)
 {
 	uint64_t top = t->kstack + KSTACK_SIZE;
 	sh4_kstack_top = (uint32_t)top;          /* the stack for entries from user mode */
-	this_cpu()->head.kstack = top;
+	c->head.kstack = top;
 	vm_switch(t->as ? t->as : &kernel_as);
 }

@@ -63,11 +63,9 @@ static inline void arch_irq_restore(uint64_t state)
 void arch_idle(void);                     /* enable interrupts and wait for one (SLEEP) */
 void arch_halt_forever(void) __attribute__((noreturn));
 
-/* Threads (thread_arch.c, switch.S): the first switch frame of a new
- * thread's stack, the switch itself, and what follows a switch to t. */
+/* Threads (thread_arch.c): the first switch frame of a new thread's
+ * stack; the switch itself and what follows it are in arch/switch.h. */
 uint64_t arch_thread_stack_init(uint64_t stack_top);
-void arch_switch(uint64_t *save_sp, uint64_t new_sp);
-void arch_thread_switched_in(struct thread *t);
 
 /* Clocks (timer.c): arch_tsc counts TMU channel 1's peripheral-clock
  * ticks; the one-shot timer is TMU channel 0 (VECTOR_TIMER). */

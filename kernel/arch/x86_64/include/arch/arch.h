@@ -27,8 +27,8 @@
  *                      (sched/smp.c, boot/main.c)
  *     other CPUs       arch_cpu_start, arch_send_ipi, arch_cpu_stop,
  *                      arch_snapshot_others (sched/smp.c, measure/thread_dump.c)
- *     threads          arch_thread_stack_init, arch_switch,
- *                      arch_thread_switched_in (sched/thread.c, sched/sched.c)
+ *     threads          arch_thread_stack_init (sched/thread.c)
+ *   arch/switch.h     arch_thread_switched_in, arch_switch (sched/sched_switch.h)
  *     stacks           arch_backtrace, arch_frame_pointer,
  *                      arch_switch_frame_pointer (console/panic.c, measure/)
  *     memory ops       arch_zero_pages, arch_copy_words (mm/pmm.c, ipc/ica.c),
@@ -123,13 +123,11 @@ static inline void arch_irq_restore(uint64_t state)
 void arch_idle(void);                     /* enable interrupts and wait for one */
 void arch_halt_forever(void) __attribute__((noreturn));
 
-/* Threads (thread_arch.c, switch.S): the first switch frame of a new
- * thread's stack (its saved stack pointer), the switch itself, and what
- * follows a switch to t (its kernel stack for entries from ring 3, its
- * I/O port grant). */
+/* Threads (thread_arch.c): the first switch frame of a new thread's
+ * stack (its saved stack pointer); the switch itself and what follows a
+ * switch to t (its kernel stack for entries from ring 3, its I/O port
+ * grant, its address space) are inline in arch/switch.h. */
 uint64_t arch_thread_stack_init(uint64_t stack_top);
-void arch_switch(uint64_t *save_rsp, uint64_t new_rsp);
-void arch_thread_switched_in(struct thread *t);
 
 /* Clocks (clock.c): the TSC's frequency, measured against a reference
  * (source names it; the local timer's frequency to *lapic_hz_out), and a
@@ -168,11 +166,13 @@ static inline struct cpu *arch_this_cpu(void)
 	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
 	return c;
 }
-/* One gs-relative load: safe against migration between two loads. */
+/* One gs-relative load: safe against migration between two loads.
+ * offset must be a constant (the "i" constraint refuses anything else):
+ * it is the load's displacement. */
 static inline uint64_t arch_this_cpu_read64(unsigned long offset)
 {
 	uint64_t v;
-	__asm__ volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(offset));
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(v) : "i"(offset));
 	return v;
 }
 void arch_set_this_cpu(struct cpu *c);

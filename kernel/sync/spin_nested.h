@@ -1,0 +1,81 @@
+/*
+ * spin_nested.h — the lock steps of the direct switches (sched/
+ * sched_direct.c) and of sem_post_wait (sem.c): a ticket lock taken, or
+ * released, by a CPU that holds another lock already, without the
+ * interrupt nesting's bookkeeping (spinlock.c's irq_push/irq_pop: the
+ * flags read, cli, the nesting counter, irqtrace's section).
+ *
+ * spin_lock_nested(c, l) takes l, spin_trylock_nested(c, l) takes it only
+ * if it is free, and spin_unlock_nested(l) releases it, all leaving this
+ * CPU's nesting counter (ncli) as it is: the lock the caller already
+ * holds keeps interrupts off around them.  Taking b nested and then
+ * releasing a, held, with spin_unlock_nested hands a's count to b, so b
+ * ends up held exactly as if spin_lock(b) had come first and
+ * spin_unlock(a) after; b is released later with spin_unlock.
+ *
+ * Precondition of all three: c is this CPU and the caller holds at least
+ * one lock (ncli >= 1, interrupts off) that it keeps until after the
+ * call, or whose count the call hands over as above.  The debug kernel
+ * checks that, the lock order (not for the trylock, which cannot wait,
+ * as spin_trylock) and the holder, as spin_lock and spin_unlock do.
+ *
+ * A free lock is taken as spin_trylock takes it (its next ticket is the
+ * one served); spin_lock_nested takes a lock another CPU holds or waits
+ * for by spin_lock, in its turn, whose extra count of the nesting is
+ * dropped again (pop_off: ncli stays >= 1, so interrupts stay off).
+ */
+#ifndef HAKO_SPIN_NESTED_H
+#define HAKO_SPIN_NESTED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cpu.h>
+#include <region.h>
+#include <spinlock.h>
+
+/* spinlock.c: the debug kernel's checks (LOCK_CHECK only). */
+enum spin_nested_step { SPIN_NESTED_LOCK, SPIN_NESTED_TRY, SPIN_NESTED_UNLOCK };
+void spin_nested_check(struct spinlock *l, enum spin_nested_step step);
+
+/* l's next ticket, if it is the one served (l free, nobody waiting). */
+static inline bool spin_take_if_free(struct spinlock *l)
+{
+	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	uint32_t expect = owner;
+	return __atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void spin_lock_nested(struct cpu *c, struct spinlock *l)
+{
+	if (__builtin_expect(!spin_take_if_free(l), 0)) {
+		spin_lock(l);                /* held or awaited elsewhere: wait in turn */
+		pop_off();
+		return;
+	}
+	if (LOCK_CHECK)
+		spin_nested_check(l, SPIN_NESTED_LOCK);
+	l->cpu = c->id;
+	sync_acquire(l);
+}
+
+static inline __attribute__((always_inline)) bool spin_trylock_nested(struct cpu *c, struct spinlock *l)
+{
+	if (!spin_take_if_free(l))
+		return false;
+	if (LOCK_CHECK)
+		spin_nested_check(l, SPIN_NESTED_TRY);
+	l->cpu = c->id;
+	sync_acquire(l);
+	return true;
+}
+
+static inline __attribute__((always_inline)) void spin_unlock_nested(struct spinlock *l)
+{
+	if (LOCK_CHECK)
+		spin_nested_check(l, SPIN_NESTED_UNLOCK);
+	l->cpu = -1;
+	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+}
+
+#endif
