@@ -2,7 +2,8 @@
  * test_vclock.c — per-vCPU virtual clocks (vclock.h): parallel work takes
  * the time of one vCPU's share, work serialised by a lock the sum, spun
  * and paused instructions count as waiting (a spin that began before the
- * hold in time does not wait for it), an interrupt's handler runs
+ * hold in time does not wait for it), a device serves its requests in
+ * issue order whatever order their marks came in, an interrupt's handler runs
  * when the interrupt was raised (a request done before its issuer slept
  * still holds it to the device's end), a thread woken in its vCPU's future runs
  * then while the others go on around it, and a region's elapsed time runs
@@ -216,7 +217,7 @@ TEST(a_device_serves_its_requests_in_turn)
 	struct cm_vclock *vc = cm_vclock_new(2);
 	const struct cm_work delay = { 4000, 1000 };
 	cm_vclock_service(vc, 0, run(0, 100), 1, 0xa0, delay);       /* ends at 1,100 */
-	cm_vclock_service(vc, 1, run(1, 50), 1, 0xb0, delay);        /* queued: ends at 2,100 */
+	cm_vclock_service(vc, 1, run(1, 150), 1, 0xb0, delay);       /* queued: ends at 2,100 */
 	cm_vclock_service(vc, 0, run(0, 5000), 2, 0xc0, delay);      /* another device: 6,100 */
 	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_IO, 0xb0);
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 2100);
@@ -370,27 +371,94 @@ TEST(a_global_region_begins_at_one_moment_for_every_vcpu)
 	cm_vclock_free(vc);
 }
 
-/* A request that reaches the device after one issued later goes first if
- * the device is free long enough before that one; else after it. */
-TEST(a_late_request_goes_where_its_time_has_room)
+/*
+ * Three requests issued at 100, 150 and 180 on three vCPUs: whatever order
+ * their marks reach the plugin in (icount's turns), each is served in
+ * issue order once a completion is waited for: 100..200, 200..300, 300..400.
+ */
+static void serve_three_in_mark_order(const unsigned order[3], uint64_t ends[3])
+{
+	static const uint64_t issue[3] = { 100, 150, 180 };
+	const struct cm_work delay = { 300, 100 };
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned r = order[i];
+		cm_vclock_service(vc, r, run(r, issue[r] - w[r].insns), 1, 0xa0 + r, delay);
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned r = order[2 - i];                            /* waited for in reverse */
+		cm_vclock_wait(vc, r, run(r, 0), HAKO_SYNC_IO, 0xa0 + r);
+		ends[r] = cm_vclock_now(vc, r, run(r, 0)).insns;
+	}
+	cm_vclock_free(vc);
+}
+
+TEST(a_device_serves_requests_in_issue_order_whatever_order_they_are_marked_in)
+{
+	static const unsigned orders[6][3] = {
+		{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+	};
+	for (unsigned o = 0; o < 6; o++) {
+		uint64_t ends[3];
+		serve_three_in_mark_order(orders[o], ends);
+		CHECK_EQ(ends[0], 200);
+		CHECK_EQ(ends[1], 300);
+		CHECK_EQ(ends[2], 400);
+	}
+}
+
+/*
+ * The waited-for request and those issued before it are placed; one
+ * issued after it waits for its own completion, so a request issued
+ * between them but marked later still goes before it.  A request whose
+ * waiter comes after every earlier one has been placed takes the first
+ * gap at or after its issue, and is counted as late.
+ */
+TEST(a_request_is_placed_when_its_completion_is_first_waited_for)
 {
 	reset();
 	struct cm_vclock *vc = cm_vclock_new(3);
 	const struct cm_work delay = { 300, 100 };
-	cm_vclock_service(vc, 0, run(0, 1000), 1, 0xa0, delay);       /* 1,000 .. 1,100 */
-	cm_vclock_service(vc, 1, run(1, 500), 1, 0xb0, delay);        /* 500 .. 600: room */
-	cm_vclock_service(vc, 2, run(2, 950), 1, 0xc0, delay);        /* 950: after 1,100 */
-	cm_vclock_service(vc, 1, run(1, 50), 1, 0xd0, delay);         /* 550: after 600 */
-	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xb0);
+	cm_vclock_service(vc, 0, run(0, 1000), 1, 0xa0, delay);       /* issued at 1,000 */
+	cm_vclock_service(vc, 1, run(1, 500), 1, 0xb0, delay);        /* 500 .. 600 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xb0);         /* 0xa0 not placed */
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 600);
+	cm_vclock_service(vc, 2, run(2, 950), 1, 0xc0, delay);        /* 950 .. 1,050 */
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_IO, 0xa0);         /* 1,050 .. 1,150 */
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1150);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).cycles, 3 * 1050 + 300);
 	cm_vclock_wait(vc, 2, run(2, 0), HAKO_SYNC_IO, 0xc0);
-	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1200);
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 1050);
+	CHECK_EQ(cm_vclock_late(vc), 0);
+	cm_vclock_service(vc, 1, run(1, 0), 1, 0xd0, delay);          /* at 600: a gap to 950 */
+	CHECK_EQ(cm_vclock_late(vc), 1);                              /* after 0xa0 was placed */
 	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0xd0);
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 700);
-	for (unsigned i = 0; i < 100; i++)                            /* more than it remembers */
+	for (unsigned i = 0; i < 100; i++) {                          /* more than it remembers */
 		cm_vclock_service(vc, 0, run(0, 0), 1, 0x100 + i, delay);
+		cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_IO, 0x100 + i);
+	}
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1150 + 100 * 100);
+	CHECK_EQ(cm_vclock_late(vc), 1);
+	cm_vclock_free(vc);
+}
+
+/* More requests waiting to be placed than the device holds: the earliest
+ * issued is placed to make room, and all are still served in issue order. */
+TEST(a_device_with_many_requests_unplaced_serves_them_in_issue_order)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	const struct cm_work delay = { 30, 10 };
+	for (unsigned i = 0; i < 100; i++)                            /* issued at 1,000 .. 1,099 */
+		cm_vclock_service(vc, 0, run(0, i ? 1 : 1000), 1, 0x100 + i, delay);
+	cm_vclock_service(vc, 1, run(1, 500), 1, 0x90, delay);        /* at 500: first */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_IO, 0x90);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 510);
 	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_IO, 0x100 + 99);
-	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1200 + 100 * 100);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1000 + 100 * 10);
+	CHECK_EQ(cm_vclock_dropped(vc), 0);
 	cm_vclock_free(vc);
 }
 

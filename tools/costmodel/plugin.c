@@ -609,8 +609,9 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	if (pcprof)
 		cm_pcprof_each(pcprof, print_pcprof, NULL);
 	cm_epochs_each(epochs, print_epoch, NULL);
-	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 ",\"sync_dropped\":%" PRIu64 "}\n",
-		cm_regions_ignored(regions), cm_vclock_dropped(vclock));
+	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 ",\"sync_dropped\":%" PRIu64
+		",\"device_late\":%" PRIu64 "}\n",
+		cm_regions_ignored(regions), cm_vclock_dropped(vclock), cm_vclock_late(vclock));
 	if (out != stderr)
 		fclose(out);
 }

@@ -2,7 +2,9 @@
  * vclock.c — per-vCPU virtual clocks and their happens-before edges
  * (vclock.h).
  *
- * A device's requests are placed on a timeline of its busy times (one
+ * A device's requests wait unplaced until a completion is first waited
+ * for; then the waited-for request and every unplaced one issued no later
+ * are put, in issue order, on a timeline of the device's busy times (one
  * per clock), each in the first gap after its issue that holds it.
  * The tokens live in an open-addressing hash table keyed by (kind,
  * token); a slot, once used, stays (a consumed post only clears its
@@ -38,6 +40,20 @@ struct timeline {
 	uint64_t floor;              /* the end of the latest one forgotten: no gap before it */
 };
 
+/* A request a device took, not yet placed on its busy times on clock c
+ * while !placed[c]: its issuer's clock at the issue and its service time. */
+struct request {
+	uint64_t token;
+	struct cm_work issue, len, end;
+	bool placed[2];
+};
+
+struct device {
+	struct timeline busy[2];     /* cycles, instructions */
+	struct request unplaced[CM_DEVICE_SLOTS];   /* in the order they reached the plugin */
+	unsigned n;
+};
+
 struct vcpu_clock {
 	struct cm_work clock;        /* this vCPU's virtual clocks */
 	struct cm_work last;         /* its cumulative work at its previous event */
@@ -71,8 +87,9 @@ struct cm_vclock {
 	struct slot *slots;
 	size_t nslots, used;
 	struct region *regions[HAKO_REGION_IDS];
-	struct timeline device_cycles[HAKO_SYNC_DEVICES], device_insns[HAKO_SYNC_DEVICES];
+	struct device *devices;      /* HAKO_SYNC_DEVICES of them */
 	uint64_t dropped;
+	uint64_t late;               /* requests that came after a later-issued one was placed */
 };
 
 #define SLOTS_FIRST 1024
@@ -86,7 +103,8 @@ struct cm_vclock *cm_vclock_new(unsigned nvcpus)
 	vc->v = calloc(nvcpus, sizeof *vc->v);
 	vc->slots = calloc(SLOTS_FIRST, sizeof *vc->slots);
 	vc->nslots = SLOTS_FIRST;
-	if (!vc->v || !vc->slots) {
+	vc->devices = calloc(HAKO_SYNC_DEVICES, sizeof *vc->devices);
+	if (!vc->v || !vc->slots || !vc->devices) {
 		cm_vclock_free(vc);
 		return NULL;
 	}
@@ -99,6 +117,7 @@ void cm_vclock_free(struct cm_vclock *vc)
 		return;
 	for (unsigned id = 0; id < HAKO_REGION_IDS; id++)
 		free(vc->regions[id]);
+	free(vc->devices);
 	free(vc->slots);
 	free(vc->v);
 	free(vc);
@@ -305,27 +324,98 @@ static uint64_t place(struct timeline *t, uint64_t at, uint64_t len)
 	return start + len;
 }
 
+/*
+ * Place request t of device d, and first every unplaced one issued no
+ * later on each clock, in issue order (ties in the order they reached
+ * the plugin): a request's end then depends on the issue times of the
+ * requests before it, not on when -icount's turns brought their marks.
+ * Each request placed on both clocks leaves the list and its end is
+ * posted under (HAKO_SYNC_IO, its token) for its waiters.
+ */
+static void settle(struct cm_vclock *vc, struct device *d, unsigned t)
+{
+	struct cm_work due = d->unplaced[t].issue;
+	for (unsigned c = 0; c < 2; c++) {
+		for (;;) {
+			struct request *first = NULL;
+			for (unsigned i = 0; i < d->n; i++) {
+				struct request *r = &d->unplaced[i];
+				uint64_t at = *clock_of(&r->issue, c);
+				if (!r->placed[c] && at <= *clock_of(&due, c) &&
+				    (!first || at < *clock_of(&first->issue, c)))
+					first = r;
+			}
+			if (!first)
+				break;
+			*clock_of(&first->end, c) = place(&d->busy[c], *clock_of(&first->issue, c),
+							  *clock_of(&first->len, c));
+			first->placed[c] = true;
+		}
+	}
+	unsigned kept = 0;
+	for (unsigned i = 0; i < d->n; i++) {
+		struct request r = d->unplaced[i];
+		if (!r.placed[0] || !r.placed[1]) {
+			d->unplaced[kept++] = r;
+			continue;
+		}
+		struct slot *s = lookup(vc, HAKO_SYNC_IO, r.token);
+		if (s)
+			post_at(s, r.end);
+		else
+			vc->dropped++;
+	}
+	d->n = kept;
+}
+
+/* The device and index of the unplaced request token; NULL if none. */
+static struct device *unplaced(struct cm_vclock *vc, uint64_t token, unsigned *t)
+{
+	for (unsigned dev = 0; dev < HAKO_SYNC_DEVICES; dev++) {
+		struct device *d = &vc->devices[dev];
+		for (unsigned i = 0; i < d->n; i++)
+			if (d->unplaced[i].token == token) {
+				*t = i;
+				return d;
+			}
+	}
+	return NULL;
+}
+
 void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		       unsigned dev, uint64_t token, struct cm_work service)
 {
-	struct vcpu_clock *v;
-	struct slot *s = event(vc, vcpu, now, HAKO_SYNC_IO, token, &v);
-	if (!s)
+	struct vcpu_clock *v = sync(vc, vcpu, now);
+	if (!v)
 		return;
 	if (dev >= HAKO_SYNC_DEVICES) {
 		vc->dropped++;
 		return;
 	}
-	struct cm_work end = {
-		place(&vc->device_cycles[dev], v->clock.cycles, service.cycles),
-		place(&vc->device_insns[dev], v->clock.insns, service.insns),
-	};
-	post_at(s, end);
+	unsigned t;
+	struct device *old = unplaced(vc, token, &t);
+	if (old)                                 /* the token's previous request, never waited for */
+		settle(vc, old, t);
+	struct device *d = &vc->devices[dev];
+	const struct timeline *placed = &d->busy[0];
+	vc->late += placed->n && placed->b[placed->n - 1].start > v->clock.cycles;
+	if (d->n == CM_DEVICE_SLOTS) {           /* full: place the earliest issued */
+		unsigned first = 0;
+		for (unsigned i = 1; i < d->n; i++)
+			if (d->unplaced[i].issue.cycles < d->unplaced[first].issue.cycles)
+				first = i;
+		settle(vc, d, first);
+	}
+	d->unplaced[d->n++] = (struct request){ .token = token, .issue = v->clock, .len = service };
 }
 
 void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		    unsigned kind, uint64_t token)
 {
+	unsigned t;
+	struct device *d = kind == HAKO_SYNC_IO ? unplaced(vc, token, &t) : NULL;
+	if (d)                                   /* its end is needed now */
+		settle(vc, d, t);
 	struct vcpu_clock *v;
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
 	if (!s)
@@ -593,4 +683,9 @@ struct cm_work cm_vclock_elapsed(const struct cm_vclock *vc, unsigned id, unsign
 uint64_t cm_vclock_dropped(const struct cm_vclock *vc)
 {
 	return vc->dropped;
+}
+
+uint64_t cm_vclock_late(const struct cm_vclock *vc)
+{
+	return vc->late;
 }

@@ -27,9 +27,15 @@
  *     that ends before the one recorded leaves the record to it.
  *   - a device with a fixed service time: its requests are served one
  *     at a time, each in the first free stretch of the device's time at
- *     or after its issue (so one that reaches the device late under
- *     -icount's turns, after a request issued later, still goes first if
- *     there is room), and each one's end is posted for its waiter
+ *     or after its issue.  A request is placed when its completion is
+ *     first waited for (the handler's or the IOP's wait, or the
+ *     issuer's), together with every request of the device issued no
+ *     later that is still unplaced, in issue order: so requests whose
+ *     marks reach the plugin out of their time order under -icount's
+ *     turns are served in time order if every one was marked before the
+ *     first of their completions was needed.  One marked after a request
+ *     issued later was placed takes the first gap that holds it (counted:
+ *     cm_vclock_late).  Each one's end is posted for its waiter
  *     (cm_vclock_service);
  *   - an interrupt's handler (between irq_begin and irq_end) runs when
  *     the interrupt was raised, not at its CPU's own clock: under -icount
@@ -101,10 +107,14 @@ void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 /*
  * Device dev (< HAKO_SYNC_DEVICES), which serves one request at a time,
  * takes the request token for `service` (its time in cycles and in
- * instructions): the request starts at the first time at or after now
+ * instructions), issued at vcpu's clock.  At the first wait for
+ * (HAKO_SYNC_IO, token) the request, after every unplaced one of the
+ * device issued no later, starts at the first time at or after its issue
  * when the device is free for that long (its last 64 requests are
- * remembered), and its end is posted under (HAKO_SYNC_IO, token) for
- * the request's waiter.
+ * remembered), and its end is posted under (HAKO_SYNC_IO, token) for the
+ * request's waiter.  A device with 64 requests unplaced places its
+ * earliest issued; a token served again before its wait places its
+ * previous request.
  */
 void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		       unsigned dev, uint64_t token, struct cm_work service);
@@ -137,5 +147,12 @@ struct cm_work cm_vclock_elapsed(const struct cm_vclock *vc, unsigned id, unsign
 
 /* Events that named no known vCPU or found no memory (the plugin reports them). */
 uint64_t cm_vclock_dropped(const struct cm_vclock *vc);
+
+/*
+ * Requests that reached their device after one issued later in time was
+ * already placed (its completion waited for first): each went in the
+ * first gap that holds it, so its end may depend on -icount's turns.
+ */
+uint64_t cm_vclock_late(const struct cm_vclock *vc);
 
 #endif
