@@ -34,7 +34,9 @@
  *     serves, and the stage its result goes back to is alive; after the
  *     return, a request was handed to p (port->handed), else
  *     ispc.c's receive waits the general way.
- * Callers hold no lock; both may sleep.
+ * Callers hold no lock; both may sleep.  ica_lock is taken inline
+ * (spin_nested.h's spin_lock_inline): each direction of a round trip
+ * takes it once.
  */
 #include <stdint.h>
 #include <errno.h>
@@ -42,6 +44,7 @@
 #include <ispc.h>
 #include <proc.h>
 #include <spinlock.h>
+#include <spin_nested.h>
 #include "ispc_internal.h"
 #include "ispc_dedicated.h"
 
@@ -86,7 +89,7 @@ long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w
 		return -EINVAL;
 	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
 	if (port && __builtin_expect(ispc_fastpath_on, 1) && ica_mode == HAKO_ISPC_FAST) {
-		spin_lock(&ica_lock);
+		spin_lock_inline(&ica_lock);
 		switch (fastpath_request_words(p, port, pid, ctl, data, flags, w)) {
 		case FP_DONE:                /* ica_lock released */
 			return ctl;
@@ -131,7 +134,7 @@ long ispc_reply_recv(struct proc *p, int ctl, int status, int flags, uint64_t w[
 	struct ispc_port *port = p->ispc;
 	if (ctl < 0 || !port || flags || !__builtin_expect(ispc_fastpath_on, 1) || !p->ica_window)
 		return reply_recv_general(p, ctl, status, flags, w);
-	spin_lock(&ica_lock);
+	spin_lock_inline(&ica_lock);
 	if (!reply_direct(p, port, ctl, status)) {
 		spin_unlock(&ica_lock);
 		return reply_recv_general(p, ctl, status, 0, w);

@@ -1,6 +1,7 @@
 /*
  * spin_nested.h — the lock steps of the direct switches (sched/
- * sched_direct.c) and of sem_post_wait (sem.c): a ticket lock taken, or
+ * sched_direct.c), of sem_post_wait (sem.c) and of the server calls'
+ * round trip (ipc/ispc_call.c): a ticket lock taken, or
  * released, by a CPU that holds another lock already, without the
  * interrupt nesting's bookkeeping (spinlock.c's irq_push/irq_pop: the
  * flags read, cli, the nesting counter, irqtrace's section).
@@ -23,6 +24,14 @@
  * one served); spin_lock_nested takes a lock another CPU holds or waits
  * for by spin_lock, in its turn, whose extra count of the nesting is
  * dropped again (pop_off: ncli stays >= 1, so interrupts stay off).
+ *
+ * spin_lock_inline(l) is spin_lock inline at its call site, for the
+ * sections of a server call's round trip (ica_lock in ipc/ispc_call.c):
+ * the interrupt nesting counted and a free l taken in place.  A lock
+ * that is held or awaited, irqtrace=on (whose sections are stamped with
+ * spin_lock's caller) and the debug kernel (whose checks are spin_lock's)
+ * go to spin_lock.  Released with spin_unlock, as any spin_lock.  No
+ * precondition beyond spin_lock's.
  */
 #ifndef HAKO_SPIN_NESTED_H
 #define HAKO_SPIN_NESTED_H
@@ -68,6 +77,25 @@ static inline __attribute__((always_inline)) bool spin_trylock_nested(struct cpu
 	l->cpu = c->id;
 	sync_acquire(l);
 	return true;
+}
+
+static inline __attribute__((always_inline)) void spin_lock_inline(struct spinlock *l)
+{
+	if (LOCK_CHECK || irq_trace) {
+		spin_lock(l);
+		return;
+	}
+	uint64_t was_on = arch_irq_save();
+	struct cpu *c = this_cpu();
+	if (c->ncli++ == 0)              /* spinlock.c's irq_push, irq_trace off */
+		c->intena = was_on;
+	if (__builtin_expect(!spin_take_if_free(l), 0)) {
+		spin_lock(l);                /* held or awaited elsewhere: wait in turn */
+		pop_off();                   /* its count of the nesting; ours stays */
+		return;
+	}
+	l->cpu = c->id;
+	sync_acquire(l);
 }
 
 static inline __attribute__((always_inline)) void spin_unlock_nested(struct spinlock *l)

@@ -101,27 +101,18 @@ long sys_ispc_result(uint64_t tag, uint64_t umsg, uint64_t flags)
 	return msg_out(ispc_result(proc_current(), (int)tag, &m, (int)flags), &m, umsg);
 }
 
-/* A message in registers: its words beside the result (its tag), if the
- * call succeeded. */
-static long words_out(long ret, const uint64_t w[HAKO_WORDS])
-{
-	if (ret >= 0)
-		arch_syscall_set_words(w[0], w[1], w[2], w[3], w[4], w[5]);
-	return ret;
-}
-
+/* A message in registers: the words go straight into the caller's saved
+ * registers (arch_syscall_words), written only by a call that succeeds. */
 long sys_ispc_call(uint64_t pid, uint64_t ctl, uint64_t data, uint64_t flags)
 {
-	uint64_t w[HAKO_WORDS];
 	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
 		return -ENOSYS;
-	return words_out(ispc_call(proc_current(), (int)pid, (int)ctl, (int)data, (int)flags, w), w);
+	return ispc_call(proc_current(), (int)pid, (int)ctl, (int)data, (int)flags, arch_syscall_words());
 }
 
 long sys_ispc_reply_recv(uint64_t ctl, uint64_t status, uint64_t flags)
 {
-	uint64_t w[HAKO_WORDS];
 	if (ARCH_SYSCALL_WORDS < HAKO_WORDS)
 		return -ENOSYS;
-	return words_out(ispc_reply_recv(proc_current(), (int)ctl, (int)status, (int)flags, w), w);
+	return ispc_reply_recv(proc_current(), (int)ctl, (int)status, (int)flags, arch_syscall_words());
 }

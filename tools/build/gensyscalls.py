@@ -50,7 +50,7 @@ RESERVED = frozenset({"raw", "nosys", "count"})
 LINE = re.compile(r"^(\d+)\s+([a-z_][a-z0-9_]*)\s+\((.*)\)\s*(?:->\s*(\w+)\s*)?$")
 RESULTS = ("long", "int64_t", "words")
 # -> words: the registers the x86_64 kernel leaves the words in, in order
-# (arch_syscall_set_words), and the C ABI's argument registers.
+# (arch_syscall_words), and the C ABI's argument registers.
 WORD_REGS = ("rdx", "rsi", "rdi", "r8", "r9", "r10")
 C_ARG_REGS = ("rdi", "rsi", "rdx", "rcx", "r8", "r9")
 OUT_PARAM = "struct hako_words *out"

@@ -10,16 +10,16 @@
 #define HAKO_ARCH_TRAPFRAME_ASM_H
 
 	.macro PUSH_GPRS
-	pushq %rax
-	pushq %rbx
-	pushq %rcx
-	pushq %rdx
-	pushq %rsi
-	pushq %rdi
-	pushq %rbp
-	pushq %r8
-	pushq %r9
 	pushq %r10
+	pushq %r9
+	pushq %r8
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rax
+	pushq %rcx
+	pushq %rbx
+	pushq %rbp
 	pushq %r11
 	pushq %r12
 	pushq %r13
@@ -33,16 +33,16 @@
 	popq %r13
 	popq %r12
 	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
 	popq %rbp
-	popq %rdi
-	popq %rsi
-	popq %rdx
-	popq %rcx
 	popq %rbx
+	popq %rcx
 	popq %rax
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	popq %r8
+	popq %r9
+	popq %r10
 	.endm
 
 	/*

@@ -13,6 +13,7 @@
 #define HAKO_ARCH_SYSCALL_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <arch/trapframe.h>
 
 #define ARCH_SYSCALL_ARGS 6
@@ -61,12 +62,9 @@ static inline void arch_syscall_set_result(struct trapframe *tf, int64_t r)
 }
 
 /* A `-> words` call's words (syscalls.def): none here, a register holds
- * 32 bits; such calls return -ENOSYS (kernel/syscall/sys_ispc.c). */
+ * 32 bits; such calls return -ENOSYS (kernel/syscall/sys_ispc.c) before
+ * asking for them. */
 #define ARCH_SYSCALL_WORDS 0
-static inline void arch_syscall_set_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
-					  uint64_t w4, uint64_t w5)
-{
-	(void)w0, (void)w1, (void)w2, (void)w3, (void)w4, (void)w5;
-}
+static inline uint64_t *arch_syscall_words(void) { return NULL; }
 
 #endif

@@ -32,23 +32,21 @@ static inline void arch_syscall_set_result(struct trapframe *tf, int64_t r) { tf
 
 /*
  * A `-> words` call's words (syscalls.def, hako.h's struct hako_words):
- * written into the running thread's syscall frame, at the top of its
- * kernel stack (gs:16), as rdx, rsi, rdi, r8, r9, r10 — registers the C
- * ABI lets a call clobber, which sysret and iretq load from the frame.
- * Only from a system call's handler, on its own thread.
+ * rdx, rsi, rdi, r8, r9, r10 of the running thread's syscall frame, at
+ * the top of its kernel stack (gs:16) — registers the C ABI lets a call
+ * clobber, which sysret and iretq load from the frame.  They lie one
+ * after the other (trapframe.h's words), so the handler writes the words
+ * there in place through this pointer.  Only from a system call's
+ * handler, on its own thread, after the call's arguments are read (they
+ * share those registers), and only the words of a call that succeeds: a
+ * call that fails leaves the caller's registers as they were.
  */
 #define ARCH_SYSCALL_WORDS 6
-static inline void arch_syscall_set_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
-					  uint64_t w4, uint64_t w5)
+static inline uint64_t *arch_syscall_words(void)
 {
 	uint64_t top = arch_this_cpu_read64(__builtin_offsetof(struct arch_cpu_head, syscall_kstack));
 	struct trapframe *tf = (struct trapframe *)(top - sizeof *tf);
-	tf->rdx = w0;
-	tf->rsi = w1;
-	tf->rdi = w2;
-	tf->r8 = w3;
-	tf->r9 = w4;
-	tf->r10 = w5;
+	return tf->words;
 }
 
 #endif

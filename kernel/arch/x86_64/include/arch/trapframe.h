@@ -1,6 +1,9 @@
 /*
- * trapframe.h — what the interrupt entry (vectors.S) saves on the stack.
- * The order must match the pushes in vectors.S.
+ * trapframe.h — what the interrupt and system-call entries (vectors.S,
+ * syscall_entry.S, super_entry.S) save on the stack.  The order must
+ * match PUSH_GPRS (trapframe_asm.h).  rdx, rsi, rdi, r8, r9, r10 lie in
+ * that order one after the other: a `-> words` call's words, which its
+ * handler writes in place (arch/syscall.h's arch_syscall_words).
  */
 #ifndef HAKO_ARCH_TRAPFRAME_H
 #define HAKO_ARCH_TRAPFRAME_H
@@ -8,8 +11,11 @@
 #include <stdint.h>
 
 struct trapframe {
-	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t r15, r14, r13, r12, r11, rbp, rbx, rcx, rax;
+	union {                                 /* a `-> words` call's words */
+		struct { uint64_t rdx, rsi, rdi, r8, r9, r10; };
+		uint64_t words[6];              /* arch/syscall.h */
+	};
 	uint64_t vector, error;
 	uint64_t rip, cs, rflags, rsp, ss;      /* pushed by the CPU */
 };
