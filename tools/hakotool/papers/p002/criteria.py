@@ -58,7 +58,7 @@ def load_figures(results: Path):
     if not icount.is_file():
         return None
     from . import tables as ispc_tables
-    joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
+    joined = ispc_tables.joins(icount)
     return ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
 
 
