@@ -44,6 +44,7 @@
 #define REGION_ISPC_SYNC_REQUEST    0x32    /* + (4 KiB data): client's call -> server has it */
 #define REGION_ISPC_SYNC_RETURN     0x34    /* + (4 KiB data): server's reply -> client has it */
 #define REGION_ISPC_CALL            0x36    /* + (4 KiB data): ispc_call's round trip, fastpath on */
+#define REGION_ISPC_CLOCK           0x38    /* two clock reads alone, the span in every figure */
 
 /*
  * ispcbench's process switch in ISPC traffic (user/ispcbench/switch.c):

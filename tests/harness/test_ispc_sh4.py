@@ -4,7 +4,7 @@ import io
 import json
 
 from hakotool import bench
-from hakotool.papers.p002 import sh4
+from hakotool.papers.p002 import criteria, sh4
 
 # Medians (instructions) and misses in all per region of one made-up run:
 # (baseline median, fast median, baseline misses, fast misses), iterations 100.
@@ -135,7 +135,9 @@ def test_verdicts_not_run_without_the_file(tmp_path):
 def test_judged_figures_are_less_the_clock():
     j = sh4.Judged(sh4.Sh4Figures(records()))
     assert j.insns("first_access_baseline") == 5334 - 2466
-    assert j.modelled("any", "process_switch_fast") == 9433 - 2466 / 2
+    assert (j.profile, j.unit) == (criteria.INSNS, "insns")
+    assert j.modelled(criteria.INSNS, "process_switch_fast") == 9433 - 2466 / 2
+    assert j.modelled("p4", "process_switch_fast") is None
     assert j.insns("no_such_fast") is None
 
 
@@ -215,6 +217,7 @@ def test_cycles_columns_only_in_a_cost_model_join():
     assert "cycles" not in " ".join(sh4.table2(plain) + sh4.fig8(plain) + sh4.fig9(plain))
     f = sh4.Sh4Figures(modelled(records(), {"first_access_baseline": 9000.0,
                                             "first_access_fast": 4500.0,
+                                            "clock_baseline": 1000.0, "clock_fast": 1000.0,
                                             "sync_roundtrip_nodata_baseline": 50000.0,
                                             "sync_roundtrip_nodata_fast": 40000.0,
                                             "relay_2_stepwise_fast": 80000.0,
@@ -224,8 +227,9 @@ def test_cycles_columns_only_in_a_cost_model_join():
     assert "sh7751r cycles before" in lines[0]
     first = row(lines, "first access to the ICA", "application")
     assert first[2:10] == ["5,334", "2,533", "-52.5 %", "1.04", "0.00", "9,000", "4,500", "-50.0 %"]
-    assert first[10:] == ["10.3", "5.1", "-50.5 %"]
-    assert row(lines, "ICA peel", "server")[7:10] == ["-", "-", "-"]
+    assert first[10:] == ["33.3", "14.6", "10.3", "5.1", "-50.5 %"]   # (cycles - clock) / 240
+    assert "sh7751r µs before" in lines[0] and "240 MHz" in lines[-1]
+    assert row(lines, "ICA peel", "server")[7:12] == ["-", "-", "-", "-", "-"]
     rt = row(sh4.fig8(f), "synchronous request + result round trip", "none")
     assert rt[8:11] == ["50,000", "40,000", "20.0 %"]
     two = row(sh4.fig9(f), "2")
@@ -246,10 +250,91 @@ def test_switch_curve_adds_the_cycles_a_switch_adds():
     assert "sh7751r" in lines[-1]
 
 
+# The meta records of one experiment's plain run and its cost-model run.
+PLAIN_META = {"kind": "meta", "commit": "c0ffee", "dirty": False, "date": "2026-11-27T15:00:00Z",
+              "machine": "r2d", "cmdline": "servers=nameserver,echo,ramdisk,ispcbench -- ispcbench",
+              "profile": None, "command": "./hako bench ispc --arch sh4",
+              "build": {"image": "70f92e22a30a95fe", "initrd": "e4dcd5dbbdc6aabf"}}
+MODEL_META = {**PLAIN_META, "date": "2026-11-27T14:57:00Z", "profile": "sh7751r",
+              "command": "./hako bench ispc --arch sh4 --model sh7751r"}
+
+
+def write_runs(tmp_path, plain, joined, model_meta=MODEL_META):
+    """RESULT_FILE (PLAIN_META, PLAIN) and JOINED_FILE (MODEL_META, JOINED)."""
+    tmp_path.mkdir(exist_ok=True)
+    write(tmp_path, [PLAIN_META] + [r for r in plain if r["kind"] != "meta"])
+    (tmp_path / sh4.JOINED_FILE).write_text("".join(
+        json.dumps(r) + "\n" for r in [model_meta] + [r for r in joined if r["kind"] != "meta"]))
+    return tmp_path
+
+
 def test_report_reads_the_join_when_it_is_there(tmp_path):
     write(tmp_path, records())
     assert "sh7751r cycles before" not in "\n".join(sh4.report_lines(tmp_path))
-    (tmp_path / sh4.JOINED_FILE).write_text("".join(
-        json.dumps(r) + "\n" for r in modelled(records(), {"syscall_baseline": 7000.0})))
+    write_runs(tmp_path, records(), modelled(records(), {"syscall_baseline": 7000.0}))
     text = "\n".join(sh4.report_lines(tmp_path))
     assert "sh7751r cycles before" in text and "7,000" in text
+
+
+# Fig. 8's one-way windows: (baseline, fast) medians; the asynchronous
+# request has no region, so no cycles in a join.
+FIG8 = {"sync_request": (9000, 6000), "sync_return": (8000, 6000),
+        "async_request": (4000, 4000), "async_return": (5000, 4000)}
+
+
+def fig8_records():
+    return [{"kind": "bench", "name": f"{base}_{data}_{mode}", "unit": "tsc", "median": m}
+            for base, pair in FIG8.items() for data in ("nodata", "4k")
+            for mode, m in zip(("baseline", "fast"), pair)]
+
+
+def all_cycles(recs, clock=4000.0):
+    """Cycles for every figure with a region: twice its median, the first
+    access 20,000 -> 6,000, the clock CLOCK (None: no clock region)."""
+    cycles = {r["name"]: 2.0 * r["median"] for r in recs
+              if r["kind"] == "bench" and not r["name"].startswith(("async_request", "clock"))}
+    cycles.update(first_access_baseline=20000.0, first_access_fast=6000.0)
+    if clock is not None:
+        cycles.update(clock_baseline=clock, clock_fast=clock)
+    return modelled(recs, cycles)
+
+
+def change_check(v, what):
+    found = [c for c in v.checks if c.what == what]
+    assert len(found) == 1, [c.what for c in v.checks]
+    return found[0]
+
+
+def test_verdicts_judge_the_cycles_of_the_same_runs_join(tmp_path):
+    plain = records() + fig8_records()
+    t2, f8, f9 = sh4.verdicts(write_runs(tmp_path, plain, all_cycles(plain)))
+    assert all(v.title.endswith("(sh7751r cycles)") for v in (t2, f8, f9))
+    # (6,000 - 4,000) against (20,000 - 4,000): the cycles less the clock's.
+    first = change_check(t2, "first access, application change")
+    assert "-87.5 %" in first.detail
+    labels = [c.what for c in f8.checks]
+    assert "sync request saving, no data (sh7751r cycles)" in labels
+    assert "async request saving, 4 KiB (insns)" in labels      # no region: instructions
+    assert not [w for w in labels if "p4" in w]
+    text = "\n".join(sh4.report_lines(tmp_path))
+    assert "The verdicts read the **sh7751r cycles**" in text
+
+
+def test_verdicts_read_instructions_without_the_same_runs_join(tmp_path):
+    plain = records() + fig8_records()
+    insns = "-97.7 %"             # (2,533 - 2,466) against (5,334 - 2,466)
+    for case, joined, meta in (
+            ("other-image", all_cycles(plain),
+             {**MODEL_META, "build": {**MODEL_META["build"], "image": "0123456789abcdef"}}),
+            ("other-commit", all_cycles(plain), {**MODEL_META, "commit": "decade"}),
+            ("no-clock-region", all_cycles(plain, clock=None), MODEL_META)):
+        t2, f8, f9 = sh4.verdicts(write_runs(tmp_path / case, plain, joined, meta))
+        assert all(v.title.endswith("(insns)") for v in (t2, f8, f9)), case
+        assert insns in change_check(t2, "first access, application change").detail, case
+        assert "sync request saving, no data (insns)" in [c.what for c in f8.checks], case
+        text = "\n".join(sh4.report_lines(tmp_path / case))
+        assert "The verdicts read the **insns**" in text, case
+        assert ("No cycles:" in text) == (case != "no-clock-region"), case
+    t2, _, _ = sh4.verdicts(write(tmp_path, plain))                   # no join at all
+    assert t2.title.endswith("(insns)")
+    assert insns in change_check(t2, "first access, application change").detail

@@ -1,6 +1,7 @@
 """Tests for hakotool/papers/p002/tables.py: paper 002's tables from canned ispcbench lines."""
 import json
 
+from hakotool.papers.p002 import criteria
 from hakotool.papers.p002 import tables as ispc_tables
 
 # Medians of one made-up run (guest instructions), both modes.
@@ -160,3 +161,16 @@ def test_fig8_panels_hold_the_operations_measured_in_both_modes():
     # no sync_request figures in the canned run: no bar for it
     assert "sync request (both sides)" not in ops
     assert any(unit == "p4 cycles" for unit, _, _ in panels)
+
+
+def test_joins_leave_out_another_machines_join(tmp_path):
+    def write(name, meta, recs):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in [meta] + recs))
+    write("bench-ispc.jsonl", {"kind": "meta", "machine": "pc"}, icount_records())
+    write("bench-ispc-p4.joined.jsonl", {"kind": "meta", "machine": "pc"},
+          joined_records("p4", 3))
+    write("bench-ispc-sh4-sh7751r.joined.jsonl", {"kind": "meta", "machine": "r2d"},
+          joined_records("sh7751r", 5))
+    assert [p.name for p in ispc_tables.joins(tmp_path / "bench-ispc.jsonl")] == \
+        ["bench-ispc-p4.joined.jsonl"]
+    assert criteria.load_figures(tmp_path).profiles() == ["p4"]

@@ -67,3 +67,18 @@ def test_verdict_keeps_skips_apart_from_passes():
     assert results.skip_reason({"skipped": True, "reason": "no cards"}) == "no cards"
     assert results.skip_reason({"ok": True, "skipped": "no cards"}) == "no cards"
     assert results.skip_reason({"skipped": True}) == "skipped"
+
+
+def test_same_experiment_run_needs_the_same_commit_build_machine_and_cmdline():
+    meta = {"kind": "meta", "commit": "abc", "dirty": False, "date": "d1", "machine": "r2d",
+            "cmdline": "servers=echo -- ispcbench", "profile": None,
+            "build": {"image": "i1", "initrd": "r1"}}
+    model_run = {**meta, "date": "d2", "profile": "sh7751r", "dirty": True,
+                 "command": "./hako bench ispc --arch sh4 --model sh7751r"}
+    assert results.same_experiment_run(meta, model_run)
+    assert not results.same_experiment_run(meta, {**model_run, "commit": "abd"})
+    assert not results.same_experiment_run(meta, {**model_run,
+                                                  "build": {"image": "i2", "initrd": "r1"}})
+    assert not results.same_experiment_run(meta, {**model_run, "cmdline": "-- sysbench"})
+    assert not results.same_experiment_run(meta, None)
+    assert not results.same_experiment_run({"kind": "meta"}, {"kind": "meta"})

@@ -168,3 +168,18 @@ def load_meta(path: Path) -> dict | None:
     for record in load_all(path):
         return record if is_meta(record) else None
     return None
+
+
+# What two runs must share for one's figures to stand beside the other's as
+# the same experiment: the commit, the built image and initrd (and their
+# compiler), the machine and the kernel command line.  The date, the
+# harness's command and a cost-model profile may differ.
+SAME_RUN_KEYS = ("commit", "build", "machine", "cmdline")
+
+
+def same_experiment_run(a: dict | None, b: dict | None) -> bool:
+    """Two meta records (load_meta) name the same experiment on the same
+    kernel (SAME_RUN_KEYS); False when either has no meta or no commit."""
+    if not a or not b or not a.get("commit"):
+        return False
+    return all(a.get(key) == b.get(key) for key in SAME_RUN_KEYS)

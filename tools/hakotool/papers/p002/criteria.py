@@ -32,6 +32,9 @@ PAPER_FIG8 = {"sync_request": (48.0, 55.0), "sync_return": (24.0, 53.0)}
 # Fig. 9: direct return saves about this much (%) at every depth.
 PAPER_FIG9_SAVING = 40.0
 JUDGED_PROFILE = "p4"
+# The profile name under which a criterion's figures are instructions, not
+# a cost model's cycles (sh4.Judged without a join of the same run).
+INSNS = "insns"
 # A change of less than this (%) counts as none ("unchanged" in Table 2).
 UNCHANGED = 5.0
 # Fig. 9's "at every depth": the savings at depths >= 2 within this factor
@@ -55,7 +58,7 @@ def load_figures(results: Path):
     if not icount.is_file():
         return None
     from . import tables as ispc_tables
-    joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
+    joined = ispc_tables.joins(icount)
     return ispc_tables.Figures(load_records(icount), [load_records(p) for p in joined])
 
 
@@ -64,6 +67,11 @@ def change(before, after):
     if not before or after is None:
         return None
     return 100.0 * (after - before) / before
+
+
+def unit_of(profile: str) -> str:
+    """How a check names the figures it judged: "p4 cycles", or "insns" (INSNS)."""
+    return "insns" if profile == INSNS else f"{profile} cycles"
 
 
 def judged(f, profile: str):
@@ -162,7 +170,7 @@ def fig8(f, pub: dict = PAPER_FIG8, profile: str = JUDGED_PROFILE) -> Verdict:
         lo, hi = pub[paper]
         for data, tag in (("nodata", "no data"), ("4k", "4 KiB")):
             names = (f"{base}_{data}_baseline", f"{base}_{data}_fast")
-            pair, unit = [f.modelled(profile, n) for n in names], f"{profile} cycles"
+            pair, unit = [f.modelled(profile, n) for n in names], unit_of(profile)
             if None in pair:
                 pair, unit = [f.insns(n) for n in names], "insns"
             a, b = pair

@@ -18,7 +18,7 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
     icount = results / "bench-ispc.jsonl"
     if not icount.is_file():
         return out + status_block(v) + sh4.report_lines(results)
-    joined = sorted(results.glob("bench-ispc-*.joined.jsonl"))
+    joined = tables.joins(icount)
     f = tables.Figures(load_records(icount), [load_records(p) for p in joined])
     profiles = ", ".join(f.profiles()) or "none"
     out += status_block(v)

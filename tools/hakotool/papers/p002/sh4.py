@@ -7,13 +7,17 @@ misses and iterations.  A run with the cost model (`./hako bench ispc --arch
 sh4 --model sh7751r`, its join kept as results/JOINED_FILE) adds each
 region's modelled cycles per operation (the SH7751R's caches and memory,
 tools/costmodel/profiles/sh7751r.profile), which the tables show beside
-the instructions when the records carry them.  Baseline mode refills all 64 UTLB entries; fast
-mode is paper 002's method (kernel/arch/sh4/utlb.c: 32 general entries, 8
-reserved 1 MiB entries for the servers' ICAs, 24 reserved 4 KiB entries
-for the applications', loaded at paste).  The tables put the two modes
-side by side, before -> after, as the paper's Table 2, Fig. 8 and Fig. 9
-do, with the paper's microseconds (SH-4, 240 MHz) beside them, and the
-x86 figures of results/bench-ispc.jsonl when that file is there.
+the instructions when the records carry them, and Table 2 also as µs at
+the SH7751R's 240 MHz.  The report's verdicts judge those cycles when the
+join is the same experiment as results/RESULT_FILE (load_join: the same
+commit, image and command line), else the instructions.  Baseline mode
+refills all 64 UTLB entries; fast mode is paper 002's method
+(kernel/arch/sh4/utlb.c: 32 general entries, 8 reserved 1 MiB entries for
+the servers' ICAs, 24 reserved 4 KiB entries for the applications', loaded
+at paste).  The tables put the two modes side by side, before -> after,
+as the paper's Table 2, Fig. 8 and Fig. 9 do, with the paper's
+microseconds (SH-4, 240 MHz) beside them, and the x86 figures of
+results/bench-ispc.jsonl when that file is there.
 
     ./hako paper 002 sh4 [FILE]     the tables of FILE (results/bench-ispc-sh4.jsonl)
 
@@ -27,11 +31,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from ...model import CLOCK_MHZ
 from ...paths import repo_root
-from ...results import load_records
+from ...results import load_meta, load_records, same_experiment_run
 from ...verdict import Verdict, decide, holds, ran
 from . import criteria
-from .criteria import PAPER_FIG8, PAPER_FIG9_SAVING, PAPER_T2
+from .criteria import INSNS, PAPER_FIG8, PAPER_FIG9_SAVING, PAPER_T2
 from .tables import F8_ROWS, MODES, T2_ROWS, name_of, num, pct, table
 
 RESULT_FILE = "bench-ispc-sh4.jsonl"
@@ -52,14 +57,29 @@ SWITCH_WS = (0, 8, 16, 24, 32, 48)
 SWITCH_IN_TRAFFIC = "switch_ispc_w0"
 
 
+def load_join(results: Path) -> list[dict] | None:
+    """The records of results/JOINED_FILE when its run is the same experiment
+    as results/RESULT_FILE's (results.same_experiment_run: the same commit,
+    image, initrd, machine and command line), else None."""
+    path, joined = results / RESULT_FILE, results / JOINED_FILE
+    if not path.is_file() or not joined.is_file():
+        return None
+    if not same_experiment_run(load_meta(path), load_meta(joined)):
+        return None
+    return load_records(joined)
+
+
 class Sh4Figures:
     """Medians (instructions), TLB misses per operation and, in a cost-model
-    join, modelled cycles per operation, by figure name."""
+    join, modelled cycles per operation, by figure name.  JOINED: the
+    modelled figures' records when they are another file's (load_join),
+    else RECORDS' own."""
 
-    def __init__(self, records: list[dict]):
+    def __init__(self, records: list[dict], joined: list[dict] | None = None):
         self.median = {r["name"]: r["median"] for r in records
                        if r.get("kind") == "bench" and "name" in r}
-        modelled = [r for r in records if r.get("kind") == "bench" and "name" in r
+        modelled = [r for r in (records if joined is None else joined)
+                    if r.get("kind") == "bench" and "name" in r
                     and (r.get("model") or {}).get("per_iter")]
         self.model = {r["name"]: r["model"]["per_iter"] for r in modelled}
         self.profile = str(modelled[0]["model"].get("profile", "")) if modelled else ""
@@ -96,29 +116,58 @@ class Sh4Figures:
         return a - b, ma - mb, {c: ca[c] - cb[c] for c in MISS_CLASSES}
 
 
+def one_way(name: str) -> bool:
+    """A figure of half a ping-pong (its region counts two operations per
+    pair of clock reads): the process switch, alone or in ISPC traffic."""
+    return name.startswith(("process_switch", "switch_ispc", "switch_alone"))
+
+
+def without_clock(get, name: str):
+    """GET(name) less GET of its mode's clock (half of it for a one-way
+    figure); None without both."""
+    value, clock = get(name), get(f"clock_{name.rsplit('_', 1)[-1]}")
+    if value is None or clock is None:
+        return None
+    return value - (clock / 2 if one_way(name) else clock)
+
+
 class Judged:
     """Sh4Figures as the paper's criteria (criteria.py) read figures: each one
-    less the span of two clock reads it includes (half of it for the one-way
-    process switch, half a ping-pong), from insns() and modelled() alike.
-    The process switch is the one in ISPC traffic (SWITCH_IN_TRAFFIC, the
-    paper's setting) where the records have it, else the ping-pong alone."""
+    less the two clock reads it includes (half of them for the one-way
+    process switch, half a ping-pong), in instructions (insns(): less the
+    clock's span) and in modelled cycles (cycles(): less the clock region's
+    cycles, which hold the two reads whole as every region does).  The
+    process switch is the one in ISPC traffic (SWITCH_IN_TRAFFIC, the
+    paper's setting) where the records have it, else the ping-pong alone.
 
-    def __init__(self, f: Sh4Figures):
+    CYCLES: the criteria judge the cycles (PROFILE is the join's profile),
+    else the instructions (PROFILE is criteria.INSNS); modelled() answers
+    for PROFILE only, so Fig. 8's figures without a region fall back to
+    insns() as on x86.  UNIT names the judged figures in the verdicts."""
+
+    def __init__(self, f: Sh4Figures, cycles: bool = False):
         self.f = f
+        self.judges_cycles = cycles and all(f.cycles(f"clock_{m}") is not None for m in MODES)
+        self.profile = f.profile if self.judges_cycles else INSNS
+        self.unit = criteria.unit_of(self.profile)
+
+    def less_clock(self, get, name: str):
+        """GET(name) less the clock, as the class says; None without both."""
+        mode = name.rsplit("_", 1)[-1]
+        if name.startswith("process_switch") and get(f"{SWITCH_IN_TRAFFIC}_{mode}") is not None:
+            name = f"{SWITCH_IN_TRAFFIC}_{mode}"         # the switch in ISPC traffic
+        return without_clock(get, name)
 
     def insns(self, name: str):
-        mode = name.rsplit("_", 1)[-1]
-        one_way = name.startswith("process_switch")
-        if one_way and self.f.insns(f"{SWITCH_IN_TRAFFIC}_{mode}") is not None:
-            name = f"{SWITCH_IN_TRAFFIC}_{mode}"         # the switch in ISPC traffic
-        value = self.f.insns(name)
-        clock = self.f.insns(f"clock_{mode}")
-        if value is None or clock is None:
-            return None
-        return value - (clock / 2 if one_way else clock)
+        return self.less_clock(self.f.insns, name)
+
+    def cycles(self, name: str):
+        return self.less_clock(self.f.cycles, name)
 
     def modelled(self, profile: str, name: str, counter: str = "cycles"):
-        return self.insns(name)
+        if profile != self.profile:
+            return None
+        return self.cycles(name) if self.judges_cycles else self.insns(name)
 
 
 def misses(value) -> str:
@@ -133,11 +182,11 @@ def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
     header += cyc.header("cycles before", "cycles after", "change")
     if x86:
         header += ["x86 insns before", "x86 insns after"]
-    header += ["paper before (µs)", "paper after (µs)", "paper change"]
+    header += cyc.micro_header() + ["paper before (µs)", "paper after (µs)", "paper change"]
     clock = [f.insns(f"clock_{m}") for m in MODES]
     rows = [["two clock reads (in every row)", "application", num(clock[0]), num(clock[1]),
              change_cell(*clock), "-", "-"] + cyc.pair([f"clock_{m}" for m in MODES]) +
-            (["-", "-"] if x86 else []) + ["", "", ""]]
+            (["-", "-"] if x86 else []) + cyc.micro(()) + ["", "", ""]]
     for label, base, side, paper_col in T2_ROWS:
         names = [name_of(base, side, m) for m in MODES]
         ins = [f.insns(n) for n in names]
@@ -146,6 +195,7 @@ def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
         row += cyc.pair(names)
         if x86:
             row += [num(x86.get(n)) for n in names]
+        row += cyc.micro(names)
         before, server, app = PAPER_T2[base]
         after = {None: server, 1: server, 2: app}[paper_col]
         row += [f"{before}", f"{after}", change_cell(before, after)]
@@ -157,8 +207,8 @@ def table2(f: Sh4Figures, x86: dict[str, int] | None = None) -> list[str]:
         rows.append(["process switch in ISPC traffic (one way)", "application", num(ins[0]),
                      num(ins[1]), change_cell(ins[0], ins[1]), misses(f.misses(names[0])),
                      misses(f.misses(names[1]))] + cyc.pair(names) + (["-", "-"] if x86 else []) +
-                    [f"{before}", f"{after}", change_cell(before, after)])
-    return table(header, rows)
+                    cyc.micro(names) + [f"{before}", f"{after}", change_cell(before, after)])
+    return table(header, rows) + cyc.micro_note()
 
 
 def switch_curve(f: Sh4Figures) -> list[str]:
@@ -219,6 +269,29 @@ class CycleCells:
     def note(self) -> list[str]:
         return [f"Cycles: the cost model's `{self.f.profile}` cycles per operation (the "
                 "region's mean, two clock reads included)."] if self.on else []
+
+    def mhz(self):
+        """The profile's clock (model.CLOCK_MHZ), None without a join or a known clock."""
+        return CLOCK_MHZ.get(self.f.profile) if self.on else None
+
+    def micro_header(self) -> list[str]:
+        return [f"{self.f.profile} µs before", "µs after"] if self.mhz() else []
+
+    def micro(self, names) -> list[str]:
+        """The cycles of the two modes' NAMES less the clock's, as µs at the
+        profile's clock (the paper's unit; "-" for no NAMES)."""
+        mhz = self.mhz()
+        if not mhz:
+            return []
+        if not names:
+            return ["-", "-"]
+        return [num(None if c is None else c / mhz, 1)
+                for c in (without_clock(self.f.cycles, n) for n in names)]
+
+    def micro_note(self) -> list[str]:
+        mhz = self.mhz()
+        return ["", f"µs: the `{self.f.profile}` cycles less the clock row's (half of them for "
+                f"the one-way switch) at {mhz} MHz, the paper's SH-4 clock."] if mhz else []
 
 
 def change_cell(before, after) -> str:
@@ -301,9 +374,10 @@ SH4_RESULTS = (("002 T2 SH-4", "Table 2 on SH-4: partial operations, baseline ag
                ("002 Fig. 9 SH-4", "Fig. 9 on SH-4: direct against stepwise return"))
 
 
-def relabel(v: Verdict, result: str, title: str, extra=()) -> Verdict:
-    """The x86 criterion's checks, judged again under the SH-4 result's name."""
-    return on_sh4(decide(result, title, list(v.checks) + list(extra)))
+def relabel(v: Verdict, result: str, title: str, unit: str, extra=()) -> Verdict:
+    """The x86 criterion's checks, judged again under the SH-4 result's
+    name, its title saying what they judged (UNIT: "sh7751r cycles", "insns")."""
+    return on_sh4(decide(result, f"{title} ({unit})", list(v.checks) + list(extra)))
 
 
 def on_sh4(v: Verdict) -> Verdict:
@@ -324,34 +398,41 @@ def first_access_checks(f: Sh4Figures) -> list:
     return checks
 
 
-def switch_checks(f: Sh4Figures) -> list:
+def switch_checks(j: Judged) -> list:
     """The paper's reason for its faster switch: fewer TLB misses per switch
     in ISPC traffic with the partition (W 0, the benchmark's own processes)."""
+    f = j.f
     base, fast = f.switch_added(0, "baseline"), f.switch_added(0, "fast")
     if not base or not fast:
         return []
+    added = f"{num(base[0])} -> {num(fast[0])} insns"
+    if j.judges_cycles:
+        added += (f", {num(f.switch_added_cycles(0, 'baseline'))} -> "
+                  f"{num(f.switch_added_cycles(0, 'fast'))} {j.unit}")
     return [holds("process switch in ISPC traffic: fewer TLB misses per switch",
                   fast[1] < base[1],
                   f"{misses(base[1])} -> {misses(fast[1])} misses per switch; a switch adds "
-                  f"{num(base[0])} -> {num(fast[0])} insns")]
+                  f"{added}")]
 
 
 def verdicts(results: Path) -> list[Verdict]:
     """Table 2, Fig. 8 and Fig. 9 on SH-4, judged by paper 002's criteria on
-    the instructions less the clock (Judged), Table 2 also on the misses."""
+    the figures less the clock (Judged): the SH7751R's modelled cycles when
+    the same run's join is there (load_join; x86's judge the p4 cycles),
+    else the instructions; Table 2 also on the misses."""
     path = results / RESULT_FILE
-    f = Sh4Figures(load_records(path)) if path.is_file() else None
+    f = Sh4Figures(load_records(path), load_join(results)) if path.is_file() else None
     if not f or f.insns("clock_baseline") is None or not f.per_op:
         why = (f"no results/{RESULT_FILE} with clock and TLB-miss lines "
                "(`./hako bench ispc --arch sh4`)")
         return [on_sh4(decide(r, t, [ran("ispcbench on SH-4", False, why)]))
                 for r, t in SH4_RESULTS]
-    j = Judged(f)
+    j = Judged(f, cycles=True)
     (t2, t2_title), (f8, f8_title), (f9, f9_title) = SH4_RESULTS
-    return [relabel(criteria.table2(j, profile="sh4"), t2, t2_title,
-                    first_access_checks(f) + switch_checks(f)),
-            relabel(criteria.fig8(j), f8, f8_title),
-            relabel(criteria.fig9(j, profile="sh4"), f9, f9_title)]
+    return [relabel(criteria.table2(j, profile=j.profile), t2, t2_title, j.unit,
+                    first_access_checks(f) + switch_checks(j)),
+            relabel(criteria.fig8(j, profile=j.profile), f8, f8_title, j.unit),
+            relabel(criteria.fig9(j, profile=j.profile), f9, f9_title, j.unit)]
 
 
 def report_lines(results: Path) -> list[str]:
@@ -360,8 +441,9 @@ def report_lines(results: Path) -> list[str]:
     path = results / RESULT_FILE
     if not path.is_file():
         return out + [f"Not run: `./hako bench ispc --arch sh4` writes results/{RESULT_FILE}.", ""]
-    joined = results / JOINED_FILE           # the same run's figures with modelled cycles
-    f = Sh4Figures(load_records(joined if joined.is_file() else path))
+    joined = load_join(results)              # the same run's figures with modelled cycles
+    f = Sh4Figures(load_records(path), joined)
+    judged = Judged(f, cycles=True)
     x86_path = results / X86_FILE
     x86 = Sh4Figures(load_records(x86_path)).median if x86_path.is_file() else None
     out += ["On QEMU's r2d (SH7751R, icount) the kernel loads the UTLB itself and counts every "
@@ -370,12 +452,24 @@ def report_lines(results: Path) -> list[str]:
             "entries for the servers' ICA windows and 24 reserved 4 KiB entries for the "
             "applications' ICAs, loaded at paste (kernel/arch/sh4/utlb.c). Every instruction "
             "figure includes two clock reads (the first row: the clock is a system call on "
-            "SH-4); the verdicts judge each figure less that span. Run: `./hako bench ispc "
+            "SH-4), which the verdicts take off each figure. Run: `./hako bench ispc "
             "--arch sh4`; tables: `./hako paper 002 sh4`. The cycles are the cost model's "
             f"`{SH4_PROFILE}` profile (the SH7751R's 8 KiB and 16 KiB direct-mapped caches and "
             "4-entry ITLB, no L2, memory 28 cycles at 240 MHz; a UTLB miss is its handler's "
             f"instructions), from `./hako bench ispc --arch sh4 --model {SH4_PROFILE}` "
             f"(results/{JOINED_FILE}).", ""]
+    if joined is None and (results / JOINED_FILE).is_file():
+        out += [f"No cycles: results/{JOINED_FILE} is not the same experiment as "
+                f"results/{RESULT_FILE} (another commit, image or command line).", ""]
+    out += [f"The verdicts read the **{judged.unit}**"
+            + (f" (as x86's read the `{criteria.JUDGED_PROFILE}` cycles), less the clock "
+               f"row's: the cycles at {CLOCK_MHZ[SH4_PROFILE]} MHz are the closer analogue of "
+               "the paper's µs, "
+               "the cache misses of the miss handler and of the switch priced in them; Fig. "
+               "8's asynchronous request, which has no region, in instructions."
+               if judged.judges_cycles else
+               f", less the clock's span (no `{SH4_PROFILE}` join of the same run with the "
+               "clock's region)."), ""]
     out += ["Table 2 on SH-4", ""] + table2(f, x86) + [""]
     out += ["Fig. 8 on SH-4", ""] + fig8(f) + [""]
     out += ["Fig. 9 on SH-4", ""] + fig9(f) + [""]

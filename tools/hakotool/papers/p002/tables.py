@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from ...paths import repo_root
-from ...results import load_records
+from ...results import load_meta, load_records
 from .criteria import PAPER_T2  # noqa: F401  (Table 2, µs on the SH-4)
 
 ROOT = repo_root()
@@ -45,6 +45,19 @@ MODES = ("baseline", "fast")
 def load(path: Path) -> list[dict]:
     """The JSON object lines of a results file (the harness's reader)."""
     return load_records(path)
+
+
+def joins(icount: Path) -> list[Path]:
+    """The cost-model joins beside ICOUNT (bench-ispc.jsonl): every
+    bench-ispc-*.joined.jsonl but another machine's (the SH-4's, which
+    sh4.py reads), by the meta records where both files have one."""
+    machine = (load_meta(icount) or {}).get("machine") if icount.is_file() else None
+    found = []
+    for path in sorted(icount.parent.glob("bench-ispc-*.joined.jsonl")):
+        other = (load_meta(path) or {}).get("machine")
+        if machine is None or other is None or other == machine:
+            found.append(path)
+    return found
 
 
 class Figures:
@@ -465,7 +478,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.run:
         run_benches(ROOT)
-    joined = args.joined or sorted((ROOT / "results").glob("bench-ispc-*.joined.jsonl"))
+    joined = args.joined or joins(args.icount)
     if not args.icount.is_file():
         print(f"paper 002 tables: no {args.icount}; run with --run", file=sys.stderr)
         return 1
