@@ -46,13 +46,11 @@
 enum spin_nested_step { SPIN_NESTED_LOCK, SPIN_NESTED_TRY, SPIN_NESTED_UNLOCK };
 void spin_nested_check(struct spinlock *l, enum spin_nested_step step);
 
-/* l's next ticket, if it is the one served (l free, nobody waiting). */
-static inline bool spin_take_if_free(struct spinlock *l)
+/* A free l just taken by c: its holder marked, the acquire stamped. */
+static inline __attribute__((always_inline)) void spin_mark_taken(struct cpu *c, struct spinlock *l)
 {
-	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
-	uint32_t expect = owner;
-	return __atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	l->cpu = c->id;
+	sync_acquire(l);
 }
 
 static inline __attribute__((always_inline)) void spin_lock_nested(struct cpu *c, struct spinlock *l)
@@ -64,8 +62,7 @@ static inline __attribute__((always_inline)) void spin_lock_nested(struct cpu *c
 	}
 	if (LOCK_CHECK)
 		spin_nested_check(l, SPIN_NESTED_LOCK);
-	l->cpu = c->id;
-	sync_acquire(l);
+	spin_mark_taken(c, l);
 }
 
 static inline __attribute__((always_inline)) bool spin_trylock_nested(struct cpu *c, struct spinlock *l)
@@ -74,8 +71,7 @@ static inline __attribute__((always_inline)) bool spin_trylock_nested(struct cpu
 		return false;
 	if (LOCK_CHECK)
 		spin_nested_check(l, SPIN_NESTED_TRY);
-	l->cpu = c->id;
-	sync_acquire(l);
+	spin_mark_taken(c, l);
 	return true;
 }
 
@@ -94,8 +90,7 @@ static inline __attribute__((always_inline)) void spin_lock_inline(struct spinlo
 		pop_off();                   /* its count of the nesting; ours stays */
 		return;
 	}
-	l->cpu = c->id;
-	sync_acquire(l);
+	spin_mark_taken(c, l);
 }
 
 static inline __attribute__((always_inline)) void spin_unlock_nested(struct spinlock *l)

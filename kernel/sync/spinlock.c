@@ -186,10 +186,7 @@ void spin_lock(struct spinlock *l)
 bool spin_trylock(struct spinlock *l)
 {
 	struct cpu *c = irq_push();
-	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
-	uint32_t expect = owner;
-	if (__atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (spin_take_if_free(l)) {
 		l->cpu = c->id;
 		sync_acquire(l);
 		if (LOCK_CHECK)

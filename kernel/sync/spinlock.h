@@ -85,6 +85,17 @@ void spin_unlock(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);
 bool spin_held(struct spinlock *l);     /* by this CPU */
 
+/* Take l's next ticket if it is the one served (l free, nobody waiting):
+ * the step of every trylock (spin_trylock, spin_nested.h).  The caller
+ * marks the holder and keeps interrupts off as its lock kind asks. */
+static inline bool spin_take_if_free(struct spinlock *l)
+{
+	uint32_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	uint32_t expect = owner;
+	return __atomic_compare_exchange_n(&l->next, &expect, owner + 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
 void push_off(void);
 void pop_off(void);
 extern bool irq_trace;              /* time interrupts-off sections (irqtrace=on) */
