@@ -31,6 +31,7 @@ TEST(options_default_to_hakos_layout)
 	CHECK_EQ(o.exit_port, 0xf4);
 	CHECK_EQ(o.nepoch_addrs, 0);
 	CHECK_EQ(o.nrelease_addrs, 0);
+	CHECK(o.handler_start == 0 && o.handler_end == 0);      /* no handler range */
 }
 
 TEST(options_fill_their_fields)
@@ -49,6 +50,11 @@ TEST(options_fill_their_fields)
 	CHECK_EQ(o.cpu_id_offset, 0x40);
 	CHECK_EQ(parse(&o, err, "profile=x", "mhz=166", "exit_port=0x501", "pcprof=on"), 0);
 	CHECK(o.clock_mhz == 166 && o.exit_port == 0x501 && o.pcprof);
+	CHECK_EQ(parse(&o, err, "profile=x", "handler=8c800400:8c8004f2", NULL, NULL), 0);
+	CHECK(o.handler_start == 0x8c800400 && o.handler_end == 0x8c8004f2);
+	CHECK_EQ(parse(&o, err, "profile=x", "handler=8c800400", NULL, NULL), -1);    /* no end */
+	CHECK_EQ(parse(&o, err, "profile=x", "handler=500:400", NULL, NULL), -1);     /* end first */
+	CHECK_EQ(parse(&o, err, "profile=x", "handler=400:", NULL, NULL), -1);
 }
 
 TEST(options_refuse_what_they_do_not_know)

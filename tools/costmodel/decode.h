@@ -79,6 +79,37 @@ void cm_decode(const uint8_t *bytes, size_t n, struct cm_insn *out);
  */
 void cm_decode_sh4(const uint8_t *bytes, size_t n, struct cm_insn *out);
 
+/*
+ * SH-4 dual issue (SH-4 hardware manual, section 8 "Pipelining",
+ * instruction groups and parallel executability): every instruction is in
+ * one of six groups, and two consecutive instructions issue in the same
+ * cycle when their groups differ and neither is CO; two MT instructions
+ * pair too.  The FPU's groups are kept although Hako's code has none.
+ */
+enum cm_sh4_group {
+	CM_SH4_MT,                   /* moves between registers, compares, tst, nop */
+	CM_SH4_EX,                   /* integer arithmetic, logic, shifts */
+	CM_SH4_BR,                   /* bf, bt (with /s), bra, bsr */
+	CM_SH4_LS,                   /* loads, stores, mova, pref, the cache-line ops */
+	CM_SH4_FE,                   /* FPU arithmetic */
+	CM_SH4_CO,                   /* the rest: issued alone */
+};
+
+/* The issue group of the SH-4 instruction op. */
+enum cm_sh4_group cm_sh4_group(uint16_t op);
+
+/* second may issue in the same cycle as first (the instruction before it). */
+bool cm_sh4_pairs(enum cm_sh4_group first, enum cm_sh4_group second);
+
+/*
+ * Issue along a run of instructions, in order: true when op issues in the
+ * same cycle as the instruction before it.  *slot is -1 at the start of
+ * the run (nothing to pair with) and carries, from one call to the next,
+ * the group of an instruction that opened a cycle alone (-1 once that
+ * cycle is full).
+ */
+bool cm_sh4_issue(int *slot, uint16_t op);
+
 /* The address mem names, given the 16 general registers and the next instruction's address. */
 uint64_t cm_mem_address(const struct cm_mem_operand *mem, const uint64_t regs[16], uint64_t next_ip);
 

@@ -14,6 +14,10 @@ const char *const cm_count_names[CM_NCOUNTS] = {
 	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss", [CM_STREAM_MISS] = "stream_miss",
 	[CM_MEM_CYCLES] = "mem_cycles",
 	[CM_IO_READS] = "io_reads", [CM_IO_WRITES] = "io_writes", [CM_IO_CYCLES] = "io_cycles",
+	[CM_L1I_CYCLES] = "l1i_cycles", [CM_PAIRED] = "paired",
+	[CM_HANDLER_INSNS] = "handler_insns", [CM_HANDLER_PAIRED] = "handler_paired",
+	[CM_HANDLER_CYCLES] = "handler_cycles",
+	[CM_HANDLER_L1I_CYCLES] = "handler_l1i_cycles", [CM_HANDLER_MEM_CYCLES] = "handler_mem_cycles",
 };
 
 bool cm_core_init(struct cm_core *c, const struct cm_profile *p, struct cm_cache *l3,
@@ -73,9 +77,13 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
 						   c->n.v[CM_INSNS]);
 	c->n.v[CM_STREAM_MISS] += continues;
-	if (latency[level] > l1_latency)
-		c->n.v[CM_MEM_CYCLES] += cm_stream_cost(&c->p->stream, latency[level] - l1_latency,
-							continues, level == CM_MEM);
+	if (latency[level] <= l1_latency)
+		return;
+	uint64_t cost = cm_stream_cost(&c->p->stream, latency[level] - l1_latency, continues,
+				       level == CM_MEM);
+	c->n.v[CM_MEM_CYCLES] += cost;
+	if (l1_miss == CM_L1I_MISS)
+		c->n.v[CM_L1I_CYCLES] += cost;
 }
 
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
@@ -116,6 +124,24 @@ void cm_core_data_untranslated(struct cm_core *c, uint64_t pa)
 void cm_core_mmio_untranslated(struct cm_core *c, bool write)
 {
 	cm_core_io(c, write ? CM_IO_MMIO_WRITE : CM_IO_MMIO_READ, 1);
+}
+
+void cm_core_in_handler(struct cm_core *c, bool in)
+{
+	if (in == c->in_handler)
+		return;
+	c->in_handler = in;
+	if (in) {
+		c->handler_start = c->n;
+		return;
+	}
+	struct cm_counts d = c->n;
+	cm_counts_sub(&d, &c->handler_start);
+	c->n.v[CM_HANDLER_INSNS] += d.v[CM_INSNS];
+	c->n.v[CM_HANDLER_PAIRED] += d.v[CM_PAIRED];
+	c->n.v[CM_HANDLER_CYCLES] += cm_cycles(&d, c->p);
+	c->n.v[CM_HANDLER_L1I_CYCLES] += d.v[CM_L1I_CYCLES];
+	c->n.v[CM_HANDLER_MEM_CYCLES] += d.v[CM_MEM_CYCLES];
 }
 
 void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count)
@@ -191,8 +217,8 @@ void cm_core_empty_caches(struct cm_core *c)
 
 uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p)
 {
-	return n->v[CM_INSNS] * p->base_cpi_milli / 1000 + n->v[CM_WALK_CYCLES] + n->v[CM_MEM_CYCLES] +
-	       n->v[CM_IO_CYCLES];
+	return (n->v[CM_INSNS] - n->v[CM_PAIRED]) * p->base_cpi_milli / 1000 + n->v[CM_WALK_CYCLES] +
+	       n->v[CM_MEM_CYCLES] + n->v[CM_IO_CYCLES];
 }
 
 void cm_counts_add(struct cm_counts *a, const struct cm_counts *b)

@@ -17,7 +17,10 @@
  *            + io_cycles                   per device register access: the
  *                                          profile's io.* price of its kind
  *
- * base_cpi is the cost of an instruction when every lookup hits.  An
+ * base_cpi is the cost of an instruction when every lookup hits; an
+ * instruction the decoder pairs with the one before it (SH-4's dual issue,
+ * decode.h: "paired") issues in the same cycle and pays none, so the first
+ * term is (insns - paired) x base_cpi.  An
  * instruction fetch pays against l1i.latency, a data access against
  * l1d.latency.  An access to a device register skips the caches and pays
  * its io.* price whole: a port read or write (in, out, and each element
@@ -49,6 +52,17 @@ enum cm_count {
 	CM_MEM_CYCLES,
 	CM_IO_READS, CM_IO_WRITES,   /* device register accesses, by direction */
 	CM_IO_CYCLES,
+	CM_L1I_CYCLES,               /* the part of mem_cycles that instruction fetches paid */
+	CM_PAIRED,                   /* instructions issued beside the one before them */
+	/*
+	 * The work of the code in the plugin's handler=START:END range (the
+	 * SH-4's TLB-miss handler), a part of the counts above: its
+	 * instructions and those of them paired, its cycles by the formula,
+	 * and of those the memory cycles of its fetches and of all its
+	 * accesses (cm_core_in_handler).
+	 */
+	CM_HANDLER_INSNS, CM_HANDLER_PAIRED, CM_HANDLER_CYCLES, CM_HANDLER_L1I_CYCLES,
+	CM_HANDLER_MEM_CYCLES,
 	CM_NCOUNTS
 };
 
@@ -84,6 +98,8 @@ struct cm_core {
 	uint16_t pcid;
 	cm_walk_fn walk;             /* the page size and G bit of an address */
 	void *walk_ctx;
+	bool in_handler;             /* the instruction running is in the handler range */
+	struct cm_counts handler_start;   /* the counts when it entered the range */
 };
 
 /* Build a core with empty TLBs and caches; false if out of memory. */
@@ -111,6 +127,14 @@ void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);
 void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa);
 void cm_core_data_untranslated(struct cm_core *c, uint64_t pa);
 void cm_core_mmio_untranslated(struct cm_core *c, bool write);
+
+/*
+ * The instruction about to be counted is (in) or is not in the handler
+ * range: leaving the range adds the stretch's work since entering it to
+ * the CM_HANDLER_* counts, so those are complete whenever the core runs
+ * outside the range (a region's markers, the end of a run).
+ */
+void cm_core_in_handler(struct cm_core *c, bool in);
 
 /* count device register accesses of one kind (no translation: ports, or after it). */
 void cm_core_io(struct cm_core *c, enum cm_io kind, uint64_t count);

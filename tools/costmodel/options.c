@@ -36,6 +36,22 @@ static int parse_large(const char *text, struct cm_options *o, bool *given)
 	return 0;
 }
 
+/* handler=START:END, both hexadecimal, START below END. */
+static int parse_handler(const char *text, struct cm_options *o)
+{
+	char *end;
+	uint64_t start = strtoull(text, &end, 16);
+	if (end == text || *end != ':')
+		return -1;
+	const char *second = end + 1;
+	uint64_t stop = strtoull(second, &end, 16);
+	if (end == second || *end || stop <= start)
+		return -1;
+	o->handler_start = start;
+	o->handler_end = stop;
+	return 0;
+}
+
 int cm_options_parse(int argc, char **argv, struct cm_options *o, char *err, size_t errlen)
 {
 	*o = (struct cm_options){
@@ -66,12 +82,14 @@ int cm_options_parse(int argc, char **argv, struct cm_options *o, char *err, siz
 			o->exit_port = (int32_t)strtol(a + 10, NULL, 0);
 		else if (strncmp(a, "mhz=", 4) == 0 && (o->clock_mhz = strtoull(a + 4, NULL, 10)))
 			continue;
+		else if (strncmp(a, "handler=", 8) == 0 && parse_handler(a + 8, o) == 0)
+			continue;
 		else if (strncmp(a, "release=", 8) == 0 && o->nrelease_addrs < CM_RELEASE_ADDRS_MAX && a[8])
 			o->release_addrs[o->nrelease_addrs++] = strtoull(a + 8, NULL, 16);
 		else {
 			snprintf(err, errlen, "bad argument '%s' (profile=PATH, out=PATH, regs=on, l2=off, "
 				 "pcprof=on, cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, "
-				 "release=ADDR, at most %d, mhz=N, exit_port=N)", a, CM_EPOCH_ADDRS_MAX,
+				 "release=ADDR, at most %d, mhz=N, exit_port=N, handler=START:END)", a, CM_EPOCH_ADDRS_MAX,
 				 CM_RELEASE_ADDRS_MAX);
 			return -1;
 		}

@@ -29,6 +29,7 @@ struct cm_options {
 	unsigned nrelease_addrs;
 	uint64_t clock_mhz;            /* mhz=N: cycles per µs of a marked service time */
 	int32_t exit_port;             /* exit_port=N: the guest's isa-debug-exit port */
+	uint64_t handler_start, handler_end;   /* handler=START:END: code counted apart; 0:0 none */
 };
 
 /* Hako's defaults, then argv: 0, or -1 with what is wrong in err. */

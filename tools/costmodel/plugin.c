@@ -6,11 +6,13 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,l2=off][,pcprof=on]
- *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N]
+ *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N][,handler=START:END]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
- *     of a block count exactly what ran; at the first instruction of each
+ *     of a block count exactly what ran (and, told at translation, whether
+ *     it lies in the handler=START:END range and, on SH-4, whether it
+ *     issues beside the instruction before it); at the first instruction of each
  *     L1i line the block enters, the same callback also looks the fetch up
  *     (a line already entered in the block is an L1i and iTLB hit by
  *     construction, so the other instructions skip it);
@@ -90,9 +92,10 @@ unsigned current;
 static uint64_t cpu_keys[64];
 static unsigned ncpu_keys;
 
-/* One L1i line entered by a block. */
+/* One L1i line entered by a block, and its first instruction's CM_INSN_* flags. */
 struct fetch {
 	uint64_t va, pa;
+	unsigned flags;
 };
 
 static struct cm_profile profile;
@@ -250,12 +253,21 @@ static struct cm_work work_now(void)
 	return work_of(current);
 }
 
-static void on_insn(unsigned int vcpu_ignored, void *ud)
+/* An instruction about to run, with its CM_INSN_* flags. */
+static void count_insn(struct vcpu *v, unsigned flags)
 {
-	struct vcpu *v = &vcpus[current];
+	bool in = flags & CM_INSN_IN_HANDLER;
+	if (in != v->core.in_handler)
+		cm_core_in_handler(&v->core, in);
 	v->core.n.v[CM_INSNS]++;
+	v->core.n.v[CM_PAIRED] += (flags & CM_INSN_PAIRED) != 0;
 	if (v->pc_count)
 		(*v->pc_count)++;
+}
+
+static void on_insn(unsigned int vcpu_ignored, void *ud)
+{
+	count_insn(&vcpus[current], (unsigned)(uintptr_t)ud);
 }
 
 /* The first instruction in a new L1i line. */
@@ -263,9 +275,7 @@ static void on_fetch(unsigned int vcpu_ignored, void *ud)
 {
 	const struct fetch *f = ud;
 	struct vcpu *v = &vcpus[current];
-	v->core.n.v[CM_INSNS]++;
-	if (v->pc_count)
-		(*v->pc_count)++;
+	count_insn(v, f->flags);
 	v->io = false;
 	if (sh4 && !cm_sh4_translated(f->va))
 		cm_core_fetch_untranslated(&v->core, f->pa);
@@ -450,13 +460,17 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	uint64_t last_line = 0;
+	int group = -1;
 	pthread_mutex_lock(&trans_lock);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		unsigned flags = (sh4 ? pairs_sh4(insn, i, &group) : 0) |
+			(va >= opt.handler_start && va < opt.handler_end ? CM_INSN_IN_HANDLER : 0);
 		if (i == 0 || va >> fetch_line_shift != last_line) {
 			struct fetch *f = chunk_alloc(sizeof *f);
 			f->va = va;
+			f->flags = flags;
 			f->pa = sh4 ? code_phys_sh4(va, qemu_plugin_insn_haddr(insn)) :
 				code_phys(va, qemu_plugin_insn_haddr(insn));
 			if (i == 0)
@@ -465,7 +479,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_fetch, QEMU_PLUGIN_CB_NO_REGS, f);
 			last_line = va >> fetch_line_shift;
 		} else {
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)flags);
 		}
 		if (is_among(opt.release_addrs, opt.nrelease_addrs, va))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_release, QEMU_PLUGIN_CB_R_REGS, NULL);

@@ -22,6 +22,10 @@ struct vcpu {
 	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
 };
 
+/* What an instruction's counting callback is told (its user data). */
+#define CM_INSN_IN_HANDLER 1u        /* in the handler=START:END range */
+#define CM_INSN_PAIRED     2u        /* issues beside the instruction before it */
+
 /* A recognised instruction, kept for its callbacks (see intern()). */
 struct special {
 	struct cm_insn insn;
@@ -48,6 +52,12 @@ void on_special(unsigned int vcpu_ignored, void *ud);
 
 /* plugin_sh4.c: the physical address of SH-4 code at va (host address haddr). */
 uint64_t code_phys_sh4(uint64_t va, const void *haddr);
+/*
+ * plugin_sh4.c: CM_INSN_PAIRED when instruction i of tb issues in the same
+ * cycle as instruction i - 1 (decode.h's dual issue), else 0; *prev
+ * carries the previous instruction's group from one call to the next.
+ */
+unsigned pairs_sh4(struct qemu_plugin_insn *insn, size_t i, int *prev);
 /* plugin_sh4.c: instruction i of tb (va) decoded, with a marker's bytes after it. */
 void decode_sh4(struct qemu_plugin_insn *insn, size_t i, uint64_t va, struct cm_insn *d);
 /* plugin_sh4.c: instruction i of n's callbacks besides its count and fetch. */

@@ -155,3 +155,20 @@ void translate_sh4(struct qemu_plugin_tb *tb, size_t i, size_t n, const struct c
 						       (void *)intern(d, va));
 	}
 }
+
+/*
+ * SH-4 dual issue within a block (decode.h's cm_sh4_issue): a block's
+ * first instruction opens a cycle, since the one run before it may be
+ * anywhere.
+ */
+unsigned pairs_sh4(struct qemu_plugin_insn *insn, size_t i, int *prev)
+{
+	uint8_t b[2];
+	if (i == 0)
+		*prev = -1;
+	if (qemu_plugin_insn_data(insn, b, 2) < 2) {
+		*prev = -1;
+		return 0;
+	}
+	return cm_sh4_issue(prev, (uint16_t)(b[0] | b[1] << 8)) ? CM_INSN_PAIRED : 0;
+}

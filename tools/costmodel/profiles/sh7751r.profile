@@ -37,8 +37,14 @@
 name = sh7751r
 
 # source: none — the model's convention, not a property of the machine: the
-# instruction cost when everything hits (the SH-4's two-way issue is not
-# modelled); 1.0 in every profile
+# instruction cost when everything hits; 1.0 in every profile.  The SH-4
+# issues two instructions a cycle when their groups allow ([HM] section 8,
+# "Pipelining": different groups, neither CO, or two MT), and the model
+# charges nothing for the second of such a pair (decode_sh4.c's groups, in
+# order along a translated block, a block's first instruction alone); what
+# the pipeline adds is not modelled (a load's result used by the next
+# instruction, the CO instructions that take several cycles to issue), so
+# the issue cycles are a lower bound (medium)
 base_cpi = 1.0
 
 # source: [HM] section 3, ITLB: 4 entries, fully associative (high); LRU in
