@@ -338,3 +338,50 @@ def test_verdicts_read_instructions_without_the_same_runs_join(tmp_path):
     t2, _, _ = sh4.verdicts(write(tmp_path, plain))                   # no join at all
     assert t2.title.endswith("(insns)")
     assert insns in change_check(t2, "first access, application change").detail
+
+
+def with_parts(recs, counters):
+    """RECS joined with a cost model whose per-operation counters are
+    COUNTERS by figure name (the plugin's names, tools/costmodel/model.h)."""
+    out = []
+    for r in recs:
+        if r.get("kind") == "bench" and r["name"] in counters:
+            r = {**r, "model": {"profile": "sh7751r", "per_iter": counters[r["name"]]}}
+        out.append(r)
+    return out
+
+
+def counters(cycles, insns, paired=0, mem=0, l1i=0, h_insns=0, h_paired=0, h_cycles=0, h_l1i=0,
+             h_mem=0):
+    return {"cycles": cycles, "insns": insns, "paired": paired, "mem_cycles": mem,
+            "l1i_cycles": l1i, "handler_insns": h_insns, "handler_paired": h_paired,
+            "handler_cycles": h_cycles, "handler_l1i_cycles": h_l1i, "handler_mem_cycles": h_mem}
+
+
+def test_switch_cycles_split_into_handler_caches_issue_and_the_rest():
+    # baseline: a switch adds 2,000 cycles: 1,000 instructions (100 paired), one miss's
+    # handler (90 insns, 10 paired, 150 cycles: 30 of its fetches, 10 of its data), I-cache
+    # 300 and operand cache 200 besides, 820 issued outside the handler, 530 left for ITLB
+    # refills and registers
+    alone = counters(1000, 500)
+    base = counters(3000, 1500, paired=100, mem=540, l1i=330, h_insns=90, h_paired=10,
+                    h_cycles=150, h_l1i=30, h_mem=40)
+    fast = counters(2800, 1410, paired=90, mem=500, l1i=300)
+    recs = with_parts(switch_records(), {"switch_ispc_w0_baseline": base,
+                                         "switch_alone_w0_baseline": alone,
+                                         "switch_ispc_w0_fast": fast,
+                                         "switch_alone_w0_fast": alone})
+    f = sh4.Sh4Figures(recs)
+    p = f.switch_parts(0, "baseline")
+    assert p == {"cycles": 2000, "handler": 150, "icache": 300, "ocache": 200, "issue": 820,
+                 "other": 530, "handler_insns": 90, "paired": 100}
+    assert sum(p[k] for k, _ in sh4.SWITCH_PARTS) == p["cycles"]
+    assert f.switch_parts(8, "fast") is None
+    lines = sh4.switch_attribution(f)
+    assert row(lines, "0", "baseline")[2:] == ["2,000", "150", "300", "200", "820", "530", "90",
+                                               "100"]
+    assert row(lines, "0", "fast - baseline")[2:8] == ["-200", "-150", "+0", "+0", "+0", "-50"]
+    # a join without the counters (an older plugin's): no table
+    assert sh4.switch_attribution(sh4.Sh4Figures(modelled(switch_records(), {
+        "switch_ispc_w0_baseline": 6000.0, "switch_alone_w0_baseline": 2500.0,
+        "switch_ispc_w0_fast": 5800.0, "switch_alone_w0_fast": 2500.0}))) == []

@@ -63,3 +63,10 @@ def test_vclock_args_name_the_lock_release(tmp_path, monkeypatch):
     assert model.vclock_args(tmp_path, "build/hako.elf") == ("release=ffffffff80121ee0",)
     fake_nm(monkeypatch)                     # no such symbol: nothing
     assert model.vclock_args(tmp_path, "build/hako.elf") == ()
+
+
+def test_handler_args_name_the_sh4_tlb_miss_handlers_code(tmp_path, monkeypatch):
+    fake_nm(monkeypatch, NM + "8c836400 t tlb_miss_entry\n8c8364d0 t tlb_fault\n")
+    assert model.handler_args(tmp_path, "build/sh4/hako.elf") == ("handler=8c836400:8c8364d0",)
+    fake_nm(monkeypatch, NM + "8c836400 t tlb_miss_entry\n")     # no end: nothing
+    assert model.handler_args(tmp_path, "build/sh4/hako.elf") == ()

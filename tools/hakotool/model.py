@@ -43,7 +43,8 @@ JOINED_SUFFIX = ".joined.jsonl"
 # The plugin's per-region counters, in the order tables show them.
 COUNTERS = ("insns", "cycles", "itlb_miss", "dtlb_miss", "stlb_miss", "walk_cycles",
             "l1i_miss", "l1d_miss", "l2_miss", "l3_miss", "stream_miss", "mem_cycles", "io_reads",
-            "io_writes", "io_cycles")
+            "io_writes", "io_cycles", "l1i_cycles", "paired", "handler_insns", "handler_paired",
+            "handler_cycles", "handler_l1i_cycles", "handler_mem_cycles")
 PER_ITER_DIGITS = 3
 
 
@@ -174,6 +175,23 @@ def vclock_args(root: Path, elf: str) -> tuple[str, ...]:
     share of a busy loop's time, and keeps that share in cycles too."""
     found, _ = epoch_addresses(root, ((elf, RELEASE_SYMBOL),))
     return tuple(f"release={addr:x}" for addr in sorted(found))
+
+
+# The SH-4 kernel's TLB-miss handler (kernel/arch/sh4/vectors.S): its code
+# from the entry at VBR + 0x400 up to the fault path it jumps to when the
+# tables have no entry; the plugin counts its work apart (handler=START:END).
+SH4_HANDLER_SYMBOLS = ("tlb_miss_entry", "tlb_fault")
+
+
+def handler_args(root: Path, elf: str, symbols: tuple[str, str] = SH4_HANDLER_SYMBOLS) -> tuple[str, ...]:
+    """The plugin's handler=START:END for the code between SYMBOLS in the ELF
+    (relative to ROOT); none if the ELF or a symbol is missing."""
+    found, missing = epoch_addresses(root, tuple((elf, s) for s in symbols))
+    if missing:
+        return ()
+    by_name = {name: addr for addr, name in found.items()}
+    start, end = (by_name[s] for s in symbols)
+    return (f"handler={start:x}:{end:x}",) if start < end else ()
 
 
 def known_profiles(root: Path) -> list[str]:

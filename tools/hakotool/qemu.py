@@ -52,6 +52,7 @@ ISO_IMAGE = "build/hako.iso"
 # the text.  QEMU exits with status 0 on the board's power-off, so the
 # kernel's last line (SH4_POWER_LINE) carries the status.
 SH4_IMAGE = "build/sh4/hako.bin"
+SH4_ELF = "build/sh4/hako.elf"               # its symbols (the cost model's handler range)
 SH4_INITRD = "build/sh4/initrd.img"         # r2d's -initrd, found through its boot parameters
 SH4_FILE_ADDR = 0x0c7f0000
 SH4_FILE_DIR = "build/sh4/files"

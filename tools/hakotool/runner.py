@@ -37,7 +37,7 @@ from . import model as costmodel
 from . import paths
 from . import progress
 from . import qemuver
-from .qemu import (KVM_DEVICE, Profile, build_argv, image_path, kvm_usable,
+from .qemu import (KVM_DEVICE, SH4_ELF, Profile, build_argv, image_path, kvm_usable,
                    make_target, make_variables, qemu_available, qemu_command, sh4_power_status,
                    write_boot_files)
 from .results import ResultCollector, decode_line, result_text, write_results
@@ -541,8 +541,8 @@ def _launch_checked(profile, argv, name, timeout, quiet, keep_log, build, root, 
             if missing:
                 err.write(f"hako: warning: no epoch at {', '.join(missing)} (not in the build)\n")
         # SH-4: no release=ADDR (the plugin reads no registers there, and one
-        # CPU never waits for a lock's release).
-        clocks = () if profile.arch == "sh4" else \
+        # CPU never waits for a lock's release); the TLB-miss handler's range.
+        clocks = costmodel.handler_args(root, SH4_ELF) if profile.arch == "sh4" else \
             costmodel.vclock_args(root, image_path(dataclasses.replace(profile, iso=False)))
         profile = dataclasses.replace(profile, model_args=costmodel.epoch_args(epoch_names) + clocks)
         argv = build_argv(profile, env)

@@ -103,6 +103,26 @@ class Sh4Figures:
         a, b = self.cycles(f"switch_ispc_w{w}_{mode}"), self.cycles(f"switch_alone_w{w}_{mode}")
         return None if a is None or b is None else a - b
 
+    def switch_parts(self, w: int, mode: str) -> dict | None:
+        """What a switch adds in modelled cycles (one way less alone, per
+        operation) by where they go (SWITCH_PARTS), from the plugin's
+        counters; None without a join that has them (an older plugin's)."""
+        a = self.model.get(f"switch_ispc_w{w}_{mode}")
+        b = self.model.get(f"switch_alone_w{w}_{mode}")
+        if not a or not b or any(a.get(k) is None or b.get(k) is None for k in PART_COUNTERS):
+            return None
+        d = {k: a[k] - b[k] for k in PART_COUNTERS}
+        parts = {
+            "handler": d["handler_cycles"],
+            "icache": d["l1i_cycles"] - d["handler_l1i_cycles"],
+            "ocache": (d["mem_cycles"] - d["l1i_cycles"])
+            - (d["handler_mem_cycles"] - d["handler_l1i_cycles"]),
+            "issue": (d["insns"] - d["paired"]) - (d["handler_insns"] - d["handler_paired"]),
+        }
+        parts["other"] = d["cycles"] - sum(parts.values())
+        return {"cycles": d["cycles"], **parts, "handler_insns": d["handler_insns"],
+                "paired": d["paired"]}
+
     def switch_added(self, w: int, mode: str):
         """What a switch adds in ISPC traffic with W pages (switch.c): one way
         less the same calls and pages without a switch, (insns, misses per
@@ -114,6 +134,15 @@ class Sh4Figures:
         if None in (a, b, ma, mb) or not ca or not cb:
             return None
         return a - b, ma - mb, {c: ca[c] - cb[c] for c in MISS_CLASSES}
+
+
+# The plugin's counters a switch's cycles are split by (tools/costmodel/model.h).
+PART_COUNTERS = ("cycles", "insns", "paired", "mem_cycles", "l1i_cycles", "handler_insns",
+                 "handler_paired", "handler_cycles", "handler_l1i_cycles", "handler_mem_cycles")
+# Where a switch's modelled cycles go (Sh4Figures.switch_parts), as the table names them.
+SWITCH_PARTS = (("handler", "TLB-miss handler"), ("icache", "I-cache misses"),
+                ("ocache", "operand-cache misses"), ("issue", "instructions issued"),
+                ("other", "ITLB refills, registers"))
 
 
 def one_way(name: str) -> bool:
@@ -246,6 +275,43 @@ def switch_curve(f: Sh4Figures) -> list[str]:
                                       "(-30 %), from fewer TLB misses."] + cyc.note()
 
 
+def switch_attribution(f: Sh4Figures) -> list[str]:
+    """Where the cycles a switch adds go, per working set and mode, and the
+    change from baseline to fast: the TLB-miss handler's code (its
+    instructions and its own cache misses and register accesses), the
+    instruction- and operand-cache misses of everything else, the
+    instructions issued (pairs issued in one cycle count once), and the
+    rest (ITLB refills from the UTLB, device registers)."""
+    header = ["pages touched", "mode", f"{f.profile} cycles added"] + \
+        [label for _, label in SWITCH_PARTS] + ["handler insns", "pairs"]
+    rows = []
+    for w in SWITCH_WS:
+        parts = [f.switch_parts(w, m) for m in MODES]
+        if None in parts:
+            continue
+        for mode, p in zip(MODES, parts):
+            rows.append([str(w), mode, num(p["cycles"])] + [num(p[k]) for k, _ in SWITCH_PARTS] +
+                        [num(p["handler_insns"]), num(p["paired"])])
+        base, fast = parts
+        rows.append([str(w), "fast - baseline", signed(fast["cycles"] - base["cycles"])] +
+                    [signed(fast[k] - base[k]) for k, _ in SWITCH_PARTS] +
+                    [signed(fast["handler_insns"] - base["handler_insns"]),
+                     signed(fast["paired"] - base["paired"])])
+    if not rows:
+        return []
+    return table(header, rows) + ["", "Cycles per switch, one way less the same calls and pages "
+                                      "without a switch (as the column \"cycles added\" above); "
+                                      "the parts add up to it. TLB-miss handler: everything its "
+                                      "code (VBR + 0x400 up to the fault path) costs, its cache "
+                                      "misses and register accesses included; the cache columns: "
+                                      "the misses of all other code."]
+
+
+def signed(value) -> str:
+    """A change, signed, rounded to a whole cycle or instruction."""
+    return "-" if value is None else f"{value:+,.0f}"
+
+
 class CycleCells:
     """The modelled-cycle columns of a table, present only when the figures
     come from a cost-model join (Sh4Figures.model)."""
@@ -363,6 +429,9 @@ def render(records: list[dict], x86: list[dict] | None = None) -> str:
     if curve:
         out += ["", "Process switch in ISPC traffic, by the pages the application touches", ""]
         out += curve
+    parts = switch_attribution(f)
+    if parts:
+        out += ["", "Where the cycles a switch adds go", ""] + parts
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -409,6 +478,10 @@ def switch_checks(j: Judged) -> list:
     if j.judges_cycles:
         added += (f", {num(f.switch_added_cycles(0, 'baseline'))} -> "
                   f"{num(f.switch_added_cycles(0, 'fast'))} {j.unit}")
+        parts = [f.switch_parts(0, m) for m in MODES]
+        if None not in parts:
+            added += " (" + ", ".join(f"{label} {signed(parts[1][k] - parts[0][k])}"
+                                      for k, label in SWITCH_PARTS) + ")"
     return [holds("process switch in ISPC traffic: fewer TLB misses per switch",
                   fast[1] < base[1],
                   f"{misses(base[1])} -> {misses(fast[1])} misses per switch; a switch adds "
@@ -477,6 +550,10 @@ def report_lines(results: Path) -> list[str]:
     if curve:
         out += ["Process switch in ISPC traffic on SH-4, by the pages the application touches "
                 "between requests", ""] + curve + [""]
+    parts = switch_attribution(f)
+    if parts:
+        out += ["Where the cycles a switch adds go on SH-4 (the cost model's counters)", ""] + \
+            parts + [""]
     return out
 
 
