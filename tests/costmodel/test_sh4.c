@@ -162,7 +162,6 @@ static enum cm_sh4_group group(uint16_t op)
 TEST(sh4_instructions_fall_in_the_manuals_issue_groups)
 {
 	CHECK_EQ(group(0x6213), CM_SH4_MT);      /* mov r1, r2 */
-	CHECK_EQ(group(0xE201), CM_SH4_MT);      /* mov #1, r2 */
 	CHECK_EQ(group(0x0009), CM_SH4_MT);      /* nop */
 	CHECK_EQ(group(0x2228), CM_SH4_MT);      /* tst r2, r2 */
 	CHECK_EQ(group(0x4111), CM_SH4_MT);      /* cmp/pz r1 */
@@ -172,6 +171,10 @@ TEST(sh4_instructions_fall_in_the_manuals_issue_groups)
 	CHECK_EQ(group(0x4029), CM_SH4_EX);      /* shlr16 r0 */
 	CHECK_EQ(group(0x203A), CM_SH4_EX);      /* xor r3, r0 */
 	CHECK_EQ(group(0x0129), CM_SH4_EX);      /* movt r1 */
+	CHECK_EQ(group(0xE201), CM_SH4_EX);      /* mov #1, r2 */
+	CHECK_EQ(group(0xC701), CM_SH4_EX);      /* mova @(4, pc), r0 */
+	CHECK_EQ(group(0x4052), CM_SH4_CO);      /* sts.l fpul, @-r0 */
+	CHECK_EQ(group(0xFBFD), CM_SH4_FE);      /* frchg */
 	CHECK_EQ(group(0x6012), CM_SH4_LS);      /* mov.l @r1, r0 */
 	CHECK_EQ(group(0x2102), CM_SH4_LS);      /* mov.l r0, @r1 */
 	CHECK_EQ(group(0xD001), CM_SH4_LS);      /* mov.l @(4, pc), r0 */
