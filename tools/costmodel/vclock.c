@@ -237,17 +237,23 @@ static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_wo
 		return NULL;
 	}
 	struct vcpu_clock *v = &vc->v[vcpu];
-	if (!v->spinning) {
-		v->clock.cycles = run_around(&v->booked_cycles, v->clock.cycles,
-					     now.cycles - v->last.cycles, v->ahead);
-		v->clock.insns = run_around(&v->booked_insns, v->clock.insns,
-					    now.insns - v->last.insns, v->ahead);
-		if (v->irq_depth) {
-			v->irq_work.cycles += now.cycles - v->last.cycles;
-			v->irq_work.insns += now.insns - v->last.insns;
-		}
-	}
+	struct cm_work work = { now.cycles - v->last.cycles, now.insns - v->last.insns };
 	v->last = now;
+	if (v->spinning)
+		return v;
+	if (v->irq_depth) {
+		v->irq_work.cycles += work.cycles;
+		v->irq_work.insns += work.insns;
+	}
+	if (v->irq_depth && v->irq_rebased) {
+		/* A handler runs at its cause's time: it interrupts the thread
+		 * a booked stretch says ran then, it does not wait for it. */
+		v->clock.cycles += work.cycles;
+		v->clock.insns += work.insns;
+		return v;
+	}
+	v->clock.cycles = run_around(&v->booked_cycles, v->clock.cycles, work.cycles, v->ahead);
+	v->clock.insns = run_around(&v->booked_insns, v->clock.insns, work.insns, v->ahead);
 	return v;
 }
 

@@ -49,7 +49,9 @@
  *     woke on it brings the handler's time at the switch).  So events
  *     that reach a vCPU out of their time order under -icount's turns
  *     do not push its clock past the later one.  A handler that waits
- *     for nothing keeps the vCPU's clock throughout.
+ *     for nothing keeps the vCPU's clock throughout.  A rebased handler
+ *     runs straight through a stretch booked on its vCPU (below): it
+ *     interrupts the thread that ran then, it does not wait for it.
  *   - a thread switched in at a time later than its vCPU's clock (its
  *     waker was ahead under -icount's turns), outside a handler, runs at
  *     that time; when it switches out its stretch is booked on the vCPU
