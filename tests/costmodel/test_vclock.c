@@ -382,6 +382,29 @@ TEST(an_interrupt_inside_a_booked_stretch_runs_when_it_was_raised)
 	cm_vclock_free(vc);
 }
 
+/*
+ * Idle vCPU 1 (its clock standing at 100) takes its run queue's lock and
+ * switches in thread A, woken at 5,000, before it releases the lock: it
+ * held the lock at 5,000-5,010, not from 100.  vCPU 0 taking the lock at
+ * 1,000 does not wait for 5,010; vCPU 2 taking it at 5,005 does.
+ */
+TEST(a_hold_across_a_switch_in_begins_at_the_switched_in_time)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	run(1, 100);
+	cm_vclock_post(vc, 2, run(2, 5000), HAKO_SYNC_THREAD, 0xa0);    /* A woken at 5,000 */
+	cm_vclock_acquire(vc, 1, run(1, 0), 0x10);                      /* at 100 */
+	cm_vclock_wait(vc, 1, run(1, 5), HAKO_SYNC_THREAD, 0xa0);       /* A in: 5,000 */
+	cm_vclock_release(vc, 1, run(1, 10), 0x10);                     /* at 5,010 */
+	cm_vclock_acquire(vc, 0, run(0, 1000), 0x10);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1000);
+	cm_vclock_release(vc, 0, run(0, 10), 0x10);                     /* 1,000-1,010 */
+	cm_vclock_acquire(vc, 2, run(2, 5), 0x10);                      /* at 5,005: held */
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 5010);
+	cm_vclock_free(vc);
+}
+
 /* vCPU 2 ran work nobody waited for: a global region begun on vCPU 0
  * starts every clock at vCPU 2's, so a worker woken there counts none of it. */
 TEST(a_global_region_begins_at_one_moment_for_every_vcpu)

@@ -24,7 +24,9 @@
  *     before the previous one's release): a spinner whose clock is
  *     before that run spun only because -icount descheduled a holder
  *     that is later in time, and would have had the lock first.  A hold
- *     that ends before the one recorded leaves the record to it.
+ *     that ends before the one recorded leaves the record to it.  A hold
+ *     inside which a switch-in moved the holder's clock forward begins
+ *     that much later (an idle vCPU took the lock when it woke).
  *   - a device with a fixed service time: its requests are served one
  *     at a time, each in the first free stretch of the device's time at
  *     or after its issue.  A request is placed when its completion is
