@@ -6,7 +6,8 @@
  * issue order whatever order their marks came in, an interrupt's handler runs
  * when the interrupt was raised (a request done before its issuer slept
  * still holds it to the device's end), a thread woken in its vCPU's future runs
- * then while the others go on around it, and a region's elapsed time runs
+ * then while the others go on around it (an interrupt then runs through its
+ * stretch), and a region's elapsed time runs
  * from its starter's clock to its ender's.
  */
 #include "check.h"
@@ -350,6 +351,57 @@ TEST(a_thread_woken_in_a_vcpus_future_runs_then_and_the_others_go_on_around_it)
 	cm_vclock_post(vc, 1, run(1, 50), HAKO_SYNC_THREAD, 0xd0);      /* C: 3,000-3,050 */
 	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A at 2,110 */
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 1000)).insns, 3160);      /* 2,110 + 1,000 + 50 */
+	cm_vclock_free(vc);
+}
+
+/*
+ * Thread A woken at 1,000 ran on vCPU 1 from then to 2,000 (booked: vCPU 1
+ * went back to its own clock, 100).  The interrupt of a request that ended
+ * at 1,500 reaches vCPU 1 afterwards under icount's turns: its handler runs
+ * at 1,500, interrupting A's stretch, and the thread it wakes on vCPU 0 goes
+ * on at 1,500 plus the handler's work, not after A's stretch at 2,000.
+ */
+TEST(an_interrupt_inside_a_booked_stretch_runs_when_it_was_raised)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	run(1, 100);
+	cm_vclock_post(vc, 2, run(2, 1000), HAKO_SYNC_THREAD, 0xa0);    /* A woken at 1,000 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in at 1,000 */
+	cm_vclock_post(vc, 1, run(1, 1000), HAKO_SYNC_THREAD, 0xa0);    /* A out at 2,000 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
+	cm_vclock_post(vc, 2, run(2, 500), HAKO_SYNC_IO, 0xb0);         /* the request's end: 1,500 */
+	cm_vclock_irq_begin(vc, 1, run(1, 0));                          /* at vCPU 1's 100 */
+	cm_vclock_wait(vc, 1, run(1, 40), HAKO_SYNC_IO, 0xb0);          /* 1,540 */
+	cm_vclock_post(vc, 1, run(1, 20), HAKO_SYNC_THREAD, 0xc0);      /* wakes C at 1,560 */
+	cm_vclock_irq_end(vc, 1, run(1, 10));
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100 + 70);      /* vCPU 1 lost 70 */
+	cm_vclock_wait(vc, 0, run(0, 0), HAKO_SYNC_THREAD, 0xc0);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1560);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).cycles, 3 * 1500 + 3 * 60);
+	cm_vclock_free(vc);
+}
+
+/*
+ * Idle vCPU 1 (its clock standing at 100) takes its run queue's lock and
+ * switches in thread A, woken at 5,000, before it releases the lock: it
+ * held the lock at 5,000-5,010, not from 100.  vCPU 0 taking the lock at
+ * 1,000 does not wait for 5,010; vCPU 2 taking it at 5,005 does.
+ */
+TEST(a_hold_across_a_switch_in_begins_at_the_switched_in_time)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(3);
+	run(1, 100);
+	cm_vclock_post(vc, 2, run(2, 5000), HAKO_SYNC_THREAD, 0xa0);    /* A woken at 5,000 */
+	cm_vclock_acquire(vc, 1, run(1, 0), 0x10);                      /* at 100 */
+	cm_vclock_wait(vc, 1, run(1, 5), HAKO_SYNC_THREAD, 0xa0);       /* A in: 5,000 */
+	cm_vclock_release(vc, 1, run(1, 10), 0x10);                     /* at 5,010 */
+	cm_vclock_acquire(vc, 0, run(0, 1000), 0x10);
+	CHECK_EQ(cm_vclock_now(vc, 0, run(0, 0)).insns, 1000);
+	cm_vclock_release(vc, 0, run(0, 10), 0x10);                     /* 1,000-1,010 */
+	cm_vclock_acquire(vc, 2, run(2, 5), 0x10);                      /* at 5,005: held */
+	CHECK_EQ(cm_vclock_now(vc, 2, run(2, 0)).insns, 5010);
 	cm_vclock_free(vc);
 }
 

@@ -26,6 +26,8 @@ struct slot {
 	struct cm_work held;         /* lock: its holder's clock at the acquire */
 	struct cm_work busy;         /* lock: where its run of holds, each handed to the next, began */
 	struct cm_work before[3];    /* lock: held, busy and at before the current hold began */
+	struct cm_work held_moved;   /* lock: its holder's `moved` at the acquire */
+	unsigned holder;             /* lock: the vCPU that took it */
 };
 
 /*
@@ -68,6 +70,7 @@ struct vcpu_clock {
 	struct cm_work ahead_start;  /* its stretch began here */
 	struct cm_work present;      /* the vCPU's clock it left, where the others go on */
 	struct timeline booked_cycles, booked_insns;   /* such threads' stretches */
+	struct cm_work moved;        /* how far switch-ins moved its clock forward, in all */
 };
 
 struct span {                    /* one region on one vCPU, or global */
@@ -237,17 +240,23 @@ static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_wo
 		return NULL;
 	}
 	struct vcpu_clock *v = &vc->v[vcpu];
-	if (!v->spinning) {
-		v->clock.cycles = run_around(&v->booked_cycles, v->clock.cycles,
-					     now.cycles - v->last.cycles, v->ahead);
-		v->clock.insns = run_around(&v->booked_insns, v->clock.insns,
-					    now.insns - v->last.insns, v->ahead);
-		if (v->irq_depth) {
-			v->irq_work.cycles += now.cycles - v->last.cycles;
-			v->irq_work.insns += now.insns - v->last.insns;
-		}
-	}
+	struct cm_work work = { now.cycles - v->last.cycles, now.insns - v->last.insns };
 	v->last = now;
+	if (v->spinning)
+		return v;
+	if (v->irq_depth) {
+		v->irq_work.cycles += work.cycles;
+		v->irq_work.insns += work.insns;
+	}
+	if (v->irq_depth && v->irq_rebased) {
+		/* A handler runs at its cause's time: it interrupts the thread
+		 * a booked stretch says ran then, it does not wait for it. */
+		v->clock.cycles += work.cycles;
+		v->clock.insns += work.insns;
+		return v;
+	}
+	v->clock.cycles = run_around(&v->booked_cycles, v->clock.cycles, work.cycles, v->ahead);
+	v->clock.insns = run_around(&v->booked_insns, v->clock.insns, work.insns, v->ahead);
 	return v;
 }
 
@@ -420,6 +429,7 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
 	if (!s)
 		return;
+	struct cm_work was = v->clock;
 	if (s->posted && v->irq_depth && !v->irq_rebased) {
 		/* The handler runs at the post it waits for, after its work so far. */
 		v->clock.cycles = s->at.cycles + v->irq_work.cycles;
@@ -441,6 +451,10 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		v->ahead_start = v->clock;
 	} else if (s->posted) {
 		work_max(&v->clock, s->at);
+	}
+	if (kind == HAKO_SYNC_THREAD && !v->irq_depth) {  /* a switch-in: see cm_vclock_release */
+		v->moved.cycles += v->clock.cycles - was.cycles;
+		v->moved.insns += v->clock.insns - was.insns;
 	}
 	s->posted = kind == HAKO_SYNC_SEM && s->posted;   /* a semaphore's post stays */
 }
@@ -492,6 +506,8 @@ void cm_vclock_acquire(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 	s->before[1] = s->busy;
 	s->before[2] = s->at;
 	s->held = v->clock;
+	s->held_moved = v->moved;
+	s->holder = vcpu;
 	s->busy.cycles = busy_from(s->busy.cycles, v->clock.cycles, s->at.cycles);
 	s->busy.insns = busy_from(s->busy.insns, v->clock.insns, s->at.insns);
 }
@@ -509,9 +525,23 @@ void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 			*clock_of(&s->held, c) = *clock_of(&s->before[0], c);
 			*clock_of(&s->busy, c) = *clock_of(&s->before[1], c);
 			*clock_of(&s->at, c) = *clock_of(&s->before[2], c);
-		} else {
-			*clock_of(&s->at, c) = *clock_of(&v->clock, c);
+			continue;
 		}
+		uint64_t at = *clock_of(&v->clock, c);
+		*clock_of(&s->at, c) = at;
+		/*
+		 * A thread switched in with the lock held (the run queue's) at
+		 * a time later than its vCPU's clock: the vCPU, idle until
+		 * then, took the lock then, not at its clock's earlier reading.
+		 */
+		if (s->holder != vcpu)
+			continue;
+		uint64_t moved = *clock_of(&v->moved, c) - *clock_of(&s->held_moved, c);
+		uint64_t *held = clock_of(&s->held, c), *busy = clock_of(&s->busy, c);
+		uint64_t from = *held + moved < at ? *held + moved : at;
+		if (*busy == *held)
+			*busy = from;
+		*held = from;
 	}
 }
 

@@ -24,7 +24,9 @@
  *     before the previous one's release): a spinner whose clock is
  *     before that run spun only because -icount descheduled a holder
  *     that is later in time, and would have had the lock first.  A hold
- *     that ends before the one recorded leaves the record to it.
+ *     that ends before the one recorded leaves the record to it.  A hold
+ *     inside which a switch-in moved the holder's clock forward begins
+ *     that much later (an idle vCPU took the lock when it woke).
  *   - a device with a fixed service time: its requests are served one
  *     at a time, each in the first free stretch of the device's time at
  *     or after its issue.  A request is placed when its completion is
@@ -49,7 +51,9 @@
  *     woke on it brings the handler's time at the switch).  So events
  *     that reach a vCPU out of their time order under -icount's turns
  *     do not push its clock past the later one.  A handler that waits
- *     for nothing keeps the vCPU's clock throughout.
+ *     for nothing keeps the vCPU's clock throughout.  A rebased handler
+ *     runs straight through a stretch booked on its vCPU (below): it
+ *     interrupts the thread that ran then, it does not wait for it.
  *   - a thread switched in at a time later than its vCPU's clock (its
  *     waker was ahead under -icount's turns), outside a handler, runs at
  *     that time; when it switches out its stretch is booked on the vCPU
