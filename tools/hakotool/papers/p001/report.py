@@ -71,10 +71,14 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "still free) the gain at waits 50 to 200 is of the paper's few per cent.",
             "* **Past the CPUs** (from 8 processes, when the master runs a process too) the "
             "funnel's gain grows instead of vanishing. The workers are pinned, so CPU 0 keeps its "
-            "own worker and every funnelled read queues on CPU 0 behind that busy-waiting worker, "
-            "of the same priority, until its time slice ends: CPU 0 is the bottleneck. The "
-            "paper's processes were not pinned; with every CPU busy, its elapsed time was the "
-            "total work over the CPUs in either mode.",
+            "own worker, and that worker never leaves it: its funnelled reads are on the master "
+            "already, a ramdisk read does not block, a thread that arrives at an equal priority "
+            "does not preempt it, and its 20 ms time slice outlasts the run. Every other worker's "
+            "funnelled read waits in CPU 0's run queue until that worker is done (on the clocks "
+            "the master switches in no thread for its whole run at K = 8, wait 20). The paper's "
+            "processes were not pinned, and a Unix scheduler lowers a busy process's priority; "
+            "with every CPU busy, its elapsed time was the total work over the CPUs in either "
+            "mode.",
             "* **testdev** answers after a fixed delay, one request at a time: when it is "
             "saturated neither mode can gain.",
             "* **Table 2** is run as the paper ran it: testdev's commands go to the I/O processor "
@@ -86,10 +90,10 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
             "thousand instructions against a loop of about 540,000, so Hako's dip is a fraction "
             "of the paper's (the verdict gives both). The paper's explanation, a process "
             "interrupted on a busy CPU, holds; its size on TOP-1 came from a costlier "
-            "interruption. Single runs still show jumps of 10 to 35 % in parallel elapsed time "
-            "where no CPU did more work (the plugin's per-CPU instructions), from events the "
-            "clocks still see out of their time order; the dip is therefore measured against "
-            "the median of the policies that interrupt an idle CPU, over K.",
+            "interruption. The dip is measured against the median of the policies that interrupt "
+            "an idle CPU, over K. At K = 9 every policy is 5-6 % behind master: testdev serves one "
+            "command at a time, all workers start together, and which CPU's two workers come last "
+            "in its queue moves a cell by that much.",
             "* **The disk**: the paper's gain came from the disk's milliseconds of service time "
             "in its elapsed time, during which funnelled processes queued for the master; here "
             "the disk's time is QEMU's host threads, which the guest sees only as idle gaps. "
