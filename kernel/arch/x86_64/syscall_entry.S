@@ -8,7 +8,11 @@
  * (IF, DF, TF, AC), but keeps the user stack.  syscall_entry moves to the
  * thread's kernel stack (gs:16), builds a struct trapframe exactly like
  * an interrupt would (so fault reports, kill and thread start all see one
- * format), turns interrupts back on and calls syscall_dispatch(tf).
+ * format), turns interrupts back on and calls the handler from the table
+ * (syscall_table) with the arguments still in their registers; after it,
+ * with interrupts off again, a pending switch or kill is left to
+ * syscall_exit_work.  What the table walk here does not handle (a number
+ * outside the table, irqtrace=on) goes to syscall_dispatch(tf).
  *
  * Back to user mode by sysret when the frame still holds a canonical
  * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
@@ -19,6 +23,7 @@
 #include "arch_cpu.h"
 
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
+#define TF_RAX (8*8)                    /* rax's slot in the frame (PUSH_GPRS) */
 
 	.text
 	.code64
@@ -35,8 +40,29 @@ syscall_entry:
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
 	PUSH_GPRS
-	CALL_SYSCALL_DISPATCH
-	movq 17*8(%rsp), %rcx            /* the rip to return to */
+	/* The table walked here, the arguments still in their registers
+	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
+	 * takes irqtrace=on and numbers outside the table. */
+	cmpb $0, irq_trace(%rip)
+	jne 2f
+	movl syscall_count(%rip), %r11d
+	cmpq %r11, %rax
+	jae 2f
+	SYSCALL_FRAME_LINK
+	sti
+	movq %r10, %rcx
+	leaq (%rax,%rax,2), %rax         /* SYSCALL_ENTRY_SIZE is 3 words */
+	call *syscall_table(,%rax,8)
+	cli
+	addq $16, %rsp
+	movq %rax, TF_RAX(%rsp)          /* the result */
+	movq %gs:0, %rcx
+	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
+	jne 3f
+	movq %gs:CPU_CURRENT, %rcx
+	cmpb $0, THREAD_KILLED(%rcx)     /* or the thread leaves */
+	jne 3f
+1:	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
 	jnz trap_return                  /* no: the iretq path copes with anything */
 	POP_GPRS
@@ -46,6 +72,16 @@ syscall_entry:
 	movq 24(%rsp), %rsp              /* user stack */
 	swapgs
 	sysretq
+
+2:	CALL_SYSCALL_DISPATCH
+	jmp 1b
+
+3:	SYSCALL_FRAME_LINK
+	sti
+	call syscall_exit_work
+	cli
+	addq $16, %rsp
+	jmp 1b
 
 /*
  * arch_enter_user(tf): leave for ring 3 with the registers in *tf, which

@@ -54,13 +54,18 @@
 	 */
 	.macro CALL_SYSCALL_DISPATCH
 	movq %rsp, %rdi
-	pushq 17*8(%rsp)                 /* frame link for backtraces: the caller's rip */
-	pushq %rbp
-	movq %rsp, %rbp
+	SYSCALL_FRAME_LINK
 	sti
 	call syscall_dispatch
 	cli
 	addq $16, %rsp
+	.endm
+
+	/* The frame-pointer link above alone (two words; addq $16 drops it). */
+	.macro SYSCALL_FRAME_LINK
+	pushq 17*8(%rsp)                 /* the caller's rip */
+	pushq %rbp
+	movq %rsp, %rbp
 	.endm
 
 #endif
