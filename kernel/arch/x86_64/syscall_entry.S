@@ -23,7 +23,8 @@
 #include "arch_cpu.h"
 
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
-#define TF_RAX (8*8)                    /* rax's slot in the frame (PUSH_GPRS) */
+#define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
+#define TF_RAX (8*8)                    /* rax's */
 
 	.text
 	.code64
@@ -39,7 +40,7 @@ syscall_entry:
 	pushq %rcx                       /* rip */
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
-	PUSH_GPRS
+	PUSH_SYSCALL_GPRS
 	/* The table walked here, the arguments still in their registers
 	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
 	 * takes irqtrace=on and numbers outside the table. */
@@ -64,8 +65,12 @@ syscall_entry:
 	jne 3f
 1:	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
-	jnz trap_return                  /* no: the iretq path copes with anything */
-	POP_GPRS
+	jnz 4f                           /* no: the iretq path copes with anything */
+	/* rbx and r12..r15 are as they came (callee-saved in the C code);
+	 * rcx and r11 become rip and rflags; rbp is the frame link's. */
+	movq TF_RBP(%rsp), %rbp
+	addq $TF_RAX, %rsp               /* r15, r14, r13, r12, r11, rbp, rbx, rcx */
+	POP_GPRS_FROM_RAX
 	addq $16, %rsp                   /* vector, error */
 	movq (%rsp), %rcx                /* rip */
 	movq 16(%rsp), %r11              /* rflags */
@@ -75,6 +80,12 @@ syscall_entry:
 
 2:	CALL_SYSCALL_DISPATCH
 	jmp 1b
+
+4:	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
+	movq %r13, 2*8(%rsp)
+	movq %r14, 1*8(%rsp)
+	movq %r15, (%rsp)
+	jmp trap_return
 
 3:	SYSCALL_FRAME_LINK
 	sti
