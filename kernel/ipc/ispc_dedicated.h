@@ -16,6 +16,7 @@
 #include <ispc.h>
 #include <proc.h>
 #include <sched.h>
+#include <sched_direct.h>
 #include <spinlock.h>
 #include <thread.h>
 #include "ispc_internal.h"

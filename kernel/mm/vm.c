@@ -88,16 +88,38 @@ static void flush_range_ipi(void *arg)
 	arch_tlb_flush_range(r->va, r->npages);
 }
 
+/*
+ * The CPUs other than this one that may hold as's translations: those of
+ * as->cpus (every CPU for kernel_as) that have as loaded.  The others
+ * dropped them when they loaded other tables (no PCID; SH-4 has one CPU),
+ * and one that loads as after this read has written vm_loaded_as before
+ * (vm_switch_on), so it walks the entries the caller cleared before it
+ * read (its fence).
+ */
+static uint64_t holders(struct addrspace *as)
+{
+	uint64_t mask = as->cpus & ~(1ull << cpu_id());
+	if (as == &kernel_as)
+		return mask;
+	for (uint64_t m = mask; m; m &= m - 1) {
+		int c = __builtin_ctzll(m);
+		if (__atomic_load_n(&vm_loaded_as[c], __ATOMIC_RELAXED) != as)
+			mask &= ~(1ull << c);
+	}
+	return mask;
+}
+
 /* The range's entries are cleared: flush it here and on every other CPU
- * that has the address space loaded, and wait for them. */
+ * that may hold them, and wait for them. */
 static void shootdown_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
-	struct flush_range r = { va, npages };
 	arch_tlb_flush_range(va, npages);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* entries cleared before reading the CPU mask */
-	uint64_t mask = as->cpus & ~(1ull << cpu_id());
-	if (mask)
+	uint64_t mask = holders(as);
+	if (mask) {
+		struct flush_range r = { va, npages };
 		smp_call_mask(mask, flush_range_ipi, &r, true);
+	}
 }
 
 uint64_t vm_unmap_range(struct addrspace *as, uint64_t va, uint64_t npages)
@@ -151,9 +173,8 @@ void vm_unmap_large(struct addrspace *as, uint64_t va)
 void tlb_shootdown(struct addrspace *as, uint64_t va)
 {
 	arch_tlb_flush_page(va);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* pairs with vm_switch's bit setting */
-	uint64_t mask = (as == &kernel_as) ? ~0ull : as->cpus;
-	mask &= ~(1ull << cpu_id());
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);     /* pairs with vm_switch_on's vm_loaded_as */
+	uint64_t mask = holders(as);
 	if (mask)
 		smp_call_mask(mask, flush_page_ipi, (void *)va, true);
 }

@@ -25,7 +25,7 @@
 
 struct addrspace {
 	struct arch_addrspace arch;     /* the arch's handle on its tables (arch/mmu.h) */
-	volatile uint64_t cpus;         /* CPUs that may hold its translations */
+	volatile uint64_t cpus;         /* CPUs that have loaded it (vm_switch_on) */
 	struct spinlock lock;           /* guards the page tables */
 	uint64_t table_frames;          /* page-table frames it owns */
 	bool supervisor;                /* a supervisor-mode process's (paper 003): every page
@@ -51,28 +51,30 @@ void vm_destroy(struct addrspace *as);       /* frees its page tables and its VM
 /* What each CPU has loaded (vm_switch), indexed by cpu->id: kernel_as
  * before its first switch, never a destroyed one (a CPU switches away
  * before the last thread of a process is reaped).  Written only by its
- * own CPU, interrupts off. */
+ * own CPU, interrupts off, just before it loads the tables; read by the
+ * shootdowns of other CPUs. */
 extern struct addrspace *vm_loaded_as[MAX_CPUS];
 
 /*
- * Load as on CPU c, the one running.  as->cpus says which CPUs may hold its
- * translations: this one from now on, and no longer the address space it
- * leaves, whose non-global entries the load drops, so later shootdowns
- * need not interrupt us for it.  Interrupts off (every thread switch holds
- * a lock).  Inline: every thread switch between processes calls it.
+ * Load as on CPU c, the one running.  as->cpus says which CPUs have loaded
+ * it, a superset of those that hold its translations: a CPU's bit stays
+ * when it leaves, and a shootdown interrupts only the CPUs of the mask
+ * that have the space loaded (vm_loaded_as; vm.c's holders).  So a switch
+ * back (a server call and its reply) finds its bit set and writes nothing
+ * shared.  vm_loaded_as is written before the tables are loaded
+ * (arch_pt_load orders them): a shootdown that does not see as here yet
+ * has cleared its entries before this CPU can walk them.  Interrupts off
+ * (every thread switch holds a lock).  Inline: every thread switch between
+ * processes calls it.
  */
 static inline __attribute__((always_inline)) void vm_switch_on(struct cpu *c, struct addrspace *as)
 {
 	uint64_t bit = 1ull << c->id;
-	struct addrspace **loaded = &vm_loaded_as[c->id];
-	struct addrspace *old = *loaded;
 	if (!(as->cpus & bit))
 		__atomic_fetch_or(&as->cpus, bit, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&vm_loaded_as[c->id], as, __ATOMIC_RELAXED);
 	if (arch_pt_load(&as->arch))
 		c->as_loads++;
-	if (old != as && old != &kernel_as && (old->cpus & bit))
-		__atomic_fetch_and(&old->cpus, ~bit, __ATOMIC_SEQ_CST);
-	*loaded = as;
 }
 /* The same on the CPU the caller runs on (c: this_cpu(), for a caller that has it). */
 static inline void vm_switch(struct addrspace *as) { vm_switch_on(this_cpu(), as); }

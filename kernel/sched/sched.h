@@ -96,10 +96,8 @@ void waitq_init_guarded(struct waitq *wq, struct spinlock *guard);
 void waitq_wait_locked(struct waitq *wq);
 /* The same, but a killed thread returns at once (see thread_interrupt). */
 void waitq_wait_killable(struct waitq *wq);
-/* Wait on wq and run next (asleep on next_wq, here) in the caller's place,
- * without the run queue; caller holds the one guard of both.  false: not
- * possible (nothing done), see sched.c. */
-bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq);
+/* sched_switch_direct: wait on wq and run next (asleep on next_wq, here) in the
+ * caller's place, without the run queue; inline, in sched_direct.h. */
 /* Run t (just taken off a wait queue guarded by guard, asleep on this CPU, of a higher
  * priority) here at once, the caller staying runnable; caller holds guard only.  true:
  * switched, returns later without the guard; false: not possible (nothing done, guard

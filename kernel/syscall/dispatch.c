@@ -11,6 +11,11 @@
  * call that woke a thread of higher priority on this CPU (sem_post, a
  * reply, a release) switches to it here, not at the next interrupt,
  * which may be a whole tick later.
+ *
+ * An arch may dispatch the common call itself (x86_64: syscall_entry.S,
+ * the table walked in assembly with the arguments still in their
+ * registers): it sends here only what it does not handle (irqtrace=on),
+ * and calls syscall_exit_work when a reschedule or a kill is pending.
  */
 #include <stdint.h>
 #include <cpu.h>
@@ -23,6 +28,16 @@
 #include <arch/syscall.h>
 #include <hako_perf.h>
 
+/* A reschedule the call asked for, then a kill: the thread leaves. */
+static inline void exit_work(void)
+{
+	if (this_cpu()->need_resched)
+		sched_preempt_if_needed();
+	proc_return_to_user();
+}
+
+void syscall_exit_work(void) { exit_work(); }
+
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint64_t nr = arch_syscall_nr(tf);
@@ -34,9 +49,7 @@ void syscall_dispatch(struct trapframe *tf)
 					 arch_syscall_arg(tf, 2), arch_syscall_arg(tf, 3),
 					 arch_syscall_arg(tf, 4), arch_syscall_arg(tf, 5));
 	arch_syscall_set_result(tf, r);
-	if (this_cpu()->need_resched)
-		sched_preempt_if_needed();
-	proc_return_to_user();
+	exit_work();
 }
 
 long sys_nosys(void) { return -ENOSYS; }

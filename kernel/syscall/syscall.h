@@ -34,5 +34,8 @@ struct thread;
 long on_own_thread(uint64_t utid, long (*fn)(struct thread *, uint64_t), uint64_t arg);
 struct trapframe;
 void syscall_dispatch(struct trapframe *tf);
+/* After a call the arch dispatched itself, interrupts on, when a switch
+ * is due or the thread was killed (dispatch.c). */
+void syscall_exit_work(void);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_smp.c — self-tests of the multiprocessor machinery: every CPU
  * online and ticking, IPIs reaching each CPU, cross-CPU calls, TLB
- * shootdown seen by another CPU, and a spinlock hammered by all CPUs.
+ * shootdown seen by another CPU (and the lazily cleared CPU mask of an
+ * address space), and a spinlock hammered by all CPUs.
  */
 #include <stdint.h>
 #include <acpi.h>
@@ -98,6 +99,40 @@ TEST(tlb_shootdown)
 	vm_unmap(&kernel_as, TEST_KVA);
 	pmm_free(a);
 	pmm_free(b);
+	return 0;
+}
+
+#define TEST_UVA 0x400000ull      /* a user address, in an address space of the test's own */
+
+/* Load as on this CPU and leave it again, as two thread switches would. */
+static void visit_as(void *as)
+{
+	struct addrspace *was = vm_loaded();
+	vm_switch(as);
+	vm_switch(was);
+}
+
+/* A CPU that left an address space keeps its bit in as->cpus (vm_switch_on
+ * clears it lazily), and a shootdown of that space does not interrupt it:
+ * it no longer has the space loaded (vm.c's holders). */
+TEST(shootdown_skips_a_cpu_that_left)
+{
+	if (ncpus < 2)
+		SKIP("needs 2 CPUs");
+	int other = cpu_id() == 0 ? 1 : 0;
+	uint64_t bit = 1ull << other;
+	struct addrspace *as = vm_create();
+	CHECK(as != NULL, "vm_create");
+	uint64_t frame = pmm_alloc();
+	smp_call_mask(bit, visit_as, as, true);
+	CHECK(as->cpus & bit, "cpu %d's bit went when it left: %lx", other, as->cpus);
+	CHECK(vm_map(as, TEST_UVA, frame, VM_USER | VM_WRITE) == 0, "map");
+	uint64_t irqs = cpus[other].irqs;
+	CHECK(vm_unmap(as, TEST_UVA) == frame, "unmap");
+	CHECK(cpus[other].irqs == irqs, "cpu %d was interrupted %lu times by the shootdown", other,
+	      cpus[other].irqs - irqs);
+	vm_destroy(as);
+	pmm_free(frame);
 	return 0;
 }
 

@@ -28,6 +28,21 @@ TEST(null_syscall_returns_zero)
 	return 0;
 }
 
+/* tests/user/arch/ARCH/regs.S: 0 if the registers the C ABI keeps came
+ * back from system call nr (argument a0) as they went in, else a bit each. */
+long regs_kept_across_syscall(long nr, long a0);
+
+/* The kernel's way back to user mode keeps them: for a call that returns
+ * at once, one that switches away and back, and one that sleeps. */
+TEST(syscall_keeps_callee_saved_registers)
+{
+	CHECK_EQ(regs_kept_across_syscall(SYS_null, 0), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_getpid, 0), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_yield, 0), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_sleep, 1000000), 0);
+	return 0;
+}
+
 /* clock's result is 64 bits on every arch (r0:r1 on SH-4). */
 TEST(clock_is_64_bit_and_advances)
 {

@@ -19,6 +19,13 @@
 #define IST_DEBUG        3      /* #DB: may arrive on syscall_entry's first instruction */
 #define IST_STACK_SIZE   8192
 
+/* Offsets syscall_entry.S's dispatch reads (user_arch.c checks each
+ * against the C layout, so a change there stops the build). */
+#define CPU_CURRENT        0x40     /* struct cpu: the running thread */
+#define CPU_NEED_RESCHED   0x280    /* struct cpu: a switch is due */
+#define THREAD_KILLED      0x110    /* struct thread: leave at the next chance */
+#define SYSCALL_ENTRY_SIZE 24       /* struct syscall_entry, its fn first */
+
 #ifndef __ASSEMBLY__
 #include <arch/portio.h>
 #include <stdint.h>

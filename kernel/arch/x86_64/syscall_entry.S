@@ -8,7 +8,11 @@
  * (IF, DF, TF, AC), but keeps the user stack.  syscall_entry moves to the
  * thread's kernel stack (gs:16), builds a struct trapframe exactly like
  * an interrupt would (so fault reports, kill and thread start all see one
- * format), turns interrupts back on and calls syscall_dispatch(tf).
+ * format), turns interrupts back on and calls the handler from the table
+ * (syscall_table) with the arguments still in their registers; after it,
+ * with interrupts off again, a pending switch or kill is left to
+ * syscall_exit_work.  What the table walk here does not handle (a number
+ * outside the table, irqtrace=on) goes to syscall_dispatch(tf).
  *
  * Back to user mode by sysret when the frame still holds a canonical
  * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
@@ -19,6 +23,8 @@
 #include "arch_cpu.h"
 
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
+#define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
+#define TF_RAX (8*8)                    /* rax's */
 
 	.text
 	.code64
@@ -34,18 +40,59 @@ syscall_entry:
 	pushq %rcx                       /* rip */
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
-	PUSH_GPRS
-	CALL_SYSCALL_DISPATCH
-	movq 17*8(%rsp), %rcx            /* the rip to return to */
+	PUSH_SYSCALL_GPRS
+	/* The table walked here, the arguments still in their registers
+	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
+	 * takes irqtrace=on and numbers outside the table. */
+	cmpb $0, irq_trace(%rip)
+	jne 2f
+	movl syscall_count(%rip), %r11d
+	cmpq %r11, %rax
+	jae 2f
+	SYSCALL_FRAME_LINK
+	sti
+	movq %r10, %rcx
+	leaq (%rax,%rax,2), %rax         /* SYSCALL_ENTRY_SIZE is 3 words */
+	call *syscall_table(,%rax,8)
+	cli
+	addq $16, %rsp
+	movq %rax, TF_RAX(%rsp)          /* the result */
+	movq %gs:0, %rcx
+	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
+	jne 3f
+	movq %gs:CPU_CURRENT, %rcx
+	cmpb $0, THREAD_KILLED(%rcx)     /* or the thread leaves */
+	jne 3f
+1:	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
-	jnz trap_return                  /* no: the iretq path copes with anything */
-	POP_GPRS
+	jnz 4f                           /* no: the iretq path copes with anything */
+	/* rbx and r12..r15 are as they came (callee-saved in the C code);
+	 * rcx and r11 become rip and rflags; rbp is the frame link's. */
+	movq TF_RBP(%rsp), %rbp
+	addq $TF_RAX, %rsp               /* r15, r14, r13, r12, r11, rbp, rbx, rcx */
+	POP_GPRS_FROM_RAX
 	addq $16, %rsp                   /* vector, error */
 	movq (%rsp), %rcx                /* rip */
 	movq 16(%rsp), %r11              /* rflags */
 	movq 24(%rsp), %rsp              /* user stack */
 	swapgs
 	sysretq
+
+2:	CALL_SYSCALL_DISPATCH
+	jmp 1b
+
+4:	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
+	movq %r13, 2*8(%rsp)
+	movq %r14, 1*8(%rsp)
+	movq %r15, (%rsp)
+	jmp trap_return
+
+3:	SYSCALL_FRAME_LINK
+	sti
+	call syscall_exit_work
+	cli
+	addq $16, %rsp
+	jmp 1b
 
 /*
  * arch_enter_user(tf): leave for ring 3 with the registers in *tf, which

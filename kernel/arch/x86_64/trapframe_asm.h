@@ -10,6 +10,15 @@
 #define HAKO_ARCH_TRAPFRAME_ASM_H
 
 	.macro PUSH_GPRS
+	PUSH_GPRS_TO_R11
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	.endm
+
+	/* PUSH_GPRS's first eleven, r10 to r11. */
+	.macro PUSH_GPRS_TO_R11
 	pushq %r10
 	pushq %r9
 	pushq %r8
@@ -21,10 +30,17 @@
 	pushq %rbx
 	pushq %rbp
 	pushq %r11
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	.endm
+
+	/*
+	 * PUSH_GPRS for syscall_entry: the same frame, but r12..r15 get
+	 * their slots only.  The handler's C code keeps them (callee-saved),
+	 * so the sysret way out has them as they came; syscall_entry writes
+	 * the slots before it leaves the iretq way, the only reader.
+	 */
+	.macro PUSH_SYSCALL_GPRS
+	PUSH_GPRS_TO_R11
+	subq $32, %rsp                   /* r12, r13, r14, r15 */
 	.endm
 
 	.macro POP_GPRS
@@ -36,6 +52,12 @@
 	popq %rbp
 	popq %rbx
 	popq %rcx
+	POP_GPRS_FROM_RAX
+	.endm
+
+	/* POP_GPRS's second half, rax to r10 (syscall_entry's sysret way
+	 * skips the first). */
+	.macro POP_GPRS_FROM_RAX
 	popq %rax
 	popq %rdx
 	popq %rsi
@@ -54,13 +76,18 @@
 	 */
 	.macro CALL_SYSCALL_DISPATCH
 	movq %rsp, %rdi
-	pushq 17*8(%rsp)                 /* frame link for backtraces: the caller's rip */
-	pushq %rbp
-	movq %rsp, %rbp
+	SYSCALL_FRAME_LINK
 	sti
 	call syscall_dispatch
 	cli
 	addq $16, %rsp
+	.endm
+
+	/* The frame-pointer link above alone (two words; addq $16 drops it). */
+	.macro SYSCALL_FRAME_LINK
+	pushq 17*8(%rsp)                 /* the caller's rip */
+	pushq %rbp
+	movq %rsp, %rbp
 	.endm
 
 #endif

@@ -9,10 +9,19 @@
 #include <stdint.h>
 #include <cpu.h>
 #include <proc.h>
+#include <syscall.h>
+#include <thread.h>
 #include <uaccess.h>
 #include "arch_cpu.h"
 #include <arch/trapframe.h>
 #include "x86.h"
+
+_Static_assert(__builtin_offsetof(struct cpu, current) == CPU_CURRENT, "syscall_entry.S: cpu->current");
+_Static_assert(__builtin_offsetof(struct cpu, need_resched) == CPU_NEED_RESCHED,
+	       "syscall_entry.S: cpu->need_resched");
+_Static_assert(__builtin_offsetof(struct thread, killed) == THREAD_KILLED, "syscall_entry.S: thread->killed");
+_Static_assert(sizeof(struct syscall_entry) == SYSCALL_ENTRY_SIZE &&
+	       __builtin_offsetof(struct syscall_entry, fn) == 0, "syscall_entry.S: the table's rows");
 
 #define PF_WRITE (1u << 1)
 #define PF_FETCH (1u << 4)

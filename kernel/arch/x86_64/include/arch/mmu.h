@@ -62,7 +62,8 @@ void arch_pt_destroy(struct addrspace *as);
 /*
  * On every address-space switch and TLB shootdown, so inline: load the
  * tables of a on this CPU unless they are loaded (whether it loaded
- * them; a CR3 write drops the old space's non-global entries, no PCID);
+ * them; a CR3 write drops the old space's non-global entries, no PCID,
+ * and, serialising, comes after every store before it: vm_switch_on);
  * flush this CPU's TLB for one page, or for npages from va (reloading
  * CR3 instead beyond ARCH_TLB_FLUSH_PAGES_MAX).
  */

@@ -31,6 +31,8 @@
 
 #define ARCH_SWITCH_FRAME_RBP 0     /* the saved frame pointer's word in the frame */
 
+/* Always inline: its callers' switches keep their registers across it. */
+static inline void arch_thread_switched_in(struct cpu *c, struct thread *t) __attribute__((always_inline));
 static inline void arch_thread_switched_in(struct cpu *c, struct thread *t)
 {
 	struct arch_cpu *ac = c->arch;
