@@ -1,11 +1,10 @@
 /*
  * vclock.c — per-vCPU virtual clocks and their happens-before edges
- * (vclock.h).
+ * (vclock.h): each vCPU's clocks, the posts and waits between them, locks,
+ * interrupts' handlers, threads run in a vCPU's future, and regions' elapsed
+ * times.  The devices' clock is vclock_device.c; what the two share is
+ * vclock_int.h.
  *
- * A device's requests wait unplaced until a completion is first waited
- * for; then the waited-for request and every unplaced one issued no later
- * are put, in issue order, on a timeline of the device's busy times (one
- * per clock), each in the first gap after its issue that holds it.
  * The tokens live in an open-addressing hash table keyed by (kind,
  * token); a slot, once used, stays (a consumed post only clears its
  * flag), so a lookup never meets a hole left by a removal.  The table
@@ -15,85 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vclock.h"
-#include "../../kernel/uapi/hako_region.h"
-
-struct slot {
-	uint64_t token;
-	unsigned kind;               /* 0: slot unused */
-	bool posted;                 /* post/wait: a post not yet waited for */
-	struct cm_work at;           /* post/wait: the latest posted clock; lock: its release */
-	struct cm_work held;         /* lock: its holder's clock at the acquire */
-	struct cm_work busy;         /* lock: where its run of holds, each handed to the next, began */
-	struct cm_work before[3];    /* lock: held, busy and at before the current hold began */
-	struct cm_work held_moved;   /* lock: its holder's `moved` at the acquire */
-	unsigned holder;             /* lock: the vCPU that took it */
-};
-
-/*
- * Busy times on one clock (cycles or instructions), sorted and apart, the
- * latest CM_DEVICE_SLOTS of them: a device's served requests, or the
- * stretches booked on a vCPU by threads that ran in its future.
- */
-#define CM_DEVICE_SLOTS 64
-struct timeline {
-	struct busy { uint64_t start, end; } b[CM_DEVICE_SLOTS];
-	unsigned n;
-	uint64_t floor;              /* the end of the latest one forgotten: no gap before it */
-};
-
-/* A request a device took, not yet placed on its busy times on clock c
- * while !placed[c]: its issuer's clock at the issue and its service time. */
-struct request {
-	uint64_t token;
-	struct cm_work issue, len, end;
-	bool placed[2];
-};
-
-struct device {
-	struct timeline busy[2];     /* cycles, instructions */
-	struct request unplaced[CM_DEVICE_SLOTS];   /* in the order they reached the plugin */
-	unsigned n;
-};
-
-struct vcpu_clock {
-	struct cm_work clock;        /* this vCPU's virtual clocks */
-	struct cm_work last;         /* its cumulative work at its previous event */
-	unsigned spinning;           /* spin_begins not yet ended (they may nest) */
-	uint64_t pause_va, pause_insns;   /* its previous pause: where, at what work */
-	unsigned irq_depth;          /* interrupt handlers running (they may nest) */
-	bool irq_rebased;            /* its clock moved to the post it waited for */
-	struct cm_work outer;        /* the clock when the outermost one began */
-	struct cm_work irq_work;     /* work done in it so far, spins left out */
-	bool ahead;                  /* a thread woken in this vCPU's future runs now */
-	uint64_t ahead_thread;       /* its token */
-	struct cm_work ahead_start;  /* its stretch began here */
-	struct cm_work present;      /* the vCPU's clock it left, where the others go on */
-	struct timeline booked_cycles, booked_insns;   /* such threads' stretches */
-	struct cm_work moved;        /* how far switch-ins moved its clock forward, in all */
-};
-
-struct span {                    /* one region on one vCPU, or global */
-	bool active;
-	struct cm_work begin, elapsed;
-	uint64_t spans;
-};
-
-struct region {
-	struct span global;
-	struct span local[];         /* nvcpus */
-};
-
-struct cm_vclock {
-	unsigned nvcpus;
-	struct vcpu_clock *v;
-	struct slot *slots;
-	size_t nslots, used;
-	struct region *regions[HAKO_REGION_IDS];
-	struct device *devices;      /* HAKO_SYNC_DEVICES of them */
-	uint64_t dropped;
-	uint64_t late;               /* requests that came after a later-issued one was placed */
-};
+#include "vclock_int.h"
 
 #define SLOTS_FIRST 1024
 
@@ -156,7 +77,7 @@ static bool grow(struct cm_vclock *vc)
 }
 
 /* The slot of (kind, token), made if missing; NULL if out of memory. */
-static struct slot *lookup(struct cm_vclock *vc, unsigned kind, uint64_t token)
+struct slot *vclock_lookup(struct cm_vclock *vc, unsigned kind, uint64_t token)
 {
 	if (kind == 0)
 		kind = HAKO_REGION_ID_MASK + 1;   /* 0 marks an unused slot */
@@ -169,12 +90,6 @@ static struct slot *lookup(struct cm_vclock *vc, unsigned kind, uint64_t token)
 		vc->used++;
 	}
 	return s;
-}
-
-/* Clock c of w: 0 the cycles, 1 the instructions. */
-static uint64_t *clock_of(struct cm_work *w, unsigned c)
-{
-	return c ? &w->insns : &w->cycles;
 }
 
 static void work_max(struct cm_work *a, struct cm_work b)
@@ -233,7 +148,7 @@ static void book(struct timeline *t, uint64_t start, uint64_t end)
 }
 
 /* Bring vcpu's clock up to now: its work since the last event, unless it spun. */
-static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
+struct vcpu_clock *vclock_sync(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
 	if (vcpu >= vc->nvcpus) {
 		vc->dropped++;
@@ -262,7 +177,7 @@ static struct vcpu_clock *sync(struct cm_vclock *vc, unsigned vcpu, struct cm_wo
 
 struct cm_work cm_vclock_now(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	return v ? v->clock : (struct cm_work){ 0, 0 };
 }
 
@@ -270,13 +185,13 @@ struct cm_work cm_vclock_now(struct cm_vclock *vc, unsigned vcpu, struct cm_work
 static struct slot *event(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 			  unsigned kind, uint64_t token, struct vcpu_clock **v)
 {
-	*v = sync(vc, vcpu, now);
-	struct slot *s = *v ? lookup(vc, kind, token) : NULL;
+	*v = vclock_sync(vc, vcpu, now);
+	struct slot *s = *v ? vclock_lookup(vc, kind, token) : NULL;
 	vc->dropped += *v && !s;
 	return s;
 }
 
-static void post_at(struct slot *s, struct cm_work clock)
+void vclock_post_at(struct slot *s, struct cm_work clock)
 {
 	if (!s->posted)
 		s->at = clock;
@@ -292,7 +207,7 @@ void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
 	if (!s)
 		return;
-	post_at(s, v->clock);
+	vclock_post_at(s, v->clock);
 	if (v->ahead && kind == HAKO_SYNC_THREAD && token == v->ahead_thread) {
 		/* The thread that ran ahead leaves: book its stretch, go back. */
 		book(&v->booked_cycles, v->ahead_start.cycles, v->clock.cycles);
@@ -302,129 +217,11 @@ void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	}
 }
 
-/*
- * Serve a request of len from at: in the first gap at or after at that
- * holds it.  Under -icount the vCPUs take turns, so a request may reach
- * the device after one issued later on another vCPU's clock; it goes
- * where it would have gone in time, before that one if there is room.
- */
-static uint64_t place(struct timeline *t, uint64_t at, uint64_t len)
-{
-	uint64_t start = at > t->floor ? at : t->floor;
-	unsigned i = 0;
-	for (; i < t->n; i++) {
-		if (t->b[i].end <= start)
-			continue;
-		if (start + len <= t->b[i].start)
-			break;
-		start = t->b[i].end;
-	}
-	if (t->n == CM_DEVICE_SLOTS) {           /* forget the earliest */
-		if (t->b[0].end > t->floor)
-			t->floor = t->b[0].end;
-		memmove(&t->b[0], &t->b[1], (t->n - 1) * sizeof t->b[0]);
-		t->n--;
-		if (i > 0)
-			i--;
-	}
-	memmove(&t->b[i + 1], &t->b[i], (t->n - i) * sizeof t->b[0]);
-	t->b[i] = (struct busy){ start, start + len };
-	t->n++;
-	return start + len;
-}
-
-/*
- * Place request t of device d, and first every unplaced one issued no
- * later on each clock, in issue order (ties in the order they reached
- * the plugin): a request's end then depends on the issue times of the
- * requests before it, not on when -icount's turns brought their marks.
- * Each request placed on both clocks leaves the list and its end is
- * posted under (HAKO_SYNC_IO, its token) for its waiters.
- */
-static void settle(struct cm_vclock *vc, struct device *d, unsigned t)
-{
-	struct cm_work due = d->unplaced[t].issue;
-	for (unsigned c = 0; c < 2; c++) {
-		for (;;) {
-			struct request *first = NULL;
-			for (unsigned i = 0; i < d->n; i++) {
-				struct request *r = &d->unplaced[i];
-				uint64_t at = *clock_of(&r->issue, c);
-				if (!r->placed[c] && at <= *clock_of(&due, c) &&
-				    (!first || at < *clock_of(&first->issue, c)))
-					first = r;
-			}
-			if (!first)
-				break;
-			*clock_of(&first->end, c) = place(&d->busy[c], *clock_of(&first->issue, c),
-							  *clock_of(&first->len, c));
-			first->placed[c] = true;
-		}
-	}
-	unsigned kept = 0;
-	for (unsigned i = 0; i < d->n; i++) {
-		struct request r = d->unplaced[i];
-		if (!r.placed[0] || !r.placed[1]) {
-			d->unplaced[kept++] = r;
-			continue;
-		}
-		struct slot *s = lookup(vc, HAKO_SYNC_IO, r.token);
-		if (s)
-			post_at(s, r.end);
-		else
-			vc->dropped++;
-	}
-	d->n = kept;
-}
-
-/* The device and index of the unplaced request token; NULL if none. */
-static struct device *unplaced(struct cm_vclock *vc, uint64_t token, unsigned *t)
-{
-	for (unsigned dev = 0; dev < HAKO_SYNC_DEVICES; dev++) {
-		struct device *d = &vc->devices[dev];
-		for (unsigned i = 0; i < d->n; i++)
-			if (d->unplaced[i].token == token) {
-				*t = i;
-				return d;
-			}
-	}
-	return NULL;
-}
-
-void cm_vclock_service(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
-		       unsigned dev, uint64_t token, struct cm_work service)
-{
-	struct vcpu_clock *v = sync(vc, vcpu, now);
-	if (!v)
-		return;
-	if (dev >= HAKO_SYNC_DEVICES) {
-		vc->dropped++;
-		return;
-	}
-	unsigned t;
-	struct device *old = unplaced(vc, token, &t);
-	if (old)                                 /* the token's previous request, never waited for */
-		settle(vc, old, t);
-	struct device *d = &vc->devices[dev];
-	const struct timeline *placed = &d->busy[0];
-	vc->late += placed->n && placed->b[placed->n - 1].start > v->clock.cycles;
-	if (d->n == CM_DEVICE_SLOTS) {           /* full: place the earliest issued */
-		unsigned first = 0;
-		for (unsigned i = 1; i < d->n; i++)
-			if (d->unplaced[i].issue.cycles < d->unplaced[first].issue.cycles)
-				first = i;
-		settle(vc, d, first);
-	}
-	d->unplaced[d->n++] = (struct request){ .token = token, .issue = v->clock, .len = service };
-}
-
 void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		    unsigned kind, uint64_t token)
 {
-	unsigned t;
-	struct device *d = kind == HAKO_SYNC_IO ? unplaced(vc, token, &t) : NULL;
-	if (d)                                   /* its end is needed now */
-		settle(vc, d, t);
+	if (kind == HAKO_SYNC_IO)                /* its end is needed now */
+		vclock_settle_io(vc, token);
 	struct vcpu_clock *v;
 	struct slot *s = event(vc, vcpu, now, kind, token, &v);
 	if (!s)
@@ -461,7 +258,7 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 
 void cm_vclock_irq_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	if (!v || v->irq_depth++)
 		return;
 	v->irq_rebased = false;
@@ -471,7 +268,7 @@ void cm_vclock_irq_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now
 
 void cm_vclock_irq_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	if (!v || !v->irq_depth || --v->irq_depth || !v->irq_rebased)
 		return;
 	/* The CPU lost the handler's work and nothing else: what the handler
@@ -547,21 +344,21 @@ void cm_vclock_release(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, 
 
 void cm_vclock_spin_begin(struct cm_vclock *vc, unsigned vcpu, struct cm_work now)
 {
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	if (v)
 		v->spinning++;
 }
 
 void cm_vclock_spin_end(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, uint64_t lock)
 {
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	if (!v)
 		return;
 	if (v->spinning)
 		v->spinning--;
 	if (!lock)
 		return;
-	struct slot *s = lookup(vc, HAKO_SYNC_LOCK, lock);
+	struct slot *s = vclock_lookup(vc, HAKO_SYNC_LOCK, lock);
 	if (!s) {
 		vc->dropped++;
 		return;
@@ -588,7 +385,7 @@ void cm_vclock_pause(struct cm_vclock *vc, unsigned vcpu, struct cm_work now, ui
 	if (looping)
 		v->last = now;           /* one more turn of a wait loop: waiting */
 	else
-		sync(vc, vcpu, now);
+		vclock_sync(vc, vcpu, now);
 	v->pause_va = va;
 	v->pause_insns = now.insns;
 }
@@ -672,7 +469,7 @@ void cm_vclock_region(struct cm_vclock *vc, uint32_t disp, unsigned vcpu, struct
 {
 	unsigned op = (disp >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
 	unsigned id = disp & HAKO_REGION_ID_MASK;
-	struct vcpu_clock *v = sync(vc, vcpu, now);
+	struct vcpu_clock *v = vclock_sync(vc, vcpu, now);
 	if (!v || op < HAKO_REGION_BEGIN || op > HAKO_REGION_GLOBAL_END)
 		return;
 	struct region *r = vc->regions[id];
@@ -713,9 +510,4 @@ struct cm_work cm_vclock_elapsed(const struct cm_vclock *vc, unsigned id, unsign
 uint64_t cm_vclock_dropped(const struct cm_vclock *vc)
 {
 	return vc->dropped;
-}
-
-uint64_t cm_vclock_late(const struct cm_vclock *vc)
-{
-	return vc->late;
 }
