@@ -12,13 +12,15 @@
  * (syscall_table) with the arguments still in their registers; after it,
  * with interrupts off again, a pending switch or kill is left to
  * syscall_exit_work.  What the table walk here does not handle (a number
- * outside the table, irqtrace=on) goes to syscall_dispatch(tf).
+ * outside the table) goes to syscall_dispatch(tf); with irqtrace=on, LSTAR
+ * names syscall_entry_traced, which sends every call there.
  *
  * Back to user mode by sysret when the frame still holds a canonical
  * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
  * ring 0 on Intel CPUs).
  */
 #include <arch/layout.h>
+#include <syscall_handlers.h>          /* SYSCALL_COUNT */
 #include "trapframe_asm.h"
 #include "arch_cpu.h"
 
@@ -26,10 +28,8 @@
 #define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
 #define TF_RAX (8*8)                    /* rax's */
 
-	.text
-	.code64
-	.globl syscall_entry
-syscall_entry:
+	/* The kernel stack and the frame, both entries' first steps. */
+	.macro SYSCALL_FRAME
 	swapgs
 	movq %rsp, %gs:8                 /* user rsp, for a moment */
 	movq %gs:16, %rsp                /* this thread's kernel stack */
@@ -41,13 +41,18 @@ syscall_entry:
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
 	PUSH_SYSCALL_GPRS
+	.endm
+
+	.text
+	.code64
+	.globl syscall_entry, syscall_entry_traced
+syscall_entry:
+	SYSCALL_FRAME
 	/* The table walked here, the arguments still in their registers
 	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
-	 * takes irqtrace=on and numbers outside the table. */
-	cmpb $0, irq_trace(%rip)
-	jne 2f
-	movl syscall_count(%rip), %r11d
-	cmpq %r11, %rax
+	 * takes numbers outside the table (and every call of
+	 * syscall_entry_traced, below). */
+	cmpq $SYSCALL_COUNT, %rax
 	jae 2f
 	SYSCALL_FRAME_LINK
 	sti
@@ -80,6 +85,13 @@ syscall_entry:
 
 2:	CALL_SYSCALL_DISPATCH
 	jmp 1b
+
+/* With irqtrace=on LSTAR names this entry instead (user_arch.c's
+ * syscall_entry_user): every call goes through syscall_dispatch, which
+ * charges the call's interrupts-off sections to it. */
+syscall_entry_traced:
+	SYSCALL_FRAME
+	jmp 2b
 
 4:	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
 	movq %r13, 2*8(%rsp)
