@@ -38,7 +38,7 @@ struct ispc_req {
 struct ispc_port {
 	struct proc *proc;
 	bool listening;
-	struct list_node link;           /* in `listeners` while listening */
+	struct list_node link;           /* in `ispc_listeners` while listening */
 	struct list_node requests;       /* queued for this server */
 	int nrequests;
 	struct list_node results;        /* returned to this process, not yet taken */
@@ -49,11 +49,38 @@ struct ispc_port {
 					    before the queue, RQ_SERVING, its ICAs held already */
 };
 
-/* ispc.c's pool and the lookups the fastpath shares with it. */
+/* ispc.c's pool and ports, and the lookups the fastpath shares with it
+ * (inline: the dedicated paths pay no call for them).  Guard: ica_lock. */
+extern struct ispc_req ispc_reqs[REQ_MAX];
 extern int nreqs;
-struct ispc_req *req_alloc(void);    /* a free record, counted in nreqs; NULL if none */
-void req_free(struct ispc_req *r);
-struct ispc_port *find_listener(int pid);
+extern struct list_node ispc_listeners;   /* ports listening, by their link */
+extern struct ispc_port *ispc_nameserver; /* the one taking HAKO_ISPC_NAMESERVER_PID, or NULL */
+
+/* A free record, counted in nreqs; NULL if none.  Caller holds ica_lock. */
+static inline struct ispc_req *req_alloc(void)
+{
+	for (int i = 0; i < REQ_MAX; i++)
+		if (ispc_reqs[i].state == RQ_FREE) {
+			nreqs++;
+			return &ispc_reqs[i];
+		}
+	return NULL;
+}
+
+void req_free(struct ispc_req *r);   /* back to the pool; caller holds ica_lock */
+
+/* The port listening as pid, or NULL.  Caller holds ica_lock. */
+static inline struct ispc_port *find_listener(int pid)
+{
+	if (pid == HAKO_ISPC_NAMESERVER_PID)
+		return ispc_nameserver;
+	list_for_each(n, &ispc_listeners) {
+		struct ispc_port *port = list_entry(n, struct ispc_port, link);
+		if (port->proc->pid == pid)
+			return port;
+	}
+	return NULL;
+}
 /* A fresh request (direct: HAKO_ISPC_DIRECT or 0); its stage stack is
  * empty (only stage[0 .. depth) is ever read, so the rest is not
  * cleared). */
