@@ -61,21 +61,22 @@ syscall_entry:
 	call *syscall_table(,%rax,8)
 	cli
 	addq $16, %rsp
-	movq %rax, TF_RAX(%rsp)          /* the result */
+	/* The result stays in rax: the frame's slot gets it only on the ways
+	 * that read the frame (3: and 5:). */
 	movq %gs:0, %rcx
 	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
 	jne 3f
 	movq %gs:CPU_CURRENT, %rcx
 	cmpb $0, THREAD_KILLED(%rcx)     /* or the thread leaves */
 	jne 3f
-1:	movq 17*8(%rsp), %rcx            /* the rip to return to */
+6:	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
-	jnz 4f                           /* no: the iretq path copes with anything */
+	jnz 5f                           /* no: the iretq path copes with anything */
 	/* rbx and r12..r15 are as they came (callee-saved in the C code);
 	 * rcx and r11 become rip and rflags; rbp is the frame link's. */
 	movq TF_RBP(%rsp), %rbp
-	addq $TF_RAX, %rsp               /* r15, r14, r13, r12, r11, rbp, rbx, rcx */
-	POP_GPRS_FROM_RAX
+	addq $TF_RAX+8, %rsp             /* r15, r14, r13, r12, r11, rbp, rbx, rcx, rax */
+	POP_GPRS_FROM_RDX
 	addq $16, %rsp                   /* vector, error */
 	movq (%rsp), %rcx                /* rip */
 	movq 16(%rsp), %r11              /* rflags */
@@ -84,7 +85,8 @@ syscall_entry:
 	sysretq
 
 2:	CALL_SYSCALL_DISPATCH
-	jmp 1b
+1:	movq TF_RAX(%rsp), %rax          /* the result, in the frame on these ways */
+	jmp 6b
 
 /* With irqtrace=on LSTAR names this entry instead (user_arch.c's
  * syscall_entry_user): every call goes through syscall_dispatch, which
@@ -93,13 +95,15 @@ syscall_entry_traced:
 	SYSCALL_FRAME
 	jmp 2b
 
-4:	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
+5:	movq %rax, TF_RAX(%rsp)          /* the result */
+	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
 	movq %r13, 2*8(%rsp)
 	movq %r14, 1*8(%rsp)
 	movq %r15, (%rsp)
 	jmp trap_return
 
-3:	SYSCALL_FRAME_LINK
+3:	movq %rax, TF_RAX(%rsp)          /* the result, where the exit work finds it */
+	SYSCALL_FRAME_LINK
 	sti
 	call syscall_exit_work
 	cli
