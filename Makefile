@@ -38,7 +38,8 @@ KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unu
 	-fno-asynchronous-unwind-tables \
 	$(KERNEL_INCLUDES) -Ikernel/arch/$(ARCH)/include $(DRIVER_INCLUDES) -Ilib/include -Itests/kernel -Itests/include \
 	-I$(BUILD)/gen -MMD -MP -DHAKO_FORMAT_L64 $(KERNEL_DEFS)
-KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) -MMD -MP -D__ASSEMBLY__
+KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) \
+	-I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
 KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
 
 # Generic code sees only the subsystems' headers (kernel/include.mk) and
@@ -88,8 +89,9 @@ $(BUILD)/kernel/arch/$(ARCH)/%.c.o: KERNEL_CFLAGS += -Ikernel/arch/$(ARCH)
 # compiler loads (SH-4's GCC plugin): a change to either rebuilds the kernel.
 $(KERNEL_OBJS): kernel/arch/$(ARCH)/arch.mk $(ARCH_CC_DEPS)
 
-# The handlers' prototypes (syscall.h includes them) exist before any kernel file compiles.
-$(filter %.c.o,$(KERNEL_OBJS)): | $(BUILD)/gen/syscall_handlers.h
+# The handlers' prototypes (syscall.h includes them) and the table's size
+# (syscall_entry.S reads it) exist before any kernel file compiles.
+$(filter %.c.o %.S.o,$(KERNEL_OBJS)): | $(BUILD)/gen/syscall_handlers.h
 
 $(BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)

@@ -35,10 +35,10 @@
 #include <thread.h>
 #include "ispc_internal.h"
 
-static struct ispc_req reqs[REQ_MAX];
+struct ispc_req ispc_reqs[REQ_MAX];
 int nreqs;
-static struct list_node listeners = LIST_INIT(listeners);
-static struct ispc_port *nameserver;
+struct list_node ispc_listeners = LIST_INIT(ispc_listeners);
+struct ispc_port *ispc_nameserver;
 
 /* ---- ports ------------------------------------------------------------ */
 
@@ -91,29 +91,7 @@ static void port_wake(struct ispc_port *port)
 	waitq_wake_all(&port->wq);
 }
 
-struct ispc_port *find_listener(int pid)
-{
-	if (pid == HAKO_ISPC_NAMESERVER_PID)
-		return nameserver;
-	list_for_each(n, &listeners) {
-		struct ispc_port *port = list_entry(n, struct ispc_port, link);
-		if (port->proc->pid == pid)
-			return port;
-	}
-	return NULL;
-}
-
 /* ---- requests (caller holds ica_lock) --------------------------------- */
-
-struct ispc_req *req_alloc(void)
-{
-	for (int i = 0; i < REQ_MAX; i++)
-		if (reqs[i].state == RQ_FREE) {
-			nreqs++;
-			return &reqs[i];
-		}
-	return NULL;
-}
 
 void req_free(struct ispc_req *r)
 {
@@ -415,14 +393,14 @@ long ispc_listen(struct proc *p, int flags)
 	spin_lock(&ica_lock);
 	long err = 0;
 	if (flags & HAKO_ISPC_NAMESERVER) {
-		if (nameserver && nameserver != port)
+		if (ispc_nameserver && ispc_nameserver != port)
 			err = -EBUSY;
 		else
-			nameserver = port;
+			ispc_nameserver = port;
 	}
 	if (!err && !port->listening) {
 		port->listening = true;
-		list_push_back(&listeners, &port->link);
+		list_push_back(&ispc_listeners, &port->link);
 	}
 	spin_unlock(&ica_lock);
 	return err;
@@ -515,15 +493,15 @@ void ispc_proc_end(struct proc *p)
 	struct ispc_port *port = p->ispc;
 	spin_lock(&ica_lock);
 	for (int i = 0; i < REQ_MAX; i++)
-		for (int k = 0; k < reqs[i].depth && reqs[i].state != RQ_FREE; k++)
-			if (reqs[i].stage[k] == p)
-				reqs[i].stage[k] = NULL;
+		for (int k = 0; k < ispc_reqs[i].depth && ispc_reqs[i].state != RQ_FREE; k++)
+			if (ispc_reqs[i].stage[k] == p)
+				ispc_reqs[i].stage[k] = NULL;
 	if (port) {
 		if (port->listening)
 			list_remove(&port->link);
 		port->listening = false;
-		if (nameserver == port)
-			nameserver = NULL;
+		if (ispc_nameserver == port)
+			ispc_nameserver = NULL;
 		port->handed = NULL;         /* RQ_SERVING at port: failed below */
 		while (!list_empty(&port->requests)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->requests), struct ispc_req, link);
@@ -531,10 +509,10 @@ void ispc_proc_end(struct proc *p)
 			deliver(r, -EPIPE, true);
 		}
 		for (int i = 0; i < REQ_MAX; i++)
-			if (reqs[i].state == RQ_SERVING && reqs[i].at == port) {
-				set_holder(&reqs[i], NULL);
-				reqs[i].answered_by = p->pid;
-				deliver(&reqs[i], -EPIPE, true);
+			if (ispc_reqs[i].state == RQ_SERVING && ispc_reqs[i].at == port) {
+				set_holder(&ispc_reqs[i], NULL);
+				ispc_reqs[i].answered_by = p->pid;
+				deliver(&ispc_reqs[i], -EPIPE, true);
 			}
 		while (!list_empty(&port->results)) {
 			struct ispc_req *r = list_entry(list_pop_front(&port->results), struct ispc_req, link);

@@ -27,15 +27,18 @@ struct ispc_req {
 	struct proc *stage[HAKO_ISPC_MAX_STAGES];   /* NULL: that requester has ended */
 	int depth;
 	struct ispc_port *at;
-	bool direct;
-	int status;
+	/* status and direct side by side, low | high as word 4 of a message in
+	 * registers (hako_ispc.h), so fill_words reads them in one load. */
+	int32_t status;
+	uint32_t direct;                 /* HAKO_ISPC_DIRECT (the result goes straight to the
+					    first requester) or 0 */
 	int answered_by;                 /* pid of the server that replied last */
 };
 
 struct ispc_port {
 	struct proc *proc;
 	bool listening;
-	struct list_node link;           /* in `listeners` while listening */
+	struct list_node link;           /* in `ispc_listeners` while listening */
 	struct list_node requests;       /* queued for this server */
 	int nrequests;
 	struct list_node results;        /* returned to this process, not yet taken */
@@ -46,15 +49,43 @@ struct ispc_port {
 					    before the queue, RQ_SERVING, its ICAs held already */
 };
 
-/* ispc.c's pool and the lookups the fastpath shares with it. */
+/* ispc.c's pool and ports, and the lookups the fastpath shares with it
+ * (inline: the dedicated paths pay no call for them).  Guard: ica_lock. */
+extern struct ispc_req ispc_reqs[REQ_MAX];
 extern int nreqs;
-struct ispc_req *req_alloc(void);    /* a free record, counted in nreqs; NULL if none */
-void req_free(struct ispc_req *r);
-struct ispc_port *find_listener(int pid);
-/* A fresh request; its stage stack is empty (only stage[0 .. depth) is
- * ever read, so the rest is not cleared). */
+extern struct list_node ispc_listeners;   /* ports listening, by their link */
+extern struct ispc_port *ispc_nameserver; /* the one taking HAKO_ISPC_NAMESERVER_PID, or NULL */
+
+/* A free record, counted in nreqs; NULL if none.  Caller holds ica_lock. */
+static inline struct ispc_req *req_alloc(void)
+{
+	for (int i = 0; i < REQ_MAX; i++)
+		if (ispc_reqs[i].state == RQ_FREE) {
+			nreqs++;
+			return &ispc_reqs[i];
+		}
+	return NULL;
+}
+
+void req_free(struct ispc_req *r);   /* back to the pool; caller holds ica_lock */
+
+/* The port listening as pid, or NULL.  Caller holds ica_lock. */
+static inline struct ispc_port *find_listener(int pid)
+{
+	if (pid == HAKO_ISPC_NAMESERVER_PID)
+		return ispc_nameserver;
+	list_for_each(n, &ispc_listeners) {
+		struct ispc_port *port = list_entry(n, struct ispc_port, link);
+		if (port->proc->pid == pid)
+			return port;
+	}
+	return NULL;
+}
+/* A fresh request (direct: HAKO_ISPC_DIRECT or 0); its stage stack is
+ * empty (only stage[0 .. depth) is ever read, so the rest is not
+ * cleared). */
 static inline void req_init(struct ispc_req *r, struct ica *ctl, struct ica *data, struct ica *orig,
-			    uint64_t copy_bytes, bool direct)
+			    uint64_t copy_bytes, uint32_t direct)
 {
 	r->ctl = ctl;
 	r->data = data;
@@ -110,18 +141,32 @@ void fill_msg(struct hako_ispc_msg *m, const struct ispc_req *r, int from)
 	m->from = from;
 	m->depth = r->depth;
 	m->status = r->status;
-	m->flags = r->direct ? HAKO_ISPC_DIRECT : 0;
+	m->flags = (int32_t)r->direct;
 	m->data_bytes = r->orig ? (uint32_t)r->copy_bytes : 0;
 	m->reserved = 0;
 }
 
-/* The same as the words of a message in registers (hako_ispc.h). */
+/* The same as the words of a message in registers (hako_ispc.h), built
+ * word by word: a request without a data ICA (never a copied one: a copy
+ * is its data ICA) has constant words 1 and 5. */
 static inline __attribute__((always_inline))
 void fill_words(uint64_t w[HAKO_WORDS], const struct ispc_req *r, int from)
 {
-	struct hako_ispc_msg m;
-	fill_msg(&m, r, from);
-	hako_ispc_pack(&m, w);
+	const struct ica *c = r->ctl, *d = r->data;
+	const struct proc *first = r->stage[0];
+	int client = first ? first->pid : -1;
+	w[0] = ica_va(c);
+	w[3] = HAKO_ISPC_PAIR(from, r->depth);
+	w[4] = HAKO_ISPC_PAIR(r->status, r->direct);
+	if (!d) {
+		w[1] = 0;
+		w[2] = HAKO_ISPC_PAIR(-1, client);
+		w[5] = 0;
+		return;
+	}
+	w[1] = ica_va(d);
+	w[2] = HAKO_ISPC_PAIR(d->id, client);
+	w[5] = HAKO_ISPC_PAIR(d->npages, r->orig ? (uint32_t)r->copy_bytes : 0);
 }
 
 /* The fastpath's run-time switch (`fastpath=on|off`, or ispc_mode with

@@ -107,8 +107,8 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	list_push_back(&wq->sleepers, &t->rq_link);
 	t->direct_wait = true;
 	c->prev_target = -1;
+	next->state = T_RUNNING;         /* before wait_on is cleared: see above */
 	if (hand) {
-		next->state = T_RUNNING;     /* before wait_on is cleared: see above */
 		__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
 		next->guard_handed = true;   /* held on: next resumes below */
 		c->direct_unlocked = true;

@@ -45,6 +45,7 @@ enum switch_how { SWITCH_PICKED, SWITCH_BY_HAND, SWITCH_DIRECT };
  * Run next in prev's place on c, for `slice` ticks.  Caller holds
  * c->rq.lock (and nothing else); next is on no run queue and may run on
  * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
+ * SWITCH_DIRECT: the caller has made next T_RUNNING already.
  */
 static inline __attribute__((always_inline))
 void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice,
@@ -52,7 +53,8 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 {
 	bool direct = how == SWITCH_DIRECT;
 	uint64_t now = arch_tsc();
-	next->state = T_RUNNING;        /* next->cpu is c->id: it was on c's queue */
+	if (!direct)                    /* sched_switch_direct has stored it */
+		next->state = T_RUNNING;    /* next->cpu is c->id: it was on c's queue */
 	next->no_steal = false;
 	next->slice_left = slice;
 	if (how == SWITCH_PICKED && next == prev) {

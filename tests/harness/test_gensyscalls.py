@@ -79,8 +79,13 @@ def test_malformed(text, message):
 
 
 def test_kernel_table_fills_holes_with_nosys():
-    table = gensyscalls.kernel_table(parse("0 a (void)\n3 b (int x, const char *s)\n"))
-    assert "const unsigned syscall_count = 4;" in table
+    calls = parse("0 a (void)\n3 b (int x, const char *s)\n")
+    table = gensyscalls.kernel_table(calls)
+    assert "const unsigned syscall_count = SYSCALL_COUNT;" in table
+    # The size itself is in the handlers' header, before what assembly cannot read.
+    protos = gensyscalls.kernel_prototypes(calls)
+    assert "#define SYSCALL_COUNT 4 " in protos
+    assert protos.index("SYSCALL_COUNT") < protos.index("#ifndef __ASSEMBLER__") < protos.index("sys_a(")
     assert "sys_a, \"a\", 0" in table
     assert "sys_nosys" not in table.split("syscall_table[]")[0]     # declared by syscall.h
     rows = re.findall(r"\[(\d+)\] = \{ \(syscall_fn\)\(void \(\*\)\(void\)\)sys_(\w+), \"(\w+)\", (\d) \}",

@@ -23,6 +23,7 @@ def test_plan_table():
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
+        "pc-smp2-selftest-irqtrace-on",
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
         "q35-smp4-disk-both-selftest", "pc-smp4-selftest-iop-3", "pc-smp4-selftest-isoch-table",

@@ -516,3 +516,29 @@ TEST(spawn_malformed_elf_enoexec)
 	CHECK_EQ(spawn_wait("hello", argv), 1);
 	return 0;
 }
+
+/* With irqtrace=on every system call goes through the kernel's general
+ * dispatch, which charges the call's interrupts-off sections to it (x86_64:
+ * LSTAR names the entry that does, chosen once the command line is read). */
+static struct hako_perf_preempt traced;
+
+static const char *need_irqtrace(void)
+{
+	if (sys_perf_ctl(HAKO_PERF_PREEMPT_GET, &traced) < 0 || !traced.enabled)
+		return "irqtrace is off (boot with irqtrace=on)";
+	return NULL;
+}
+
+TEST_NEEDS(irqtrace_charges_sections_to_the_call, need_irqtrace)
+{
+	long s = sys_sem_create(0);
+	CHECK(s >= 0, "sem_create %ld", s);
+	CHECK_EQ(sys_perf_ctl(HAKO_PERF_PREEMPT_RESET, NULL), 0);
+	for (int i = 0; i < 10; i++)
+		CHECK_EQ(sys_sem_post((int)s), 0);
+	CHECK_EQ(sys_perf_ctl(HAKO_PERF_PREEMPT_GET, &traced), 0);
+	uint64_t n = traced.ctx[HAKO_PERF_CTX_CALL(SYS_sem_post)].count;
+	CHECK(n >= 10, "%" PRIu64 " sections charged to sem_post for 10 calls", n);
+	CHECK_EQ(sys_sem_destroy((int)s), 0);
+	return 0;
+}

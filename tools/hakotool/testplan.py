@@ -81,6 +81,9 @@ DRVPROC = "drvproc=rtl8139,e1000"
 # The reserved schedule (isoch=table): its own selftests, which every other
 # boot skips, and the generic clean-up one (the generic isoch tests all pass
 # in this mode too: `./hako boot --cmdline isoch=table -- selftest NAME`).
+IRQTRACE_TESTS = ("irqtrace_charges_sections_to_the_call", "null_syscall_returns_zero",
+                  "syscall_keeps_callee_saved_registers", "unknown_syscalls_enosys")
+
 ISOCH_TABLE_TESTS = (
     "isoch_table_no_missed_release_with_hogs_on_two_cpus",
     "isoch_table_gives_a_greedy_thread_its_budget_and_no_more",
@@ -184,6 +187,10 @@ PLANS = {
         BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
         # Server communication in its fast mode; the boots above are baseline.
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
+        # irqtrace=on: every system call through the general dispatch, which
+        # charges its sections to it (the others walk the table in the entry).
+        BootCase("pc", 2, words=("selftest",) + IRQTRACE_TESTS, kinds=("utest",),
+                 cmdline="irqtrace=on"),
         # Interrupt packaging with the cards: the selftests that need them run here.
         BootCase("pc", 4, net="hub", words=("selftest",), kinds=("utest",)),
         # The lock order checked by the debug kernel: kernel and user

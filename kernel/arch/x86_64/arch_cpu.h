@@ -64,6 +64,7 @@ void gdt_init_cpu(struct cpu *c, struct arch_cpu *ac);
 void idt_init(void);
 void idt_load(void);
 void syscall_init_cpu(void);            /* user_arch.c: STAR/LSTAR/SFMASK */
+uint64_t syscall_entry_user(void);      /* user_arch.c: LSTAR's ring-3 entry (irqtrace=) */
 
 #endif /* __ASSEMBLY__ */
 

@@ -22,6 +22,7 @@ void arch_trap_init(void)
 {
 	idt_init();                      /* exception and interrupt gates */
 	idt_load();
+	syscall_init_cpu();              /* again: LSTAR follows irqtrace=, read since */
 }
 
 void arch_platform_init(const struct bootinfo *bi)

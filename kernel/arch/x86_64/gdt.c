@@ -98,8 +98,8 @@ static void iomap_set(uint8_t *map, uint16_t base, uint16_t size, bool refuse)
 /* LSTAR: the system-call entry of what runs on this CPU (super_entry.S). */
 static void load_syscall_entry(struct arch_cpu *ac, bool ring0)
 {
-	extern char syscall_entry[], super_syscall_entry[];
-	wrmsr(MSR_LSTAR, (uint64_t)(ring0 ? super_syscall_entry : syscall_entry));
+	extern char super_syscall_entry[];
+	wrmsr(MSR_LSTAR, ring0 ? (uint64_t)super_syscall_entry : syscall_entry_user());
 	ac->io_open.ring0 = ring0;
 }
 

@@ -12,13 +12,15 @@
  * (syscall_table) with the arguments still in their registers; after it,
  * with interrupts off again, a pending switch or kill is left to
  * syscall_exit_work.  What the table walk here does not handle (a number
- * outside the table, irqtrace=on) goes to syscall_dispatch(tf).
+ * outside the table) goes to syscall_dispatch(tf); with irqtrace=on, LSTAR
+ * names syscall_entry_traced, which sends every call there.
  *
  * Back to user mode by sysret when the frame still holds a canonical
  * user rip; otherwise by iretq (sysret with a non-canonical rcx faults in
  * ring 0 on Intel CPUs).
  */
 #include <arch/layout.h>
+#include <syscall_handlers.h>          /* SYSCALL_COUNT */
 #include "trapframe_asm.h"
 #include "arch_cpu.h"
 
@@ -26,10 +28,8 @@
 #define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
 #define TF_RAX (8*8)                    /* rax's */
 
-	.text
-	.code64
-	.globl syscall_entry
-syscall_entry:
+	/* The kernel stack and the frame, both entries' first steps. */
+	.macro SYSCALL_FRAME
 	swapgs
 	movq %rsp, %gs:8                 /* user rsp, for a moment */
 	movq %gs:16, %rsp                /* this thread's kernel stack */
@@ -41,13 +41,18 @@ syscall_entry:
 	pushq $0                         /* error */
 	pushq $VECTOR_SYSCALL
 	PUSH_SYSCALL_GPRS
+	.endm
+
+	.text
+	.code64
+	.globl syscall_entry, syscall_entry_traced
+syscall_entry:
+	SYSCALL_FRAME
 	/* The table walked here, the arguments still in their registers
 	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
-	 * takes irqtrace=on and numbers outside the table. */
-	cmpb $0, irq_trace(%rip)
-	jne 2f
-	movl syscall_count(%rip), %r11d
-	cmpq %r11, %rax
+	 * takes numbers outside the table (and every call of
+	 * syscall_entry_traced, below). */
+	cmpq $SYSCALL_COUNT, %rax
 	jae 2f
 	SYSCALL_FRAME_LINK
 	sti
@@ -56,21 +61,22 @@ syscall_entry:
 	call *syscall_table(,%rax,8)
 	cli
 	addq $16, %rsp
-	movq %rax, TF_RAX(%rsp)          /* the result */
+	/* The result stays in rax: the frame's slot gets it only on the ways
+	 * that read the frame (3: and 5:). */
 	movq %gs:0, %rcx
 	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
 	jne 3f
 	movq %gs:CPU_CURRENT, %rcx
 	cmpb $0, THREAD_KILLED(%rcx)     /* or the thread leaves */
 	jne 3f
-1:	movq 17*8(%rsp), %rcx            /* the rip to return to */
+6:	movq 17*8(%rsp), %rcx            /* the rip to return to */
 	shrq $47, %rcx                   /* canonical user address: bits 63..47 clear */
-	jnz 4f                           /* no: the iretq path copes with anything */
+	jnz 5f                           /* no: the iretq path copes with anything */
 	/* rbx and r12..r15 are as they came (callee-saved in the C code);
 	 * rcx and r11 become rip and rflags; rbp is the frame link's. */
 	movq TF_RBP(%rsp), %rbp
-	addq $TF_RAX, %rsp               /* r15, r14, r13, r12, r11, rbp, rbx, rcx */
-	POP_GPRS_FROM_RAX
+	addq $TF_RAX+8, %rsp             /* r15, r14, r13, r12, r11, rbp, rbx, rcx, rax */
+	POP_GPRS_FROM_RDX
 	addq $16, %rsp                   /* vector, error */
 	movq (%rsp), %rcx                /* rip */
 	movq 16(%rsp), %r11              /* rflags */
@@ -79,15 +85,25 @@ syscall_entry:
 	sysretq
 
 2:	CALL_SYSCALL_DISPATCH
-	jmp 1b
+1:	movq TF_RAX(%rsp), %rax          /* the result, in the frame on these ways */
+	jmp 6b
 
-4:	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
+/* With irqtrace=on LSTAR names this entry instead (user_arch.c's
+ * syscall_entry_user): every call goes through syscall_dispatch, which
+ * charges the call's interrupts-off sections to it. */
+syscall_entry_traced:
+	SYSCALL_FRAME
+	jmp 2b
+
+5:	movq %rax, TF_RAX(%rsp)          /* the result */
+	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
 	movq %r13, 2*8(%rsp)
 	movq %r14, 1*8(%rsp)
 	movq %r15, (%rsp)
 	jmp trap_return
 
-3:	SYSCALL_FRAME_LINK
+3:	movq %rax, TF_RAX(%rsp)          /* the result, where the exit work finds it */
+	SYSCALL_FRAME_LINK
 	sti
 	call syscall_exit_work
 	cli

@@ -55,10 +55,14 @@
 	POP_GPRS_FROM_RAX
 	.endm
 
-	/* POP_GPRS's second half, rax to r10 (syscall_entry's sysret way
-	 * skips the first). */
+	/* POP_GPRS's second half, rax to r10. */
 	.macro POP_GPRS_FROM_RAX
 	popq %rax
+	POP_GPRS_FROM_RDX
+	.endm
+
+	/* rdx to r10 (syscall_entry's sysret way, the result in rax already). */
+	.macro POP_GPRS_FROM_RDX
 	popq %rdx
 	popq %rsi
 	popq %rdi

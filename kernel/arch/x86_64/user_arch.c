@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cpu.h>
 #include <proc.h>
+#include <spinlock.h>
 #include <syscall.h>
 #include <thread.h>
 #include <uaccess.h>
@@ -26,8 +27,16 @@ _Static_assert(sizeof(struct syscall_entry) == SYSCALL_ENTRY_SIZE &&
 #define PF_WRITE (1u << 1)
 #define PF_FETCH (1u << 4)
 
-extern char syscall_entry[], uaccess_start[], uaccess_end[], uaccess_fixup[];
+extern char syscall_entry[], syscall_entry_traced[], uaccess_start[], uaccess_end[], uaccess_fixup[];
 void arch_enter_user(struct trapframe *tf) __attribute__((noreturn));
+
+/* The ring-3 system-call entry (syscall_entry.S): syscall_entry walks the
+ * table itself; with irqtrace=on, syscall_entry_traced sends every call
+ * to syscall_dispatch. */
+uint64_t syscall_entry_user(void)
+{
+	return (uint64_t)(irq_trace ? syscall_entry_traced : syscall_entry);
+}
 
 /*
  * Per CPU: syscall enters at syscall_entry with CS/SS from STAR and IF,
@@ -37,7 +46,7 @@ void arch_enter_user(struct trapframe *tf) __attribute__((noreturn));
 void syscall_init_cpu(void)
 {
 	wrmsr(MSR_STAR, ((uint64_t)(SEL_UDATA - 8 - 3) << 48) | ((uint64_t)SEL_KCODE << 32));
-	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_LSTAR, syscall_entry_user());
 	wrmsr(MSR_SFMASK, RFLAGS_IF | RFLAGS_DF | RFLAGS_TF | RFLAGS_AC | RFLAGS_NT | RFLAGS_IOPL);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	/* No FPU/SSE state is kept per thread: x87 and MMX fault (EM), SSE is
