@@ -128,8 +128,26 @@ static struct hako_ispc_msg request_msg(const struct ispc_call *call, int flags)
 	};
 }
 
+/*
+ * A synchronous call goes as ispc_call, the message in registers, where the
+ * kernel has it (64-bit registers) and the flags are ones it takes (a
+ * direct request, no copied data); otherwise, or if the kernel answers
+ * -ENOSYS, as ispc_request with the message in memory.  Both give the same
+ * fields back, a forwarded direct request's included.
+ */
 long ispc_call(int pid, struct ispc_call *call, int flags)
 {
+	if (sizeof(long) == 8 && !(flags & ~HAKO_ISPC_DIRECT)) {
+		struct hako_words w;
+		long r = sys_ispc_call(pid, call->ctl, call->data, flags, &w);
+		if (r != -ENOSYS) {
+			struct hako_ispc_msg m;
+			if (r < 0)
+				return r;
+			hako_ispc_unpack(r, w.w, &m);
+			return returned(call, &m);
+		}
+	}
 	struct hako_ispc_msg m = request_msg(call, flags);
 	long r = sys_ispc_request(pid, &m, flags & ~HAKO_ISPC_ASYNC);
 
