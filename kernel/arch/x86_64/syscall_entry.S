@@ -103,11 +103,7 @@ syscall_entry_traced:
 	jmp trap_return
 
 3:	movq %rax, TF_RAX(%rsp)          /* the result, where the exit work finds it */
-	SYSCALL_FRAME_LINK
-	sti
-	call syscall_exit_work
-	cli
-	addq $16, %rsp
+	CALL_LINKED syscall_exit_work
 	jmp 1b
 
 /*

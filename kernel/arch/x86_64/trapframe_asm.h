@@ -52,11 +52,6 @@
 	popq %rbp
 	popq %rbx
 	popq %rcx
-	POP_GPRS_FROM_RAX
-	.endm
-
-	/* POP_GPRS's second half, rax to r10. */
-	.macro POP_GPRS_FROM_RAX
 	popq %rax
 	POP_GPRS_FROM_RDX
 	.endm
@@ -80,9 +75,14 @@
 	 */
 	.macro CALL_SYSCALL_DISPATCH
 	movq %rsp, %rdi
+	CALL_LINKED syscall_dispatch
+	.endm
+
+	/* Call fn with interrupts on, under the frame-pointer link below. */
+	.macro CALL_LINKED fn
 	SYSCALL_FRAME_LINK
 	sti
-	call syscall_dispatch
+	call \fn
 	cli
 	addq $16, %rsp
 	.endm
