@@ -89,6 +89,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--smp", type=int, default=1)
     parser.add_argument("--cmdline", default="")
     parser.add_argument("--net", default="none", help="network cards: none or hub")
+    parser.add_argument("--pcs", help="also write the traced addresses, one a line, to this file")
     parser.add_argument("words", nargs="*", help="guest command after --")
     args = parser.parse_args(argv)
     table = sorted(symbols(str(ROOT / KERNEL_IMAGE)) + symbols(args.program))
@@ -116,6 +117,8 @@ def main(argv: list[str]) -> int:
     if not steps:
         print("itrace: no trace (did the guest reach --start?)", file=sys.stderr)
         return 1
+    if args.pcs:
+        Path(args.pcs).write_text("".join(f"{pc:x}\n" for pc, _ in steps))
     print("instrs  calls  function                  called mostly from")
     for name, n, calls, caller in summarize(steps, table):
         print(f"{n:6d}  {calls:5d}  {name:<25} {caller}")
