@@ -135,7 +135,8 @@ static struct ica *reserve(uint64_t pages, long *err)
 		return NULL;
 	}
 	struct ica *a = &icas[slot];
-	*a = (struct ica){ .state = ICA_DYING, .first = (uint32_t)first, .npages = (uint32_t)pages };
+	*a = (struct ica){ .state = ICA_DYING, .first = (uint32_t)first, .npages = (uint32_t)pages,
+			    .va = page_va((uint32_t)first) };
 	uint32_t gen = gens[slot]++ & ICA_GEN_MASK;
 	if (gen == 0)                    /* generation 0 is never used: ids are >= 1 << 9 */
 		gen = gens[slot]++ & ICA_GEN_MASK;

@@ -30,6 +30,7 @@ struct ica {
 	enum ica_state state;
 	int id;
 	uint32_t first, npages;          /* pages of the region */
+	uint64_t va;                     /* where it appears in every process: ica_va */
 	struct proc *owner;              /* NULL once the owner has ended */
 	struct proc *holder;             /* pasted into, or NULL */
 	struct ispc_req *req;            /* the request it travels with, or NULL */
@@ -44,10 +45,11 @@ void ica_init(void);                 /* after pmm, vm and the command line */
  * inline: each server call makes several. */
 extern struct ica icas[ICA_MAX];
 
-/* Where an ICA appears in every process. */
+/* Where an ICA appears in every process (kept in the slot: every server
+ * call reads it, for the words of its message). */
 static inline uint64_t ica_va(const struct ica *a)
 {
-	return HAKO_ICA_AREA + (uint64_t)a->first * ICA_PAGE;
+	return a->va;
 }
 
 /* Caller holds ica_lock: a live ICA, or NULL. */
