@@ -34,9 +34,12 @@
  *     serves, and the stage its result goes back to is alive; after the
  *     return, a request was handed to p (port->handed), else
  *     ispc.c's receive waits the general way.
- * Callers hold no lock; both may sleep.  ica_lock is taken inline
- * (spin_nested.h's spin_lock_inline): each direction of a round trip
- * takes it once.
+ * Callers hold no lock; both may sleep.  x86_64's syscall_entry calls
+ * both with interrupts off (through syscall_dispatch, irqtrace=on, they
+ * are on): the dedicated paths keep them off, touching no user memory,
+ * and take ica_lock inline (spin_nested.h's spin_lock_irqs_off: each
+ * direction of a round trip takes it once); the general paths turn them
+ * on first (general_begin).
  */
 #include <stdint.h>
 #include <errno.h>
@@ -60,16 +63,24 @@ static long general(long r, const struct hako_ispc_msg *m, uint64_t w[HAKO_WORDS
 }
 
 /* ispc.c's paths, each with a message of its own (kept out of the
- * dedicated paths' frames). */
+ * dedicated paths' frames), and with interrupts on: they may copy from
+ * user memory and sleep the general way. */
+static inline void general_begin(void)
+{
+	arch_irq_enable();
+}
+
 static __attribute__((noinline)) long request_general(struct proc *p, int pid, int ctl, int data,
 							int flags, uint64_t w[HAKO_WORDS])
 {
+	general_begin();
 	struct hako_ispc_msg m = { .ctl = ctl, .data = data };
 	return general(ispc_request(p, pid, &m, flags), &m, w);
 }
 
 static __attribute__((noinline)) long result_general(struct proc *p, int ctl, uint64_t w[HAKO_WORDS])
 {
+	general_begin();
 	struct hako_ispc_msg m;
 	return general(ispc_result(p, ctl, &m, 0), &m, w);
 }
@@ -78,6 +89,7 @@ static __attribute__((noinline)) long result_general(struct proc *p, int ctl, ui
 static __attribute__((noinline)) long reply_recv_general(struct proc *p, int ctl, int status, int flags,
 							   uint64_t w[HAKO_WORDS])
 {
+	general_begin();
 	struct hako_ispc_msg m = { .ctl = ctl, .status = status };
 	long r = ctl < 0 ? ispc_receive(p, &m, flags) : ispc_reply(p, &m, HAKO_ISPC_WAIT | flags);
 	return general(r, &m, w);
@@ -89,7 +101,7 @@ long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w
 		return -EINVAL;
 	struct ispc_port *port = __atomic_load_n(&p->ispc, __ATOMIC_ACQUIRE);
 	if (port && __builtin_expect(ispc_fastpath_on, 1) && ica_mode == HAKO_ISPC_FAST) {
-		spin_lock_inline(&ica_lock);
+		spin_lock_irqs_off(&ica_lock);
 		switch (fastpath_request_words(p, port, pid, ctl, data, flags, w)) {
 		case FP_DONE:                /* ica_lock released */
 			return ctl;
@@ -134,7 +146,7 @@ long ispc_reply_recv(struct proc *p, int ctl, int status, int flags, uint64_t w[
 	struct ispc_port *port = p->ispc;
 	if (ctl < 0 || !port || flags || !__builtin_expect(ispc_fastpath_on, 1) || !p->ica_window)
 		return reply_recv_general(p, ctl, status, flags, w);
-	spin_lock_inline(&ica_lock);
+	spin_lock_irqs_off(&ica_lock);
 	if (!reply_direct(p, port, ctl, status)) {
 		spin_unlock(&ica_lock);
 		return reply_recv_general(p, ctl, status, 0, w);

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cpu.h>
+#include <panic.h>
 #include <region.h>
 #include <spinlock.h>
 
@@ -75,6 +76,18 @@ static inline __attribute__((always_inline)) bool spin_trylock_nested(struct cpu
 	return true;
 }
 
+/* c, which has counted l in its nesting already, takes l: a free l in
+ * place, else by spin_lock in its turn (its count dropped again). */
+static inline __attribute__((always_inline)) void take_counted(struct cpu *c, struct spinlock *l)
+{
+	if (__builtin_expect(!spin_take_if_free(l), 0)) {
+		spin_lock(l);                /* held or awaited elsewhere: wait in turn */
+		pop_off();                   /* its count of the nesting; ours stays */
+		return;
+	}
+	spin_mark_taken(c, l);
+}
+
 static inline __attribute__((always_inline)) void spin_lock_inline(struct spinlock *l)
 {
 	if (LOCK_CHECK || irq_trace) {
@@ -85,12 +98,30 @@ static inline __attribute__((always_inline)) void spin_lock_inline(struct spinlo
 	struct cpu *c = this_cpu();
 	if (c->ncli++ == 0)              /* spinlock.c's irq_push, irq_trace off */
 		c->intena = was_on;
-	if (__builtin_expect(!spin_take_if_free(l), 0)) {
-		spin_lock(l);                /* held or awaited elsewhere: wait in turn */
-		pop_off();                   /* its count of the nesting; ours stays */
+	take_counted(c, l);
+}
+
+/*
+ * spin_lock_inline for a caller that runs with interrupts off and holds no
+ * lock: the dedicated paths of the words calls (ipc/ispc_call.c), which
+ * x86_64's syscall_entry runs with interrupts off.  The nesting is counted
+ * as spin_lock counts it when interrupts were off already (intena false),
+ * so the release with spin_unlock leaves them off; without the flags read
+ * and the cli.  irqtrace=on and the debug kernel go to spin_lock, as in
+ * spin_lock_inline (the debug kernel checks that interrupts are off).
+ */
+static inline __attribute__((always_inline)) void spin_lock_irqs_off(struct spinlock *l)
+{
+	if (LOCK_CHECK || irq_trace) {
+		if (LOCK_CHECK && arch_irq_enabled())
+			panic("spinlock %s: spin_lock_irqs_off with interrupts on", l->name);
+		spin_lock(l);
 		return;
 	}
-	spin_mark_taken(c, l);
+	struct cpu *c = this_cpu();
+	if (c->ncli++ == 0)
+		c->intena = false;
+	take_counted(c, l);
 }
 
 static inline __attribute__((always_inline)) void spin_unlock_nested(struct spinlock *l)

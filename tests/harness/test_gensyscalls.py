@@ -130,6 +130,18 @@ def test_words_result():
         parse("0 f (uint64_t a, uint64_t b, int c, int e) -> words\n")
 
 
+def test_words_calls_come_last():
+    """The words calls take the highest numbers, one after another, and
+    SYSCALL_FIRST_WORDS names the first (the table's size when there is none)."""
+    calls = parse("0 a (void)\n1 b (int x)\n2 w (int a) -> words\n3 v (void) -> words\n")
+    assert "#define SYSCALL_FIRST_WORDS 2 " in gensyscalls.kernel_prototypes(calls)
+    assert "#define SYSCALL_FIRST_WORDS 2 " in gensyscalls.kernel_prototypes(parse("0 a (void)\n1 b (void)\n"))
+    with pytest.raises(gensyscalls.DefError, match=r"highest numbers, one after another \(they have 1;"):
+        parse("0 a (void)\n1 w (int a) -> words\n2 b (void)\n")
+    with pytest.raises(gensyscalls.DefError, match=r"they have 1, 3;"):
+        parse("0 a (void)\n1 w (int a) -> words\n2 b (void)\n3 v (void) -> words\n")
+
+
 def test_param_words():
     assert [gensyscalls.param_words(p) for p in
             ("int x", "uint64_t ns", "const uint64_t v", "uint64_t *va", "long long x",

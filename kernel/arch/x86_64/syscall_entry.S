@@ -9,7 +9,9 @@
  * thread's kernel stack (gs:16), builds a struct trapframe exactly like
  * an interrupt would (so fault reports, kill and thread start all see one
  * format), turns interrupts back on and calls the handler from the table
- * (syscall_table) with the arguments still in their registers; after it,
+ * (syscall_table) with the arguments still in their registers (the words
+ * calls, numbered last, with their r12..r15 in the frame too and
+ * interrupts left off); after it,
  * with interrupts off again, a pending switch or kill is left to
  * syscall_exit_work.  What the table walk here does not handle (a number
  * outside the table) goes to syscall_dispatch(tf); with irqtrace=on, LSTAR
@@ -43,6 +45,30 @@
 	PUSH_SYSCALL_GPRS
 	.endm
 
+	/* The table's handler for the number in rax, called with the
+	 * arguments in their registers (the fourth moves from r10 to rcx),
+	 * under the frame-pointer link, with interrupts on (irqs=off: left
+	 * off); interrupts off after it. */
+	.macro TABLE_CALL irqs=on
+	SYSCALL_FRAME_LINK
+	.ifc \irqs,on
+	sti
+	.endif
+	movq %r10, %rcx
+	leaq (%rax,%rax,2), %rax         /* SYSCALL_ENTRY_SIZE is 3 words */
+	call *syscall_table(,%rax,8)
+	cli
+	addq $16, %rsp
+	.endm
+
+	/* The slots PUSH_SYSCALL_GPRS left, from the registers. */
+	.macro STORE_R12_R15
+	movq %r12, 3*8(%rsp)
+	movq %r13, 2*8(%rsp)
+	movq %r14, 1*8(%rsp)
+	movq %r15, (%rsp)
+	.endm
+
 	.text
 	.code64
 	.globl syscall_entry, syscall_entry_traced
@@ -52,18 +78,12 @@ syscall_entry:
 	 * (the fourth moves from r10 to rcx); dispatch.c's syscall_dispatch
 	 * takes numbers outside the table (and every call of
 	 * syscall_entry_traced, below). */
-	cmpq $SYSCALL_COUNT, %rax
-	jae 2f
-	SYSCALL_FRAME_LINK
-	sti
-	movq %r10, %rcx
-	leaq (%rax,%rax,2), %rax         /* SYSCALL_ENTRY_SIZE is 3 words */
-	call *syscall_table(,%rax,8)
-	cli
-	addq $16, %rsp
+	cmpq $SYSCALL_FIRST_WORDS, %rax
+	jae 7f
+	TABLE_CALL
 	/* The result stays in rax: the frame's slot gets it only on the ways
 	 * that read the frame (3: and 5:). */
-	movq %gs:0, %rcx
+4:	movq %gs:0, %rcx
 	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
 	jne 3f
 	movq %gs:CPU_CURRENT, %rcx
@@ -84,7 +104,20 @@ syscall_entry:
 	swapgs
 	sysretq
 
-2:	CALL_SYSCALL_DISPATCH
+	/* The words calls (SYSCALL_FIRST_WORDS up): their r12..r15 go into
+	 * the frame too, where a server call that resumes this thread
+	 * straight to user mode finds them (arch_switch_to_user); the ways
+	 * out that return from here have them in the registers as well.
+	 * They are called with interrupts off: their dedicated paths keep
+	 * them off, their general paths turn them on (ipc/ispc_call.c). */
+7:	cmpq $SYSCALL_COUNT, %rax
+	jae 2f
+	STORE_R12_R15
+	TABLE_CALL irqs=off
+	jmp 4b
+
+2:	STORE_R12_R15                    /* a words call's, and harmless for the rest */
+	CALL_SYSCALL_DISPATCH
 1:	movq TF_RAX(%rsp), %rax          /* the result, in the frame on these ways */
 	jmp 6b
 
@@ -96,10 +129,7 @@ syscall_entry_traced:
 	jmp 2b
 
 5:	movq %rax, TF_RAX(%rsp)          /* the result */
-	movq %r12, 3*8(%rsp)             /* the slots PUSH_SYSCALL_GPRS left */
-	movq %r13, 2*8(%rsp)
-	movq %r14, 1*8(%rsp)
-	movq %r15, (%rsp)
+	STORE_R12_R15
 	jmp trap_return
 
 3:	movq %rax, TF_RAX(%rsp)          /* the result, where the exit work finds it */

@@ -36,7 +36,9 @@
 	 * PUSH_GPRS for syscall_entry: the same frame, but r12..r15 get
 	 * their slots only.  The handler's C code keeps them (callee-saved),
 	 * so the sysret way out has them as they came; syscall_entry writes
-	 * the slots before it leaves the iretq way, the only reader.
+	 * the slots for the calls whose frame may be read (the words calls,
+	 * those it sends to syscall_dispatch) and before it leaves the iretq
+	 * way.
 	 */
 	.macro PUSH_SYSCALL_GPRS
 	PUSH_GPRS_TO_R11
