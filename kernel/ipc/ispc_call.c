@@ -48,6 +48,8 @@
 #include <proc.h>
 #include <spinlock.h>
 #include <spin_nested.h>
+#include <thread.h>
+#include <arch/switch.h>
 #include "ispc_internal.h"
 #include "ispc_dedicated.h"
 
@@ -118,10 +120,47 @@ long ispc_call(struct proc *p, int pid, int ctl, int data, int flags, uint64_t w
 	return request_general(p, pid, ctl, data, flags, w);
 }
 
+/* The return's direct switch to a requester that sleeps in ispc_call's
+ * dedicated wait for r (to, r's live stage, is its process): its end of
+ * the call is done here (r read into its words, its ICAs back, the record
+ * freed: what dedicated_call and call_done do once it wakes) and it is
+ * resumed straight to user mode, while we wait in our receive as
+ * fastpath_hand_back would have us.  False, with nothing changed, if it
+ * cannot be; true once we are woken (ica_lock held).  Preconditions:
+ * fastpath_hand_back's, and the requester's thread waits for r. */
+static inline __attribute__((always_inline))
+bool words_back(struct ispc_port *port, struct ispc_req *r, struct proc *to)
+{
+	struct ispc_port *back = to->ispc;
+	if (!words_resumable() || !list_empty(&port->requests) || back->receivers)
+		return false;
+	struct thread *next = sole_sleeper(&back->wq);
+	if (!next || next->words_wait != r)
+		return false;
+	port->receivers++;               /* we wait in receive_locked next */
+	if (!sched_direct_park_user(&port->wq, next, &back->wq)) {
+		port->receivers--;
+		return false;
+	}
+	fp_direct++;
+	back->awaited--;
+	next->words_wait = NULL;
+	fill_words(arch_thread_words(next), r, r->answered_by);
+	int tag = r->ctl->id;
+	set_holder(r, to);
+	req_free(r);
+	sched_switch_direct_user(&port->wq, next, tag);
+	port->receivers--;
+	return true;
+}
+
 /* The dedicated reply: p answers its request on control ICA ctl with
  * status, as ispc_reply's fast branch does it when the result reaches a
- * live stage.  False (nothing changed) if ctl is not such a request.
- * Caller holds ica_lock, held on return. */
+ * live stage, and waits for its next request (words_back or
+ * fastpath_hand_back: the current thread, asleep there, may be resumed
+ * straight to user mode with that request, by dedicated_call).  False
+ * (nothing changed) if ctl is not such a request.  Caller holds ica_lock,
+ * held on return. */
 static bool reply_direct(struct proc *p, struct ispc_port *port, int ctl, int status)
 {
 	struct ica *c = ica_lookup(ctl);
@@ -135,7 +174,11 @@ static bool reply_direct(struct proc *p, struct ispc_port *port, int ctl, int st
 	r->answered_by = p->pid;
 	r->status = status;
 	r->depth = r->direct ? 0 : r->depth - 1;
-	fastpath_hand_back(port, return_to(r, to));
+	struct thread *t = thread_current();
+	t->words_wait = port;
+	if (!words_back(port, r, to))
+		fastpath_hand_back(port, return_to(r, to));
+	t->words_wait = NULL;
 	return true;
 }
 

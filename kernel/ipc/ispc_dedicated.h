@@ -19,6 +19,8 @@
 #include <sched_direct.h>
 #include <spinlock.h>
 #include <thread.h>
+#include <arch/switch.h>
+#include <arch/syscall.h>
 #include "ispc_internal.h"
 
 /* Direct switches made and switches refused (ica_stat's direct and
@@ -71,13 +73,25 @@ static inline struct thread *sole_receiver(struct ispc_port *to)
 	return to->receivers == 1 ? sole_sleeper(&to->wq) : NULL;
 }
 
+/* Whether a words call's dedicated wait may be ended by the thread that
+ * switches to it (sched_switch_direct_user): where the arch has the words
+ * calls, and not under irqtrace=on (whose sections the switch would leave
+ * open). */
+static inline bool words_resumable(void)
+{
+	return ARCH_SYSCALL_WORDS >= HAKO_WORDS && !irq_trace;
+}
+
 /* fastpath_request and fastpath_request_words, one copy each: the request
  * on ICAs ctl and data, made and handed over; FP_DONE with *done the
  * result, taken off p's results and no longer awaited (the callers read
- * it and end it). */
+ * it and end it).  words (fastpath_request_words, a words call): a server
+ * that sleeps in ispc_reply_recv's dedicated wait gets the request as its
+ * words and goes straight back to user mode, and p's own wait may be
+ * ended by the server's reply the same way (words_back). */
 static inline __attribute__((always_inline))
 enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, int ctl, int data,
-			       int flags, struct ispc_req **done)
+			       int flags, bool words, struct ispc_req **done)
 {
 	if (!proc_alone(p))
 		return FP_NOT_TAKEN;
@@ -111,7 +125,21 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 	to->handed = r;
 	ica_count_kept();
 	fp_direct++;
-	if (!sched_switch_direct(&port->wq, next, &to->wq)) {
+	struct thread *t = words ? thread_current() : NULL;
+	if (words)
+		t->words_wait = r;              /* until woken: see words_back */
+	if (words && words_resumable() && next->words_wait == to &&
+	    sched_direct_park_user(&port->wq, next, &to->wq)) {
+		/* The server's end of its wait and of its ispc_reply_recv,
+		 * done here: r, handed over, in its words. */
+		to->handed = NULL;
+		to->receivers--;
+		next->words_wait = NULL;
+		fill_words(arch_thread_words(next), r, p->pid);
+		sched_switch_direct_user(&port->wq, next, c->id);
+	} else if (!sched_switch_direct(&port->wq, next, &to->wq)) {
+		if (words)
+			t->words_wait = NULL;
 		fp_direct--;                    /* queued and woken, as ispc.c does it */
 		fp_fallbacks++;
 		to->handed = NULL;
@@ -124,6 +152,8 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 	}
 	/* Woken.  r is still ours (only its first requester frees it); back
 	 * here, it is the result, which take_result would find and take. */
+	if (words)
+		t->words_wait = NULL;
 	if (r->state != RQ_RETURNED || r->at != port)
 		return FP_WAIT;
 	list_remove(&r->link);
@@ -151,7 +181,7 @@ enum fp_outcome fastpath_request_words(struct proc *p, struct ispc_port *port, i
 				       int data, int flags, uint64_t w[HAKO_WORDS])
 {
 	struct ispc_req *r;
-	enum fp_outcome o = dedicated_call(p, port, pid, ctl, data, flags, &r);
+	enum fp_outcome o = dedicated_call(p, port, pid, ctl, data, flags, true, &r);
 	if (o == FP_DONE) {
 		fill_words(w, r, r->answered_by);
 		call_done(p, r);

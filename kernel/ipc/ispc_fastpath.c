@@ -96,7 +96,7 @@ enum fp_outcome fastpath_request(struct proc *p, struct ispc_port *port, int pid
 				 struct hako_ispc_msg *m, int flags)
 {
 	struct ispc_req *r;
-	enum fp_outcome o = dedicated_call(p, port, pid, m->ctl, m->data, flags, &r);
+	enum fp_outcome o = dedicated_call(p, port, pid, m->ctl, m->data, flags, false, &r);
 	if (o == FP_DONE) {
 		fill_msg(m, r, r->answered_by);
 		call_done(p, r);

@@ -30,6 +30,9 @@
 #define sync_post(kind, obj)      arch_region_mark_arg(HAKO_SYNC_POST, kind, obj)
 #define sync_wait(kind, obj)      arch_region_mark_arg(HAKO_SYNC_WAIT, kind, obj)
 #define sync_acquire(lock)        arch_region_mark_arg(HAKO_SYNC_ACQUIRE, HAKO_SYNC_LOCK, lock)
+/* A release the plugin cannot see at spin_unlock's first instruction (its
+ * release=ADDR): a lock given back by a store of its own. */
+#define sync_release(lock)        arch_region_mark_arg(HAKO_SYNC_RELEASE, HAKO_SYNC_LOCK, lock)
 #define sync_spin_begin(kind)     arch_region_mark(HAKO_SYNC_SPIN_BEGIN, kind)
 #define sync_spin_end(kind, obj)  arch_region_mark_arg(HAKO_SYNC_SPIN_END, kind, obj)
 /* A device with a fixed service time (dev < HAKO_SYNC_DEVICES) takes request req:

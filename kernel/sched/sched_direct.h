@@ -80,14 +80,15 @@ static inline void only_guard_held(struct cpu *c)
  * in here (the general wake-up, or this function with the lock) holds the
  * run-queue lock and next's resume releases it as usual.
  */
+/* sched_switch_direct's checks and the two threads' changes before the
+ * switch (hand: next->direct_wait, read by the caller); false, with
+ * nothing changed, if a precondition fails.  Locking as there. */
 static inline __attribute__((always_inline))
-bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
+bool direct_park(struct cpu *c, struct thread *t, struct waitq *wq, struct thread *next,
+		 struct waitq *next_wq, bool hand)
 {
-	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
-	struct thread *t = c->current;
 	if (!thread_wait_begin(t, wq))
 		return false;
-	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
 	if (!hand)
 		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
 	only_guard_held(c);
@@ -108,6 +109,28 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 	t->direct_wait = true;
 	c->prev_target = -1;
 	next->state = T_RUNNING;         /* before wait_on is cleared: see above */
+	return true;
+}
+
+/* sched_switch_direct's end, once t has woken: the guard held again. */
+static inline __attribute__((always_inline))
+void direct_woken(struct thread *t, struct waitq *wq)
+{
+	t->direct_wait = false;
+	if (t->guard_handed)
+		t->guard_handed = false;
+	else
+		spin_lock(wq->guard);
+}
+
+static inline __attribute__((always_inline))
+bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
+{
+	struct cpu *c = this_cpu();      /* interrupts are off: wq->guard is held */
+	struct thread *t = c->current;
+	bool hand = next->direct_wait;   /* the guard goes with the switch, no rq lock */
+	if (!direct_park(c, t, wq, next, next_wq, hand))
+		return false;
 	if (hand) {
 		__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
 		next->guard_handed = true;   /* held on: next resumes below */
@@ -117,12 +140,58 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
 		spin_unlock_nested(wq->guard);   /* its count goes to the rq lock */
 	}
 	switch_to(c, t, next, t->slice_left, SWITCH_DIRECT);
-	t->direct_wait = false;
-	if (t->guard_handed)
-		t->guard_handed = false;
-	else
-		spin_lock(wq->guard);
+	direct_woken(t, wq);
 	return true;
+}
+
+/*
+ * sched_switch_direct to a next that sleeps in here with the guard handed
+ * to it (next->direct_wait) and whose own end of the wait — and of the
+ * system call it sleeps in — the caller has done for it: its words and
+ * result are in its system-call frame (arch_thread_words), and nothing
+ * is left for it to do in the kernel but give the guard back.  next is
+ * resumed straight into its return to user mode with `result`
+ * (arch_switch_to_user), its kernel frames above the system-call frame
+ * dropped, and the guard is released for it once the running thread's
+ * registers are saved, so no waker can run the running thread before
+ * (see above).  Same preconditions and locking as sched_switch_direct,
+ * plus: next->direct_wait, next sleeps in a words call of the caller's
+ * (ipc/ispc_call.c), and the guard is the one lock held, taken with
+ * interrupts off (ncli 1); irqtrace off (the guard's section is not
+ * closed the traced way).  Returns as sched_switch_direct does, false
+ * with nothing changed, true once woken (with the guard held again).
+ * The caller does next's end only after direct_park said yes, so the
+ * two are separate: sched_direct_park_user first, then this.
+ */
+static inline __attribute__((always_inline))
+bool sched_direct_park_user(struct waitq *wq, struct thread *next, struct waitq *next_wq)
+{
+	struct cpu *c = this_cpu();
+	return next->direct_wait && direct_park(c, c->current, wq, next, next_wq, true);
+}
+
+static inline __attribute__((always_inline))
+void sched_switch_direct_user(struct waitq *wq, struct thread *next, long result)
+{
+	struct cpu *c = this_cpu();
+	struct thread *t = c->current;
+	struct spinlock *g = wq->guard;
+	__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
+	next->direct_wait = false;       /* its end of the wait, done here */
+	uint64_t now = arch_tsc();
+	next->no_steal = false;
+	next->slice_left = t->slice_left;
+	bool intena = switch_out(c, t, next, now, SWITCH_DIRECT);
+	c->prev = NULL;                  /* next's resume would clear it */
+	sync_wait(HAKO_SYNC_THREAD, next);
+	if (LOCK_CHECK)
+		spin_nested_check(g, SPIN_NESTED_UNLOCK);
+	g->cpu = -1;                     /* the guard given back, but for its ticket: */
+	sync_release(g);
+	c->ncli--;                       /* 0: interrupts stay off into the return */
+	arch_switch_to_user(&t->saved_rsp, next, result, &g->owner, g->owner + 1);
+	switch_resumed(intena, SWITCH_DIRECT);
+	direct_woken(t, wq);
 }
 
 #endif

@@ -42,25 +42,16 @@ static inline __attribute__((always_inline)) void rq_push(struct cpu *c, struct 
 enum switch_how { SWITCH_PICKED, SWITCH_BY_HAND, SWITCH_DIRECT };
 
 /*
- * Run next in prev's place on c, for `slice` ticks.  Caller holds
- * c->rq.lock (and nothing else); next is on no run queue and may run on
- * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
- * SWITCH_DIRECT: the caller has made next T_RUNNING already.
+ * switch_to's half before the arch step: next accounted as running on c
+ * in prev's place (prev's run time, next's slice, the CPU's current
+ * thread, next's kernel stack and address space).  Returns the CPU's
+ * intena, which prev's resume restores (switch_resumed).  Called with
+ * next != prev.
  */
 static inline __attribute__((always_inline))
-void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice,
-	       enum switch_how how)
+bool switch_out(struct cpu *c, struct thread *prev, struct thread *next, uint64_t now,
+		enum switch_how how)
 {
-	bool direct = how == SWITCH_DIRECT;
-	uint64_t now = arch_tsc();
-	if (!direct)                    /* sched_switch_direct has stored it */
-		next->state = T_RUNNING;    /* next->cpu is c->id: it was on c's queue */
-	next->no_steal = false;
-	next->slice_left = slice;
-	if (how == SWITCH_PICKED && next == prev) {
-		spin_unlock(&c->rq.lock);
-		return;
-	}
 	prev->runtime_tsc += now - prev->switched_in_tsc;
 	next->switched_in_tsc = now;
 	c->current = next;
@@ -74,10 +65,17 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 		sched_count_switch(prev, next, prev->as != next->as);
 	arch_thread_switched_in(c, next);
 	sync_post(HAKO_SYNC_THREAD, prev);   /* it runs again no earlier than now */
-	arch_switch(&prev->saved_rsp, next->saved_rsp);
-	c = this_cpu();                  /* prev may resume on another CPU */
+	return intena;
+}
+
+/* switch_to's half after the arch step: prev runs again, maybe on
+ * another CPU, and finishes the switch that resumed it. */
+static inline __attribute__((always_inline))
+void switch_resumed(bool intena, enum switch_how how)
+{
+	struct cpu *c = this_cpu();      /* prev may resume on another CPU */
 	c->intena = intena;
-	if (direct && c->direct_unlocked) {
+	if (how == SWITCH_DIRECT && c->direct_unlocked) {
 		c->direct_unlocked = false;  /* prev of that switch sleeps: nothing else to do */
 		c->prev = NULL;
 		sync_wait(HAKO_SYNC_THREAD, c->current);   /* as sched_finish_switch does */
@@ -89,6 +87,30 @@ void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t
 		spin_unlock(&c->rq.lock);
 	} else
 		sched_finish_switch();
+}
+
+/*
+ * Run next in prev's place on c, for `slice` ticks.  Caller holds
+ * c->rq.lock (and nothing else); next is on no run queue and may run on
+ * c (next->cpu is c->id).  Returns in prev, later, with the lock released.
+ * SWITCH_DIRECT: the caller has made next T_RUNNING already.
+ */
+static inline __attribute__((always_inline))
+void switch_to(struct cpu *c, struct thread *prev, struct thread *next, uint64_t slice,
+	       enum switch_how how)
+{
+	uint64_t now = arch_tsc();
+	if (how != SWITCH_DIRECT)        /* sched_switch_direct has stored it */
+		next->state = T_RUNNING;     /* next->cpu is c->id: it was on c's queue */
+	next->no_steal = false;
+	next->slice_left = slice;
+	if (how == SWITCH_PICKED && next == prev) {
+		spin_unlock(&c->rq.lock);
+		return;
+	}
+	bool intena = switch_out(c, prev, next, now, how);
+	arch_switch(&prev->saved_rsp, next->saved_rsp);
+	switch_resumed(intena, how);
 }
 
 #endif

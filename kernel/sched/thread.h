@@ -49,6 +49,12 @@ struct thread {
 	bool handed;                     /* woken by waitq_hand_over */
 	bool direct_wait;                /* asleep in sched_switch_direct: resumes there */
 	bool guard_handed;               /* resumed by sched_switch_direct with the guard held */
+	/* Asleep in sched_switch_direct in a words call's dedicated wait
+	 * (ipc/ispc_call.c, which sets and clears it, under ica_lock): what it
+	 * waits for there (the request, or the port it receives on), so that
+	 * the thread which switches to it may end the call for it and resume
+	 * it straight to user mode (sched_switch_direct_user); NULL otherwise. */
+	const void *words_wait;
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 	const struct arch_io_grant *io;  /* ports open to it in ring 3 (a driver process), NULL: none */

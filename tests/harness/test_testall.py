@@ -23,6 +23,8 @@ def test_plan_table():
         "pc-smp1", "pc-smp2", "pc-smp4", "q35-smp4", "q35-smp8", "pc-smp4-iso",
         "pc-smp4-net-hub", "q35-smp4-net-hub", "pc-smp4-selftest", "q35-smp4-selftest",
         "pc-smp2-32M-selftest", "pc-smp1-selftest", "pc-smp4-selftest-ispc-fast",
+        "pc-smp2-selftest-ispc-fast-servers-nameserver,echo,ramdisk,selftest",
+        "pc-smp2-selftest-ispc-fast-servers-nameserver,echo,ramdisk,selftest-debug-kernel",
         "pc-smp2-selftest-irqtrace-on",
         "pc-smp4-net-hub-selftest", "pc-smp4-net-hub-debug-kernel",
         "pc-smp4-net-hub-selftest-debug-kernel", "q35-smp4-disk-both",
@@ -36,7 +38,10 @@ def test_plan_table():
         "pc-smp4-net-hub-fuzz-seed2"]
     assert all(c.mode == "icount" for c in full.boots)
     assert [c.label for c in full.boots if c.debug_kernel] == [
+        "pc-smp2-selftest-ispc-fast-servers-nameserver,echo,ramdisk,selftest-debug-kernel",
         "pc-smp4-net-hub-debug-kernel", "pc-smp4-net-hub-selftest-debug-kernel"]
+    for windowed in full.boots[13:15]:                    # the words calls' dedicated paths
+        assert windowed.cmdline == testall.WINDOWED and windowed.words == ("selftest",) + testall.WINDOWED_TESTS
     assert not any("lockcheck" in c.cmdline for c in full.boots)
     for case in full.boots[:-3]:                          # the SH-4 boots' kinds too
         assert case.kinds == (("utest",) if case.words[:1] == ("selftest",) else ("ktest",))

@@ -66,5 +66,10 @@ uint64_t free_frames(void);
 int online_cpus(void);
 /* For TEST_NEEDS: NULL with two CPUs or more, else why the test is skipped. */
 const char *needs_two_cpus(void);
+/* tests/user/arch/ARCH/regs.S: system call nr with arguments a[0..3]; 0
+ * if the registers the C ABI keeps came back as they went in, else a bit
+ * each; out (NULL: not stored) gets the result and, where the arch has
+ * words calls, the six word registers (out[1..6], hako_words' order). */
+long regs_kept_across_syscall(long nr, const long a[4], long out[7]);
 
 #endif

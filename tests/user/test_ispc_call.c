@@ -154,6 +154,56 @@ FP_TEST_NEEDS(ispc_call_server_on_other_cpu_falls_back, needs_words_two_cpus)
 	return calls_both_paths(fl, "1", 0, 0);
 }
 
+/* A server on CPU argv[0] of ispc_reply_recv, as rr_srv, that answers
+ * each request with the registers the C ABI keeps which its previous
+ * ispc_reply_recv did not bring back (regs_kept_across_syscall: 0 if all
+ * came back). */
+UROLE(rr_regs_srv)
+{
+	long a[4] = { -1, 0, 0, 0 }, out[7];
+	if (sys_set_affinity(0, 1ull << atoi(argv[0])) < 0 || sys_ispc_listen(0) < 0)
+		return 1;
+	for (;;) {
+		long lost = regs_kept_across_syscall(SYS_ispc_reply_recv, a, out);
+		if (out[0] < 0)
+			return 2;
+		a[0] = out[0];               /* the request's tag */
+		a[1] = lost;                 /* its status */
+	}
+}
+
+/* Those registers come back from ispc_call and from ispc_reply_recv, on
+ * both sides, whichever way the call goes: the general path, or (fast
+ * mode) the dedicated paths, where the thread whose call the other side
+ * ends goes straight back to user mode (sched_switch_direct_user). */
+CALL_TEST(ispc_call_keeps_callee_saved_registers)
+{
+	uint64_t base = ica_free_pages();
+	CHECK_EQ(sys_set_affinity(0, 1), 0);
+	int srv = fleet_role(fl, "rr_regs_srv", "0");
+	CHECK(srv > 0, "spawn %d", srv);
+	struct ispc_call call;
+	CHECK_EQ(ispc_call_open(&call, 0), 0);
+	CHECK_EQ(call_when_listening(srv, &call), 0);   /* it waits in its receive now */
+	for (int on = 0; on < 2; on++) {
+		CHECK_EQ(fastpath_set(on), on ? HAKO_ISPC_FASTPATH_ON : HAKO_ISPC_FASTPATH_OFF);
+		for (int i = 0; i < CALLS; i++) {
+			long a[4] = { srv, call.ctl, call.data, 0 }, out[7];
+			uint64_t w[HAKO_WORDS];
+			CHECK_EQ(regs_kept_across_syscall(SYS_ispc_call, a, out), 0);
+			CHECK_EQ(out[0], call.ctl);
+			for (int k = 0; k < HAKO_WORDS; k++)
+				w[k] = (uint64_t)out[1 + k];
+			CHECK_EQ(hako_ispc_word_status(w), 0);   /* the server's, likewise */
+			CHECK_EQ(hako_ispc_word_ctl_va(w), (uint64_t)call.c);
+		}
+	}
+	CHECK_EQ(ispc_call_close(&call), 0);
+	CHECK(fleet_stop(fl, srv) > 0, "stop");
+	CHECK_EQ(ica_free_pages(), base);
+	return 0;
+}
+
 /* One request with HAKO_ISPC_DIRECT, by ispc_request, to pid argv[0]
  * (retried while it does not listen); exit code: its status, or 100. */
 UROLE(direct_cli)

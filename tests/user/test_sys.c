@@ -28,18 +28,16 @@ TEST(null_syscall_returns_zero)
 	return 0;
 }
 
-/* tests/user/arch/ARCH/regs.S: 0 if the registers the C ABI keeps came
- * back from system call nr (argument a0) as they went in, else a bit each. */
-long regs_kept_across_syscall(long nr, long a0);
-
-/* The kernel's way back to user mode keeps them: for a call that returns
- * at once, one that switches away and back, and one that sleeps. */
+/* The kernel's way back to user mode keeps the registers the C ABI keeps
+ * (test.h's regs_kept_across_syscall): for a call that returns at once,
+ * one that switches away and back, and one that sleeps. */
 TEST(syscall_keeps_callee_saved_registers)
 {
-	CHECK_EQ(regs_kept_across_syscall(SYS_null, 0), 0);
-	CHECK_EQ(regs_kept_across_syscall(SYS_getpid, 0), 0);
-	CHECK_EQ(regs_kept_across_syscall(SYS_yield, 0), 0);
-	CHECK_EQ(regs_kept_across_syscall(SYS_sleep, 1000000), 0);
+	const long none[4] = { 0 }, ns[4] = { 1000000 };
+	CHECK_EQ(regs_kept_across_syscall(SYS_null, none, NULL), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_getpid, none, NULL), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_yield, none, NULL), 0);
+	CHECK_EQ(regs_kept_across_syscall(SYS_sleep, ns, NULL), 0);
 	return 0;
 }
 

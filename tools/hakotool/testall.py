@@ -55,8 +55,8 @@ from .progress import Board
 from .results import guest_bytes, skip_reason, verdict
 from .runner import BootOutcome, build_enabled, run_boot, run_make
 from .testplan import (BOOT_TIMEOUT, COUNTED_KINDS, DRVMODE_SUPER_KTESTS, DRVPROC_BLK_TESTS,  # noqa: F401
-                       DRVPROC_TESTS, GUEST_WORDS, IOP_TESTS, ISOCH_TABLE_TESTS, PLANS, BootCase,
-                       Plan)
+                       DRVPROC_TESTS, GUEST_WORDS, IOP_TESTS, ISOCH_TABLE_TESTS, PLANS,
+                       WINDOWED, WINDOWED_TESTS, BootCase, Plan)
 
 # ----------------------------------------------------------------------
 # The runner's own settings (the plan is testplan.py's).

@@ -84,6 +84,25 @@ DRVPROC = "drvproc=rtl8139,e1000"
 IRQTRACE_TESTS = ("irqtrace_charges_sections_to_the_call", "null_syscall_returns_zero",
                   "syscall_keeps_callee_saved_registers", "unknown_syscalls_enosys")
 
+# Server calls in fast mode with the selftest processes among the windowed
+# servers: the words calls' dedicated reply (ispc_reply_recv) and the
+# return straight to user mode of the side whose call the other ends
+# (sched_switch_direct_user) run only for a windowed server, which the
+# other boots' test servers are not.
+WINDOWED = "ispc=fast servers=nameserver,echo,ramdisk,selftest"
+WINDOWED_TESTS = (
+    "ispc_call_same_results_both_paths", "ispc_call_with_data_same_results_both_paths",
+    "ispc_call_server_on_other_cpu_falls_back", "ispc_call_keeps_callee_saved_registers",
+    "ispc_call_forward_of_direct_request_passed_on", "ispc_call_bad_arguments_refused",
+    "fastpath_server_awaiting_its_forward_by_ispc_call", "fastpath_too_many_awaited_eagain_by_ispc_call",
+    "fastpath_dead_server_esrch_by_ispc_call", "fastpath_requester_killed_mid_call_by_ispc_call",
+    "fastpath_direct_sleeper_woken_general_way_by_ispc_call",
+    "fastpath_queue_not_empty_falls_back_by_ispc_call", "fastpath_server_killed_mid_call_by_ispc_call",
+    "fastpath_server_not_waiting_falls_back_by_ispc_call",
+    "fastpath_server_on_other_cpu_falls_back_by_ispc_call",
+    "fastpath_calls_same_results_as_general_path_by_ispc_call",
+)
+
 ISOCH_TABLE_TESTS = (
     "isoch_table_no_missed_release_with_hogs_on_two_cpus",
     "isoch_table_gives_a_greedy_thread_its_budget_and_no_more",
@@ -187,6 +206,10 @@ PLANS = {
         BootCase("pc", 1, words=("selftest",), kinds=("utest",)),
         # Server communication in its fast mode; the boots above are baseline.
         BootCase("pc", 4, words=("selftest",), kinds=("utest",), cmdline="ispc=fast"),
+        # The words calls' dedicated paths, with the debug kernel's lock checks too.
+        BootCase("pc", 2, words=("selftest",) + WINDOWED_TESTS, kinds=("utest",), cmdline=WINDOWED),
+        BootCase("pc", 2, words=("selftest",) + WINDOWED_TESTS, kinds=("utest",), cmdline=WINDOWED,
+                 debug_kernel=True),
         # irqtrace=on: every system call through the general dispatch, which
         # charges its sections to it (the others walk the table in the entry).
         BootCase("pc", 2, words=("selftest",) + IRQTRACE_TESTS, kinds=("utest",),

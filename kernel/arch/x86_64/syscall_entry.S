@@ -28,6 +28,7 @@
 
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
 #define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
+#define TF_RBX (6*8)                    /* rbx's */
 #define TF_RAX (8*8)                    /* rax's */
 
 	/* The kernel stack and the frame, both entries' first steps. */
@@ -83,7 +84,8 @@ syscall_entry:
 	TABLE_CALL
 	/* The result stays in rax: the frame's slot gets it only on the ways
 	 * that read the frame (3: and 5:). */
-4:	movq %gs:0, %rcx
+.Lreturn_checks:
+	movq %gs:0, %rcx
 	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
 	jne 3f
 	movq %gs:CPU_CURRENT, %rcx
@@ -114,12 +116,28 @@ syscall_entry:
 	jae 2f
 	STORE_R12_R15
 	TABLE_CALL irqs=off
-	jmp 4b
+	jmp .Lreturn_checks
 
 2:	STORE_R12_R15                    /* a words call's, and harmless for the rest */
 	CALL_SYSCALL_DISPATCH
 1:	movq TF_RAX(%rsp), %rax          /* the result, in the frame on these ways */
 	jmp 6b
+
+/*
+ * The return of a thread that sleeps in a words call and was resumed
+ * straight to user mode by another (arch/switch.h's arch_switch_to_user):
+ * rsp at its system-call frame, the result in rax, interrupts off.  Its
+ * rbx and r12..r15 come from the frame (its own kernel frames, which kept
+ * them, are dropped); then the checks and the way out of every call.
+ */
+	.globl syscall_return_words
+syscall_return_words:
+	movq TF_RBX(%rsp), %rbx
+	movq 3*8(%rsp), %r12
+	movq 2*8(%rsp), %r13
+	movq 1*8(%rsp), %r14
+	movq (%rsp), %r15
+	jmp .Lreturn_checks
 
 /* With irqtrace=on LSTAR names this entry instead (user_arch.c's
  * syscall_entry_user): every call goes through syscall_dispatch, which

@@ -1,10 +1,12 @@
 ! selftest/arch/sh4/regs.S — a system call seen from the registers the C
 ! ABI keeps (r8..r14), for syscall_keeps_callee_saved_registers.
 !
-! long regs_kept_across_syscall(long nr, long a0): each of those holds a
-! known value across `trapa #0` with number nr (r3) and first argument a0
-! (r4); 0 if all came back, else a bit for each that did not (r8 1, r9 2,
-! r10 4, r11 8, r12 16, r13 32, r14 64).
+! long regs_kept_across_syscall(long nr, const long a[4], long out[7]):
+! each of those holds a known value across `trapa #0` with number nr (r3)
+! and arguments a[0..3] (r4..r7); 0 if all came back, else a bit for each
+! that did not (r8 1, r9 2, r10 4, r11 8, r12 16, r13 32, r14 64).  out
+! (NULL: not stored) gets the call's result (r0) in out[0]; SH-4 has no
+! words calls, so out[1..6] are left as they are.
 	! r0 |= bit unless reg holds value (r1: scratch)
 	.macro CHECK_KEPT reg, value, bit
 	mov	#\value, r1
@@ -26,8 +28,12 @@ regs_kept_across_syscall:
 	mov.l	r12, @-r15
 	mov.l	r13, @-r15
 	mov.l	r14, @-r15
+	mov.l	r6, @-r15		! out
 	mov	r4, r3
-	mov	r5, r4
+	mov.l	@(12,r5), r7
+	mov.l	@(8,r5), r6
+	mov.l	@r5, r4
+	mov.l	@(4,r5), r5
 	mov	#81, r8
 	mov	#82, r9
 	mov	#83, r10
@@ -36,7 +42,11 @@ regs_kept_across_syscall:
 	mov	#86, r13
 	mov	#87, r14
 	trapa	#0
-	mov	#0, r0
+	mov.l	@r15+, r1		! out
+	tst	r1, r1
+	bt	2f
+	mov.l	r0, @r1
+2:	mov	#0, r0
 	CHECK_KEPT r8, 81, 1
 	CHECK_KEPT r9, 82, 2
 	CHECK_KEPT r10, 83, 4

@@ -9,7 +9,11 @@
  *     I/O ports (only when t has a grant or this CPU holds one), and t's
  *     address space (vm_switch);
  *   arch_switch(&prev->saved_rsp, next->saved_rsp): park the running
- *     thread and resume next where it parked.
+ *     thread and resume next where it parked;
+ *   arch_switch_to_user(&prev->saved_rsp, next, result, release, value):
+ *     park it and resume next, asleep in a words call, straight into its
+ *     return to user mode (sched_direct.h's sched_switch_direct_user);
+ *     arch_thread_words(next) is where its words go first.
  *
  * The switch frame a parked thread leaves is two words: its frame pointer
  * (rbp) on top, then the address it resumes at.  Every other register is
@@ -27,6 +31,7 @@
 #include <vm.h>
 #include <arch/layout.h>
 #include <arch/portio.h>
+#include <arch/trapframe.h>
 #include "../../arch_cpu.h"
 
 #define ARCH_SWITCH_FRAME_RBP 0     /* the saved frame pointer's word in the frame */
@@ -61,6 +66,45 @@ static inline void arch_switch(uint64_t *save_rsp, uint64_t new_rsp)
 			 :
 			 : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13",
 			   "r14", "r15", "memory", "cc");
+}
+
+/* t's system-call frame (t sleeps in a system call: its frame is at the
+ * top of its kernel stack): the words of a words call (hako_ispc.h), in
+ * the registers the return restores them to. */
+static inline uint64_t *arch_thread_words(struct thread *t)
+{
+	struct trapframe *tf = (struct trapframe *)(t->kstack + KSTACK_SIZE - sizeof *tf);
+	return tf->words;
+}
+
+/*
+ * Park the running thread as arch_switch does, then store `value` into
+ * *release (a lock's ticket, given back once this thread's registers are
+ * saved) and leave for next's user mode as next's own return from its
+ * words call would, with `result` in rax (syscall_entry.S,
+ * syscall_return_words: next's rbx and r12-r15 from its frame, where the
+ * words calls' entry stored them, then the checks every call's return
+ * makes).  next's kernel frames above its system-call frame are dropped.
+ * Interrupts are off and stay off; the running thread resumes below, by
+ * an arch_switch into it, as after arch_switch.
+ */
+static inline void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
+				       volatile uint32_t *release, uint32_t value)
+{
+	uint64_t frame = next->kstack + KSTACK_SIZE - sizeof(struct trapframe);
+	register volatile uint32_t *rel __asm__("r8") = release;
+	__asm__ volatile("leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"           /* where this thread resumes */
+			 "pushq %%rbp\n\t"
+			 "movq %%rsp, (%%rdi)\n\t"
+			 "movl %%ecx, (%%r8)\n\t"    /* the lock given back */
+			 "movq %%rsi, %%rsp\n\t"
+			 "movq %%rdx, %%rax\n\t"
+			 "jmp syscall_return_words\n"
+			 "1:"
+			 : "+D"(save_rsp), "+S"(frame), "+d"(result), "+c"(value), "+r"(rel)
+			 :
+			 : "rax", "rbx", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "memory", "cc");
 }
 
 #endif
