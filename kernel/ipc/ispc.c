@@ -93,17 +93,6 @@ static void port_wake(struct ispc_port *port)
 
 /* ---- requests (caller holds ica_lock) --------------------------------- */
 
-void req_free(struct ispc_req *r)
-{
-	r->ctl->req = NULL;
-	if (r->data)
-		r->data->req = NULL;
-	if (r->orig)
-		r->orig->req = NULL;
-	r->state = RQ_FREE;
-	nreqs--;
-}
-
 /* Nobody is left to take r: its ICAs go back to their owners, or away. */
 static void req_drop(struct ispc_req *r)
 {

@@ -34,9 +34,10 @@
  *     serves, and the stage its result goes back to is alive; after the
  *     return, a request was handed to p (port->handed), else
  *     ispc.c's receive waits the general way.
- * Callers hold no lock; both may sleep.  x86_64's syscall_entry calls
- * both with interrupts off (through syscall_dispatch, irqtrace=on, they
- * are on): the dedicated paths keep them off, touching no user memory,
+ * Callers hold no lock; both may sleep.  Both are called with interrupts
+ * off (x86_64's syscall_entry leaves them off for the words calls, and
+ * syscall_dispatch turns them off): the dedicated paths keep them off,
+ * touching no user memory,
  * and take ica_lock inline (spin_nested.h's spin_lock_irqs_off: each
  * direction of a round trip takes it once); the general paths turn them
  * on first (general_begin).
@@ -132,7 +133,7 @@ static inline __attribute__((always_inline))
 bool words_back(struct ispc_port *port, struct ispc_req *r, struct proc *to)
 {
 	struct ispc_port *back = to->ispc;
-	if (!words_resumable() || !list_empty(&port->requests) || back->receivers)
+	if (ARCH_SYSCALL_WORDS < HAKO_WORDS || !list_empty(&port->requests) || back->receivers)
 		return false;
 	struct thread *next = sole_sleeper(&back->wq);
 	if (!next || next->words_wait != r)
@@ -175,7 +176,8 @@ static bool reply_direct(struct proc *p, struct ispc_port *port, int ctl, int st
 	r->status = status;
 	r->depth = r->direct ? 0 : r->depth - 1;
 	struct thread *t = thread_current();
-	t->words_wait = port;
+	if (words_resumable(t))
+		t->words_wait = port;
 	if (!words_back(port, r, to))
 		fastpath_hand_back(port, return_to(r, to));
 	t->words_wait = NULL;

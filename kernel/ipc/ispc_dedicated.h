@@ -73,13 +73,15 @@ static inline struct thread *sole_receiver(struct ispc_port *to)
 	return to->receivers == 1 ? sole_sleeper(&to->wq) : NULL;
 }
 
-/* Whether a words call's dedicated wait may be ended by the thread that
- * switches to it (sched_switch_direct_user): where the arch has the words
- * calls, and not under irqtrace=on (whose sections the switch would leave
- * open). */
-static inline bool words_resumable(void)
+/* Whether t's words calls may be ended by the thread that switches to it
+ * in their dedicated waits (sched_switch_direct_user): where the arch has
+ * the words calls, a ring-3 thread (a supervisor-mode one returns by its
+ * own way), not under irqtrace=on (whose sections the switch would leave
+ * open): thread.h's user_resumable.  Read by t itself, which then marks
+ * its wait (words_wait). */
+static inline bool words_resumable(const struct thread *t)
 {
-	return ARCH_SYSCALL_WORDS >= HAKO_WORDS && !irq_trace;
+	return ARCH_SYSCALL_WORDS >= HAKO_WORDS && t->user_resumable;
 }
 
 /* fastpath_request and fastpath_request_words, one copy each: the request
@@ -126,9 +128,9 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 	ica_count_kept();
 	fp_direct++;
 	struct thread *t = words ? thread_current() : NULL;
-	if (words)
+	if (words && words_resumable(t))
 		t->words_wait = r;              /* until woken: see words_back */
-	if (words && words_resumable() && next->words_wait == to &&
+	if (words && ARCH_SYSCALL_WORDS >= HAKO_WORDS && next->words_wait == to &&
 	    sched_direct_park_user(&port->wq, next, &to->wq)) {
 		/* The server's end of its wait and of its ispc_reply_recv,
 		 * done here: r, handed over, in its words. */

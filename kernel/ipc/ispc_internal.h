@@ -67,7 +67,17 @@ static inline struct ispc_req *req_alloc(void)
 	return NULL;
 }
 
-void req_free(struct ispc_req *r);   /* back to the pool; caller holds ica_lock */
+/* r back to the pool, its ICAs in no request.  Caller holds ica_lock. */
+static inline void req_free(struct ispc_req *r)
+{
+	r->ctl->req = NULL;
+	if (r->data)
+		r->data->req = NULL;
+	if (r->orig)
+		r->orig->req = NULL;
+	r->state = RQ_FREE;
+	nreqs--;
+}
 
 /* The port listening as pid, or NULL.  Caller holds ica_lock. */
 static inline struct ispc_port *find_listener(int pid)

@@ -152,6 +152,7 @@ static int uthread_make(struct proc *p, struct uthread *u)
 	}
 	t->as = p->as;
 	t->owner = u;
+	t->user_resumable = !p->as->supervisor && !irq_trace;
 	serve(t, p->service);
 	u->t = t;
 	u->proc = p;

@@ -181,8 +181,7 @@ void sched_switch_direct_user(struct waitq *wq, struct thread *next, long result
 	uint64_t now = arch_tsc();
 	next->no_steal = false;
 	next->slice_left = t->slice_left;
-	bool intena = switch_out(c, t, next, now, SWITCH_DIRECT);
-	c->prev = NULL;                  /* next's resume would clear it */
+	bool intena = switch_out(c, t, next, now, SWITCH_TO_USER);
 	sync_wait(HAKO_SYNC_THREAD, next);
 	if (LOCK_CHECK)
 		spin_nested_check(g, SPIN_NESTED_UNLOCK);

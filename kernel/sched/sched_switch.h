@@ -37,9 +37,11 @@ static inline __attribute__((always_inline)) void rq_push(struct cpu *c, struct 
  *     never prev (asleep until now) nor the idle thread (it never waits);
  *   SWITCH_DIRECT: the same from sched_switch_direct, whose switches may
  *     also be made without the lock (c->direct_unlocked; see there), so its
- *     resume asks whether there is one to release.
+ *     resume asks whether there is one to release;
+ *   SWITCH_TO_USER: sched_switch_direct_user's, whose next goes straight
+ *     to user mode: no resume of next's reads c->prev (switch_out only).
  */
-enum switch_how { SWITCH_PICKED, SWITCH_BY_HAND, SWITCH_DIRECT };
+enum switch_how { SWITCH_PICKED, SWITCH_BY_HAND, SWITCH_DIRECT, SWITCH_TO_USER };
 
 /*
  * switch_to's half before the arch step: next accounted as running on c
@@ -58,7 +60,7 @@ bool switch_out(struct cpu *c, struct thread *prev, struct thread *next, uint64_
 	bool idle = how == SWITCH_PICKED && next == c->idle_thread;
 	c->idle = idle;
 	c->cur_prio = idle ? PRIO_IDLE : next->prio;
-	c->prev = prev;
+	c->prev = how == SWITCH_TO_USER ? NULL : prev;
 	c->ctx_switches++;
 	bool intena = c->intena;
 	if (prev->switches || next->switches)

@@ -55,6 +55,9 @@ struct thread {
 	 * the thread which switches to it may end the call for it and resume
 	 * it straight to user mode (sched_switch_direct_user); NULL otherwise. */
 	const void *words_wait;
+	bool user_resumable;             /* a ring-3 thread whose words calls may end in
+	                                  * sched_switch_direct_user (not a supervisor-mode
+	                                  * one, irqtrace off: proc sets it at its start) */
 	struct isoch *isoch;             /* periodic (isoch.c), under its lock; NULL: normal */
 	uint16_t perf_ctx;               /* irqtrace=on: its context (uapi/hako_perf.h), 0: kernel */
 	const struct arch_io_grant *io;  /* ports open to it in ring 3 (a driver process), NULL: none */

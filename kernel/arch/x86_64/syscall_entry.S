@@ -28,7 +28,6 @@
 
 #define VECTOR_SYSCALL 256              /* not a real vector: marks a syscall frame */
 #define TF_RBP (5*8)                    /* rbp's slot in the frame (PUSH_GPRS) */
-#define TF_RBX (6*8)                    /* rbx's */
 #define TF_RAX (8*8)                    /* rax's */
 
 	/* The kernel stack and the frame, both entries' first steps. */
@@ -48,18 +47,23 @@
 
 	/* The table's handler for the number in rax, called with the
 	 * arguments in their registers (the fourth moves from r10 to rcx),
-	 * under the frame-pointer link, with interrupts on (irqs=off: left
-	 * off); interrupts off after it. */
+	 * under the frame-pointer link with interrupts on; irqs=off: with
+	 * interrupts left off and no link (a backtrace ends at rbp 0: the
+	 * words calls spare the three instructions); interrupts off after it. */
 	.macro TABLE_CALL irqs=on
-	SYSCALL_FRAME_LINK
 	.ifc \irqs,on
+	SYSCALL_FRAME_LINK
 	sti
+	.else
+	xorl %ebp, %ebp                  /* backtraces end here */
 	.endif
 	movq %r10, %rcx
 	leaq (%rax,%rax,2), %rax         /* SYSCALL_ENTRY_SIZE is 3 words */
 	call *syscall_table(,%rax,8)
 	cli
+	.ifc \irqs,on
 	addq $16, %rsp
+	.endif
 	.endm
 
 	/* The slots PUSH_SYSCALL_GPRS left, from the registers. */
@@ -72,7 +76,7 @@
 
 	.text
 	.code64
-	.globl syscall_entry, syscall_entry_traced
+	.globl syscall_entry, syscall_entry_traced, syscall_return_checks
 syscall_entry:
 	SYSCALL_FRAME
 	/* The table walked here, the arguments still in their registers
@@ -84,7 +88,10 @@ syscall_entry:
 	TABLE_CALL
 	/* The result stays in rax: the frame's slot gets it only on the ways
 	 * that read the frame (3: and 5:). */
-.Lreturn_checks:
+	/* The checks every call's return makes, the result in rax and rsp
+	 * at the frame; arch/switch.h's arch_switch_to_user comes here too,
+	 * for a thread it resumes straight from its words call. */
+syscall_return_checks:
 	movq %gs:0, %rcx
 	cmpb $0, CPU_NEED_RESCHED(%rcx)  /* a switch is due */
 	jne 3f
@@ -116,28 +123,12 @@ syscall_entry:
 	jae 2f
 	STORE_R12_R15
 	TABLE_CALL irqs=off
-	jmp .Lreturn_checks
+	jmp syscall_return_checks
 
 2:	STORE_R12_R15                    /* a words call's, and harmless for the rest */
 	CALL_SYSCALL_DISPATCH
 1:	movq TF_RAX(%rsp), %rax          /* the result, in the frame on these ways */
 	jmp 6b
-
-/*
- * The return of a thread that sleeps in a words call and was resumed
- * straight to user mode by another (arch/switch.h's arch_switch_to_user):
- * rsp at its system-call frame, the result in rax, interrupts off.  Its
- * rbx and r12..r15 come from the frame (its own kernel frames, which kept
- * them, are dropped); then the checks and the way out of every call.
- */
-	.globl syscall_return_words
-syscall_return_words:
-	movq TF_RBX(%rsp), %rbx
-	movq 3*8(%rsp), %r12
-	movq 2*8(%rsp), %r13
-	movq 1*8(%rsp), %r14
-	movq (%rsp), %r15
-	jmp .Lreturn_checks
 
 /* With irqtrace=on LSTAR names this entry instead (user_arch.c's
  * syscall_entry_user): every call goes through syscall_dispatch, which

@@ -81,15 +81,16 @@ static inline uint64_t *arch_thread_words(struct thread *t)
  * Park the running thread as arch_switch does, then store `value` into
  * *release (a lock's ticket, given back once this thread's registers are
  * saved) and leave for next's user mode as next's own return from its
- * words call would, with `result` in rax (syscall_entry.S,
- * syscall_return_words: next's rbx and r12-r15 from its frame, where the
- * words calls' entry stored them, then the checks every call's return
- * makes).  next's kernel frames above its system-call frame are dropped.
- * Interrupts are off and stay off; the running thread resumes below, by
- * an arch_switch into it, as after arch_switch.
+ * words call would, with `result` in rax: next's rbx and r12-r15 from its
+ * system-call frame, where the words calls' entry stored them, then the
+ * checks and the way out of every call (syscall_entry.S,
+ * syscall_return_checks).  next's kernel frames above that frame are
+ * dropped.  Interrupts are off and stay off; the running thread resumes
+ * below, by an arch_switch into it, as after arch_switch.
  */
-static inline void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
-				       volatile uint32_t *release, uint32_t value)
+static inline __attribute__((always_inline))
+void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
+			 volatile uint32_t *release, uint32_t value)
 {
 	uint64_t frame = next->kstack + KSTACK_SIZE - sizeof(struct trapframe);
 	register volatile uint32_t *rel __asm__("r8") = release;
@@ -100,10 +101,19 @@ static inline void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, 
 			 "movl %%ecx, (%%r8)\n\t"    /* the lock given back */
 			 "movq %%rsi, %%rsp\n\t"
 			 "movq %%rdx, %%rax\n\t"
-			 "jmp syscall_return_words\n"
+			 "movq %c[rbx](%%rsp), %%rbx\n\t"
+			 "movq %c[r12](%%rsp), %%r12\n\t"
+			 "movq %c[r13](%%rsp), %%r13\n\t"
+			 "movq %c[r14](%%rsp), %%r14\n\t"
+			 "movq %c[r15](%%rsp), %%r15\n\t"
+			 "jmp syscall_return_checks\n"
 			 "1:"
 			 : "+D"(save_rsp), "+S"(frame), "+d"(result), "+c"(value), "+r"(rel)
-			 :
+			 : [rbx] "i"(__builtin_offsetof(struct trapframe, rbx)),
+			   [r12] "i"(__builtin_offsetof(struct trapframe, r12)),
+			   [r13] "i"(__builtin_offsetof(struct trapframe, r13)),
+			   [r14] "i"(__builtin_offsetof(struct trapframe, r14)),
+			   [r15] "i"(__builtin_offsetof(struct trapframe, r15))
 			 : "rax", "rbx", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "memory", "cc");
 }
 
