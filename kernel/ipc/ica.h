@@ -91,7 +91,29 @@ static inline void ica_window_pin(struct addrspace *as, struct ica_span c, struc
 		     (uint64_t)(end - first) * PAGE_SIZE, true);
 }
 void ica_unmap_peeled(struct proc *p, struct ica_span s);
-void ica_count_kept(void);           /* fast mode: a synchronous request kept its mappings */
+
+/* What ica_stat reports; each counter is bumped where its event happens. */
+struct ica_counters {
+	uint64_t pastes;                 /* PTEs filled at paste (ica_fast.c) */
+	uint64_t peels;                  /* PTEs cleared at peel (ica.c) */
+	uint64_t faults;                 /* pages mapped at first touch (ica_baseline.c) */
+	uint64_t kept;                   /* mappings kept across a request (below) */
+};
+extern struct ica_counters ica_counts;
+
+/*
+ * A synchronous request in fast mode whose sender has no other thread
+ * (ispc_request and the fastpath decide, under ica_lock, and count it
+ * here, inline on the server calls' path): the sender sleeps until the
+ * result brings the very same ICAs back to the same addresses, and no
+ * thread of it can touch them meanwhile, so they stay mapped — neither
+ * peeled at the request nor pasted at the result (the translations kept
+ * resident, as the paper's SH-4 method keeps its TLB entries).
+ */
+static inline void ica_count_kept(void)
+{
+	__atomic_fetch_add(&ica_counts.kept, 1, __ATOMIC_RELAXED);
+}
 
 /* For requests that copy instead of remapping (ispc.c, HAKO_ISPC_COPY):
  * a new ICA, no owner nor holder, with the first `bytes` of src; and the

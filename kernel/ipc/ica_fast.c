@@ -87,20 +87,6 @@ void ica_map_pasted(struct proc *p, struct ica_span s)
 
 /* ---- kept mappings ---------------------------------------------------- */
 
-/*
- * A synchronous request in fast mode whose sender has no other thread
- * (ispc_request decides, under ica_lock, and calls this to count it):
- * the sender sleeps until the result brings the very same ICAs back to
- * the same addresses, and no thread of it can touch them meanwhile, so
- * they stay mapped — neither peeled at the request nor pasted at the
- * result (the translations kept resident, as the paper's SH-4 method
- * keeps its TLB entries).
- */
-void ica_count_kept(void)
-{
-	__atomic_fetch_add(&ica_counts.kept, 1, __ATOMIC_RELAXED);
-}
-
 /* ---- the servers' window ---------------------------------------------- */
 
 static bool named_server(const struct proc *p)

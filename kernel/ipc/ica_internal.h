@@ -31,15 +31,6 @@ static inline bool ica_holds(struct proc *p, struct ica_span s)
 /* The table's page index (ica.c); guard: ica_lock. */
 extern int16_t page_slot[];          /* the ICA on each region page, or -1 */
 
-/* What ica_stat reports; each counter is bumped where its event happens. */
-struct ica_counters {
-	uint64_t pastes;                 /* PTEs filled at paste (ica_fast.c) */
-	uint64_t peels;                  /* PTEs cleared at peel (ica.c) */
-	uint64_t faults;                 /* pages mapped at first touch (ica_baseline.c) */
-	uint64_t kept;                   /* mappings kept across a request (ica_fast.c) */
-};
-extern struct ica_counters ica_counts;
-
 /* Fast mode (ica_fast.c). */
 const char *ica_fast_options(void);  /* reads servers=; the list in force */
 int ica_window_count(void);          /* under ica_lock: servers with the window */

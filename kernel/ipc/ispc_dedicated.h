@@ -106,7 +106,7 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 			return FP_NOT_TAKEN;
 	}
 	struct ispc_port *to = find_listener(pid);
-	if (!to || to == port || to->nrequests || to->handed || nreqs >= REQ_MAX ||
+	if (!to || to->nrequests || to->handed || to == port || nreqs >= REQ_MAX ||
 	    port->awaited >= HAKO_ISPC_OUTSTANDING_MAX)
 		return FP_NOT_TAKEN;
 	struct thread *next = sole_receiver(to);
@@ -124,7 +124,6 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 	r->state = RQ_SERVING;
 	r->at = to;
 	set_holder(r, to->proc);
-	to->handed = r;
 	ica_count_kept();
 	fp_direct++;
 	struct thread *t = words ? thread_current() : NULL;
@@ -134,23 +133,25 @@ enum fp_outcome dedicated_call(struct proc *p, struct ispc_port *port, int pid, 
 	    sched_direct_park_user(&port->wq, next, &to->wq)) {
 		/* The server's end of its wait and of its ispc_reply_recv,
 		 * done here: r, handed over, in its words. */
-		to->handed = NULL;
 		to->receivers--;
 		next->words_wait = NULL;
 		fill_words(arch_thread_words(next), r, p->pid);
 		sched_switch_direct_user(&port->wq, next, c->id);
-	} else if (!sched_switch_direct(&port->wq, next, &to->wq)) {
-		if (words)
-			t->words_wait = NULL;
-		fp_direct--;                    /* queued and woken, as ispc.c does it */
-		fp_fallbacks++;
-		to->handed = NULL;
-		set_holder(r, NULL);
-		r->state = RQ_QUEUED;
-		list_push_back(&to->requests, &r->link);
-		to->nrequests++;
-		waitq_wake_all(&to->wq);
-		return FP_WAIT;
+	} else {
+		to->handed = r;                 /* where the server finds it */
+		if (!sched_switch_direct(&port->wq, next, &to->wq)) {
+			if (words)
+				t->words_wait = NULL;
+			fp_direct--;            /* queued and woken, as ispc.c does it */
+			fp_fallbacks++;
+			to->handed = NULL;
+			set_holder(r, NULL);
+			r->state = RQ_QUEUED;
+			list_push_back(&to->requests, &r->link);
+			to->nrequests++;
+			waitq_wake_all(&to->wq);
+			return FP_WAIT;
+		}
 	}
 	/* Woken.  r is still ours (only its first requester frees it); back
 	 * here, it is the result, which take_result would find and take. */

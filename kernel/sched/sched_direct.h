@@ -179,8 +179,8 @@ void sched_switch_direct_user(struct waitq *wq, struct thread *next, long result
 	__atomic_store_n(&next->wait_on, NULL, __ATOMIC_RELEASE);
 	next->direct_wait = false;       /* its end of the wait, done here */
 	uint64_t now = arch_tsc();
-	next->no_steal = false;
-	next->slice_left = t->slice_left;
+	next->slice_left = t->slice_left;   /* no_steal is false: next has run since
+					       its last switch-in, which cleared it */
 	bool intena = switch_out(c, t, next, now, SWITCH_TO_USER);
 	sync_wait(HAKO_SYNC_THREAD, next);
 	if (LOCK_CHECK)

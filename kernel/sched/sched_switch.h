@@ -58,7 +58,8 @@ bool switch_out(struct cpu *c, struct thread *prev, struct thread *next, uint64_
 	next->switched_in_tsc = now;
 	c->current = next;
 	bool idle = how == SWITCH_PICKED && next == c->idle_thread;
-	c->idle = idle;
+	if (how < SWITCH_DIRECT)         /* else prev, a thread in a system call, was not idle */
+		c->idle = idle;
 	c->cur_prio = idle ? PRIO_IDLE : next->prio;
 	c->prev = how == SWITCH_TO_USER ? NULL : prev;
 	c->ctx_switches++;
