@@ -27,6 +27,50 @@ static inline void only_guard_held(struct cpu *c)
 		panic("sched: direct switch with %d locks held", c->ncli);
 }
 
+/* sched_switch_direct's checks and the two threads' changes before the
+ * switch (hand: next->direct_wait, read by the caller); false, with
+ * nothing changed, if a precondition fails.  Locking as sched_switch_direct
+ * (below) says. */
+static inline __attribute__((always_inline))
+bool direct_park(struct cpu *c, struct thread *t, struct waitq *wq, struct thread *next,
+		 struct waitq *next_wq, bool hand)
+{
+	if (!thread_wait_begin(t, wq))
+		return false;
+	if (!hand)
+		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
+	only_guard_held(c);
+	bool ok = !c->need_resched && next->cpu == c->id &&
+		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
+		  !next->isoch && !t->isoch &&
+		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
+	if (!ok) {
+		if (!hand)
+			spin_unlock_nested(&c->rq.lock);
+		t->wait_on = NULL;
+		return false;
+	}
+	list_remove(&next->rq_link);     /* off next_wq: woken by hand */
+	next->handed = false;
+	t->state = T_SLEEPING;           /* with the rq lock or the guard held: see sched_switch_direct */
+	list_push_back(&wq->sleepers, &t->rq_link);
+	t->direct_wait = true;
+	c->prev_target = -1;
+	next->state = T_RUNNING;         /* before wait_on is cleared: see sched_switch_direct */
+	return true;
+}
+
+/* sched_switch_direct's end, once t has woken: the guard held again. */
+static inline __attribute__((always_inline))
+void direct_woken(struct thread *t, struct waitq *wq)
+{
+	t->direct_wait = false;
+	if (t->guard_handed)
+		t->guard_handed = false;
+	else
+		spin_lock(wq->guard);
+}
+
 /*
  * The direct switch (ISPC's fastpath, ipc/ispc_fastpath.c): the running
  * thread starts a killable wait on wq and next, asleep on next_wq on this
@@ -80,49 +124,6 @@ static inline void only_guard_held(struct cpu *c)
  * in here (the general wake-up, or this function with the lock) holds the
  * run-queue lock and next's resume releases it as usual.
  */
-/* sched_switch_direct's checks and the two threads' changes before the
- * switch (hand: next->direct_wait, read by the caller); false, with
- * nothing changed, if a precondition fails.  Locking as there. */
-static inline __attribute__((always_inline))
-bool direct_park(struct cpu *c, struct thread *t, struct waitq *wq, struct thread *next,
-		 struct waitq *next_wq, bool hand)
-{
-	if (!thread_wait_begin(t, wq))
-		return false;
-	if (!hand)
-		spin_lock_nested(c, &c->rq.lock);   /* the guard keeps interrupts off */
-	only_guard_held(c);
-	bool ok = !c->need_resched && next->cpu == c->id &&
-		  next->state == T_SLEEPING && next->wait_on == next_wq && !next->killed &&
-		  !next->isoch && !t->isoch &&
-		  (!c->rq.bitmap || 31 - __builtin_clz(c->rq.bitmap) <= next->prio);
-	if (!ok) {
-		if (!hand)
-			spin_unlock_nested(&c->rq.lock);
-		t->wait_on = NULL;
-		return false;
-	}
-	list_remove(&next->rq_link);     /* off next_wq: woken by hand */
-	next->handed = false;
-	t->state = T_SLEEPING;           /* with the rq lock or the guard held: see above */
-	list_push_back(&wq->sleepers, &t->rq_link);
-	t->direct_wait = true;
-	c->prev_target = -1;
-	next->state = T_RUNNING;         /* before wait_on is cleared: see above */
-	return true;
-}
-
-/* sched_switch_direct's end, once t has woken: the guard held again. */
-static inline __attribute__((always_inline))
-void direct_woken(struct thread *t, struct waitq *wq)
-{
-	t->direct_wait = false;
-	if (t->guard_handed)
-		t->guard_handed = false;
-	else
-		spin_lock(wq->guard);
-}
-
 static inline __attribute__((always_inline))
 bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *next_wq)
 {
@@ -158,10 +159,12 @@ bool sched_switch_direct(struct waitq *wq, struct thread *next, struct waitq *ne
  * plus: next->direct_wait, next sleeps in a words call of the caller's
  * (ipc/ispc_call.c), and the guard is the one lock held, taken with
  * interrupts off (ncli 1); irqtrace off (the guard's section is not
- * closed the traced way).  Returns as sched_switch_direct does, false
- * with nothing changed, true once woken (with the guard held again).
- * The caller does next's end only after direct_park said yes, so the
- * two are separate: sched_direct_park_user first, then this.
+ * closed the traced way).  The caller does next's end only once the
+ * checks have said yes, so the switch comes in two calls:
+ * sched_direct_park_user (false, with nothing changed, if a precondition
+ * fails), then sched_switch_direct_user, which returns once the running
+ * thread is woken, with the guard held again, as sched_switch_direct's
+ * true does.
  */
 static inline __attribute__((always_inline))
 bool sched_direct_park_user(struct waitq *wq, struct thread *next, struct waitq *next_wq)
