@@ -37,10 +37,16 @@
  * Callers hold no lock; both may sleep.  Both are called with interrupts
  * off (x86_64's syscall_entry leaves them off for the words calls, and
  * syscall_dispatch turns them off): the dedicated paths keep them off,
- * touching no user memory,
- * and take ica_lock inline (spin_nested.h's spin_lock_irqs_off: each
- * direction of a round trip takes it once); the general paths turn them
- * on first (general_begin).
+ * touch no user memory and take ica_lock inline (spin_nested.h's
+ * spin_lock_irqs_off: each direction of a round trip takes it once); the
+ * general paths turn them on first (general_begin).
+ *
+ * When the other side sleeps in the other call's dedicated path, the side
+ * that switches ends that call for it and resumes it straight to user
+ * mode (sched_switch_direct_user): dedicated_call writes the request into
+ * a waiting server's words, words_back the result into a waiting
+ * client's.  A thread marks such a wait in thread.words_wait, only where
+ * words_resumable says it may be resumed so.
  */
 #include <stdint.h>
 #include <errno.h>
