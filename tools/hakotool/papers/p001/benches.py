@@ -78,7 +78,7 @@ BENCHES: dict[str, Bench] = {
         table=iotest_table,
         about="paper 001 on the disks (iotest): Table 1 on AHCI and NVMe, Table 2 on AHCI, "
               "pc, 8 CPUs, icount, paced completions (a boot repeats up to its first late "
-              "one), 3 boots, ~1 min a boot with --model modern",
+              "one), 3 boots, 4-9 min a boot with --model modern on 2 cores",
     ),
     # The whole grid in multi-threaded TCG, real time: one vCPU per host core
     # (TCG_CPUS).  Host time is noise at icount's 10 loops (runs of
