@@ -190,6 +190,11 @@ int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn
 void drv_irq_detach(struct drv_dev *dev);
 /* Hold back (masked) or let through the device's INTx line; -ENODEV if not on INTx. */
 int drv_irq_mask(struct drv_dev *dev, bool masked);
+/* Hold back or let through MSI-X entry `entry`, attached before: a message
+ * the device signals while the entry is masked is kept pending and sent
+ * when it is let through (PCI 3.0, 6.8.2.9).  -ENODEV if the entry is not
+ * attached (and in a driver process, which has no MSI-X). */
+int drv_irq_vector_mask(struct drv_dev *dev, int entry, bool masked);
 /* Deliver the device's interrupt to cpu from now on (the MSI address or the
  * I/O APIC entry is rewritten; an interrupt already sent lands where it was
  * sent).  -EINVAL for a CPU that is not online, -ENODEV without an interrupt. */

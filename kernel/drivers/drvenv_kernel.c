@@ -291,6 +291,14 @@ int drv_irq_mask(struct drv_dev *dev, bool masked)
 	return arch_intr_line_mask(dev->pci->intx_gsi, masked);
 }
 
+int drv_irq_vector_mask(struct drv_dev *dev, int entry, bool masked)
+{
+	if (dev->irq != DRV_IRQ_MSIX || entry < 0 || entry >= DRV_MSIX_MAX || !dev->msix_vector[entry])
+		return -ENODEV;
+	pci_msix_mask(dev->msix_table, entry, masked);
+	return 0;
+}
+
 int drv_irq_retarget(struct drv_dev *dev, int cpu)
 {
 	if (cpu < 0 || cpu >= ncpus || !cpus[cpu].online)

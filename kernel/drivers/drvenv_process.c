@@ -154,6 +154,7 @@ int drv_irq_attach_vector(struct drv_dev *dev, int entry, int cpu, drv_irq_fn fn
 
 void drv_irq_detach(struct drv_dev *dev) { }
 int drv_irq_mask(struct drv_dev *dev, bool masked) { return -ENODEV; }
+int drv_irq_vector_mask(struct drv_dev *dev, int entry, bool masked) { return -ENODEV; }
 int drv_irq_retarget(struct drv_dev *dev, int cpu) { return -ENODEV; }
 int drv_cpu(void) { return (int)sys_getcpu(); }
 

@@ -48,6 +48,8 @@ static void info(struct blkdev *d, struct hako_blk_info *out)
 	out->delay_us = d->delay_us;
 	out->in_process = d->in_process;
 	out->driver_pid = d->driver_pid;
+	out->paced = d->paced;
+	out->paced_late = d->paced_late;
 	const struct mpio *m = &d->mp;
 	out->mode = m->mode;
 	out->policy = m->policy;
@@ -114,6 +116,10 @@ long sys_blk_ctl(uint64_t dev, uint64_t op, uint64_t uarg)
 	case HAKO_BLK_RESET:
 		mpio_reset(d);
 		return 0;
+	case HAKO_BLK_PACE:
+		if (!d->ops->set_pace || uarg > 1)
+			return -EINVAL;
+		return d->ops->set_pace(d, uarg == 1);
 	}
 	return -EINVAL;
 }

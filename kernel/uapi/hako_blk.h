@@ -33,6 +33,20 @@
  * above; 0 leaves it.  While on,
  * the mode is moot: the IOP is the funnel, and nobody moves to CPU 0.
  * -EINVAL for ON without an IOP.
+ *
+ * Paced completions (HAKO_BLK_PACE, the disks AHCI and NVMe in the
+ * kernel): the driver keeps one command in flight (per port; per queue
+ * pair for NVMe) and holds the device's interrupt masked at the device
+ * until the command's datasheet service time (the one it gives the cost
+ * model, blk_service_time) has passed on the guest's clock; then it lets
+ * the interrupt through, and the device delivers it as ever, to the CPU
+ * the policy chose.  Under icount QEMU finishes a disk's request on a host
+ * thread, so an unpaced completion interrupt lands at an instruction that
+ * varies from boot to boot; a paced one lands at the end of its service
+ * time, the same instruction every boot, provided QEMU had finished the
+ * request by then.  One it had not is looked at again one service time
+ * later (each look that finds it unfinished counts in info.paced_late),
+ * and the boot may not repeat from there on.
  */
 #ifndef HAKO_UAPI_BLK_H
 #define HAKO_UAPI_BLK_H
@@ -50,6 +64,8 @@
                                           * (testdev; 1 .. 10 s); -EINVAL for the others */
 #define HAKO_BLK_SET     2               /* arg = struct hako_blk_set *: mode, policy, fixed CPU */
 #define HAKO_BLK_RESET   3               /* zero the counters (arg unused) */
+#define HAKO_BLK_PACE    4               /* arg = 1 or 0: pace a disk's completions (below)
+                                          * or not; -EINVAL for a device without it */
 
 /* Drive modes: which CPU issues a device's commands (paper 001, 1a/1b). */
 #define HAKO_BLK_SYMMETRIC 0             /* any CPU runs the driver (1b) */
@@ -119,6 +135,10 @@ struct hako_blk_info {
 	uint64_t empty[HAKO_BLK_CPUS];
 	int32_t in_process;              /* 1: its driver runs as a process (drvproc=, paper 003) */
 	int32_t driver_pid;              /* ... that process; 0 while none serves it (restarting) */
+	int32_t paced;                   /* 1: HAKO_BLK_PACE is on */
+	int32_t reserved;
+	uint64_t paced_late;             /* paced commands QEMU had not finished at the end of their
+	                                  * service time (since boot; HAKO_BLK_RESET leaves it) */
 };
 
 #endif

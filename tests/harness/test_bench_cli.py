@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hakotool.results import load_records
 from hakotool import bench, cli
+from hakotool.qemu import build_argv
 from hakotool.papers.p001 import benches as p001
 
 from conftest import REPO_ROOT
@@ -187,6 +188,20 @@ def test_mp_disk_runs_both_tables_on_the_disks_in_three_boots():
         assert option_after(words, option) == option_after(mp.profile.words, option)
     assert disk.boots == 3 and mp.boots == 1
     assert "--counts" not in mp.profile.words
+
+
+def test_mp_disk_paces_the_disks_on_qemus_null_driver():
+    """The disk bench paces its completions (iotest --pace on) and reads
+    from null-co drives, the same AHCI and NVMe devices; mp has no disk."""
+    disk, mp = bench.registry()["mp-disk"], bench.registry()["mp"]
+    assert option_after(disk.profile.words, "--pace") == "on"
+    assert "--pace" not in mp.profile.words and mp.profile.disk == "none"
+    argv = build_argv(disk.profile, env={})
+    drives = [argv[i + 1] for i, a in enumerate(argv) if a == "-drive"]
+    assert drives == [f"driver=null-co,size={8 * 1024 * 1024},read-zeroes=on,if=none,id=hako-ahci",
+                      f"driver=null-co,size={8 * 1024 * 1024},read-zeroes=on,if=none,id=hako-nvme"]
+    assert "ide-hd,drive=hako-ahci,bus=hako-ahci.0" in argv
+    assert "nvme,serial=hako0001,drive=hako-nvme" in argv
 
 
 def test_mp_tcg_runs_the_grid_on_one_vcpu_per_host_core_in_three_sittings():

@@ -40,6 +40,17 @@ def test_argv_attaches_ahci_and_nvme(tmp_path):
     assert "-drive file=n.img,if=none,id=hako-nvme,format=raw -device nvme,serial=hako0001,drive=hako-nvme" in text
 
 
+def test_null_disks_need_no_image_and_keep_the_devices():
+    argv = disks.disk_args("both", (), null=True)
+    assert argv == ["-drive", f"driver=null-co,size={disks.DISK_BYTES},read-zeroes=on,if=none,id=hako-ahci",
+                    "-device", "ahci,id=hako-ahci",
+                    "-device", "ide-hd,drive=hako-ahci,bus=hako-ahci.0",
+                    "-drive", f"driver=null-co,size={disks.DISK_BYTES},read-zeroes=on,if=none,id=hako-nvme",
+                    "-device", "nvme,serial=hako0001,drive=hako-nvme"]
+    text = " ".join(build_argv(Profile(disk="ahci", disk_null=True, disk_images=("a.img",)), env={}))
+    assert "driver=null-co" in text and "a.img" not in text
+
+
 def test_argv_without_images_is_refused():
     with pytest.raises(ValueError, match="needs 1 image"):
         build_argv(Profile(disk="nvme"), env={})

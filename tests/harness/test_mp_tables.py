@@ -182,6 +182,21 @@ def test_nvme_rows_are_each_against_ahci_funnelled_in_the_same_boot():
     assert mp_tables.fmt(rows[f"10 · NVMe symmetric · {label}"][0]) == "100 (10.0…300)"
 
 
+def test_paced_boots_say_their_late_completions():
+    boots = three_disk_boots()
+    for i, (records, _) in enumerate(boots):
+        for r in records:
+            r.update(paced=True, paced_late=i if r["dev"] == "ahci0" else 0)
+    assert mp_tables.paced_late(boots, "ahci0") == [0, 4, 8]      # 4 ahci0 runs a boot
+    assert mp_tables.paced_late(boots, "nvme0") == [0, 0, 0]
+    assert mp_tables.paced_late(three_disk_boots(), "ahci0") is None
+    text = mp_tables.render(boots, [])
+    assert "*Not repeatable:*" not in text
+    assert text.count("*Paced completions:*") == 4
+    assert "(late, per boot: 0, 4, 8;" in text and "(late, per boot: 0, 0, 0;" in text
+    assert "(paper: scsihd) — paced: median (min…max) of 3 boots" in text
+
+
 def test_render_says_the_disk_rows_do_not_repeat():
     icount, model, _ = canned()
     text = mp_tables.render([(icount, model)] + three_disk_boots(), [])

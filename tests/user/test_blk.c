@@ -196,3 +196,59 @@ TEST_NEEDS(blk_testdev_answers_after_its_delay, needs_testdev)
 	CHECK(fast >= 4000000 && fast < 17000000, "four blocks at 1 ms took %lu ns", (unsigned long)fast);
 	return 0;
 }
+
+/* For TEST_NEEDS: NULL if there is a disk (ahci0 or nvme0), else why not. */
+static const char *needs_disk(void)
+{
+	struct hako_blk_info in;
+	return blk_find("ahci0", &in) >= 0 || blk_find("nvme0", &in) >= 0 ? NULL :
+	       "no disk (the harness adds them with --disk)";
+}
+
+/* The datasheet read time a disk's driver paces with (ahci.c, nvme.c), in ns. */
+static uint64_t disk_read_ns(const char *name)
+{
+	return strncmp(name, "ahci", 4) == 0 ? 50000 : 20000;
+}
+
+/*
+ * HAKO_BLK_PACE: a disk in the kernel paces its completions (each read
+ * takes at least its service time on the guest's clock, the data is the
+ * disk's), a disk whose driver runs as a process and a device that is not
+ * a disk refuse it, and pacing goes off again.
+ */
+TEST_NEEDS(blk_paced_disks_take_their_service_time, needs_disk)
+{
+	for (int dev = 0; dev < blk_ndevs(); dev++) {
+		struct hako_blk_info in;
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
+		bool disk = strncmp(in.name, "ahci", 4) == 0 || strncmp(in.name, "nvme", 4) == 0;
+		CHECK_EQ(in.paced, 0);
+		if (!disk || in.in_process) {
+			CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_PACE, (void *)1), -EINVAL);
+			continue;
+		}
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_PACE, (void *)2), -EINVAL);
+		CHECK_EQ(blk_open_number(dev), 0);
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_PACE, (void *)1), 0);
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
+		CHECK_EQ(in.paced, 1);
+		uint64_t t0 = sys_clock();
+		long got = sys_blk_read(dev, 0, back, 4 * BS);      /* the harness's labelled blocks */
+		uint64_t took = sys_clock() - t0;
+		bool labelled = got == 4 * BS;
+		for (uint64_t b = 0; b < 4; b++)
+			labelled &= memcmp(back + b * BS, "HAKODISK", 8) == 0 &&
+				    memcmp(back + b * BS + 8, &b, 8) == 0;
+		int rw = write_read(dev, first_free_block(&in) + 32, 2, 4);
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_PACE, (void *)0), 0);
+		CHECK_EQ(got, 4 * BS);
+		CHECK(labelled, "%s: the paced reads' blocks lack their labels", in.name);
+		CHECK(took >= 4 * disk_read_ns(in.name), "%s: four paced reads took %lu ns", in.name,
+		      (unsigned long)took);
+		CHECK(rw == 0, "%s: paced write and read back", in.name);
+		CHECK_EQ(sys_blk_ctl(dev, HAKO_BLK_INFO, &in), 0);
+		CHECK_EQ(in.paced, 0);
+	}
+	return 0;
+}

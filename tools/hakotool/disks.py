@@ -10,6 +10,17 @@ it reads before it writes.
 The AHCI disk hangs off a controller of its own (`-device ahci`), on pc as
 on q35 (whose built-in ICH9 SATA controller then has no disk); the NVMe
 disk is one `-device nvme` namespace.
+
+With null=True the disks read from QEMU's null-co driver instead (zeros,
+writes dropped, the same size): the same AHCI and NVMe device models,
+but a read completes inside the coroutine the device's command starts,
+and only the completion's bottom half is left to QEMU's main loop, which
+runs it before it moves icount's clock on while every vCPU waits.  A
+paced disk (iotest --pace on, uapi/hako_blk.h HAKO_BLK_PACE) then finds
+its command finished at the end of its service time more often than
+with an image read on QEMU's thread pool.  iotest reads raw blocks and
+looks at no data, so paper 001's disk bench uses it; a test that checks
+the labels needs the images.
 """
 from __future__ import annotations
 
@@ -56,17 +67,23 @@ def make_images(root: Path, name: str, disk: str) -> tuple[str, ...]:
     return rels
 
 
-def disk_args(disk: str, images: tuple[str, ...]) -> list[str]:
-    """QEMU arguments attaching the images (one per kind, in kinds() order)."""
+def disk_args(disk: str, images: tuple[str, ...], null: bool = False) -> list[str]:
+    """QEMU arguments attaching the images (one per kind, in kinds() order),
+    or with null QEMU's null-co driver of the images' size in their place."""
     wanted = kinds(disk)
-    if len(images) != len(wanted):
+    if len(images) != len(wanted) and not null:
         raise ValueError(f"--disk {disk} needs {len(wanted)} image(s), got {len(images)}")
     argv = []
-    for kind, image in zip(wanted, images):
+    for i, kind in enumerate(wanted):
         drive = f"hako-{kind}"
-        # A comma in an option value is written twice (a run name may hold one:
-        # "...-drvproc-ramdisk,ahci").
-        argv += ["-drive", f"file={image.replace(',', ',,')},if=none,id={drive},format=raw"]
+        if null:
+            argv += ["-drive", f"driver=null-co,size={DISK_BYTES},read-zeroes=on,"
+                               f"if=none,id={drive}"]
+        else:
+            # A comma in an option value is written twice (a run name may hold
+            # one: "...-drvproc-ramdisk,ahci").
+            image = images[i].replace(',', ',,')
+            argv += ["-drive", f"file={image},if=none,id={drive},format=raw"]
         if kind == "ahci":
             argv += ["-device", "ahci,id=hako-ahci",
                      "-device", f"ide-hd,drive={drive},bus=hako-ahci.0"]

@@ -124,6 +124,8 @@ class Profile:
     # --disk: which disks the guest gets, and their images (the runner writes them).
     disk: str = "none"
     disk_images: tuple[str, ...] = ()
+    # The disks on QEMU's null-co driver, not the images (disks.py).
+    disk_null: bool = False
     # --model: the cost-model profile's name and where the plugin writes
     # (relative to the root; the runner names it after the run).
     model: str = ""
@@ -368,7 +370,7 @@ def build_argv(profile: Profile, env: dict | None = None) -> list[str]:
     argv = qemu_command(env)
     argv += machine_args(profile)
     argv += net_args(profile)
-    argv += guestdisks.disk_args(profile.disk, profile.disk_images)
+    argv += guestdisks.disk_args(profile.disk, profile.disk_images, profile.disk_null)
     argv += ACCEL_ARGS[profile.mode]
     argv += image_args(profile)
     if profile.model:

@@ -21,7 +21,12 @@
  * iop=N, which signals each completion to the CPU the policy picks then,
  * as the paper's HD subsystem did), --pin on|off (off: on pins worker i
  * to the (i + 1)-th CPU that schedules threads, run.c), --counts on|off
- * (off: on adds the device's counters over the run to its line).
+ * (off: on adds the device's counters over the run to its line), --pace
+ * on|off (off: on paces the disks' completions, HAKO_BLK_PACE: each
+ * disk command's interrupt held until its datasheet service time has
+ * passed, so that under icount a boot repeats; a paced device's lines
+ * carry "paced":true and "paced_late", the run's completions QEMU had
+ * not finished in time, each a point where the boot may stop repeating).
  *
  * Every run prints a result line: {"kind":"iotest", table, dev, mode,
  * policy, k, loops, wait, rep, pinned, iop, elapsed_ns, delay_us, failed,
@@ -56,7 +61,7 @@ static const char *const policy_names[HAKO_BLK_POLICIES] = {
 
 struct options {
 	int loops, longloops, reps, t2loops, t2wait;
-	int pin, counts, t2iop;
+	int pin, counts, t2iop, pace;
 	int ks[MAX_LIST], nks;
 	int waits[MAX_LIST], nwaits;
 	char devs[MAX_DEVS][16];
@@ -72,6 +77,7 @@ static int next_slot;          /* the next run's region slot */
 static int pin_workers;        /* --pin on */
 static int iop_cpu = -1;       /* the kernel's I/O processor (iop=N); -1: none */
 static int count_runs;         /* --counts on */
+static int pace_disks;         /* --pace on */
 static uint64_t testdev_delay_us;
 
 static int find_dev(const char *s, struct hako_blk_info *info)
@@ -148,6 +154,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->counts = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2iop") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
 			o->t2iop = strcmp(v, "on") == 0;
+		else if (strcmp(a, "--pace") == 0 && (!strcmp(v, "on") || !strcmp(v, "off")))
+			o->pace = strcmp(v, "on") == 0;
 		else if (strcmp(a, "--t2dev") == 0)
 			t2devs = v;
 		else
@@ -272,27 +280,32 @@ static int cell(const char *table, int dev, const struct hako_blk_info *info, in
 				 .pin = pin_workers, .iop_cpu = iop_cpu };
 		struct run_result res = { 0 };
 		struct hako_blk_info before, after;
-		char counts[1536] = "";
-		int counted = count_runs && sys_blk_ctl(dev, HAKO_BLK_INFO, &before) == 0;
+		char counts[1536] = "", paced[64] = "";
+		int counted = (count_runs || info->paced) && sys_blk_ctl(dev, HAKO_BLK_INFO, &before) == 0;
 		next_slot++;
 		int err = run_once(&r, &res);
 		if (err < 0) {
 			printf("iotest: %s k=%d: %s\n", info->name, k, strerror(-err));
 			return 1;
 		}
-		if (counted && sys_blk_ctl(dev, HAKO_BLK_INFO, &after) == 0)
-			count_fields(counts, sizeof counts, &before, &after);
+		if (counted && sys_blk_ctl(dev, HAKO_BLK_INFO, &after) == 0) {
+			if (count_runs)
+				count_fields(counts, sizeof counts, &before, &after);
+			if (info->paced)
+				snprintf(paced, sizeof paced, ",\"paced\":true,\"paced_late\":%lu",
+					 (unsigned long)(after.paced_late - before.paced_late));
+		}
 		char name[24];
 		result_line("{\"kind\":\"iotest\",\"table\":\"%s\",\"dev\":%s,\"mode\":\"%s\","
 			    "\"policy\":\"%s\",\"k\":%d,\"loops\":%d,\"wait\":%d,\"rep\":%d,"
-			    "\"pinned\":%s,\"iop\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d%s,"
+			    "\"pinned\":%s,\"iop\":%s,\"elapsed_ns\":%lu,\"delay_us\":%lu,\"failed\":%d,\"region\":%d%s%s,"
 			    "\"iters\":1}",
 			    table, json_quote(name, sizeof name, info->name), mode_names[mode],
 			    info->has_irq ? policy_names[policy] : "none", k, loops, wait, rep,
 			    pin_workers ? "true" : "false", iop ? "true" : "false",
 			    (unsigned long)res.elapsed_ns, (unsigned long)info->delay_us,
 			    res.failed, r.slot < 0 ? -1 : REGION_IOTEST + r.slot,
-			    counts);
+			    counts, paced);
 		bad |= res.failed != 0;
 	}
 	return bad;
@@ -311,11 +324,13 @@ static int open_dev(const char *name, struct saved *s)
 		return -1;
 	if (s->info.delay_us)
 		sys_blk_ctl(s->dev, HAKO_BLK_DELAY, (void *)(uintptr_t)testdev_delay_us);
+	if (pace_disks)
+		sys_blk_ctl(s->dev, HAKO_BLK_PACE, (void *)1);     /* -EINVAL: not a disk */
 	sys_blk_ctl(s->dev, HAKO_BLK_INFO, &s->info);
 	return 0;
 }
 
-static void restore_dev(struct saved *s, uint64_t delay_us)
+static void restore_dev(struct saved *s, uint64_t delay_us, int paced_before)
 {
 	struct hako_blk_set set = {
 		.mode = s->info.mode,
@@ -326,6 +341,8 @@ static void restore_dev(struct saved *s, uint64_t delay_us)
 	sys_blk_ctl(s->dev, HAKO_BLK_SET, &set);
 	if (delay_us)
 		sys_blk_ctl(s->dev, HAKO_BLK_DELAY, (void *)(uintptr_t)delay_us);
+	if (pace_disks)
+		sys_blk_ctl(s->dev, HAKO_BLK_PACE, (void *)(uintptr_t)(paced_before != 0));
 }
 
 static int table1(const struct options *o)
@@ -354,7 +371,7 @@ static int table1(const struct options *o)
 		s.info.policy = before.policy;
 		s.info.fixed_cpu = before.fixed_cpu;
 		s.info.iop = before.iop;
-		restore_dev(&s, before.delay_us);
+		restore_dev(&s, before.delay_us, before.paced);
 	}
 	return bad;
 }
@@ -381,7 +398,7 @@ static int table2_on(const struct options *o, const char *name)
 	s.info.policy = before.policy;
 	s.info.fixed_cpu = before.fixed_cpu;
 	s.info.iop = before.iop;
-	restore_dev(&s, before.delay_us);
+	restore_dev(&s, before.delay_us, before.paced);
 	return bad;
 }
 
@@ -397,7 +414,8 @@ static int usage(void)
 {
 	printf("usage: iotest DEV K LOOPS WAIT | iotest table1|table2|all [--loops N] [--longloops N]\n"
 	       "       [--reps R] [--ks LIST] [--waits LIST] [--devs NAMES] [--t2dev NAMES]"
-	       " [--t2wait N] [--t2loops N] [--t2iop on|off] [--pin on|off] [--counts on|off]\n");
+	       " [--t2wait N] [--t2loops N] [--t2iop on|off] [--pin on|off] [--counts on|off]"
+	       " [--pace on|off]\n");
 	return 2;
 }
 
@@ -430,6 +448,7 @@ int main(int argc, char **argv)
 		return usage();
 	pin_workers = o.pin;
 	count_runs = o.counts;
+	pace_disks = o.pace;
 	struct hako_blk_info any;
 	if (sys_blk_ctl(0, HAKO_BLK_INFO, &any) == 0)
 		iop_cpu = any.iop_cpu;

@@ -68,6 +68,8 @@ struct blkdev {
 	const struct blkdev_ops *ops;
 	void *priv;
 	uint64_t delay_us;           /* a fixed-delay device's service time; 0 for the others */
+	bool paced;                  /* a disk's: completions paced (ops->set_pace) ... */
+	volatile uint64_t paced_late;   /* ... and those QEMU had not finished in time */
 	struct drv_dev *dev;         /* the bound device (NULL without hardware: the ramdisk);
 	                              * paper 001's delivery policies retarget its interrupt */
 	/* The layer's: */

@@ -9,7 +9,7 @@
  * issuer, paper 001's mpio state) or a driver process's blk_process.h.
  * A driver uses only these fields of them:
  *   struct blkdev   name, blocks, ops, priv, dev, delay_us (set before
- *                   blk_register)
+ *                   blk_register); paced, paced_late (a disk's, below)
  *   struct blk_req  block, write, buf, buf_addr (read), drv (the driver's
  *                   own link while the request is in flight)
  * blk_register, blk_complete and blk_service_time are implemented by blk.c in the kernel and
@@ -24,6 +24,7 @@
 #ifndef HAKO_BLK_DRIVER_H
 #define HAKO_BLK_DRIVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BLK_SIZE  4096               /* bytes of a block, everywhere above the driver */
@@ -35,7 +36,15 @@ struct blkdev_ops {
 	int (*submit)(struct blkdev *d, struct blk_req *r);
 	/* Optional: set the service time of a device that has one (testdev), in µs. */
 	int (*set_delay)(struct blkdev *d, uint64_t us);
+	/* Optional (the disks): pace completions (uapi/hako_blk.h, HAKO_BLK_PACE)
+	 * or not, with no request in flight.  The driver keeps d->paced and
+	 * counts d->paced_late: each look at the end of a service time (or
+	 * BLK_PACE_TRIES - 1 more, one service time apart) that found QEMU
+	 * still working on the command. */
+	int (*set_pace)(struct blkdev *d, bool on);
 };
+
+#define BLK_PACE_TRIES 1000           /* looks before a paced disk lets the interrupt through */
 
 int blk_register(struct blkdev *d);                 /* -ENOSPC when the registry is full */
 void blk_complete(struct blk_req *r, int status);   /* once per request, any context */

@@ -30,6 +30,8 @@ struct blkdev {
 	const struct blkdev_ops *ops;
 	void *priv;
 	uint64_t delay_us;           /* not used by the process placement */
+	bool paced;                  /* not used by the process placement (never paced) */
+	uint64_t paced_late;
 	struct drv_dev *dev;
 };
 

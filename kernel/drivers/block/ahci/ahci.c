@@ -111,6 +111,8 @@ struct ahci_port {
 	uint32_t busy;                /* slots in flight */
 	struct blk_req *req[SLOTS_MAX];            /* the request in each busy slot */
 	struct blk_req *wait_head, *wait_tail;     /* waiting for a slot, linked by req->drv */
+	struct drv_timer gate;        /* paced (blk.paced): the command in flight's service time is up */
+	int gate_looks;               /* ... times it found the command still running */
 };
 
 struct ahci_hba {
@@ -203,22 +205,6 @@ static void issue(struct ahci_port *p, int slot, struct blk_req *r)
 	pwr(p, PX_CI, 1u << slot);
 }
 
-/* Caller holds p->lock.  Start waiting requests in the free slots. */
-static void issue_waiting(struct ahci_port *p)
-{
-	uint32_t free = p->hba->slots & ~p->busy;
-	while (p->wait_head && free) {
-		struct blk_req *r = p->wait_head;
-		p->wait_head = r->drv;
-		if (!p->wait_head)
-			p->wait_tail = NULL;
-		r->drv = NULL;
-		int slot = __builtin_ctz(free);
-		free &= free - 1;
-		issue(p, slot, r);
-	}
-}
-
 /*
  * The cost model's service time of one 4 KiB transfer (blk_service_time):
  * an Intel SSD DC S3700 (SATA), "Latency (average sequential)" 50 µs read,
@@ -228,12 +214,69 @@ static void issue_waiting(struct ahci_port *p)
 #define AHCI_MODEL_READ_NS  50000
 #define AHCI_MODEL_WRITE_NS 65000
 
+static uint64_t service_ns(const struct blk_req *r)
+{
+	return r->write ? AHCI_MODEL_WRITE_NS : AHCI_MODEL_READ_NS;
+}
+
+/* Caller holds p->lock.  Start waiting requests in the free slots; a paced
+ * port starts one when none is in flight, and the timer of its service time. */
+static void issue_waiting(struct ahci_port *p)
+{
+	uint32_t free = p->hba->slots & ~p->busy;
+	if (p->blk.paced && p->busy)
+		return;
+	while (p->wait_head && free) {
+		struct blk_req *r = p->wait_head;
+		p->wait_head = r->drv;
+		if (!p->wait_head)
+			p->wait_tail = NULL;
+		r->drv = NULL;
+		int slot = __builtin_ctz(free);
+		free &= free - 1;
+		issue(p, slot, r);
+		if (p->blk.paced) {
+			drv_timer_start(&p->gate, service_ns(r));
+			return;
+		}
+	}
+}
+
+/*
+ * A paced port's command has had its service time: let the port's
+ * interrupt through (PxIE), which the HBA raised when the command ended
+ * (PxIS holds it).  If QEMU has not finished the command yet (its PxCI
+ * bit still set, no error), the port stays masked and looks again one
+ * service time later: counted, since how many looks it takes depends on
+ * the host, and the boot may not repeat from there on.  After
+ * BLK_PACE_TRIES looks it lets the interrupt through whenever it comes.
+ * (Pacing turned off meanwhile: the interrupt is let through at once.)
+ */
+static void gate_open(void *arg)
+{
+	struct ahci_port *p = arg;
+	drv_lock(&p->lock);
+	struct blk_req *r = p->busy ? p->req[__builtin_ctz(p->busy)] : NULL;
+	bool running = r && (prd(p, PX_CI) & p->busy) && !(prd(p, PX_IS) & PXI_ERRORS);
+	if (p->blk.paced && running) {
+		p->blk.paced_late++;
+		if (++p->gate_looks < BLK_PACE_TRIES) {
+			drv_timer_start(&p->gate, service_ns(r));
+			drv_unlock(&p->lock);
+			return;
+		}
+	}
+	p->gate_looks = 0;
+	pwr(p, PX_IE, PXI_DHRS | PXI_ERRORS);
+	drv_unlock(&p->lock);
+}
+
 static int ahci_submit(struct blkdev *d, struct blk_req *r)
 {
 	struct ahci_port *p = d->priv;
 	if (!p->hba->s64 && r->buf_addr + BLK_SIZE > (1ull << 32))
 		return -EIO;                           /* the HBA cannot reach the buffer */
-	blk_service_time(r, r->write ? AHCI_MODEL_WRITE_NS : AHCI_MODEL_READ_NS);
+	blk_service_time(r, service_ns(r));
 	r->drv = NULL;
 	drv_lock(&p->lock);
 	if (p->wait_tail)
@@ -246,7 +289,20 @@ static int ahci_submit(struct blkdev *d, struct blk_req *r)
 	return 0;
 }
 
-static const struct blkdev_ops ahci_ops = { .submit = ahci_submit };
+/* Pacing on (uapi/hako_blk.h, HAKO_BLK_PACE): the port's interrupt held
+ * until a command's time is up; off: let through as the HBA raises it. */
+static int ahci_set_pace(struct blkdev *d, bool on)
+{
+	struct ahci_port *p = d->priv;
+	drv_lock(&p->lock);
+	d->paced = on;
+	if (!p->busy)
+		pwr(p, PX_IE, on ? 0 : PXI_DHRS | PXI_ERRORS);
+	drv_unlock(&p->lock);
+	return 0;
+}
+
+static const struct blkdev_ops ahci_ops = { .submit = ahci_submit, .set_pace = ahci_set_pace };
 
 /* ---- the interrupt -------------------------------------------------------------- */
 
@@ -298,6 +354,8 @@ static void port_interrupt(struct ahci_port *p)
 		p->req[slot] = NULL;
 	}
 	p->busy &= ~finished;
+	if (p->blk.paced && !p->busy)
+		pwr(p, PX_IE, 0);                      /* held until the next command's time is up */
 	issue_waiting(p);
 	drv_unlock(&p->lock);
 
@@ -411,6 +469,7 @@ static bool port_setup(struct ahci_hba *h, struct ahci_port *p, int no, int inde
 		return false;
 	}
 	drv_lock_init(&p->lock, "ahci-port");
+	drv_timer_init(&p->gate, gate_open, p);
 	p->blk.blocks = sectors / SECTORS_PER_BLOCK;
 	p->blk.ops = &ahci_ops;
 	p->blk.priv = p;

@@ -32,6 +32,13 @@
  * attached and stays masked.  A request is one 4 KiB block in one page,
  * so PRP1 alone describes it.
  *
+ * Paced completions (uapi/hako_blk.h, HAKO_BLK_PACE): each queue pair
+ * has one command in flight, the others wait in its list, and its MSI-X
+ * entry stays masked until the command's service time (NVME_MODEL_NS)
+ * has passed on the queue's CPU (a timer there); then it is let through
+ * and the controller's message, pending since it posted the completion,
+ * arrives.  The handler masks it again when the queue is empty.
+ *
  * Missing: no timeout for an I/O the controller never completes (QEMU
  * completes all); a CPU with 63 requests in flight refuses the next with
  * -EAGAIN instead of waiting; no shutdown notification; no namespace but 1.
@@ -50,6 +57,7 @@
 /* DMA pages: admin SQ, admin CQ, Identify data, then an SQ and a CQ per queue pair. */
 #define NVME_DMA_PAGES   (3 + 2 * NVME_QUEUES_MAX)
 #define NVME_ADMIN_NS    (2000ull * 1000 * 1000)   /* an admin command's time limit */
+#define NVME_ADMIN_STEP_US 50     /* an admin command's wait: looked at every 50 µs (admin_wait) */
 
 static const struct drv_manifest nvme_manifest = {
 	.ids = { { NVME_VENDOR, NVME_DEVICE } },
@@ -73,6 +81,9 @@ struct nvme_queue {
 	uint32_t phase;              /* the phase tag a new completion carries */
 	int inflight;
 	struct blk_req *slot[NVME_IO_DEPTH];   /* by command id */
+	struct blk_req *wait_head, *wait_tail; /* paced: waiting for the one in flight, by req->drv */
+	struct drv_timer gate;       /* paced: the command in flight's service time is up */
+	int gate_looks;              /* ... times it found the command still running */
 	struct nvme *ctrl;
 } __attribute__((aligned(64)));     /* no cache line shared with another CPU's queue */
 
@@ -154,18 +165,34 @@ static void cq_pop(struct nvme_queue *q)
 
 /* ---- admin commands (attach only, polled) ----------------------------------- */
 
-struct admin_wait { struct nvme_queue *q; };
-
-static bool admin_done(void *arg) { return cq_peek(((struct admin_wait *)arg)->q) != NULL; }
+/*
+ * Wait for the admin queue's next completion: busy-wait a step, then look,
+ * until it is there; -ETIMEDOUT after NVME_ADMIN_NS.  QEMU runs a command
+ * in its main loop, on a host thread, when the doorbell's write has
+ * scheduled it; a poll that looked at once and again and again would
+ * spin a number of turns that varies from boot to boot and under icount
+ * shift every later instruction of the boot.  A step long enough for QEMU
+ * to have finished makes the wait the same every boot.
+ */
+static int admin_wait(struct nvme_queue *q)
+{
+	for (uint64_t waited = 0;;) {
+		drv_delay_us(NVME_ADMIN_STEP_US);
+		waited += NVME_ADMIN_STEP_US * 1000ull;
+		if (cq_peek(q))
+			return 0;
+		if (waited >= NVME_ADMIN_NS)
+			return -ETIMEDOUT;
+	}
+}
 
 /* One admin command, waited for; 0, -EIO (its status), -ETIMEDOUT. */
 static int admin_cmd(struct nvme *n, struct nvme_sqe *cmd, uint32_t *result)
 {
 	struct nvme_queue *q = &n->admin;
-	struct admin_wait w = { q };
 	uint16_t cid = q->sq_tail;   /* one command at a time: any id not in use */
 	sq_push(n, q, cmd, cid);
-	if (drv_spin_until(admin_done, &w, NVME_ADMIN_NS) < 0) {
+	if (admin_wait(q) < 0) {
 		drv_log(n->dev, "admin command 0x%x timed out\n", cmd->cdw0 & 0xff);
 		return -ETIMEDOUT;
 	}
@@ -209,6 +236,86 @@ static int create_queue_pair(struct nvme *n, struct nvme_queue *q)
 /* ---- I/O -------------------------------------------------------------------- */
 
 /*
+ * The cost model's service time of one 4 KiB transfer (blk_service_time):
+ * an Intel SSD DC P3700 (NVMe), "Latency" 20 µs read and write, from its
+ * product brief (moderate confidence: a datasheet's typical figure; the
+ * model serves one request at a time, the device several).
+ */
+#define NVME_MODEL_NS 20000
+
+/* Put r in a free command slot of q and ring the doorbell; -EAGAIN if
+ * none is free.  Caller holds q->lock.  A paced queue starts the timer of
+ * r's service time. */
+static int issue(struct nvme *n, struct nvme_queue *q, struct blk_req *r)
+{
+	uint32_t lbas = BLK_SIZE >> n->lba_shift;
+	uint64_t lba = r->block * lbas;
+	struct nvme_sqe cmd = {
+		.cdw0 = r->write ? NVME_CMD_WRITE : NVME_CMD_READ,
+		.nsid = 1,
+		.prp1 = r->buf_addr,
+		.cdw10 = (uint32_t)lba,
+		.cdw11 = (uint32_t)(lba >> 32),
+		.cdw12 = lbas - 1,
+	};
+	int cid = -1;
+	if (q->inflight < q->depth - 1)        /* then the SQ has room too */
+		for (cid = 0; q->slot[cid]; cid++)
+			;
+	if (cid < 0)
+		return -EAGAIN;
+	q->slot[cid] = r;
+	q->inflight++;
+	sq_push(n, q, &cmd, (uint16_t)cid);
+	if (n->blk.paced)
+		drv_timer_start(&q->gate, NVME_MODEL_NS);
+	return 0;
+}
+
+/* Caller holds q->lock.  Issue the waiting requests: one if the queue is
+ * paced and empty, none if it is paced and busy, all if it is not paced
+ * (pacing turned off with requests waiting). */
+static void issue_waiting(struct nvme *n, struct nvme_queue *q)
+{
+	while (q->wait_head && !(n->blk.paced && q->inflight)) {
+		struct blk_req *r = q->wait_head;
+		q->wait_head = r->drv;
+		if (!q->wait_head)
+			q->wait_tail = NULL;
+		r->drv = NULL;
+		if (issue(n, q, r) < 0)
+			blk_complete(r, -EIO);     /* unpaced: 63 in flight already */
+	}
+}
+
+/*
+ * A paced queue's command has had its service time, on the queue's CPU:
+ * let the queue's MSI-X entry through.  If QEMU has not posted the
+ * completion yet, the entry stays masked and the queue looks again one
+ * service time later: counted, since how many looks it takes depends on
+ * the host, and the boot may not repeat from there on.  After
+ * BLK_PACE_TRIES looks it lets the message through whenever it comes.
+ * (Pacing turned off meanwhile: the entry is let through at once.)
+ */
+static void gate_open(void *arg)
+{
+	struct nvme_queue *q = arg;
+	struct nvme *n = q->ctrl;
+	drv_lock(&q->lock);
+	if (n->blk.paced && q->inflight && !cq_peek(q)) {
+		n->blk.paced_late++;
+		if (++q->gate_looks < BLK_PACE_TRIES) {
+			drv_timer_start(&q->gate, NVME_MODEL_NS);
+			drv_unlock(&q->lock);
+			return;
+		}
+	}
+	q->gate_looks = 0;
+	drv_irq_vector_mask(n->dev, q->qid, false);
+	drv_unlock(&q->lock);
+}
+
+/*
  * A queue's interrupt, on its CPU: take every completion the controller
  * has posted, complete its request, then tell the controller how far the
  * head has moved (one doorbell write for the lot).
@@ -234,6 +341,9 @@ static void nvme_irq(void *arg)
 	}
 	if (moved)
 		drv_write32(&n->regs, q->cq_db, q->cq_head);
+	if (n->blk.paced && q->inflight == 0)
+		drv_irq_vector_mask(n->dev, q->qid, true);   /* held until the next one's time is up */
+	issue_waiting(n, q);
 	drv_unlock(&q->lock);
 }
 
@@ -251,45 +361,48 @@ static struct nvme_queue *my_queue_locked(struct nvme *n)
 	}
 }
 
-/*
- * The cost model's service time of one 4 KiB transfer (blk_service_time):
- * an Intel SSD DC P3700 (NVMe), "Latency" 20 µs read and write, from its
- * product brief (moderate confidence: a datasheet's typical figure; the
- * model serves one request at a time, the device several).
- */
-#define NVME_MODEL_NS 20000
-
 static int nvme_submit(struct blkdev *d, struct blk_req *r)
 {
 	struct nvme *n = d->priv;
-	uint32_t lbas = BLK_SIZE >> n->lba_shift;
-	uint64_t lba = r->block * lbas;
-	struct nvme_sqe cmd = {
-		.cdw0 = r->write ? NVME_CMD_WRITE : NVME_CMD_READ,
-		.nsid = 1,
-		.prp1 = r->buf_addr,
-		.cdw10 = (uint32_t)lba,
-		.cdw11 = (uint32_t)(lba >> 32),
-		.cdw12 = lbas - 1,
-	};
 	struct nvme_queue *q = my_queue_locked(n);
-	int cid = -1;
-	if (q->inflight < q->depth - 1)        /* then the SQ has room too */
-		for (cid = 0; q->slot[cid]; cid++)
-			;
-	if (cid < 0) {
+	bool wait = n->blk.paced && (q->inflight || q->wait_head);
+	if (!wait && q->inflight >= q->depth - 1) {  /* the SQ is full */
 		drv_unlock(&q->lock);
 		return -EAGAIN;
 	}
-	q->slot[cid] = r;
-	q->inflight++;
 	blk_service_time(r, NVME_MODEL_NS);
-	sq_push(n, q, &cmd, (uint16_t)cid);
+	if (wait) {
+		r->drv = NULL;                 /* after the one in flight */
+		if (q->wait_tail)
+			q->wait_tail->drv = r;
+		else
+			q->wait_head = r;
+		q->wait_tail = r;
+	} else {
+		issue(n, q, r);                /* room checked above */
+	}
 	drv_unlock(&q->lock);
 	return 0;
 }
 
-static const struct blkdev_ops nvme_ops = { .submit = nvme_submit };
+/* Pacing on (uapi/hako_blk.h, HAKO_BLK_PACE): each queue's MSI-X entry
+ * held until its command's time is up; off: let through. */
+static int nvme_set_pace(struct blkdev *d, bool on)
+{
+	struct nvme *n = d->priv;
+	for (int i = 0; i < n->nqueues; i++) {
+		struct nvme_queue *q = &n->io[i];
+		drv_lock(&q->lock);
+		if (i == 0)
+			d->paced = on;         /* under a queue's lock: submit reads it under one */
+		if (!on || q->inflight == 0)
+			drv_irq_vector_mask(n->dev, q->qid, on);
+		drv_unlock(&q->lock);
+	}
+	return 0;
+}
+
+static const struct blkdev_ops nvme_ops = { .submit = nvme_submit, .set_pace = nvme_set_pace };
 
 /* ---- bring-up ----------------------------------------------------------------- */
 
@@ -399,6 +512,7 @@ static int make_io_queues(struct nvme *n)
 		struct nvme_queue *q = &n->io[i];
 		queue_init(n, q, i + 1, NVME_IO_DEPTH, 3 + 2 * i);
 		q->cpu = i;
+		drv_timer_init(&q->gate, gate_open, q);
 		int err = drv_irq_attach_vector(n->dev, q->qid, q->cpu, nvme_irq, q);
 		if (err == 0)
 			err = create_queue_pair(n, q);

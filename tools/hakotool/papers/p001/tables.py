@@ -336,14 +336,34 @@ def boots_with(boots: list[tuple[list[dict], dict]], dev: str, table: str) -> in
                if any(r["dev"] == dev and r["table"] == table for r in runs(records)))
 
 
-def boots_title(n: int) -> str:
-    """What a disk table's title adds: its figures do not repeat."""
-    return f" — not repeatable: median (min…max) of {n} boot{'s' if n != 1 else ''}"
+def boots_title(n: int, paced: bool = False) -> str:
+    """What a disk table's title adds: its figures come from N boots, which
+    do not repeat (unpaced) or repeat up to a late completion (PACED)."""
+    how = "paced" if paced else "not repeatable"
+    return f" — {how}: median (min…max) of {n} boot{'s' if n != 1 else ''}"
 
 
-def not_repeatable(n: int) -> str:
-    return (f"*Not repeatable:* the disk completes when QEMU's host threads do, so each boot "
-            f"gives other figures. Each cell is the median over {n} boot{'s' if n != 1 else ''} "
+def paced_late(boots: list[tuple[list[dict], dict]], dev: str) -> list[int] | None:
+    """Per boot with runs on DEV, its paced completions QEMU had not
+    finished in time (iotest --pace on); None if no run on DEV was paced."""
+    per_boot = [[r for r in runs(records) if r["dev"] == dev] for records, _ in boots]
+    if not any(r.get("paced") for rs in per_boot for r in rs):
+        return None
+    return [sum(int(r.get("paced_late", 0)) for r in rs) for rs in per_boot if rs]
+
+
+def not_repeatable(n: int, late: list[int] | None = None) -> str:
+    """The note under a disk's table: why its boots differ (unpaced), or
+    how many completions were late in each boot (paced: LATE)."""
+    if late is not None:
+        why = ("*Paced completions:* each command's interrupt was held at the device until its "
+               "datasheet service time had passed, so a boot repeats exactly up to its first "
+               "completion QEMU had not finished by then (late, per boot: "
+               f"{', '.join(map(str, late))}; from a late one on, the boot's figures may differ).")
+    else:
+        why = ("*Not repeatable:* the disk completes when QEMU's host threads do, so each boot "
+               "gives other figures.")
+    return (why + f" Each cell is the median over {n} boot{'s' if n != 1 else ''} "
             "of that boot's improvement, with the smallest and largest in brackets: "
             "median (min…max). The icount elapsed rows (the sum of all CPUs' work plus the "
             "time every CPU sat idle) hold the gaps in which all CPUs waited for the disk; "
@@ -475,9 +495,10 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
     devs, waits, ks = grid([icount, *tcg], "t1")
     for dev in devs:
         n = boots_with(boots, dev, "t1")
-        out.append(t1_title(dev) + (boots_title(n) if dev in DISKS else ""))
+        out.append(t1_title(dev) + (boots_title(n, paced_late(boots, dev) is not None)
+                                    if dev in DISKS else ""))
         if dev in DISKS:
-            out.append(not_repeatable(n))
+            out.append(not_repeatable(n, paced_late(boots, dev)))
         out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
     devs2, waits2, ks2 = grid([icount, *tcg], "t2")
     for dev in devs2:
@@ -490,15 +511,17 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
                        (", commands executed by the I/O processor, which interrupts the "
                         "policy's CPU at each completion (the paper's HD subsystem)"
                         if via_iop else "") +
-                       (boots_title(n) if dev in DISKS else ""))
+                       (boots_title(n, paced_late(boots, dev) is not None)
+                        if dev in DISKS else ""))
             if dev in DISKS:
-                out.append(not_repeatable(n))
+                out.append(not_repeatable(n, paced_late(boots, dev)))
             out.append(markdown("policy · figure", ks2, table2_rows(dev, sources, ks2, wait)))
     if "nvme0" in devs and "ahci0" in devs:
         n = boots_with(boots, "nvme0", "t1")
         out.append("### NVMe (per-CPU queues, MSI-X per queue) against AHCI funnel / symmetric: "
-                   "improvement over AHCI funnelled (1a), %, Table 1's grid" + boots_title(n))
-        out.append(not_repeatable(n) +
+                   "improvement over AHCI funnelled (1a), %, Table 1's grid" +
+                   boots_title(n, paced_late(boots, "nvme0") is not None))
+        out.append(not_repeatable(n, paced_late(boots, "nvme0")) +
                    " Each boot's NVMe runs are set against its own AHCI funnelled runs. "
                    "AHCI symmetric (1b, interrupts to the master) is Table 1's ahci0 row; "
                    "NVMe symmetric: every CPU submits on its own queue pair and takes its "
