@@ -88,9 +88,11 @@ static inline uint64_t *arch_thread_words(struct thread *t)
  * dropped.  Interrupts are off and stay off; the running thread resumes
  * below, by an arch_switch into it, as after arch_switch.
  */
-static inline __attribute__((always_inline))
-void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
-			 volatile uint32_t *release, uint32_t value)
+static inline void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
+				       volatile uint32_t *release, uint32_t value)
+	__attribute__((always_inline));
+static inline void arch_switch_to_user(uint64_t *save_rsp, struct thread *next, long result,
+				       volatile uint32_t *release, uint32_t value)
 {
 	uint64_t frame = next->kstack + KSTACK_SIZE - sizeof(struct trapframe);
 	register volatile uint32_t *rel __asm__("r8") = release;
