@@ -157,6 +157,18 @@ def test_table_side_by_side_with_ratios(sitting):
     assert "spectre_v2: Mitigation: Retpolines" in text and "meltdown" not in text
 
 
+def test_sel4_quoted_beside_hakos_call_round_trip(sitting):
+    text = peer.render(sitting)
+    assert "seL4 in the same emulator, quoted:" in text and "not run by this harness" in text
+    assert "| Call + ReplyRecv round trip, sel4bench's 8-instruction loop subtracted | 421 |" in text
+    assert "Hako's sync_roundtrip_call_nodata_fast: not in this sitting." in text
+    write(sitting, "bench-peer-hako-ispc", [bench_line("sync_roundtrip_4k_fast", 2538),
+                                            bench_line("sync_roundtrip_call_nodata_fast", 842)])
+    text = peer.render(sitting)
+    assert "842 instructions, 2.00× seL4's Call + ReplyRecv (421)" in text
+    assert row(text, peer.CALL_ROW)[1:3] == ["842", "—"]
+
+
 def test_where_hako_is_slower_is_said_plainly(sitting):
     text = peer.render(sitting)
     assert row(text, "spawn + exit + wait")[-1] == "**Hako**"

@@ -91,6 +91,28 @@ MODELLED_VARIANT = "default"
 # Hako's side: (run name, the bench whose profile it boots).
 HAKO_RUNS = (("bench-peer-hako-sys", "sys"), ("bench-peer-hako-ispc", "ispc"))
 
+# Hako's server round trip nearest seL4's Call + ReplyRecv: ispc_call and
+# ispc_reply_recv, the message in registers, the fastpath, one CPU.
+CALL_ROW = ("request + reply, no data, one CPU (Hako ispc_call + ispc_reply_recv, the message "
+            "in registers, fast)")
+CALL_FIGURE = "sync_roundtrip_call_nodata_fast"
+
+# seL4 beside it, quoted (this harness does not build seL4: it is in no
+# package registry): x86_64, release build, sel4bench's IPC benchmark with
+# its own rdtsc pairs, booted once in exactly Hako's QEMU set-up; guest
+# instructions, the same on every run.
+SEL4_SETUP = ("seL4 (x86_64, release build, sel4bench's IPC benchmark: fastpath, two address "
+              "spaces, no message words), booted in Hako's QEMU set-up (QEMU 10, pc, -cpu max, "
+              "-icount shift=0,sleep=off, 128 MiB, one CPU) and timed by its own rdtsc pairs; "
+              "quoted from that one measurement, not run by this harness (seL4 is not packaged "
+              "where Hako's tools come from)")
+SEL4 = (("seL4_Call, one way", 194),
+        ("seL4_ReplyRecv, one way", 221),
+        ("Call + ReplyRecv round trip, sel4bench's 8-instruction loop subtracted", 421),
+        ("Call + ReplyRecv round trip, a plain rdtsc difference (as Hako's)", 429),
+        ("null system call, net (raw 113)", 100))
+SEL4_ROUND_TRIP = 421
+
 # The table: (measure, Hako's run and figure or None, Linux's figure).
 ROWS = (
     ("null system call (Hako sys_null, Linux getppid)",
@@ -113,6 +135,9 @@ ROWS = (
      ("ispc", "sync_roundtrip_4k_fast"), "unix_4k_same_cpu"),
     ("request + reply, 4 KiB each way, one CPU (Hako ISPC baseline)",
      ("ispc", "sync_roundtrip_4k_baseline"), "unix_4k_same_cpu"),
+    (CALL_ROW, ("ispc", CALL_FIGURE), "unix_64b_same_cpu"),
+    ("request + reply, 4 KiB each way, one CPU (Hako ispc_call + ispc_reply_recv, fast)",
+     ("ispc", "sync_roundtrip_call_4k_fast"), "unix_4k_same_cpu"),
     ("Unix socket round trip, 64 B each way, cross-CPU", None, "unix_64b_cross_cpu"),
     ("Unix socket round trip, 4 KiB each way, cross-CPU", None, "unix_4k_cross_cpu"),
     ("pipe round trip, 4 KiB each way, one CPU", None, "pipe_4k_same_cpu"),
@@ -472,4 +497,20 @@ def render(results: Path) -> str:
     mitigated = sorted(f"{k}: {v}" for k, v in vd.items() if v != "Not affected")
     if mitigated:
         lines += ["Linux default mitigations on this CPU model: " + "; ".join(mitigated) + "."]
+    lines += [""] + sel4_lines(fig)
     return "\n".join(lines) + "\n"
+
+
+def sel4_lines(fig: Figures) -> list[str]:
+    """seL4's IPC figures, quoted, and Hako's server round trip against them."""
+    lines = ["seL4 in the same emulator, quoted: " + SEL4_SETUP + ".", ""]
+    lines += markdown_table([(what, fmt(n)) for what, n in SEL4], ("seL4", "guest instructions"))
+    hako = fig.hako.get("ispc", {}).get(CALL_FIGURE)
+    if hako is None:
+        lines += ["", f"Hako's {CALL_FIGURE}: not in this sitting."]
+    else:
+        lines += ["", f"Hako's round trip nearest it ({CALL_ROW.split('(', 1)[1].rstrip(')')}): "
+                  f"{fmt(hako)} instructions, {hako / SEL4_ROUND_TRIP:.2f}× seL4's Call + "
+                  f"ReplyRecv ({SEL4_ROUND_TRIP}); against its plain rdtsc difference "
+                  f"({SEL4[3][1]}) {hako / SEL4[3][1]:.2f}×."]
+    return lines
