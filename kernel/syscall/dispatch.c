@@ -44,12 +44,15 @@ void syscall_dispatch(struct trapframe *tf)
 	int64_t r = -ENOSYS;
 	if (irq_trace)
 		preempt_trace_set_ctx(nr < HAKO_PERF_MAX_CALLS ? HAKO_PERF_CTX_CALL(nr) : HAKO_PERF_CTX_TRAP);
-	if (nr >= SYSCALL_FIRST_WORDS && nr < syscall_count)
+	bool words = nr >= SYSCALL_FIRST_WORDS && nr < syscall_count;
+	if (words)
 		arch_irq_disable();          /* as the words calls always run (ipc/ispc_call.c) */
 	if (nr < syscall_count)
 		r = syscall_table[nr].fn(arch_syscall_arg(tf, 0), arch_syscall_arg(tf, 1),
 					 arch_syscall_arg(tf, 2), arch_syscall_arg(tf, 3),
 					 arch_syscall_arg(tf, 4), arch_syscall_arg(tf, 5));
+	if (words)
+		arch_irq_enable();           /* the exit work runs as after every other call */
 	arch_syscall_set_result(tf, r);
 	exit_work();
 }
