@@ -239,6 +239,28 @@ def test_plan_run_with_fake_qemu(fake_env):
     assert len(lines) == 6
 
 
+def test_plan_run_writes_each_step_and_boot_time(fake_env):
+    fake_env["FAKE_QEMU_OUT"] = ktest_console(("pmm", True))
+    root = Path(fake_env["HAKO_ROOT"])
+    plan = Plan(steps=("boots", "coverage"), boots=(BootCase("pc", 1), BootCase("pc", 2)))
+    testall.run_test_all(plan=plan, root=root, env=fake_env, out=io.StringIO(),
+                         err=io.StringIO())
+    rows = [line.split("\t") for line in
+            (root / testall.TIMES_FILE).read_text().splitlines()]
+    assert rows[0] == ["kind", "name", "seconds"]
+    named = {(kind, name) for kind, name, _ in rows[1:]}
+    assert named == {("step", "boots"), ("step", "coverage"), ("boot", "test-pc-smp1"),
+                     ("boot", "test-pc-smp2"), ("total", "steps")}
+    seconds = [float(s) for _, _, s in rows[1:-1]]
+    assert seconds == sorted(seconds, reverse=True)
+
+
+def test_times_table_adds_up_the_steps_only():
+    text = testall.times_table([("boot", "b", 3.0), ("step", "boots", 2.0), ("step", "host", 0.5)])
+    assert text.splitlines() == ["kind\tname\tseconds", "boot\tb\t3.0", "step\tboots\t2.0",
+                                 "step\thost\t0.5", "total\tsteps\t2.5"]
+
+
 def test_plan_run_counts_skips_and_coverage(fake_env):
     fake_env["FAKE_QEMU_OUT"] = ktest_console(("pmm", True)) + (
         '@@ {"kind":"ktest","name":"nic","skipped":true,"reason":"no NIC pair"}\r\n')

@@ -41,6 +41,8 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from . import paths
@@ -66,6 +68,9 @@ HOST_TESTS_DIR = "build/host-tests"
 # pytest's JUnit XML report of the harness tests, for CI (build/junit/pytest.xml).
 JUNIT_XML = "build/junit/pytest.xml"
 PYTEST_ARGV = ("-m", "pytest", "-q", f"--junitxml={JUNIT_XML}", "tests/harness")
+# Where a run leaves how long each step and each boot took (wall seconds), slowest
+# first: the list to read when `make test` grows past its time.
+TIMES_FILE = "build/test-times.tsv"
 
 
 # ----------------------------------------------------------------------
@@ -230,6 +235,17 @@ def summary_line(passed: int, failed: int, skipped: int) -> str:
     return f"{passed} passed, {failed} failed, {skipped} skipped"
 
 
+def times_table(times: list[tuple[str, str, float]]) -> str:
+    """TIMES_FILE's text: kind, name and wall seconds a line, slowest first, then the total
+    of the steps (boots run side by side, so theirs add up to more than their step)."""
+    lines = ["kind\tname\tseconds"]
+    for kind, name, seconds in sorted(times, key=lambda t: -t[2]):
+        lines.append(f"{kind}\t{name}\t{seconds:.1f}")
+    total = sum(seconds for kind, _, seconds in times if kind == "step")
+    lines.append(f"total\tsteps\t{total:.1f}")
+    return "\n".join(lines) + "\n"
+
+
 # ----------------------------------------------------------------------
 # Running.
 # ----------------------------------------------------------------------
@@ -291,10 +307,24 @@ class TestAll:
         self.reporter = Reporter(sys.stdout if out is None else out)
         self._built: dict[str, bool] = {}
         self._booted: list[tuple[list, tuple]] = []   # (records, kinds) of each boot
+        self._times: list[tuple[str, str, float]] = []  # (kind, name, seconds): TIMES_FILE
+        self._times_lock = threading.Lock()            # boots end on run_ordered's threads
+
+    def _took(self, kind: str, name: str, since: float) -> None:
+        with self._times_lock:
+            self._times.append((kind, name, time.monotonic() - since))
 
     def run(self) -> int:
         for step in self.plan.steps:
+            since = time.monotonic()
             getattr(self, f"step_{step}")()
+            self._took("step", step, since)
+        times = self.root / TIMES_FILE
+        try:
+            times.parent.mkdir(parents=True, exist_ok=True)
+            times.write_text(times_table(self._times), encoding="utf-8")
+        except OSError as exc:
+            self.err.write(f"test-all: cannot write {TIMES_FILE}: {exc}\n")
         r = self.reporter
         r.out.write(summary_line(r.passed, r.failed, r.skipped) + "\n")
         r.out.flush()
@@ -367,9 +397,12 @@ class TestAll:
         self.reporter.add(items)
 
     def _boot(self, case: BootCase, name: str) -> BootOutcome:
-        return run_boot(case.profile(), name, case.timeout, quiet=True,
-                        announce=False, build=False, root=self.root,
-                        env=self.env, err=self.err)
+        since = time.monotonic()
+        outcome = run_boot(case.profile(), name, case.timeout, quiet=True,
+                           announce=False, build=False, root=self.root,
+                           env=self.env, err=self.err)
+        self._took("boot", name, since)
+        return outcome
 
     def _arch_built(self, case: BootCase, label: str) -> bool:
         """A second arch's kernel is built; without its tools `label` is skipped."""
