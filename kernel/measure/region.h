@@ -43,5 +43,8 @@
  * (vclock.h). */
 #define sync_irq_begin()          arch_region_mark(HAKO_SYNC_IRQ_BEGIN, 0)
 #define sync_irq_end()            arch_region_mark(HAKO_SYNC_IRQ_END, 0)
+/* Under the plugin, wait (host time, no guest work) until (*word & mask) == value. */
+#define sync_host_wait(word, mask, value) \
+	arch_region_mark_arg2(HAKO_SYNC_HOST_WAIT, 0, word, (uint64_t)(mask) << 32 | (uint32_t)(value))
 
 #endif

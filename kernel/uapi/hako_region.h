@@ -49,6 +49,12 @@
 #define HAKO_SYNC_SERVICE        11            /* device id takes request %rax, serving it %rdx ns */
 #define HAKO_SYNC_IRQ_BEGIN      12            /* an interrupt's handler (or work like one) starts */
 #define HAKO_SYNC_IRQ_END        13            /* ... and ends */
+/* Not a clock event: the plugin holds this vCPU, in host time and with no
+ * guest instruction run, until the 32-bit word at %rax has (word & mask) ==
+ * value, %rdx = mask << 32 | value (or until a limit of host time): what a
+ * device model on QEMU's main loop writes to guest memory when it is done,
+ * so the look that follows finds it done in every run. */
+#define HAKO_SYNC_HOST_WAIT      14
 
 #define HAKO_SYNC_LOCK           1             /* a spinlock's address */
 #define HAKO_SYNC_THREAD         2             /* a thread's address: woken or switched out, runs again */

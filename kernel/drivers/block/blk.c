@@ -93,6 +93,11 @@ void blk_service_time(struct blk_req *r, uint64_t ns)
 	sync_service(BLK_SYNC_DEVICE, r, ns);
 }
 
+void blk_host_wait(const volatile uint32_t *word, uint32_t mask, uint32_t value)
+{
+	sync_host_wait(word, mask, value);
+}
+
 int blk_io_frame(struct blkdev *d, uint64_t block, void *va, uint64_t pa, bool write)
 {
 	if (block >= d->blocks)

@@ -54,6 +54,12 @@ void blk_complete(struct blk_req *r, int status);   /* once per request, any con
  * (AHCI, NVMe) give a datasheet's latency here: QEMU completes their
  * requests when its host threads do, which no clock of the model sees. */
 void blk_service_time(struct blk_req *r, uint64_t ns);
+/* A paced disk's service time is up and it is about to look whether QEMU
+ * finished the command: under the cost model, hold this vCPU (host time, no
+ * guest instruction) until the device has written (*word & mask) == value
+ * to guest memory, so the look finds it done in every run (the plugin's
+ * HAKO_SYNC_HOST_WAIT).  Without the plugin it does nothing. */
+void blk_host_wait(const volatile uint32_t *word, uint32_t mask, uint32_t value);
 
 /* struct blkdev and struct blk_req, as the placement defines them. */
 #ifdef HAKO_DRVENV_PROCESS

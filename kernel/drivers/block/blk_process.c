@@ -63,8 +63,13 @@ void blk_complete(struct blk_req *r, int status)
 	sys_drv_ctl(HAKO_DRV_BLK_DONE, &done);
 }
 
-/* A driver process does not mark service times for the cost model. */
+/* A driver process does not mark service times for the cost model, nor
+ * wait for the host under it. */
 void blk_service_time(struct blk_req *r, uint64_t ns)
+{
+}
+
+void blk_host_wait(const volatile uint32_t *word, uint32_t mask, uint32_t value)
 {
 }
 

@@ -133,6 +133,12 @@ static void wr(struct ahci_hba *h, uint32_t off, uint32_t v) { drv_write32(&h->r
 static uint32_t prd(struct ahci_port *p, uint32_t off) { return rd(p->hba, p->base + off); }
 static void pwr(struct ahci_port *p, uint32_t off, uint32_t v) { wr(p->hba, p->base + off, v); }
 
+/* The first word of the D2H Register FIS the HBA writes when a command ends. */
+static volatile uint32_t *d2h_word(struct ahci_port *p)
+{
+	return (volatile uint32_t *)(p->mem + PM_RFIS + RFIS_D2H);
+}
+
 static volatile struct ahci_cmd_header *header(struct ahci_port *p, int slot)
 {
 	return (volatile struct ahci_cmd_header *)(p->mem + PM_CLIST) + slot;
@@ -201,6 +207,8 @@ static void issue(struct ahci_port *p, int slot, struct blk_req *r)
 	      r->buf_addr, BLK_SIZE, r->write);
 	p->req[slot] = r;
 	p->busy |= 1u << slot;
+	if (p->blk.paced)                              /* gate_open waits for the HBA's D2H FIS */
+		*d2h_word(p) = 0;
 	drv_barrier();                                 /* the command is in memory before PxCI */
 	pwr(p, PX_CI, 1u << slot);
 }
@@ -245,7 +253,10 @@ static void issue_waiting(struct ahci_port *p)
 /*
  * A paced port's command has had its service time: let the port's
  * interrupt through (PxIE), which the HBA raised when the command ended
- * (PxIS holds it).  If QEMU has not finished the command yet (its PxCI
+ * (PxIS holds it).  Under the cost model the vCPU is first held until
+ * the HBA has written the command's D2H FIS (issue cleared its first
+ * byte), on QEMU's main loop, so the look finds it done.  If QEMU has not
+ * finished the command yet (its PxCI
  * bit still set, no error), the port stays masked and looks again one
  * service time later: counted, since how many looks it takes depends on
  * the host, and the boot may not repeat from there on.  After
@@ -256,6 +267,8 @@ static void gate_open(void *arg)
 {
 	struct ahci_port *p = arg;
 	drv_lock(&p->lock);
+	if (p->blk.paced && p->busy)               /* the command's end, under the cost model */
+		blk_host_wait(d2h_word(p), 0xff, FIS_TYPE_D2H);
 	struct blk_req *r = p->busy ? p->req[__builtin_ctz(p->busy)] : NULL;
 	bool running = r && (prd(p, PX_CI) & p->busy) && !(prd(p, PX_IS) & PXI_ERRORS);
 	if (p->blk.paced && running) {

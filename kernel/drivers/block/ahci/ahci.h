@@ -127,6 +127,7 @@ struct ahci_prd {
 /* Received-FIS area: 256 bytes (4.2.1). */
 #define RFIS_BYTES       256
 #define RFIS_D2H         0x40        /* where the last D2H Register FIS lands */
+#define FIS_TYPE_D2H     0x34        /* its first byte (SATA 10.5.6) */
 
 /* Register Host-to-Device FIS (SATA 10.5.5), 5 dwords. */
 #define FIS_TYPE_H2D     0x27

@@ -290,7 +290,9 @@ static void issue_waiting(struct nvme *n, struct nvme_queue *q)
 
 /*
  * A paced queue's command has had its service time, on the queue's CPU:
- * let the queue's MSI-X entry through.  If QEMU has not posted the
+ * let the queue's MSI-X entry through.  Under the cost model the vCPU is
+ * first held until QEMU's main loop has posted the completion entry (its
+ * phase bit flipped), so the look finds it.  If QEMU has not posted the
  * completion yet, the entry stays masked and the queue looks again one
  * service time later: counted, since how many looks it takes depends on
  * the host, and the boot may not repeat from there on.  After
@@ -302,6 +304,8 @@ static void gate_open(void *arg)
 	struct nvme_queue *q = arg;
 	struct nvme *n = q->ctrl;
 	drv_lock(&q->lock);
+	if (n->blk.paced && q->inflight)           /* its completion entry, under the cost model */
+		blk_host_wait(&q->cq[q->cq_head].dw3, 1u << 16, (uint32_t)q->phase << 16);
 	if (n->blk.paced && q->inflight && !cq_peek(q)) {
 		n->blk.paced_late++;
 		if (++q->gate_looks < BLK_PACE_TRIES) {
