@@ -172,13 +172,15 @@ static void cq_pop(struct nvme_queue *q)
  * scheduled it; a poll that looked at once and again and again would
  * spin a number of turns that varies from boot to boot and under icount
  * shift every later instruction of the boot.  A step long enough for QEMU
- * to have finished makes the wait the same every boot.
+ * to have finished makes the wait the same every boot; under the cost
+ * model the vCPU is held until it has (blk_host_wait), whatever the host's load.
  */
 static int admin_wait(struct nvme_queue *q)
 {
 	for (uint64_t waited = 0;;) {
 		drv_delay_us(NVME_ADMIN_STEP_US);
 		waited += NVME_ADMIN_STEP_US * 1000ull;
+		blk_host_wait(&q->cq[q->cq_head].dw3, 1u << 16, (uint32_t)q->phase << 16);
 		if (cq_peek(q))
 			return 0;
 		if (waited >= NVME_ADMIN_NS)
