@@ -150,8 +150,8 @@ BENCHES: dict[str, Bench] = {
     # shipped profile side by side; each pass's memory side (its cycles
     # beyond one per instruction) judged against the published rate.
     "bandwidth": Bench(
-        profile=Profile(machine="pc", smp=4, mode="icount", words=("kperf", "--copy")),
-        timeout=600.0,
+        profile=Profile(machine="pc", smp=4, mode="icount", words=("kperf", "--copy", "--bw")),
+        timeout=1200.0,
         about="the cost model's memory read, zero and copy rates (kperf --copy, 256 KiB) in MB/s "
               "per shipped profile beside published figures, the memory side (what the overlap "
               f"model allows) judged within {bandwidth.TOLERANCE:.0%}, pc, 4 CPUs, icount, ~1 min",
