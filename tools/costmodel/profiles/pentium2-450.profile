@@ -84,8 +84,10 @@ stream.window = 40
 stream.mem_line_cycles = 18
 
 # --- stores and write-backs (cache.h, model.h) ---
-# [P6-WA] [LMB] L. McVoy and C. Staelin, lmbench (USENIX 1996), of the same core: the P6's store "turns into a read followed by a
-#      write" (the line is read for ownership and filled: write-allocate).
+# [P6-WA] L. McVoy and C. Staelin, "lmbench: Portable tools for performance
+#      analysis" (USENIX 1996), of the Pentium Pro, the same core: its store
+#      "turns into a read followed by a write" (the line is read for
+#      ownership and filled: write-allocate).
 # [P6-BUS] Pentium Pro processor datasheet (Intel, 1996), DBSY#/DRDY#: a
 #      full line takes four data transfer clocks of 8 bytes; the request
 #      is issued across two clocks (U. Maryland CMSC 411 notes on the P6
