@@ -142,6 +142,11 @@
  * 3 one thread's reads from a disk). */
 #define REGION_VCLOCK               0xd50
 
+/* kperf --copy --bw (user/kperf/bw.c, the lmbench-style passes of the cost
+ * model's bandwidth bench): + (0 rd, 1 wr, 2 bcopy). */
+#define REGION_KPERF_BW             0xd58
+#define REGION_KPERF_BW_OPS         3
+
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K
  * for a K known only at run time, 0 <= K < 16 (another K marks nothing).

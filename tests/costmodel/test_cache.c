@@ -65,13 +65,13 @@ TEST(hierarchy_fills_every_level_on_a_miss)
 	CHECK(cm_cache_init(&l1, &(struct cm_cache_geom){ 1024, 2, 64, 1 }));
 	CHECK(cm_cache_init(&l2, &(struct cm_cache_geom){ 4096, 4, 64, 10 }));
 	CHECK(cm_cache_init(&l3, &(struct cm_cache_geom){ 16384, 4, 64, 40 }));
-	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000), CM_MEM);
-	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000), CM_L1);
+	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000, NULL), CM_MEM);
+	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000, NULL), CM_L1);
 	/* Push 0x1000 out of L1 (set 0: two more lines), keep it in L2. */
-	cm_hier_access(&l1, &l2, &l3, 0x1000 + 512);
-	cm_hier_access(&l1, &l2, &l3, 0x1000 + 1024);
-	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000), CM_L2);
-	CHECK_EQ(cm_hier_access(&l1, &l2, NULL, 0x9000), CM_MEM);
+	cm_hier_access(&l1, &l2, &l3, 0x1000 + 512, NULL);
+	cm_hier_access(&l1, &l2, &l3, 0x1000 + 1024, NULL);
+	CHECK_EQ(cm_hier_access(&l1, &l2, &l3, 0x1000, NULL), CM_L2);
+	CHECK_EQ(cm_hier_access(&l1, &l2, NULL, 0x9000, NULL), CM_MEM);
 	CHECK_EQ(l3.misses, 3);
 	cm_cache_free(&l1);
 	cm_cache_free(&l2);
@@ -95,7 +95,7 @@ TEST(wbinvd_empties_every_level)
 	cm_core_data(&c, 0x1000, 0x1000, false);
 	CHECK_EQ(c.n.v[CM_L1D_MISS], 1);
 	CHECK_EQ(c.n.v[CM_L3_MISS], 2);
-	cm_core_empty_caches(&c);
+	cm_core_empty_caches(&c, true);
 	CHECK(!cm_cache_holds(&c.l1d, 0x1000) && !cm_cache_holds(&c.l2, 0x1000) && !cm_cache_holds(&l3, 0x1000));
 	CHECK(!cm_cache_holds(&c.l1i, 0x2000));
 	cm_core_data(&c, 0x1000, 0x1000, false);

@@ -24,6 +24,8 @@ static const char good[] =
 	"l3.size = 0\nl3.ways = 0\nl3.line = 0\nl3.latency = 0\n"
 	"mem.latency = 300\n"
 	"stream.fills = 3\nstream.window = 126\nstream.mem_line_cycles = 84\n"
+	"mem.write_allocate = 0\nmem.store_miss_cycles = 9\nmem.writeback_cycles = 27\n"
+	"mem.writeback_buffer = 1\n"
 	"io.port_read_cycles = 1792\nio.port_write_cycles = 1624\n"
 	"io.mmio_read_cycles = 1792\nio.mmio_write_cycles = 84\nio.lapic_cycles = 63\n";
 
@@ -54,6 +56,22 @@ TEST(parses_a_good_profile)
 	CHECK_EQ(p.mem_latency, 300);
 	CHECK_EQ(p.stream.fills, 3);
 	CHECK_EQ(p.stream.mem_line_cycles, 84);
+	CHECK_EQ(p.write.allocate, 0);
+	CHECK_EQ(p.write.store_miss_cycles, 9);
+	CHECK_EQ(p.write.writeback_cycles, 27);
+	CHECK_EQ(p.write.writeback_buffer, 1);
+}
+
+TEST(write_switches_are_zero_or_one)
+{
+	struct cm_profile p;
+	char err[256] = "";
+	CHECK_EQ(cm_profile_parse(edited("mem.write_allocate = 0", "mem.write_allocate = 2"), "x", &p,
+				  err, sizeof err), -1);
+	CHECK(strstr(err, "mem.write_allocate") != NULL);
+	CHECK_EQ(cm_profile_parse(edited("mem.writeback_buffer = 1", "mem.writeback_buffer = 3"), "x",
+				  &p, err, sizeof err), -1);
+	CHECK(strstr(err, "0 or 1") != NULL);
 }
 
 TEST(missing_key_is_named)

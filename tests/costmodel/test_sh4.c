@@ -149,7 +149,7 @@ TEST(sh7751r_has_no_l2_and_misses_go_to_memory)
 	CHECK_EQ(c.n.v[CM_ITLB_MISS], 0);                                   /* P1 code: no ITLB */
 	cm_core_mmio_untranslated(&c, true);
 	CHECK_EQ(c.n.v[CM_IO_CYCLES], p.io.mmio_write);
-	cm_core_empty_caches(&c);
+	cm_core_empty_caches(&c, true);
 	cm_core_free(&c);
 }
 

@@ -125,7 +125,7 @@ TEST(emptying_the_caches_forgets_the_streams)
 	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
 	touch(&c, 0, 1);
 	touch(&c, 1, 1);
-	cm_core_empty_caches(&c);
+	cm_core_empty_caches(&c, true);
 	touch(&c, 2, 1);
 	CHECK_EQ(c.n.v[CM_STREAM_MISS], 1);
 	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100 + 30 + 100);

@@ -1,13 +1,15 @@
 """The cost model's bandwidth bench (hakotool/bandwidth.py) on canned
-`kperf --copy` lines, and the slowdown bench's table (hakotool/modelspeed.py)."""
+`kperf --copy --bw` lines, and the slowdown bench's table (hakotool/modelspeed.py)."""
 import json
 
 from hakotool import bandwidth, modelspeed
 
 
-def joined(cycles, memory=None):
-    """kperf --copy's joined lines at 256 KiB; CYCLES: {(op, case): cycles per pass};
-    MEMORY: {(op, case): (mem_cycles, walk_cycles)} where the pass has them."""
+def joined(cycles, memory=None, lmbench=None):
+    """kperf --copy --bw's joined lines.  CYCLES: {(op, case): cycles per pass}
+    of kperf --copy's at 256 KiB (op read, zero or copy); MEMORY: {(op, case):
+    (mem_cycles, walk_cycles)} where the pass has them; LMBENCH: {op: (bytes,
+    cycles)} of the lmbench-style passes (op rd, wr or bcopy)."""
     out = []
     for (op, case), cyc in cycles.items():
         kind = "kperf-copy" if op == "copy" else "kperf-bw"
@@ -19,6 +21,10 @@ def joined(cycles, memory=None):
         if kind == "kperf-bw":
             record["op"] = op
         out.append(record)
+    for op, (size, cyc) in (lmbench or {}).items():
+        out.append({"kind": "kperf-bwmem", "op": op, "bytes": size, "case": "steady", "n": 1,
+                    "model": {"profile": "t", "per_iter": {"cycles": cyc, "mem_cycles": cyc // 2,
+                                                           "walk_cycles": 0}}})
     out.append({"kind": "kperf-copy", "bytes": 1024, "case": "worst",
                 "model": {"per_iter": {"cycles": 1}}})       # another size: not a rate
     return out
@@ -27,6 +33,15 @@ def joined(cycles, memory=None):
 def test_rates_are_bytes_times_mhz_over_cycles():
     per = bandwidth.rates(joined({("read", "worst"): 262144, ("copy", "best"): 131072}), 200.0)
     assert per == {("read", "worst"): 200.0, ("copy", "best"): 400.0}
+
+
+def test_the_zero_pass_is_the_write_row_and_lmbench_passes_use_their_own_size():
+    records = joined({("zero", "worst"): 262144},
+                     lmbench={"rd": (1 << 24, 1 << 24), "wr": (1 << 24, 1 << 23),
+                              "bcopy": (1 << 24, 1 << 25), "frd": (1 << 24, 1)})
+    per = bandwidth.rates(records, 100.0)
+    assert per == {("write", "worst"): 100.0, ("read", "lmbench"): 100.0,
+                   ("write", "lmbench"): 200.0, ("copy", "lmbench"): 50.0}
 
 
 def test_memory_side_is_mem_plus_walk_cycles_and_needs_both():
@@ -44,43 +59,55 @@ def test_verdict_holds_within_the_tolerance_of_the_published_range():
     assert bandwidth.verdict("pentiumpro200", "read", high * (1 + tol)) == "holds"
     assert bandwidth.verdict("pentiumpro200", "read", low * (1 - tol) - 1) == "FAILS"
     assert bandwidth.verdict("pentiumpro200", "read", high * (1 + tol) + 1) == "FAILS"
-    assert bandwidth.verdict("modern", "zero", 1000.0) == ""      # nothing published
+    assert bandwidth.verdict("modern", "write", 1000.0) == ""      # nothing published
     assert bandwidth.verdict("pentiumpro200", "read", None) == ""
+    assert bandwidth.PUBLISHED["pentium166"]["write"][2] == "LMB-T i586 write"
 
 
-def test_table_reads_every_models_file_and_shows_published_figures(tmp_path):
+def _rows(text):
+    """{(machine, op): cells} of a rendered table."""
+    return {tuple(line.split()[:2]): line.split()[2:] for line in text.splitlines()[2:-2]}
+
+
+def test_table_judges_the_lmbench_pass_and_shows_kperfs_passes(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
     for profile, cyc in (("pentiumpro200", 262144 * 2), ("modern", 262144)):
         path = results / f"bench-bandwidth.{profile}.joined.jsonl"
-        cycles = {(op, case): cyc for op in bandwidth.OPS for case in bandwidth.CASES}
+        cycles = {(op, case): cyc for op in ("read", "zero", "copy") for case in bandwidth.CASES}
         # The memory side: a quarter of the pass, all of it misses.
         memory = {key: (c // 4, 0) for key, c in cycles.items()}
-        path.write_text("".join(json.dumps(r) + "\n" for r in joined(cycles, memory)))
+        # lmbench-style 16 MiB passes: read at 200 MB/s on the 200 MHz
+        # machine (inside 205-214 less 25 %), write at 400 (above 86 plus 25 %).
+        lmb = {"rd": (1 << 24, 1 << 24), "wr": (1 << 24, 1 << 23)} if profile != "modern" else {}
+        path.write_text("".join(json.dumps(r) + "\n" for r in joined(cycles, memory, lmb)))
     text = bandwidth.render(bandwidth.load(results, "bench-bandwidth",
                                            "pentiumpro200+modern+pentium166"))
-    rows = {tuple(line.split()[:2]): line.split()[2:] for line in text.splitlines()[2:-2]}
-    # worst, memory, best, verdict, published
-    assert rows[("pentiumpro200", "read")][:5] == ["100", "400", "100", "FAILS", "205-214"]
-    assert rows[("modern", "copy")][:5] == ["4000", "16000", "4000", "FAILS", "11400"]
-    assert rows[("modern", "zero")][3:5] == ["-", "-"]          # no published figure
+    rows = _rows(text)
+    # lmbench, verdict, worst, memory, best, published
+    assert rows[("pentiumpro200", "read")][:6] == ["200", "holds", "100", "400", "100", "205-214"]
+    assert rows[("pentiumpro200", "write")][:6] == ["400", "FAILS", "100", "400", "100", "56-86"]
+    assert rows[("pentiumpro200", "copy")][:2] == ["-", "-"]    # no lmbench-style pass: not judged
+    assert rows[("modern", "copy")][:6] == ["-", "-", "4000", "16000", "4000", "11400"]
+    assert rows[("modern", "write")][5:6] == ["-"]               # no published figure
     assert not any(m == "pentium166" for m, _ in rows)     # no file: left out
-    assert "within 25% of the published range: 0 of 5" in text
+    assert "lmbench-style whole pass within 25% of the published range: 1 of 2" in text
     assert bandwidth.render({}).startswith("bandwidth: no joined")
 
 
-def test_a_memory_side_near_the_published_figure_holds(tmp_path):
+def test_the_memory_side_is_information_not_judged(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
-    # 262144 bytes x 200 MHz / 250,000 cycles = 210 MB/s: inside 205-214.
-    cycles = {("read", "worst"): 600000}
+    # A memory side right on the published figure (210 MB/s) and no
+    # lmbench-style pass: no verdict.
     path = results / "bench-bandwidth.pentiumpro200.joined.jsonl"
     path.write_text("".join(json.dumps(r) + "\n"
-                            for r in joined(cycles, {("read", "worst"): (249000, 1000)})))
+                            for r in joined({("read", "worst"): 600000},
+                                            {("read", "worst"): (249000, 1000)})))
     text = bandwidth.render(bandwidth.load(results, "bench-bandwidth", "pentiumpro200"))
-    row = next(line.split() for line in text.splitlines() if line.split()[:2] == ["pentiumpro200", "read"])
-    assert row[2:6] == ["87", "210", "-", "holds"]
-    assert "1 of 1" in text
+    row = _rows(text)[("pentiumpro200", "read")]
+    assert row[:5] == ["-", "-", "87", "210", "-"]
+    assert "0 of 0" in text
 
 
 def test_every_default_profile_has_a_clock():

@@ -41,6 +41,9 @@ def blocks() -> list[tuple[str, int, int]]:
          d["REGION_KPERF_FASTPATH"] + 2 * d["REGION_KPERF_FASTPATH_ROWS"]),
         ("kperf kernel internals", d["REGION_KINTERNAL"],
          d["REGION_KINTERNAL"] + 2 * d["REGION_KINTERNAL_SLOTS"]),
+        ("kperf copy", d["REGION_KPERF_COPY"], d["REGION_KPERF_COPY"] + d["REGION_NTH_MAX"]),
+        ("vclockcheck", d["REGION_VCLOCK"], d["REGION_VCLOCK"] + 4),
+        ("kperf bw", d["REGION_KPERF_BW"], d["REGION_KPERF_BW"] + d["REGION_KPERF_BW_OPS"]),
     ]
 
 

@@ -11,7 +11,7 @@ const char *const cm_count_names[CM_NCOUNTS] = {
 	[CM_ITLB_MISS] = "itlb_miss", [CM_DTLB_MISS] = "dtlb_miss",
 	[CM_STLB_MISS] = "stlb_miss", [CM_WALKS] = "walks", [CM_WALK_CYCLES] = "walk_cycles",
 	[CM_L1I_MISS] = "l1i_miss", [CM_L1D_MISS] = "l1d_miss",
-	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss", [CM_STREAM_MISS] = "stream_miss",
+	[CM_L2_MISS] = "l2_miss", [CM_L3_MISS] = "l3_miss", [CM_STREAM_MISS] = "stream_miss", [CM_WB] = "wb",
 	[CM_MEM_CYCLES] = "mem_cycles",
 	[CM_IO_READS] = "io_reads", [CM_IO_WRITES] = "io_writes", [CM_IO_CYCLES] = "io_cycles",
 	[CM_L1I_CYCLES] = "l1i_cycles", [CM_PAIRED] = "paired",
@@ -55,41 +55,72 @@ static void translate(struct cm_core *c, bool fetch, uint64_t va)
 	c->n.v[CM_WALK_CYCLES] += cm_walk_cost(c->p);
 }
 
-/*
- * Look pa up from l1 down and charge what the level that held it costs;
- * a data miss (streams non-NULL) that continues a sequential stream pays
- * its overlapped share (stream.h).
- */
-static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
-			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa)
+/* The L2 as the hierarchy sees it: NULL when the profile has none or it is off. */
+static struct cm_cache *l2_of(struct cm_core *c)
 {
-	enum cm_level level = cm_hier_access(l1, c->p->l2_off || !c->p->l2.size ? NULL : &c->l2,
-					     c->l3, pa);
-	const uint32_t latency[] = {
-		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
-		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
-	};
-	if (level == CM_L1)
-		return;
-	c->n.v[l1_miss]++;
-	c->n.v[CM_L2_MISS] += level > CM_L2;
-	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;
-	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
-						   c->n.v[CM_INSNS]);
-	c->n.v[CM_STREAM_MISS] += continues;
-	if (latency[level] <= l1_latency)
-		return;
-	uint64_t cost = cm_stream_cost(&c->p->stream, latency[level] - l1_latency, continues,
-				       level == CM_MEM);
+	return c->p->l2_off || !c->p->l2.size ? NULL : &c->l2;
+}
+
+/* Count n write-backs; their cycles, which the caller adds. */
+static uint64_t writebacks(struct cm_core *c, uint64_t n)
+{
+	c->n.v[CM_WB] += n;
+	return n * c->p->write.writeback_cycles;
+}
+
+/* Add cost to mem_cycles (and to l1i_cycles for a fetch). */
+static void charge(struct cm_core *c, enum cm_count l1_miss, uint64_t cost)
+{
 	c->n.v[CM_MEM_CYCLES] += cost;
 	if (l1_miss == CM_L1I_MISS)
 		c->n.v[CM_L1I_CYCLES] += cost;
 }
 
+/*
+ * Look pa up from l1 down (a store: write, marking its line dirty) and
+ * charge what the level that held it costs; a data miss (streams non-NULL)
+ * that continues a sequential stream pays its overlapped share (stream.h);
+ * dirty lines the fills pushed to memory add their write-backs (model.h).
+ */
+static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
+			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa, bool write)
+{
+	uint32_t wb = 0;
+	bool allocate = !write || c->p->write.allocate;
+	enum cm_level level = write ? cm_hier_store(l1, l2_of(c), c->l3, pa, allocate, &wb)
+				    : cm_hier_access(l1, l2_of(c), c->l3, pa, &wb);
+	const uint32_t latency[] = {
+		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
+		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
+	};
+	uint64_t wb_cost = writebacks(c, wb);
+	if (level == CM_L1) {
+		charge(c, l1_miss, wb_cost);  /* none: a hit fills nothing */
+		return;
+	}
+	c->n.v[l1_miss]++;
+	c->n.v[CM_L2_MISS] += level > CM_L2;
+	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;
+	if (!allocate) {                 /* one write on the bus, no fill, no stream */
+		charge(c, l1_miss, c->p->write.store_miss_cycles + wb_cost);
+		return;
+	}
+	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
+						   c->n.v[CM_INSNS]);
+	c->n.v[CM_STREAM_MISS] += continues;
+	uint64_t cost = latency[level] <= l1_latency ? 0 :
+		cm_stream_cost(&c->p->stream, latency[level] - l1_latency, continues, level == CM_MEM);
+	if (c->p->write.writeback_buffer)
+		cost = cost > wb_cost ? cost : wb_cost;
+	else
+		cost += wb_cost;
+	charge(c, l1_miss, cost);
+}
+
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
 {
 	translate(c, true, va);
-	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false);
 }
 
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
@@ -99,7 +130,13 @@ void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
 		return;
 	}
 	translate(c, false, va);
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false);
+}
+
+void cm_core_store(struct cm_core *c, uint64_t va, uint64_t pa)
+{
+	translate(c, false, va);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true);
 }
 
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
@@ -113,12 +150,17 @@ void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
 
 void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa)
 {
-	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false);
 }
 
 void cm_core_data_untranslated(struct cm_core *c, uint64_t pa)
 {
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false);
+}
+
+void cm_core_store_untranslated(struct cm_core *c, uint64_t pa)
+{
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true);
 }
 
 void cm_core_mmio_untranslated(struct cm_core *c, bool write)
@@ -204,8 +246,10 @@ void cm_core_invpcid(struct cm_core *c, uint64_t type, uint16_t pcid, uint64_t v
 		cm_tlbs_flush_nonglobal(&c->tlbs);
 }
 
-void cm_core_empty_caches(struct cm_core *c)
+void cm_core_empty_caches(struct cm_core *c, bool write_back)
 {
+	if (write_back)
+		c->n.v[CM_MEM_CYCLES] += writebacks(c, cm_hier_dirty_lines(&c->l1d, l2_of(c), c->l3));
 	cm_cache_empty(&c->l1i);
 	cm_cache_empty(&c->l1d);
 	if (c->p->l2.size)

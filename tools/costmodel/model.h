@@ -13,7 +13,11 @@
  *                                          latency(serving level) - latency(L1),
  *                                          or, for a data miss that continues
  *                                          a sequential stream, its overlapped
- *                                          share (stream.h)
+ *                                          share (stream.h); per store miss
+ *                                          that does not allocate,
+ *                                          mem.store_miss_cycles; per dirty
+ *                                          line written back to memory,
+ *                                          mem.writeback_cycles (below)
  *            + io_cycles                   per device register access: the
  *                                          profile's io.* price of its kind
  *
@@ -28,6 +32,17 @@
  * local APIC's page (CM_LAPIC_BASE).  Data misses to consecutive lines
  * overlap as the profile's stream.* keys say (stream.h); other misses,
  * instruction fetches and device accesses do not overlap.
+ *
+ * Stores (cache.h): a store marks its line dirty.  With
+ * mem.write_allocate 1 it is looked up and filled as a load is and priced
+ * the same; with 0 (the Pentium) a store that misses L1 fills nothing and
+ * costs mem.store_miss_cycles, one write on the bus, wherever the line
+ * is.  A dirty line pushed out of the last level (by any fill, or by
+ * wbinvd: cm_core_empty_caches) is one write-back (count wb) of
+ * mem.writeback_cycles.  Without a write-back buffer (mem.writeback_buffer
+ * 0) the access whose fill pushed it out pays its own price plus the
+ * write-backs'; with one, the write-backs overlap that fill and the access
+ * pays the larger of the two.  wbinvd's write-backs overlap nothing.
  */
 #ifndef COSTMODEL_MODEL_H
 #define COSTMODEL_MODEL_H
@@ -49,6 +64,7 @@ enum cm_count {
 	CM_WALK_CYCLES,
 	CM_L1I_MISS, CM_L1D_MISS, CM_L2_MISS, CM_L3_MISS,
 	CM_STREAM_MISS,              /* L1d misses that continued a stream (stream.h) */
+	CM_WB,                       /* dirty lines written back to memory */
 	CM_MEM_CYCLES,
 	CM_IO_READS, CM_IO_WRITES,   /* device register accesses, by direction */
 	CM_IO_CYCLES,
@@ -110,10 +126,11 @@ void cm_core_free(struct cm_core *c);
 /*
  * An instruction fetch at va (physical pa), a data access at va (pa).  A
  * data access with io set goes to a memory-mapped register and is priced
- * as cm_core_mmio's read.
+ * as cm_core_mmio's read.  cm_core_store: a store to memory at va (pa).
  */
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa);
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io);
+void cm_core_store(struct cm_core *c, uint64_t va, uint64_t pa);
 
 /* A load (write false) or store to a memory-mapped register at va (pa). */
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);
@@ -126,6 +143,7 @@ void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);
  */
 void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa);
 void cm_core_data_untranslated(struct cm_core *c, uint64_t pa);
+void cm_core_store_untranslated(struct cm_core *c, uint64_t pa);
 void cm_core_mmio_untranslated(struct cm_core *c, bool write);
 
 /*
@@ -144,7 +162,8 @@ void cm_core_write_cr3(struct cm_core *c, uint64_t cr3);
 void cm_core_write_cr4(struct cm_core *c, uint64_t cr4);
 void cm_core_invlpg(struct cm_core *c, uint64_t va);
 void cm_core_invpcid(struct cm_core *c, uint64_t type, uint16_t pcid, uint64_t va);
-void cm_core_empty_caches(struct cm_core *c);   /* wbinvd, invd */
+/* wbinvd (write_back: every dirty line is a write-back) and invd (dropped). */
+void cm_core_empty_caches(struct cm_core *c, bool write_back);
 
 /* The cycle formula above. */
 uint64_t cm_cycles(const struct cm_counts *n, const struct cm_profile *p);

@@ -304,8 +304,11 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, va);
 	uint64_t pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : va;
 	v->io = hw && qemu_plugin_hwaddr_is_io(hw);
+	bool store = qemu_plugin_mem_is_store(info);
 	if (v->io)
-		cm_core_mmio(&v->core, va, pa, qemu_plugin_mem_is_store(info));
+		cm_core_mmio(&v->core, va, pa, store);
+	else if (store)
+		cm_core_store(&v->core, va, pa);
 	else
 		cm_core_data(&v->core, va, pa, false);
 }
@@ -442,7 +445,7 @@ void on_special(unsigned int vcpu_ignored, void *ud)
 	}
 	case CM_INSN_WBINVD:
 	case CM_INSN_INVD:
-		cm_core_empty_caches(&v->core);
+		cm_core_empty_caches(&v->core, s->insn.kind == CM_INSN_WBINVD);
 		break;
 	case CM_INSN_MARKER:             /* SH-4's with an argument: on_marker_store */
 		apply_marker(s->insn.marker, read_reg(gpr[0]), read_reg(gpr[2]));

@@ -41,7 +41,10 @@ static void on_mem_sh4(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, ui
 	uint64_t pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : cm_sh4_phys(va);
 	bool store = qemu_plugin_mem_is_store(info);
 	if (!(hw ? qemu_plugin_hwaddr_is_io(hw) : cm_sh4_register(va))) {
-		cm_core_data_untranslated(&v->core, pa);
+		if (store)
+			cm_core_store_untranslated(&v->core, pa);
+		else
+			cm_core_data_untranslated(&v->core, pa);
 		return;
 	}
 	if (store && cm_sh4_register_store(&v->core, va, pa, mem_value(info)))

@@ -59,6 +59,21 @@ struct cm_stream_geom {
 	uint32_t mem_line_cycles;
 };
 
+/*
+ * Stores and dirty lines (cache.h): whether a store that misses L1 fills
+ * the line (write-allocate: P6 and later) or goes to the bus without
+ * filling anything (the Pentium); the cycles of one such store miss (a
+ * single write on the bus); the cycles the bus needs to write one dirty
+ * line back to memory; and whether a write-back buffer lets that write
+ * overlap the fill whose eviction caused it (model.h).
+ */
+struct cm_write_geom {
+	uint32_t allocate;           /* 1: write-allocate, 0: a store miss fills nothing */
+	uint32_t store_miss_cycles;  /* a store miss that does not allocate */
+	uint32_t writeback_cycles;   /* one dirty line written to memory */
+	uint32_t writeback_buffer;   /* 1: overlaps the fill that evicted it, 0: after it */
+};
+
 struct cm_profile {
 	char name[CM_NAME_MAX];
 	uint32_t base_cpi_milli;     /* cycles per instruction x 1000, all hits */
@@ -68,6 +83,7 @@ struct cm_profile {
 	struct cm_cache_geom l1i, l1d, l2, l3;
 	uint32_t mem_latency;        /* load-to-use cycles from memory */
 	struct cm_stream_geom stream;
+	struct cm_write_geom write;
 	struct cm_io_costs io;
 	/*
 	 * Not a file key: the plugin's l2=off (cm_profile_disable_l2), the L2

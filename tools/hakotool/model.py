@@ -42,7 +42,7 @@ MODEL_SUFFIX = ".model.jsonl"
 JOINED_SUFFIX = ".joined.jsonl"
 # The plugin's per-region counters, in the order tables show them.
 COUNTERS = ("insns", "cycles", "itlb_miss", "dtlb_miss", "stlb_miss", "walk_cycles",
-            "l1i_miss", "l1d_miss", "l2_miss", "l3_miss", "stream_miss", "mem_cycles", "io_reads",
+            "l1i_miss", "l1d_miss", "l2_miss", "l3_miss", "stream_miss", "wb", "mem_cycles", "io_reads",
             "io_writes", "io_cycles", "l1i_cycles", "paired", "handler_insns", "handler_paired",
             "handler_cycles", "handler_l1i_cycles", "handler_mem_cycles")
 PER_ITER_DIGITS = 3

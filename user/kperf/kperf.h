@@ -65,6 +65,8 @@ int kperf_serve_main(int sem);
 int kperf_client_main(int server, int n, int sem);
 /* kperf --copy: paper 004's Fig. 2, memory copies best and worst case (copy.c). */
 int kperf_copy_main(void);
+/* kperf --copy --bw: then the lmbench-style passes (bw.c). */
+int kperf_bw_main(void);
 /* The rows beside the calls: ispc_request and ispc_call with the fastpath
  * on (drv_ispc.c), region REGION_KPERF_FASTPATH + 2 * index + worst. */
 int kperf_drv_ispc_request_fastpath(struct kperf_run *run);

@@ -12,6 +12,7 @@
  *                          paste and peel), which plain kperf times last
  *   kperf --copy           only paper 004's Fig. 2: memory copies per size,
  *                          best and worst case (copy.c)
+ *   kperf --copy --bw      and then the lmbench-style bandwidth passes (bw.c)
  *   kperf --exit           end at once (a child for spawn, wait, kill)
  *   kperf --sleep          sleep until killed
  *   kperf --serve SEM      an ISPC server answering at once; posts SEM once listening
@@ -173,8 +174,12 @@ int main(int argc, char **argv)
 {
 	int failed = 0, internal_only = 0;
 
-	if (argc >= 2 && strcmp(argv[1], "--copy") == 0)
-		return kperf_copy_main();
+	if (argc >= 2 && strcmp(argv[1], "--copy") == 0) {
+		int status = kperf_copy_main();
+		if (status == 0 && argc >= 3 && strcmp(argv[2], "--bw") == 0)
+			status = kperf_bw_main();
+		return status;
+	}
 	if (argc >= 2 && strcmp(argv[1], "--internal") == 0)
 		internal_only = 1;
 	else if (argc >= 2 && argv[1][0] == '-')

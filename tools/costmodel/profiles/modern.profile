@@ -83,6 +83,23 @@ stream.window = 224
 # the peak of the DIMMs, not a measurement)
 stream.mem_line_cycles = 8
 
+# --- stores and write-backs (cache.h, model.h) ---
+# [ORM-WA] [ORM] above: stores to write-back memory read the line for
+#      ownership (write-allocate); non-temporal stores, which do not, are
+#      not what Hako's code uses.
+
+# source: [ORM-WA] stores allocate (high)
+mem.write_allocate = 1
+# source: stores allocate, so never used
+mem.store_miss_cycles = 0
+# source: [DDR4] one 64-byte line at 34 GB/s, as stream.mem_line_cycles: 8
+# (medium: the DIMMs' peak, reads and writes share it)
+mem.writeback_cycles = 8
+# source: the bench's evidence, not the machine's: `./hako bench bandwidth`
+# with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
+# 0 holds more of the published figures (medium: a model choice)
+mem.writeback_buffer = 0
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one transaction each, not

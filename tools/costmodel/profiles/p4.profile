@@ -77,6 +77,23 @@ stream.window = 126
 # cycles (medium: the bus's peak)
 stream.mem_line_cycles = 84
 
+# --- stores and write-backs (cache.h, model.h) ---
+# [ORM-P4-WA] [ORM-P4] above: the NetBurst core's stores to write-back
+#      memory read the line for ownership (write-allocate).
+
+# source: [ORM-P4-WA] stores allocate (high)
+mem.write_allocate = 1
+# source: stores allocate, so never used
+mem.store_miss_cycles = 0
+# source: [FSB] one 128-byte L2 line written at the bus's read rate, as
+# stream.mem_line_cycles: 84 (medium: the bus's peak, both directions
+# share it)
+mem.writeback_cycles = 84
+# source: the bench's evidence, not the machine's: `./hako bench bandwidth`
+# with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
+# 0 holds more of the published figures (medium: a model choice)
+mem.writeback_buffer = 0
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

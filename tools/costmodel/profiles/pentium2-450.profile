@@ -83,6 +83,29 @@ stream.window = 40
 # estimated)
 stream.mem_line_cycles = 18
 
+# --- stores and write-backs (cache.h, model.h) ---
+# [P6-WA] L. McVoy and C. Staelin, "lmbench: Portable tools for performance
+#      analysis" (USENIX 1996), of the Pentium Pro, the same core: its store
+#      "turns into a read followed by a write" (the line is read for
+#      ownership and filled: write-allocate).
+# [P6-BUS] Pentium Pro processor datasheet (Intel, 1996), DBSY#/DRDY#: a
+#      full line takes four data transfer clocks of 8 bytes; the request
+#      is issued across two clocks (U. Maryland CMSC 411 notes on the P6
+#      bus, cs.umd.edu/~meesh/cmsc411/website/projects/pentium/bus.html).
+
+# source: [P6-WA] stores allocate (high)
+mem.write_allocate = 1
+# source: stores allocate, so never used
+mem.store_miss_cycles = 0
+# source: [P6-BUS] 2 request clocks + 4 transfers at PC100 SDRAM's one
+# bus clock each ([440BX]) = 6 bus clocks x 4.5 = 27 (low: the chipset's
+# write posting not modelled)
+mem.writeback_cycles = 27
+# source: the bench's evidence, not the machine's: `./hako bench bandwidth`
+# with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
+# 0 holds more of the published figures (medium: a model choice)
+mem.writeback_buffer = 0
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -95,6 +95,34 @@ stream.window = 0
 # (low: the board is unknown)
 stream.mem_line_cycles = 42
 
+# --- stores and write-backs (cache.h, model.h) ---
+# [P5-WA] [P5] "On-Chip Caches": the data cache is write-back and "the
+#      Pentium processor does not allocate on write misses": a store that
+#      misses goes to the bus through the write buffers, filling no line.
+# [P5-BUS] [P5] "Bus Functional Description": a single write is an address
+#      clock (ADS#) and one data transfer ended by BRDY#; a line write-back
+#      is a burst of four 8-byte transfers after the address; the board's
+#      chipset paces BRDY# at its DRAM write timing.
+# [WRT] The PC Guide, "DRAM Write Timing / DRAM Burst Write Timing"
+#      (pcguide.com, BIOS settings): burst writes are timed x-y-y-y, with
+#      y 2, 3 or 4 bus clocks the BIOS choices; x, the first transfer with
+#      its address, is not given there.
+
+# source: [P5-WA] no allocation on a write miss (high)
+mem.write_allocate = 0
+# source: [P5-BUS] estimate: the address and one transfer, about 3 bus
+# clocks (the write posted by the chipset) x 3 = 9 (low); a store miss
+# costs the bus's time because a stream of them keeps the write buffers full
+mem.store_miss_cycles = 9
+# source: [P5-BUS] [WRT] a burst write 3-3-3-3 (FPM at its read burst's
+# 3 clocks a transfer, an estimated 3 for the first) = 12 bus clocks x 3 =
+# 36 (low: the board is unknown)
+mem.writeback_cycles = 36
+# source: the bench's evidence, not the machine's: `./hako bench bandwidth`
+# with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
+# 0 holds more of the published figures (medium: a model choice)
+mem.writeback_buffer = 0
+
 # --- device registers ---
 
 # Device register accesses (io.*): uncached, one bus transaction each, not

@@ -109,6 +109,24 @@ stream.window = 0
 # 32-byte line over the 32-bit bus is 6 + 7 = 13 bus clocks x 4 = 52 (low)
 stream.mem_line_cycles = 52
 
+# --- stores and write-backs (cache.h, model.h) ---
+# [HM-WB] [HM] the operand cache in copy-back mode (Hako's setting): a
+#      write miss reads the line in and writes it (write-allocate); a dirty
+#      line being replaced goes to the write-back buffer, the new line is
+#      read first and the buffer is written out after it.
+
+# source: [HM-WB] copy-back mode allocates on a write miss (medium: what
+# Hako sets CCR to is the kernel's, arch/sh4)
+mem.write_allocate = 1
+# source: stores allocate, so never used
+mem.store_miss_cycles = 0
+# source: estimate: a 32-byte line over the 32-bit bus as a read,
+# stream.mem_line_cycles: 52 (low)
+mem.writeback_cycles = 52
+# source: [HM-WB] the write-back buffer: the new line is read before the
+# dirty one is written (medium)
+mem.writeback_buffer = 1
+
 # --- device registers ---
 
 # The SH-4 has no port space (high): never charged.  Memory-mapped
