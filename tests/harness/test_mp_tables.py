@@ -193,8 +193,25 @@ def test_paced_boots_say_their_late_completions():
     text = mp_tables.render(boots, [])
     assert "*Not repeatable:*" not in text
     assert text.count("*Paced completions:*") == 4
-    assert "(late, per boot: 0, 4, 8;" in text and "(late, per boot: 0, 0, 0;" in text
+    assert "(per boot: 0, 4, 8;" in text and "(per boot: 0, 0, 0;" in text
     assert "(paper: scsihd) — paced: median (min…max) of 3 boots" in text
+
+
+def test_paced_notes_count_the_runs_alike_in_every_boot():
+    boots = three_disk_boots()
+    for records, _ in boots:
+        for r in records:
+            r.update(paced=True, paced_late=0)
+    alike, total = mp_tables.runs_alike(boots, "ahci0")
+    assert total == 4
+    assert alike < total                      # the canned boots' times differ
+    same = three_disk_boots()
+    for records, _ in same:
+        for r in records:
+            r.update(paced=True, paced_late=0, elapsed_ns=1000)
+    assert mp_tables.runs_alike(same, "ahci0") == (4, 4)
+    assert mp_tables.runs_alike(same, "nosuch") == (0, 0)
+    assert "4 of 4 runs took the same guest instructions in every boot" in mp_tables.render(same, [])
 
 
 def test_render_says_the_disk_rows_do_not_repeat():

@@ -352,14 +352,38 @@ def paced_late(boots: list[tuple[list[dict], dict]], dev: str) -> list[int] | No
     return [sum(int(r.get("paced_late", 0)) for r in rs) for rs in per_boot if rs]
 
 
-def not_repeatable(n: int, late: list[int] | None = None) -> str:
+RUN_KEY = ("table", "mode", "policy", "k", "wait", "rep")
+
+
+def runs_alike(boots: list[tuple[list[dict], dict]], dev: str) -> tuple[int, int]:
+    """(alike, all): of DEV's runs that every boot made, how many took the same
+    icount time (guest instructions) in every boot."""
+    per_boot = [{tuple(r.get(k) for k in RUN_KEY): r["elapsed_ns"]
+                 for r in runs(records) if r["dev"] == dev} for records, _ in boots]
+    per_boot = [b for b in per_boot if b]
+    if not per_boot:
+        return 0, 0
+    common = set.intersection(*(set(b) for b in per_boot))
+    alike = sum(1 for key in common if len({b[key] for b in per_boot}) == 1)
+    return alike, len(common)
+
+
+def not_repeatable(n: int, late: list[int] | None = None,
+                   alike: tuple[int, int] | None = None) -> str:
     """The note under a disk's table: why its boots differ (unpaced), or
-    how many completions were late in each boot (paced: LATE)."""
+    how many completions were late in each boot (paced: LATE) and how many
+    runs took the same instructions in every boot (ALIKE: runs_alike)."""
     if late is not None:
         why = ("*Paced completions:* each command's interrupt was held at the device until its "
-               "datasheet service time had passed, so a boot repeats exactly up to its first "
-               "completion QEMU had not finished by then (late, per boot: "
+               "datasheet service time had passed, and under the cost model the look at that "
+               "moment first waited (in host time, no guest instruction) for QEMU to have "
+               "finished the command; a look that still found it busy is late (per boot: "
                f"{', '.join(map(str, late))}; from a late one on, the boot's figures may differ).")
+        if alike is not None and alike[1]:
+            why += (f" {alike[0]} of {alike[1]} runs took the same guest instructions in every "
+                    "boot; the others differ by a few instructions to a few hundred (not traced "
+                    "yet), and their figures on the model's clocks by more: the (min…max) of "
+                    "each cell shows how far.")
     else:
         why = ("*Not repeatable:* the disk completes when QEMU's host threads do, so each boot "
                "gives other figures.")
@@ -498,7 +522,7 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
         out.append(t1_title(dev) + (boots_title(n, paced_late(boots, dev) is not None)
                                     if dev in DISKS else ""))
         if dev in DISKS:
-            out.append(not_repeatable(n, paced_late(boots, dev)))
+            out.append(not_repeatable(n, paced_late(boots, dev), runs_alike(boots, dev)))
         out.append(markdown("wait · figure", ks, table1_rows(dev, sources, ks, waits)))
     devs2, waits2, ks2 = grid([icount, *tcg], "t2")
     for dev in devs2:
@@ -514,14 +538,14 @@ def render(boots: list[tuple[list[dict], dict]], tcg: list[list[dict]],
                        (boots_title(n, paced_late(boots, dev) is not None)
                         if dev in DISKS else ""))
             if dev in DISKS:
-                out.append(not_repeatable(n, paced_late(boots, dev)))
+                out.append(not_repeatable(n, paced_late(boots, dev), runs_alike(boots, dev)))
             out.append(markdown("policy · figure", ks2, table2_rows(dev, sources, ks2, wait)))
     if "nvme0" in devs and "ahci0" in devs:
         n = boots_with(boots, "nvme0", "t1")
         out.append("### NVMe (per-CPU queues, MSI-X per queue) against AHCI funnel / symmetric: "
                    "improvement over AHCI funnelled (1a), %, Table 1's grid" +
                    boots_title(n, paced_late(boots, "nvme0") is not None))
-        out.append(not_repeatable(n, paced_late(boots, "nvme0")) +
+        out.append(not_repeatable(n, paced_late(boots, "nvme0"), runs_alike(boots, "nvme0")) +
                    " Each boot's NVMe runs are set against its own AHCI funnelled runs. "
                    "AHCI symmetric (1b, interrupts to the master) is Table 1's ahci0 row; "
                    "NVMe symmetric: every CPU submits on its own queue pair and takes its "
