@@ -58,12 +58,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "qemu_plugin_api.h"
 #include "decode.h"
 #include "epochs.h"
-#include "hostwait.h"
 #include "model.h"
 #include "regions.h"
 #include "sections.h"
@@ -112,7 +110,6 @@ static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in 
 static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
 static struct cm_epochs *epochs;
 static struct cm_vclock *vclock;
-static struct cm_host_waits host_waits;   /* HAKO_SYNC_HOST_WAIT markers (hostwait.h) */
 struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
 bool sh4;                        /* qemu-system-sh4 (sh4.h): no registers, P1/P2, no data TLB */
 
@@ -376,29 +373,12 @@ static void pcprof_marker(uint32_t disp)
 		vcpus[i].pc_count = NULL;    /* the next block looks its counter up again */
 }
 
-/* hostwait.h's reader: a word of guest memory, at a virtual address of the running vCPU. */
-static bool read_guest_word(uint64_t va, uint32_t *word, void *ctx)
-{
-	g_byte_array_set_size(reg_buf, 0);
-	if (!qemu_plugin_read_memory_vaddr(va, reg_buf, 4) || reg_buf->len < 4)
-		return false;
-	memcpy(word, reg_buf->data, 4);
-	return true;
-}
-
-static void sleep_host(uint64_t us, void *ctx)
-{
-	struct timespec t = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
-	nanosleep(&t, NULL);
-}
-
 /* A region or sync marker with its arguments (rax and rdx on x86). */
 void apply_marker(uint32_t marker, uint64_t arg, uint64_t arg2)
 {
 	unsigned op = (marker >> HAKO_REGION_OP_SHIFT) & HAKO_REGION_OP_MASK;
 	if (op == HAKO_SYNC_HOST_WAIT) {
-		cm_host_wait(&host_waits, arg, arg2, read_guest_word, sleep_host, NULL,
-			     CM_HOST_WAIT_LIMIT_US, CM_HOST_WAIT_STEP_US);
+		host_wait(arg, arg2);
 		return;
 	}
 	if (op >= HAKO_SYNC_POST) {
@@ -653,10 +633,9 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 		cm_pcprof_each(pcprof, print_pcprof, NULL);
 	cm_epochs_each(epochs, print_epoch, NULL);
 	fprintf(out, "{\"kind\":\"markers\",\"ignored\":%" PRIu64 ",\"sync_dropped\":%" PRIu64
-		",\"device_late\":%" PRIu64 ",\"host_waits\":%" PRIu64 ",\"host_held\":%" PRIu64
-		",\"host_held_us\":%" PRIu64 ",\"host_timeouts\":%" PRIu64 "}\n",
+		",\"device_late\":%" PRIu64 ",%s}\n",
 		cm_regions_ignored(regions), cm_vclock_dropped(vclock), cm_vclock_late(vclock),
-		host_waits.waits, host_waits.held, host_waits.held_us, host_waits.timeouts);
+		host_waits_json(text, sizeof text));
 	if (out != stderr)
 		fclose(out);
 }

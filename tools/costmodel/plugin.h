@@ -50,6 +50,12 @@ void apply_marker(uint32_t marker, uint64_t arg, uint64_t arg2);
 /* plugin.c: a recognised instruction is about to run (ud: its struct special). */
 void on_special(unsigned int vcpu_ignored, void *ud);
 
+/* plugin_hostwait.c: HAKO_SYNC_HOST_WAIT's marker: hold the vCPU until the
+ * guest word at va has (word & mask) == value, mask_value = mask << 32 | value. */
+void host_wait(uint64_t va, uint64_t mask_value);
+/* plugin_hostwait.c: the markers line's host_* fields, written into buf. */
+const char *host_waits_json(char *buf, size_t size);
+
 /* plugin_sh4.c: the physical address of SH-4 code at va (host address haddr). */
 uint64_t code_phys_sh4(uint64_t va, const void *haddr);
 /*
