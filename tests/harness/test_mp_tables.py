@@ -202,16 +202,25 @@ def test_paced_notes_count_the_runs_alike_in_every_boot():
     for records, _ in boots:
         for r in records:
             r.update(paced=True, paced_late=0)
-    alike, total = mp_tables.runs_alike(boots, "ahci0")
-    assert total == 4
-    assert alike < total                      # the canned boots' times differ
+    alike = mp_tables.runs_alike(boots, "ahci0")
+    assert alike.runs == 4
+    assert alike.alike < alike.runs           # the canned boots' times differ
+    assert alike.largest > 0 and 0 < alike.share <= 1
     same = three_disk_boots()
     for records, _ in same:
         for r in records:
             r.update(paced=True, paced_late=0, elapsed_ns=1000)
-    assert mp_tables.runs_alike(same, "ahci0") == (4, 4)
-    assert mp_tables.runs_alike(same, "nosuch") == (0, 0)
-    assert "4 of 4 runs took the same guest instructions in every boot" in mp_tables.render(same, [])
+    assert mp_tables.runs_alike(same, "ahci0") == mp_tables.Alike(4, 4)
+    assert mp_tables.runs_alike(same, "nosuch") == mp_tables.Alike(0, 0)
+    text = mp_tables.render(same, [])
+    assert "4 of 4 runs took the same guest instructions in every boot." in text
+    one_off = three_disk_boots()
+    for i, (records, _) in enumerate(one_off):
+        for r in records:
+            r.update(paced=True, paced_late=0, elapsed_ns=1000 + (i if r["table"] == "t1" else 0))
+    assert mp_tables.runs_alike(one_off, "ahci0") == mp_tables.Alike(2, 4, 2, 2, 2 / 1002)
+    assert "spread over the boots is 2 instructions at the median and at most 2 (0.20% of its run)" \
+        in mp_tables.render(one_off, [])
 
 
 def test_render_says_the_disk_rows_do_not_repeat():

@@ -64,6 +64,8 @@ lines in tests/harness/test_mp_tables.py.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import argparse
 import json
 import re
@@ -355,21 +357,37 @@ def paced_late(boots: list[tuple[list[dict], dict]], dev: str) -> list[int] | No
 RUN_KEY = ("table", "mode", "policy", "k", "wait", "rep")
 
 
-def runs_alike(boots: list[tuple[list[dict], dict]], dev: str) -> tuple[int, int]:
-    """(alike, all): of DEV's runs that every boot made, how many took the same
-    icount time (guest instructions) in every boot."""
+@dataclass(frozen=True)
+class Alike:
+    """How DEV's runs compare across boots (runs_alike): of `runs` made in every
+    boot, `alike` took the same icount time (guest instructions) in each; the
+    others' spread (largest minus smallest), median and largest, in
+    instructions, and the largest as a share of its run's time."""
+    alike: int
+    runs: int
+    median: int = 0
+    largest: int = 0
+    share: float = 0.0
+
+
+def runs_alike(boots: list[tuple[list[dict], dict]], dev: str) -> Alike:
     per_boot = [{tuple(r.get(k) for k in RUN_KEY): r["elapsed_ns"]
                  for r in runs(records) if r["dev"] == dev} for records, _ in boots]
     per_boot = [b for b in per_boot if b]
     if not per_boot:
-        return 0, 0
+        return Alike(0, 0)
     common = set.intersection(*(set(b) for b in per_boot))
-    alike = sum(1 for key in common if len({b[key] for b in per_boot}) == 1)
-    return alike, len(common)
+    spreads = sorted((max(b[key] for b in per_boot) - min(b[key] for b in per_boot),
+                      max(b[key] for b in per_boot)) for key in common)
+    differing = [s for s in spreads if s[0]]
+    if not differing:
+        return Alike(len(common), len(common))
+    largest, of = max(differing)
+    return Alike(len(common) - len(differing), len(common), differing[len(differing) // 2][0],
+                 largest, largest / of if of else 0.0)
 
 
-def not_repeatable(n: int, late: list[int] | None = None,
-                   alike: tuple[int, int] | None = None) -> str:
+def not_repeatable(n: int, late: list[int] | None = None, alike: Alike | None = None) -> str:
     """The note under a disk's table: why its boots differ (unpaced), or
     how many completions were late in each boot (paced: LATE) and how many
     runs took the same instructions in every boot (ALIKE: runs_alike)."""
@@ -379,11 +397,15 @@ def not_repeatable(n: int, late: list[int] | None = None,
                "moment first waited (in host time, no guest instruction) for QEMU to have "
                "finished the command; a look that still found it busy is late (per boot: "
                f"{', '.join(map(str, late))}; from a late one on, the boot's figures may differ).")
-        if alike is not None and alike[1]:
-            why += (f" {alike[0]} of {alike[1]} runs took the same guest instructions in every "
-                    "boot; the others differ by a few instructions to a few hundred (not traced "
-                    "yet), and their figures on the model's clocks by more: the (min…max) of "
-                    "each cell shows how far.")
+        if alike is not None and alike.runs:
+            why += (f" {alike.alike} of {alike.runs} runs took the same guest instructions in "
+                    "every boot")
+            if alike.alike < alike.runs:
+                why += (f"; the others' spread over the boots is {alike.median:,} instructions at "
+                        f"the median and at most {alike.largest:,} ({alike.share:.2%} of its run), "
+                        "not traced yet (tools/costmodel/README.md), and their figures on the "
+                        "model's clocks move more: the (min…max) of each cell shows how far")
+            why += "."
     else:
         why = ("*Not repeatable:* the disk completes when QEMU's host threads do, so each boot "
                "gives other figures.")
