@@ -21,15 +21,35 @@ struct addrspace kernel_as = { .lock = SPINLOCK_INIT("kernel_as", LOCK_ADDRSPACE
 /* What each CPU has loaded (vm_switch): kernel_as until its first switch. */
 struct addrspace *vm_loaded_as[MAX_CPUS] = { [0 ... MAX_CPUS - 1] = &kernel_as };
 
+/*
+ * A page table the map needs is zeroed here, between two holds of
+ * as->lock, not inside one: zeroing a frame misses the cache on every
+ * line (and writes each back later), the longest part of a map into an
+ * empty region, and the lock keeps interrupts off (paper 004's Table 2:
+ * spawn's longest section was this).  One frame per missing level; a
+ * frame another CPU's map made unnecessary meanwhile is freed.
+ */
 int vm_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
 	if ((va | pa) & (PAGE_SIZE - 1))
 		return -EINVAL;
 	if (as->supervisor)
 		flags &= ~VM_USER;
-	spin_lock(&as->lock);
-	int err = arch_pt_map(as, va, pa, flags);
-	spin_unlock(&as->lock);
+	uint64_t spare = 0;
+	int err;
+	for (;;) {
+		spin_lock(&as->lock);
+		err = arch_pt_map(as, va, pa, flags, &spare);
+		spin_unlock(&as->lock);
+		if (err != -EAGAIN)
+			break;
+		if (!(spare = pmm_alloc())) {        /* zeroed, interrupts on */
+			err = -ENOMEM;
+			break;
+		}
+	}
+	if (spare)
+		pmm_free(spare);
 	return err;
 }
 

@@ -131,6 +131,34 @@ TEST(vm_map_lookup_unmap)
 	return 0;
 }
 
+/* vm_map zeroes the page tables a map needs between holds of the address
+ * space's lock (arch_pt_map's -EAGAIN, one frame a missing level): every
+ * frame it took is a table of the space, none is left over, and a second
+ * page under the same tables takes none. */
+TEST(vm_map_takes_exactly_the_tables_it_makes)
+{
+	struct addrspace *as = vm_create();
+	CHECK(as, "vm_create failed");
+	uint64_t frame = pmm_alloc();
+	CHECK(frame, "no frame");
+	uint64_t va = 0x40000000;               /* 1 GiB: a region nothing maps */
+	uint64_t free0 = pmm_free_count(), tables0 = as->table_frames;
+	CHECK(vm_map(as, va, frame, VM_WRITE | VM_USER) == 0, "map failed");
+	uint64_t made = as->table_frames - tables0;
+	CHECK(made >= 1 && made < ARCH_PT_LEVELS, "%lu tables made", made);
+	CHECK(pmm_free_count() == free0 - made, "%ld frames taken for %lu tables",
+	      (long)(free0 - pmm_free_count()), made);
+	CHECK(vm_map(as, va + PAGE_SIZE, frame, VM_WRITE | VM_USER) == 0, "second map failed");
+	CHECK(as->table_frames == tables0 + made && pmm_free_count() == free0 - made,
+	      "the second page under the same tables took a frame");
+	uint64_t pa;
+	CHECK(vm_lookup(as, va + PAGE_SIZE + 8, &pa, NULL) && pa == frame + 8, "lookup gave %lx", pa);
+	CHECK(vm_unmap(as, va + PAGE_SIZE) == frame && vm_unmap(as, va) == frame, "unmap");
+	pmm_free(frame);
+	vm_destroy(as);
+	return 0;
+}
+
 /* A kernel stack slot freed and taken again maps other frames at the same
  * addresses: a write anywhere in the page reaches the new frame (a TLB
  * entry the unmap left behind would send it to the old one).  The old

@@ -73,17 +73,27 @@ static unsigned decode(uint32_t e)
 
 static uint32_t *dir_of(const struct addrspace *as) { return (uint32_t *)P1(as->arch.root); }
 
-/* The entry for va, making its table if create; NULL if none (or no frame). */
-static uint32_t *slot(struct addrspace *as, uint64_t va, bool create)
+/* The entry for va, making its table if create; NULL if none (or no frame).
+ * With spare, the table made is the zeroed frame *spare (then 0); with
+ * none there, *need is set (arch_pt_map's -EAGAIN). */
+static uint32_t *slot(struct addrspace *as, uint64_t va, bool create, uint64_t *spare, bool *need)
 {
 	uint32_t v = (uint32_t)va, *dir = dir_of(as);
 	uint32_t *t = (uint32_t *)dir[v >> 22];
 	if (!t) {
 		if (!create)
 			return NULL;
-		uint64_t pa = pmm_alloc();
-		if (!pa)
+		uint64_t pa;
+		if (spare) {
+			if (!*spare) {
+				*need = true;
+				return NULL;
+			}
+			pa = *spare;
+			*spare = 0;
+		} else if (!(pa = pmm_alloc())) {
 			return NULL;
+		}
 		as->table_frames++;
 		t = (uint32_t *)P1(pa);
 		dir[v >> 22] = (uint32_t)t;
@@ -109,11 +119,12 @@ static void drop_table_if_empty(struct addrspace *as, uint64_t va, uint64_t *fre
 		pmm_free(PA_OF_P1(t));
 }
 
-int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags, uint64_t *spare)
 {
-	uint32_t *e = slot(as, va, true);
+	bool need = false;
+	uint32_t *e = slot(as, va, true, spare, &need);
 	if (!e)
-		return -ENOMEM;
+		return need ? -EAGAIN : -ENOMEM;
 	if (*e & PTE_V)
 		return -EEXIST;
 	*e = encode(pa, flags, SZ_4K);
@@ -122,7 +133,7 @@ int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 
 int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
-	uint32_t *e = slot(as, va, true);
+	uint32_t *e = slot(as, va, true, NULL, NULL);
 	if (!e)
 		return -ENOMEM;
 	if (*e & PTE_LARGE) {                        /* split: the rest keep 4 KiB pages of it */
@@ -137,7 +148,7 @@ int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 
 uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *nfreed)
 {
-	uint32_t *e = slot(as, va, false);
+	uint32_t *e = slot(as, va, false, NULL, NULL);
 	if (!e || !(*e & PTE_V) || (*e & PTE_LARGE))
 		return 0;
 	uint64_t pa = *e & PTE_PPN;
@@ -156,7 +167,7 @@ bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned
 			*flags = VM_WRITE | VM_EXEC | VM_GLOBAL | (v >= 0xa0000000u ? VM_NOCACHE : 0);
 		return true;
 	}
-	uint32_t *e = slot(as, va, false);
+	uint32_t *e = slot(as, va, false, NULL, NULL);
 	if (!e || !(*e & PTE_V))
 		return false;
 	if (frame)
@@ -170,7 +181,7 @@ uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
 	uint64_t n = 0;
 	for (uint64_t i = 0; i < npages; i++) {
-		uint32_t *e = slot(as, va + i * PAGE_SIZE, false);
+		uint32_t *e = slot(as, va + i * PAGE_SIZE, false, NULL, NULL);
 		if (e && (*e & PTE_V) && !(*e & PTE_LARGE)) {
 			*e = 0;
 			n++;
@@ -193,7 +204,7 @@ uint64_t arch_pt_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages,
 
 int arch_pt_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
-	uint32_t *e = slot(as, va, true);
+	uint32_t *e = slot(as, va, true, NULL, NULL);
 	if (!e)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < LARGE_PAGES; i++)
@@ -207,7 +218,7 @@ int arch_pt_map_large(struct addrspace *as, uint64_t va, uint64_t pa, unsigned f
 
 bool arch_pt_unmap_large(struct addrspace *as, uint64_t va)
 {
-	uint32_t *e = slot(as, va, false);
+	uint32_t *e = slot(as, va, false, NULL, NULL);
 	if (!e || !(*e & PTE_LARGE))
 		return false;
 	for (uint32_t i = 0; i < LARGE_PAGES; i++)

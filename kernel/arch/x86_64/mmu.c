@@ -96,11 +96,16 @@ static int split_large(struct addrspace *as, uint64_t *pde)
 /*
  * The level-0 entry for va, creating tables on the way if create is set.
  * Caller holds as->lock.  Returns NULL if a table is missing (or on
- * exhaustion when creating).  Inlined into every arch_pt_* hook: a vm_*
- * call then costs the same call levels as a walk of its own, and the
- * per-page loops of the range hooks get a walk without the create path.
+ * exhaustion when creating).  With spare, a table made is the zeroed
+ * frame *spare (then 0); with none there, *need is set and NULL returned,
+ * so the caller can zero one outside the lock (arch_pt_map).  Without
+ * spare, a table's frame is allocated (and zeroed) here.  Inlined into
+ * every arch_pt_* hook: a vm_* call then costs the same call levels as a
+ * walk of its own, and the per-page loops of the range hooks get a walk
+ * without the create path.
  */
-static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as, uint64_t va, bool create)
+static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as, uint64_t va, bool create,
+							     uint64_t *spare, bool *need)
 {
 	uint64_t *t = table(as->arch.root);
 	for (int level = 3; level > 0; level--) {
@@ -112,9 +117,17 @@ static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as
 		if (!(*e & PTE_P)) {
 			if (!create)
 				return NULL;
-			uint64_t pa = pmm_alloc();
-			if (!pa)
+			uint64_t pa;
+			if (spare) {
+				if (!*spare) {
+					*need = true;
+					return NULL;
+				}
+				pa = *spare;
+				*spare = 0;
+			} else if (!(pa = pmm_alloc())) {
 				return NULL;
+			}
 			as->table_frames++;
 			*e = pa | PTE_P | PTE_W | (va < DIRECT_MAP_BASE ? PTE_U : 0);
 		}
@@ -123,10 +136,11 @@ static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as
 	return &t[index_of(va, 0)];
 }
 
-int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags, uint64_t *spare)
 {
-	uint64_t *pte = walk(as, va, true);
-	int err = !pte ? -ENOMEM : (*pte & PTE_P) ? -EEXIST : 0;
+	bool need = false;
+	uint64_t *pte = walk(as, va, true, spare, &need);
+	int err = !pte ? (need ? -EAGAIN : -ENOMEM) : (*pte & PTE_P) ? -EEXIST : 0;
 	if (!err)
 		*pte = pa | pte_bits(flags);
 	return err;
@@ -134,7 +148,7 @@ int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 
 int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags)
 {
-	uint64_t *pte = walk(as, va, true);
+	uint64_t *pte = walk(as, va, true, NULL, NULL);
 	if (!pte)
 		return -ENOMEM;
 	*pte = pa | pte_bits(flags);
@@ -179,7 +193,7 @@ static int prune(struct addrspace *as, uint64_t va, uint64_t freed[3])
 
 uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *nfreed)
 {
-	uint64_t *pte = walk(as, va, false);
+	uint64_t *pte = walk(as, va, false, NULL, NULL);
 	uint64_t pa = 0;
 	if (pte && (*pte & PTE_P)) {
 		pa = *pte & PTE_ADDR;
@@ -191,7 +205,7 @@ uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *
 
 bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned *flags)
 {
-	uint64_t *pte = walk(as, va, false);
+	uint64_t *pte = walk(as, va, false, NULL, NULL);
 	bool found = pte && (*pte & PTE_P);
 	if (found) {
 		*frame = *pte & PTE_ADDR;
@@ -207,7 +221,7 @@ uint64_t arch_pt_clear_range(struct addrspace *as, uint64_t va, uint64_t npages)
 {
 	uint64_t unmapped = 0;
 	for (uint64_t i = 0; i < npages; i++) {
-		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false);
+		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false, NULL, NULL);
 		if (pte && (*pte & PTE_P)) {
 			*pte = 0;
 			unmapped++;
@@ -222,13 +236,13 @@ uint64_t arch_pt_unmap_pages(struct addrspace *as, uint64_t va, uint64_t npages,
 	uint64_t n = 0;
 	for (uint64_t i = 0; i < npages; i++) {
 		uint64_t v = va + i * PAGE_SIZE;
-		uint64_t *pte = walk(as, v, false);
+		uint64_t *pte = walk(as, v, false, NULL, NULL);
 		if (pte && (*pte & PTE_P)) {
 			frames[n++] = *pte & PTE_ADDR;
 			*pte = 0;
 		}
 		/* the last page of the range or of its page table: prune once */
-		if (n && (i == npages - 1 || ((v + PAGE_SIZE) & 0x1fffff) == 0) && walk(as, v, false))
+		if (n && (i == npages - 1 || ((v + PAGE_SIZE) & 0x1fffff) == 0) && walk(as, v, false, NULL, NULL))
 			*nfreed += prune(as, v, freed + *nfreed);
 	}
 	return n;

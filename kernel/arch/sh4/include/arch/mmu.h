@@ -36,7 +36,7 @@ struct arch_addrspace {
 
 #define ARCH_PT_FREED_MAX(npages) ((npages) / 1024 + 2)
 
-int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags, uint64_t *spare);
 int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
 uint64_t arch_pt_unmap(struct addrspace *as, uint64_t va, uint64_t *freed, int *nfreed);
 bool arch_pt_lookup(struct addrspace *as, uint64_t va, uint64_t *frame, unsigned *flags);

@@ -32,8 +32,10 @@ struct arch_addrspace {
 #define ARCH_PT_FREED_MAX(npages) (3 * ((npages) / 512 + 2))
 
 /* Map one 4 KiB page; -ENOMEM (no frame for a table), -EEXIST (a page
- * is there, or a large page that cannot be split). */
-int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
+ * is there, or a large page that cannot be split), -EAGAIN: a table is
+ * missing and *spare is 0.  A table made is the zeroed frame *spare (then
+ * 0): the caller zeroes frames outside as->lock, one per -EAGAIN (vm_map). */
+int arch_pt_map(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags, uint64_t *spare);
 /* Map one 4 KiB page over whatever is there (splitting a large page);
  * -ENOMEM.  The caller flushes the old translation. */
 int arch_pt_set(struct addrspace *as, uint64_t va, uint64_t pa, unsigned flags);
