@@ -94,10 +94,8 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
 	};
 	uint64_t wb_cost = writebacks(c, wb);
-	if (level == CM_L1) {
-		charge(c, l1_miss, wb_cost);  /* none: a hit fills nothing */
-		return;
-	}
+	if (level == CM_L1)
+		return;                      /* a hit fills nothing: no write-back */
 	c->n.v[l1_miss]++;
 	c->n.v[CM_L2_MISS] += level > CM_L2;
 	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;

@@ -377,8 +377,8 @@ def runs_alike(boots: list[tuple[list[dict], dict]], dev: str) -> Alike:
     if not per_boot:
         return Alike(0, 0)
     common = set.intersection(*(set(b) for b in per_boot))
-    spreads = sorted((max(b[key] for b in per_boot) - min(b[key] for b in per_boot),
-                      max(b[key] for b in per_boot)) for key in common)
+    times = [[b[key] for b in per_boot] for key in common]
+    spreads = sorted((max(t) - min(t), max(t)) for t in times)
     differing = [s for s in spreads if s[0]]
     if not differing:
         return Alike(len(common), len(common))
