@@ -191,6 +191,7 @@ void kmain(uint32_t magic, uint32_t info_phys)
 	arch_intc_init(bsp);                     /* interrupt controllers, lines masked */
 	time_init();                             /* TSC and LAPIC timer frequencies */
 	sched_init_cpu();                        /* this context becomes cpu 0's idle thread */
+	time_settle();                           /* every CPU idle once: icount's turns on the kernel's time */
 	smp_boot_aps();                          /* every other CPU, into its idle loop */
 	bsp->online = true;
 	timer_start_cpu();                       /* the tick on cpu 0 */

@@ -33,6 +33,40 @@ void time_delay_us(uint64_t us)
 
 static void timer_interrupt(void *unused);
 
+#define SETTLE_NS 10000ull
+
+static void settle_fired(struct timer *t, void *arg)
+{
+	*(volatile bool *)arg = true;
+}
+
+/*
+ * The boot CPU sleeps once, 10 us, while the other CPUs still wait for
+ * their start: the first moment every CPU is idle.  It matters under
+ * QEMU's icount, where the vCPUs take turns on one instruction counter
+ * and a turn ends at each deadline of QEMU's virtual clock, among them
+ * the round-robin kick that QEMU arms every 100 ms from the machine's
+ * start.  The firmware before the kernel runs a few hundred
+ * instructions more or fewer from boot to boot (it polls the disks), so
+ * without this the turns would fall at other places of the kernel's
+ * code in every boot, and a boot with several CPUs would not repeat.
+ * QEMU stops the kick while every vCPU is idle and re-arms it from the
+ * wake-up, which is the kernel's own deadline.
+ */
+void time_settle(void)
+{
+	volatile bool fired = false;
+	struct timer t;
+	timer_init(&t, settle_fired, (void *)&fired);
+	uint64_t irq = arch_irq_save();
+	timer_arm(&t, arch_tsc() + ns_to_tsc(SETTLE_NS));
+	while (!fired) {
+		arch_idle();                 /* interrupts on, and wait for one */
+		arch_irq_disable();
+	}
+	arch_irq_restore(irq);
+}
+
 void time_init(void)
 {
 	boot_tsc = arch_tsc();

@@ -39,5 +39,6 @@ bool timer_cancel(struct timer *t);                       /* true if it was arme
 /* The same, and if its function is running on another CPU, wait until it returned. */
 bool timer_cancel_sync(struct timer *t);
 void timer_start_cpu(void);         /* start this CPU's tick */
+void time_settle(void);             /* one short sleep, before the other CPUs start */
 
 #endif

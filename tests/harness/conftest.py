@@ -47,21 +47,32 @@ def fake_env(fake_root):
     return env
 
 
-@pytest.fixture
-def model_tree(tmp_path):
-    """(root, env) for a real boot with the cost-model plugin, in a tree of its own
-    (build/, tools/ and ./hako linked from the repository) so that the committed
-    results/ files, inputs of the report, are left alone; skipped until the
-    plugin is built (`make costmodel`)."""
-    from hakotool import model
-    from hakotool.paths import repo_root
-    root = repo_root()
-    if not (root / model.PLUGIN).is_file():
-        pytest.skip(f"{model.PLUGIN} not built (make costmodel)")
+def linked_tree(tmp_path: Path) -> tuple[Path, dict]:
+    """(root, env) for real boots in a tree of their own (build/, tools/ and
+    ./hako linked from the repository), so that the committed results/ files,
+    inputs of the report, are left alone."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HAKO_", "FAKE_QEMU_"))}
     env["HAKO_NO_BUILD"] = "1"
     tree = tmp_path / "tree"
     tree.mkdir()
     for name in ("build", "tools", "hako"):
-        (tree / name).symlink_to(root / name)
+        (tree / name).symlink_to(REPO_ROOT / name)
     return tree, env
+
+
+@pytest.fixture
+def kernel_tree(tmp_path):
+    """linked_tree for a real boot; skipped until the kernel is built (`make`)."""
+    if not (REPO_ROOT / "build" / "hako.elf").is_file():
+        pytest.skip("build/hako.elf not built (make)")
+    return linked_tree(tmp_path)
+
+
+@pytest.fixture
+def model_tree(tmp_path):
+    """linked_tree for a real boot with the cost-model plugin; skipped until
+    the plugin is built (`make costmodel`)."""
+    from hakotool import model
+    if not (REPO_ROOT / model.PLUGIN).is_file():
+        pytest.skip(f"{model.PLUGIN} not built (make costmodel)")
+    return linked_tree(tmp_path)

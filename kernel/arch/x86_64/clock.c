@@ -17,6 +17,7 @@
 
 #define CAL_NS        10000000ull      /* measure over 10 ms */
 #define PIT_HZ        1193182ull
+#define PIT_CH0       0x40
 #define PIT_CH2       0x42
 #define PIT_CMD       0x43
 #define PIT_GATE      0x61             /* bit 0 gate, bit 1 speaker, bit 5 OUT2 */
@@ -24,6 +25,21 @@
 #define HPET_CAP      0x000            /* bits 63:32 period in fs */
 #define HPET_CONFIG   0x010            /* bit 0: counter enable */
 #define HPET_COUNTER  0x0f0
+
+/*
+ * The firmware leaves PIT channel 0 ticking at 18.2 Hz.  Hako's timer is
+ * the LAPIC's and IRQ 0 stays masked, but a running channel still makes
+ * QEMU arm a virtual-clock timer at every edge, and under icount every
+ * such deadline ends a vCPU's turn: at instants fixed by when the
+ * firmware started the channel, which varies with how long the firmware
+ * polled the disks.  Mode 0 with a count of 1 ends once and stays quiet.
+ */
+static void pit_stop_tick(void)
+{
+	outb(PIT_CMD, 0x30);                                 /* ch 0, lo/hi, mode 0 */
+	outb(PIT_CH0, 1);
+	outb(PIT_CH0, 0);
+}
 
 static void pit_wait_start(void)
 {
@@ -49,6 +65,7 @@ uint64_t arch_calibrate(uint64_t *lapic_hz_out, const char **source)
 {
 	uint64_t t0, t1;
 	uint32_t l0, l1;
+	pit_stop_tick();
 	lapic_timer_start_count(0xffffffff);
 	if (acpi.hpet_addr && (hpet = vm_map_mmio(acpi.hpet_addr, 4096))) {
 		uint64_t period_fs = hpet[HPET_CAP / 8] >> 32;
