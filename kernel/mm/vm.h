@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <cpu.h>
+#include <pmm.h>
 #include <spinlock.h>
 #include <arch/mmu.h>
 
@@ -34,6 +35,23 @@ struct addrspace {
 };
 
 extern struct addrspace kernel_as;
+
+/*
+ * The frame for a page table an arch_pt_* walk makes, zeroed.  With spare
+ * (arch_pt_map's, which vm_map zeroes outside as->lock): *spare, then 0;
+ * when it is used up, 0 with *need set (arch_pt_map answers -EAGAIN).
+ * Without: a frame of pmm_alloc's, 0 when memory is exhausted.
+ */
+static inline uint64_t vm_table_frame(uint64_t *spare, bool *need)
+{
+	if (!spare)
+		return pmm_alloc();
+	uint64_t pa = *spare;
+	*spare = 0;
+	if (!pa)
+		*need = true;
+	return pa;
+}
 
 void vm_init(void);                          /* build and load the kernel tables */
 void vm_init_cpu(void);                      /* per-CPU: load kernel tables, NX/SMEP/SMAP */

@@ -73,9 +73,8 @@ static unsigned decode(uint32_t e)
 
 static uint32_t *dir_of(const struct addrspace *as) { return (uint32_t *)P1(as->arch.root); }
 
-/* The entry for va, making its table if create; NULL if none (or no frame).
- * With spare, the table made is the zeroed frame *spare (then 0); with
- * none there, *need is set (arch_pt_map's -EAGAIN). */
+/* The entry for va, making its table if create (its frame from
+ * vm_table_frame); NULL if none (or no frame, *need set if spare was used up). */
 static uint32_t *slot(struct addrspace *as, uint64_t va, bool create, uint64_t *spare, bool *need)
 {
 	uint32_t v = (uint32_t)va, *dir = dir_of(as);
@@ -83,17 +82,9 @@ static uint32_t *slot(struct addrspace *as, uint64_t va, bool create, uint64_t *
 	if (!t) {
 		if (!create)
 			return NULL;
-		uint64_t pa;
-		if (spare) {
-			if (!*spare) {
-				*need = true;
-				return NULL;
-			}
-			pa = *spare;
-			*spare = 0;
-		} else if (!(pa = pmm_alloc())) {
+		uint64_t pa = vm_table_frame(spare, need);
+		if (!pa)
 			return NULL;
-		}
 		as->table_frames++;
 		t = (uint32_t *)P1(pa);
 		dir[v >> 22] = (uint32_t)t;

@@ -96,10 +96,9 @@ static int split_large(struct addrspace *as, uint64_t *pde)
 /*
  * The level-0 entry for va, creating tables on the way if create is set.
  * Caller holds as->lock.  Returns NULL if a table is missing (or on
- * exhaustion when creating).  With spare, a table made is the zeroed
- * frame *spare (then 0); with none there, *need is set and NULL returned,
- * so the caller can zero one outside the lock (arch_pt_map).  Without
- * spare, a table's frame is allocated (and zeroed) here.  Inlined into
+ * exhaustion when creating).  A table made takes vm_table_frame(spare,
+ * need): with spare used up, *need is set and NULL returned, so the
+ * caller can zero one outside the lock (arch_pt_map).  Inlined into
  * every arch_pt_* hook: a vm_* call then costs the same call levels as a
  * walk of its own, and the per-page loops of the range hooks get a walk
  * without the create path.
@@ -117,17 +116,9 @@ static inline __attribute__((always_inline)) uint64_t *walk(struct addrspace *as
 		if (!(*e & PTE_P)) {
 			if (!create)
 				return NULL;
-			uint64_t pa;
-			if (spare) {
-				if (!*spare) {
-					*need = true;
-					return NULL;
-				}
-				pa = *spare;
-				*spare = 0;
-			} else if (!(pa = pmm_alloc())) {
+			uint64_t pa = vm_table_frame(spare, need);
+			if (!pa)
 				return NULL;
-			}
 			as->table_frames++;
 			*e = pa | PTE_P | PTE_W | (va < DIRECT_MAP_BASE ? PTE_U : 0);
 		}
