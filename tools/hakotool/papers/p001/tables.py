@@ -11,10 +11,13 @@ Reads the files the benches write:
     time all of them sat idle: it cannot show a parallel speed-up.
   * results/bench-mp-disk-1.jsonl ... -N.jsonl — `./hako bench mp-disk`,
     the same on the disks (Table 1 on ahci0 and nvme0, Table 2 on ahci0),
-    one file per boot.  A disk completes when QEMU's host threads do, so
-    these figures are not repeatable: each boot gives its own improvement,
-    and the tables print the median over the boots with the smallest and
-    largest, "median (min…max)".  (An older single bench-mp-disk.jsonl is
+    one file per boot.  A disk completes when QEMU's host threads do;
+    unpaced, each boot gives its own improvement.  The bench paces the
+    completions (iotest --pace on) and, under --model, holds each look
+    until QEMU has finished, so its boots repeat; the tables print the
+    median over the boots with the smallest and largest, "median
+    (min…max)", and the note under each counts the runs alike in every
+    boot.  (An older single bench-mp-disk.jsonl is
     read when there are none.)  Their lines carry the device's counters
     over each run (iotest --counts on): the last table says where the
     requests completed and where the interrupts went.
@@ -89,7 +92,7 @@ PAPER_POLICY = {"master": "2a-1", "fixed": "2a-2", "issuer": "2b-1", "idle": "2b
                 "busiest": "2b-3", "broadcast": "2b-4", "load": "—"}
 PAPER_DEV = {"ahci0": "scsihd", "nvme0": "scsihd", "testdev0": "testdev", "ramdisk0": "ramdisk"}
 DEV_ORDER = ("ahci0", "nvme0", "testdev0", "ramdisk0")
-DISKS = ("ahci0", "nvme0")          # completions on QEMU's host threads: not repeatable
+DISKS = ("ahci0", "nvme0")          # completions on QEMU's host threads: paced to repeat
 # The disks' third figure: icount elapsed time holds the gaps in which every
 # CPU sat idle waiting for QEMU's host threads; the plugin's instructions
 # per CPU, added up, are the same time without them.
@@ -340,7 +343,8 @@ def boots_with(boots: list[tuple[list[dict], dict]], dev: str, table: str) -> in
 
 def boots_title(n: int, paced: bool = False) -> str:
     """What a disk table's title adds: its figures come from N boots, which
-    do not repeat (unpaced) or repeat up to a late completion (PACED)."""
+    do not repeat (unpaced) or are paced (PACED: they repeat up to a late
+    completion, and the note counts the runs alike)."""
     how = "paced" if paced else "not repeatable"
     return f" — {how}: median (min…max) of {n} boot{'s' if n != 1 else ''}"
 
