@@ -23,7 +23,7 @@ TEST(options_default_to_hakos_layout)
 	char err[256];
 	CHECK_EQ(parse(&o, err, "profile=p.profile", NULL, NULL, NULL), 0);
 	CHECK(strcmp(o.profile_path, "p.profile") == 0 && o.out_path == NULL);
-	CHECK(!o.show_regs && !o.l2_off && !o.pcprof);
+	CHECK(!o.show_regs && !o.l2_off && !o.pcprof && o.turns_path == NULL);
 	CHECK_EQ(o.cpu_id_offset, 24);
 	CHECK_EQ(o.nlarge, 1);
 	CHECK_EQ(o.large[0].base, 0xffff800000000000ull);
@@ -50,6 +50,8 @@ TEST(options_fill_their_fields)
 	CHECK_EQ(o.cpu_id_offset, 0x40);
 	CHECK_EQ(parse(&o, err, "profile=x", "mhz=166", "exit_port=0x501", "pcprof=on"), 0);
 	CHECK(o.clock_mhz == 166 && o.exit_port == 0x501 && o.pcprof);
+	CHECK_EQ(parse(&o, err, "profile=x", "turns=/tmp/a.turns", NULL, NULL), 0);
+	CHECK(strcmp(o.turns_path, "/tmp/a.turns") == 0);
 	CHECK_EQ(parse(&o, err, "profile=x", "handler=8c800400:8c8004f2", NULL, NULL), 0);
 	CHECK(o.handler_start == 0x8c800400 && o.handler_end == 0x8c8004f2);
 	CHECK_EQ(parse(&o, err, "profile=x", "handler=8c800400", NULL, NULL), -1);    /* no end */
@@ -65,6 +67,8 @@ TEST(options_refuse_what_they_do_not_know)
 	CHECK(strstr(err, "bad argument 'colour=blue'") != NULL);
 	CHECK_EQ(parse(&o, err, "profile=x", "large=1000", NULL, NULL), -1);      /* no size */
 	CHECK_EQ(parse(&o, err, "profile=x", "mhz=0", NULL, NULL), -1);
+	CHECK_EQ(parse(&o, err, "profile=x", "turns=", NULL, NULL), -1);         /* no path */
+	CHECK(strstr(err, "turns=PATH") != NULL);
 	CHECK_EQ(parse(&o, err, "out=o.jsonl", NULL, NULL, NULL), -1);
 	CHECK(strstr(err, "profile=PATH") != NULL);
 }

@@ -12,7 +12,7 @@ BUILD ?= build
 HOST_CC ?= gcc
 CM_DIR := tools/costmodel
 CM_OUT := $(BUILD)/costmodel
-CM_MODEL_SRC := $(addprefix $(CM_DIR)/,profile.c cache.c stream.c tlb.c model.c regions.c sections.c decode.c decode_sh4.c sh4.c pcprof.c epochs.c vclock.c vclock_device.c hostwait.c options.c)
+CM_MODEL_SRC := $(addprefix $(CM_DIR)/,profile.c cache.c stream.c tlb.c model.c regions.c sections.c decode.c decode_sh4.c sh4.c pcprof.c turns.c epochs.c vclock.c vclock_device.c hostwait.c options.c)
 CM_HEADERS := $(wildcard $(CM_DIR)/*.h) kernel/uapi/hako_region.h kernel/uapi/hako_region_ids.h kernel/arch/x86_64/include/arch/layout.h
 
 CM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter

@@ -72,6 +72,8 @@ int cm_options_parse(int argc, char **argv, struct cm_options *o, char *err, siz
 			o->l2_off = true;
 		else if (strcmp(a, "pcprof=on") == 0)
 			o->pcprof = true;
+		else if (strncmp(a, "turns=", 6) == 0 && a[6])
+			o->turns_path = a + 6;
 		else if (strncmp(a, "cpu_id_offset=", 14) == 0)
 			o->cpu_id_offset = strtoull(a + 14, NULL, 0);
 		else if (strncmp(a, "large=", 6) == 0 && parse_large(a + 6, o, &large_given) == 0)
@@ -88,7 +90,7 @@ int cm_options_parse(int argc, char **argv, struct cm_options *o, char *err, siz
 			o->release_addrs[o->nrelease_addrs++] = strtoull(a + 8, NULL, 16);
 		else {
 			snprintf(err, errlen, "bad argument '%s' (profile=PATH, out=PATH, regs=on, l2=off, "
-				 "pcprof=on, cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, "
+				 "pcprof=on, turns=PATH, cpu_id_offset=N, large=BASE:SIZE, epoch=ADDR, at most %d, "
 				 "release=ADDR, at most %d, mhz=N, exit_port=N, handler=START:END)", a, CM_EPOCH_ADDRS_MAX,
 				 CM_RELEASE_ADDRS_MAX);
 			return -1;

@@ -20,6 +20,7 @@ struct cm_options {
 	bool show_regs;                /* regs=on */
 	bool l2_off;                   /* l2=off */
 	bool pcprof;                   /* pcprof=on */
+	const char *turns_path;        /* turns=PATH: the vCPUs' turns (turns.h); NULL: none */
 	uint64_t cpu_id_offset;        /* cpu_id_offset=N: the CPU number from the GS base */
 	struct { uint64_t base, size; } large[CM_LARGE_MAX];   /* large=BASE:SIZE, 2 MiB pages */
 	unsigned nlarge;

@@ -6,7 +6,7 @@
  * exit.
  *
  *   -plugin build/costmodel/libcostmodel.so,profile=PATH[,out=PATH][,regs=on][,l2=off][,pcprof=on]
- *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N][,handler=START:END]
+ *           [,epoch=ADDR...][,release=ADDR...][,mhz=N][,exit_port=N][,handler=START:END][,turns=PATH]
  *
  * What is instrumented, per translated block:
  *   - every instruction: a callback that counts it, so partial executions
@@ -66,6 +66,7 @@
 #include "regions.h"
 #include "sections.h"
 #include "pcprof.h"
+#include "turns.h"
 #include "options.h"
 #include "vclock.h"
 #include "sh4.h"
@@ -108,6 +109,7 @@ static struct cm_sections *sections;   /* irqtrace=on: preemption-off sections *
 static unsigned fetch_line_shift;
 static struct cm_pcprof *pcprof;        /* pcprof=on: instructions per block in global regions */
 static int32_t pcprof_region = -1;      /* the global region open now, -1 none */
+static struct cm_turns *turns;          /* turns=PATH: a line each time another vCPU runs */
 static struct cm_epochs *epochs;
 static struct cm_vclock *vclock;
 struct cm_counts *final_counts;  /* every vCPU's counts at the exit-port write, or NULL */
@@ -287,8 +289,10 @@ static void on_fetch(unsigned int vcpu_ignored, void *ud)
 static void on_block(unsigned int vcpu_ignored, void *ud)
 {
 	current = identify();
+	const struct fetch *f = ud;
+	if (turns && !final_counts)      /* after the exit write the turns are host-timed */
+		cm_turns_note(turns, current, f->va, vcpus[current].core.n.v[CM_INSNS]);
 	if (pcprof) {
-		const struct fetch *f = ud;
 		vcpus[current].pc_count = pcprof_region < 0 ? NULL :
 			cm_pcprof_counter(pcprof, (uint32_t)pcprof_region, current, f->va);
 	}
@@ -611,6 +615,7 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	struct cm_counts *now = final_counts ? final_counts : sync_counts();
 	cm_regions_close(regions, now);
 	cm_epochs_close(epochs, now);
+	cm_turns_close(turns);
 	out = opt.out_path ? fopen(opt.out_path, "w") : stderr;
 	if (!out) {
 		perror(opt.out_path);
@@ -655,6 +660,10 @@ static int parse_args(int argc, char **argv)
 	}
 	if (opt.pcprof && !(pcprof = cm_pcprof_new()))
 		return -1;
+	if (opt.turns_path && !(turns = cm_turns_open(opt.turns_path))) {
+		fprintf(stderr, "costmodel: cannot write turns to %s\n", opt.turns_path);
+		return -1;
+	}
 	return 0;
 }
 
