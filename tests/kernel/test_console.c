@@ -76,8 +76,13 @@ static void measure_sections(void *arg)
 	memset(line, '.', sizeof line);
 	memcpy(line, "# console: ", 11);
 	line[sizeof line - 1] = '\n';
-	r->short_write = longest_section_writing("# short\n", 8);
-	r->long_write = longest_section_writing(line, sizeof line);
+	r->short_write = r->long_write = UINT64_MAX;
+	for (int i = 0; i < 3; i++) {         /* the least of three: host time stretches some */
+		uint64_t s = longest_section_writing("# short\n", 8);
+		uint64_t l = longest_section_writing(line, sizeof line);
+		r->short_write = s < r->short_write ? s : r->short_write;
+		r->long_write = l < r->long_write ? l : r->long_write;
+	}
 }
 
 /*
@@ -86,7 +91,9 @@ static void measure_sections(void *arg)
  * The interrupts-off trace (irqtrace) is turned on for the test: sections
  * already open on other CPUs when it turns on end with a stale start,
  * which touches only their own figures.  The thread is pinned, so both
- * figures are one CPU's.
+ * figures are one CPU's.  Under TCG or KVM the sections are host time,
+ * and the host may stop the vCPU inside one for milliseconds: each figure
+ * is the least of three writes.
  */
 TEST(console_long_write_keeps_interrupts_off_sections_short)
 {
