@@ -321,20 +321,20 @@ def iotest_line(table, dev, setting, k, wait, elapsed, region):
             "region": region, "iters": 1}
 
 
-def test_paper001_takes_the_disks_from_the_committed_sitting(canned):
+def test_paper001_takes_the_disks_from_the_mp_disk_boots(canned):
     write(canned, "bench-mp.jsonl", [
         iotest_line("t1", "ramdisk0", "funnel", 2, 0, 300_000, 1),
         iotest_line("t1", "ramdisk0", "symmetric", 2, 0, 150_000, 2)])
     md, _ = report.markdown(canned / "results")
     assert "### Table 1 — ramdisk0" in md
-    assert "The disks: the committed sitting" not in md
+    assert "The disks:" not in md
     # Two boots of mp-disk: each boot's improvement, then their median with the spread.
     for boot, fast in ((1, 500_000), (2, 250_000)):
         write(canned, f"bench-mp-disk-{boot}.jsonl", [
             iotest_line("t1", "ahci0", "funnel", 2, 10, 1_000_000, 1),
             iotest_line("t1", "ahci0", "symmetric", 2, 10, fast, 2)])
     md, _ = report.markdown(canned / "results")
-    assert "### The disks: the committed sitting of `./hako bench mp-disk`" in md
+    assert "### The disks: `./hako bench mp-disk`" in md
     assert "results/bench-mp-disk-1..2.jsonl" in md
     assert "#### Table 1 — ahci0 (paper: scsihd)" in md
     assert "| 10 · icount elapsed (Σ of all CPUs' work) | 200 (100…300) |" in md

@@ -104,6 +104,9 @@ REPORT_STEPS = (
     Step("mp", "001", ("mp", "--model", "modern"),
          "device access, iotest Tables 1-2 at six waits, 8 CPUs and the IOP (~140 s)",
          seconds=140),
+    Step("mp-disk", "001", ("mp-disk", "--model", "modern"),
+         "the same on AHCI and NVMe, paced, three boots that repeat (~5 min)",
+         seconds=300),
 )
 REPORT_INPUTS = (
     ("bench-mp.jsonl", "./hako bench mp --model modern"),

@@ -53,13 +53,14 @@ def section(results: Path, figs: dict, v=()) -> list[str]:
         figs["mp-table1.svg"] = draw("improvement_curves", panels, ks)
         out += ["![Paper 001 Table 1 as curves by k](mp-table1.svg)", ""]
     if disks:
-        out += ["### The disks: the committed sitting of `./hako bench mp-disk`", "",
+        out += ["### The disks: `./hako bench mp-disk`", "",
                 f"Read from results/bench-mp-disk-1..{len(disks)}.jsonl and their cost-model "
-                "files (kept in git, not rerun by the report: they do not repeat). Same mode "
-                "and machine; each cell is the median over the boots with the smallest and "
-                "largest. The figure to read is Σ of all CPUs' instructions: the icount "
-                "elapsed time also holds the gaps in which every CPU waited for QEMU's host "
-                "threads.", ""]
+                "files: completions paced, each look held until QEMU has finished the "
+                "command, so the boots repeat (the note under each table counts the runs "
+                "alike in every boot). Same mode and machine; each cell is the median over "
+                "the boots with the smallest and largest. The figure to read is Σ of all "
+                "CPUs' instructions: the icount elapsed time also holds the gaps in which "
+                "every CPU waited out a service time.", ""]
         disk_text = tables.render(disks, [])
         out += [line.replace("### ", "#### ", 1) for line in disk_text.splitlines()
                 if not line.startswith("Wait count 10 =")] + [""]
