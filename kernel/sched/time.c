@@ -38,6 +38,8 @@ static void timer_interrupt(void *unused);
 static void settle_fired(struct timer *t, void *arg)
 {
 	*(volatile bool *)arg = true;
+	if (!ARCH_IDLE_ATOMIC)           /* it may have come before the sleep: wake it again */
+		timer_arm(t, arch_tsc() + ns_to_tsc(SETTLE_NS));
 }
 
 /*
@@ -64,6 +66,8 @@ void time_settle(void)
 		arch_idle();                 /* interrupts on, and wait for one */
 		arch_irq_disable();
 	}
+	if (!ARCH_IDLE_ATOMIC)
+		timer_cancel(&t);            /* its next shot: t lives on this stack */
 	arch_irq_restore(irq);
 }
 

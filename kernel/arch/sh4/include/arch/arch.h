@@ -61,6 +61,9 @@ static inline void arch_irq_restore(uint64_t state)
 		arch_irq_enable();
 }
 void arch_idle(void);                     /* enable interrupts and wait for one (SLEEP) */
+/* arch_idle lowers SR.IMASK, then SLEEPs: an interrupt that comes between
+ * the two is taken first, and the SLEEP then waits for the next one. */
+#define ARCH_IDLE_ATOMIC 0
 void arch_halt_forever(void) __attribute__((noreturn));
 
 /* Threads (thread_arch.c): the first switch frame of a new thread's

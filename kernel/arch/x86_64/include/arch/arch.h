@@ -121,6 +121,9 @@ static inline void arch_irq_restore(uint64_t state)
 		arch_irq_enable();
 }
 void arch_idle(void);                     /* enable interrupts and wait for one */
+/* arch_idle is sti; hlt: an interrupt pending at the sti is taken only once
+ * hlt waits, so a wake-up is never missed between the two. */
+#define ARCH_IDLE_ATOMIC 1
 void arch_halt_forever(void) __attribute__((noreturn));
 
 /* Threads (thread_arch.c): the first switch frame of a new thread's
