@@ -7,7 +7,7 @@
  * when the interrupt was raised (a request done before its issuer slept
  * still holds it to the device's end), a thread woken in its vCPU's future runs
  * then while the others go on around it (an interrupt then runs through its
- * stretch), and a region's elapsed time runs
+ * stretch; a semaphore unit stored in its future likewise), and a region's elapsed time runs
  * from its starter's clock to its ender's.
  */
 #include "check.h"
@@ -351,6 +351,53 @@ TEST(a_thread_woken_in_a_vcpus_future_runs_then_and_the_others_go_on_around_it)
 	cm_vclock_post(vc, 1, run(1, 50), HAKO_SYNC_THREAD, 0xd0);      /* C: 3,000-3,050 */
 	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A at 2,110 */
 	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 1000)).insns, 3160);      /* 2,110 + 1,000 + 50 */
+	cm_vclock_free(vc);
+}
+
+/*
+ * Thread A on vCPU 1 (at 100) takes a semaphore unit that vCPU 0, ahead
+ * under icount's turns, stored at 1,000: A runs on from 1,000 (it would
+ * have slept until then) and leaves at 1,010; vCPU 1 goes back to 100,
+ * where thread W, woken at 100, runs its 2,000 instructions around A's
+ * stretch: 2,110, not 3,010 (W waiting for A's wait to end).
+ */
+TEST(a_semaphore_unit_stored_in_a_vcpus_future_lets_its_other_threads_run)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in at 0 */
+	cm_vclock_post(vc, 1, run(1, 100), HAKO_SYNC_THREAD, 0xe0);     /* W woken at 100 */
+	cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_SEM, 0x9000);     /* a unit at 1,000 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_SEM, 0x9000);        /* A takes it */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1000);
+	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xa0);      /* A out at 1,010 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xe0);       /* W in at 100 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 2000)).insns, 2110);
+	cm_vclock_free(vc);
+}
+
+/*
+ * The same when A already runs ahead: woken at 1,000 on vCPU 1 (at 100),
+ * it runs 10, then takes a unit stored at 3,000 and runs 10 more.  Its
+ * stretches are 1,000-1,010 and 3,000-3,010; W, woken at 100, runs its
+ * 3,500 around them: 3,620, not 5,610 (the gap booked as A's).
+ */
+TEST(a_thread_ahead_that_takes_a_later_unit_leaves_the_gap_free)
+{
+	reset();
+	struct cm_vclock *vc = cm_vclock_new(2);
+	cm_vclock_post(vc, 1, run(1, 100), HAKO_SYNC_THREAD, 0xe0);     /* W woken at 100 */
+	cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_THREAD, 0xa0);    /* A woken at 1,000 */
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in, ahead */
+	cm_vclock_post(vc, 0, run(0, 2000), HAKO_SYNC_SEM, 0x9000);     /* a unit at 3,000 */
+	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_SEM, 0x9000);
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 3000);
+	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xa0);      /* A out at 3,010 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
+	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xe0);       /* W in at 100 */
+	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 3500)).insns, 3620);
 	cm_vclock_free(vc);
 }
 

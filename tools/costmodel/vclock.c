@@ -246,12 +246,33 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		v->ahead = true;
 		v->ahead_thread = token;
 		v->ahead_start = v->clock;
+	} else if (s->posted && kind == HAKO_SYNC_SEM && !v->irq_depth && v->thread &&
+		   (s->at.cycles > v->clock.cycles || s->at.insns > v->clock.insns)) {
+		/*
+		 * A unit stored in this vCPU's future: under icount's turns
+		 * the thread took it at once, in time it would have slept
+		 * until the post, and the vCPU run its other threads.  So the
+		 * thread runs from the post on, as a thread woken then does;
+		 * if it already ran ahead, its stretch so far is booked and
+		 * the gap until the post stays free.
+		 */
+		if (v->ahead) {
+			book(&v->booked_cycles, v->ahead_start.cycles, v->clock.cycles);
+			book(&v->booked_insns, v->ahead_start.insns, v->clock.insns);
+		} else {
+			v->present = v->clock;
+			v->ahead = true;
+			v->ahead_thread = v->thread;
+		}
+		work_max(&v->clock, s->at);
+		v->ahead_start = v->clock;
 	} else if (s->posted) {
 		work_max(&v->clock, s->at);
 	}
 	if (kind == HAKO_SYNC_THREAD && !v->irq_depth) {  /* a switch-in: see cm_vclock_release */
 		v->moved.cycles += v->clock.cycles - was.cycles;
 		v->moved.insns += v->clock.insns - was.insns;
+		v->thread = token;
 	}
 	s->posted = kind == HAKO_SYNC_SEM && s->posted;   /* a semaphore's post stays */
 }

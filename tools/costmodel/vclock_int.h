@@ -62,7 +62,9 @@ struct vcpu_clock {
 	bool irq_rebased;            /* its clock moved to the post it waited for */
 	struct cm_work outer;        /* the clock when the outermost one began */
 	struct cm_work irq_work;     /* work done in it so far, spins left out */
-	bool ahead;                  /* a thread woken in this vCPU's future runs now */
+	uint64_t thread;             /* the thread it switched in last (its THREAD wait), 0 none */
+	bool ahead;                  /* a thread woken (or a semaphore unit taken) in this
+	                              * vCPU's future runs now */
 	uint64_t ahead_thread;       /* its token */
 	struct cm_work ahead_start;  /* its stretch began here */
 	struct cm_work present;      /* the vCPU's clock it left, where the others go on */
