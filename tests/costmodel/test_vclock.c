@@ -355,50 +355,49 @@ TEST(a_thread_woken_in_a_vcpus_future_runs_then_and_the_others_go_on_around_it)
 }
 
 /*
- * Thread A on vCPU 1 (at 100) takes a semaphore unit that vCPU 0, ahead
- * under icount's turns, stored at 1,000: A runs on from 1,000 (it would
- * have slept until then) and leaves at 1,010; vCPU 1 goes back to 100,
- * where thread W, woken at 100, runs its 2,000 instructions around A's
- * stretch: 2,110, not 3,010 (W waiting for A's wait to end).
+ * Thread W is woken at 100 on vCPU 1, where thread A runs: A was switched
+ * in at 0, or (ahead) woken at 1,000 by vCPU 0 and run 10 there.  Then A
+ * takes a semaphore unit that vCPU 0, ahead under icount's turns, stored
+ * at `unit`: A runs on from it (it would have slept until then), 10 more,
+ * and leaves; vCPU 1 goes back to 100, where W runs `work` around A's
+ * stretches.  W's end, or 0 if A did not run from the unit and then
+ * leave vCPU 1 at 100.
  */
-TEST(a_semaphore_unit_stored_in_a_vcpus_future_lets_its_other_threads_run)
+static uint64_t w_after_a_took_a_later_unit(bool ahead, uint64_t unit, uint64_t work)
 {
 	reset();
 	struct cm_vclock *vc = cm_vclock_new(2);
-	cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);
-	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in at 0 */
+	if (!ahead) {
+		cm_vclock_post(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);
+		cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in at 0 */
+	}
 	cm_vclock_post(vc, 1, run(1, 100), HAKO_SYNC_THREAD, 0xe0);     /* W woken at 100 */
-	cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_SEM, 0x9000);     /* a unit at 1,000 */
+	if (ahead) {
+		cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_THREAD, 0xa0);
+		cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in at 1,000 */
+		run(1, 10);
+	}
+	cm_vclock_post(vc, 0, run(0, unit - w[0].insns), HAKO_SYNC_SEM, 0x9000);
 	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_SEM, 0x9000);        /* A takes it */
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 1000);
-	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xa0);      /* A out at 1,010 */
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
+	bool from_unit = cm_vclock_now(vc, 1, run(1, 0)).insns == unit;
+	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xa0);      /* A out */
+	bool back = cm_vclock_now(vc, 1, run(1, 0)).insns == 100;
 	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xe0);       /* W in at 100 */
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 2000)).insns, 2110);
+	uint64_t end = cm_vclock_now(vc, 1, run(1, work)).insns;
 	cm_vclock_free(vc);
+	return from_unit && back ? end : 0;                           /* 0: A ran elsewhere */
 }
 
 /*
- * The same when A already runs ahead: woken at 1,000 on vCPU 1 (at 100),
- * it runs 10, then takes a unit stored at 3,000 and runs 10 more.  Its
- * stretches are 1,000-1,010 and 3,000-3,010; W, woken at 100, runs its
- * 3,500 around them: 3,620, not 5,610 (the gap booked as A's).
+ * A's stretch is 1,000-1,010: W's 2,000 end at 2,110, not 3,010 (W waiting
+ * for A's wait to end).  Ahead, A's stretches are 1,000-1,010 and
+ * 3,000-3,010, the gap between them free: W's 3,500 end at 3,620, not
+ * 5,610 (the gap booked as A's).
  */
-TEST(a_thread_ahead_that_takes_a_later_unit_leaves_the_gap_free)
+TEST(a_semaphore_unit_stored_in_a_vcpus_future_lets_its_other_threads_run)
 {
-	reset();
-	struct cm_vclock *vc = cm_vclock_new(2);
-	cm_vclock_post(vc, 1, run(1, 100), HAKO_SYNC_THREAD, 0xe0);     /* W woken at 100 */
-	cm_vclock_post(vc, 0, run(0, 1000), HAKO_SYNC_THREAD, 0xa0);    /* A woken at 1,000 */
-	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xa0);       /* A in, ahead */
-	cm_vclock_post(vc, 0, run(0, 2000), HAKO_SYNC_SEM, 0x9000);     /* a unit at 3,000 */
-	cm_vclock_wait(vc, 1, run(1, 10), HAKO_SYNC_SEM, 0x9000);
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 3000);
-	cm_vclock_post(vc, 1, run(1, 10), HAKO_SYNC_THREAD, 0xa0);      /* A out at 3,010 */
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 0)).insns, 100);
-	cm_vclock_wait(vc, 1, run(1, 0), HAKO_SYNC_THREAD, 0xe0);       /* W in at 100 */
-	CHECK_EQ(cm_vclock_now(vc, 1, run(1, 3500)).insns, 3620);
-	cm_vclock_free(vc);
+	CHECK_EQ(w_after_a_took_a_later_unit(false, 1000, 2000), 2110);
+	CHECK_EQ(w_after_a_took_a_later_unit(true, 3000, 3500), 3620);
 }
 
 /*
