@@ -217,6 +217,16 @@ void cm_vclock_post(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 	}
 }
 
+/* thread runs on vcpu from `at`, in the vCPU's future: its stretch is booked when it leaves. */
+static void run_ahead(struct vcpu_clock *v, struct cm_work at, uint64_t thread)
+{
+	v->present = v->clock;
+	work_max(&v->clock, at);
+	v->ahead = true;
+	v->ahead_thread = thread;
+	v->ahead_start = v->clock;
+}
+
 void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		    unsigned kind, uint64_t token)
 {
@@ -241,11 +251,7 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		 * to its own clock, where the thread it left (or the next) goes
 		 * on around the stretch, as it would have run in the meantime.
 		 */
-		v->present = v->clock;
-		work_max(&v->clock, s->at);
-		v->ahead = true;
-		v->ahead_thread = token;
-		v->ahead_start = v->clock;
+		run_ahead(v, s->at, token);
 	} else if (s->posted && kind == HAKO_SYNC_SEM && !v->irq_depth && v->thread &&
 		   (s->at.cycles > v->clock.cycles || s->at.insns > v->clock.insns)) {
 		/*
@@ -259,13 +265,11 @@ void cm_vclock_wait(struct cm_vclock *vc, unsigned vcpu, struct cm_work now,
 		if (v->ahead) {
 			book(&v->booked_cycles, v->ahead_start.cycles, v->clock.cycles);
 			book(&v->booked_insns, v->ahead_start.insns, v->clock.insns);
+			work_max(&v->clock, s->at);
+			v->ahead_start = v->clock;
 		} else {
-			v->present = v->clock;
-			v->ahead = true;
-			v->ahead_thread = v->thread;
+			run_ahead(v, s->at, v->thread);
 		}
-		work_max(&v->clock, s->at);
-		v->ahead_start = v->clock;
 	} else if (s->posted) {
 		work_max(&v->clock, s->at);
 	}
