@@ -143,9 +143,9 @@
 #define REGION_VCLOCK               0xd50
 
 /* kperf --copy --bw (user/kperf/bw.c, the lmbench-style passes of the cost
- * model's bandwidth bench): + (0 rd, 1 wr, 2 bcopy). */
+ * model's bandwidth bench): + (0 rd, 1 wr, 2 bcopy, 3 rd4). */
 #define REGION_KPERF_BW             0xd58
-#define REGION_KPERF_BW_OPS         3
+#define REGION_KPERF_BW_OPS         4
 
 /*
  * region_begin_nth(BASE, K) and region_end_nth(BASE, K): region BASE + K

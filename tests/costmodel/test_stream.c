@@ -1,9 +1,10 @@
 /*
  * test_stream.c — misses that overlap (stream.h): a run of misses to
- * scattered lines pays the full latency each, a sequential stream (up or
- * down, or two interleaved as in a copy) pays the overlapped price after
- * its first miss, and no overlap happens with one fill, past the window
- * or after the caches are emptied.  Counted by hand on a tiny machine.
+ * scattered lines pays the full latency each; a sequential stream (up or
+ * down, or two interleaved as in a copy) waits after its first miss only
+ * for what its instructions did not cover of the stream's step and the
+ * bus's line time; no overlap happens with one fill, past the window or
+ * after the caches are emptied.  Counted by hand on a tiny machine.
  */
 #include "check.h"
 #include "model.h"
@@ -48,9 +49,14 @@ TEST(scattered_misses_each_pay_the_full_latency)
 	cm_core_free(&c);
 }
 
-TEST(a_sequential_stream_pays_the_overlapped_price)
+TEST(a_sequential_stream_waits_for_the_bus_less_its_instructions)
 {
-	/* Up and down: the first miss 100, each next max(ceil(100 / 4), 30) = 30. */
+	/*
+	 * Up and down: the first miss 100; each next line is there one bus
+	 * line time (30, more than the step ceil(100 / 4) = 25) after the
+	 * one before, and the 11 instructions between them ran meanwhile:
+	 * 19 each.
+	 */
 	for (int down = 0; down < 2; down++) {
 		struct cm_profile p = machine(4);
 		struct cm_core c;
@@ -61,9 +67,22 @@ TEST(a_sequential_stream_pays_the_overlapped_price)
 		}
 		CHECK_EQ(c.n.v[CM_L1D_MISS], 16);
 		CHECK_EQ(c.n.v[CM_STREAM_MISS], 15);
-		CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100 + 15 * 30);
+		CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100 + 15 * 19);
 		cm_core_free(&c);
 	}
+}
+
+TEST(a_loop_slower_than_its_stream_hides_the_misses)
+{
+	/* 40 instructions a line, more than the 30 the bus needs: only the first miss waits. */
+	struct cm_profile p = machine(4);
+	struct cm_core c;
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	for (uint64_t i = 0; i < 16; i++)
+		touch(&c, 100 + i, 40);
+	CHECK_EQ(c.n.v[CM_STREAM_MISS], 15);
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100);
+	cm_core_free(&c);
 }
 
 TEST(a_copy_runs_two_streams_at_once)
@@ -75,12 +94,18 @@ TEST(a_copy_runs_two_streams_at_once)
 		touch(&c, i, 5);            /* source */
 		touch(&c, 64 + i, 5);       /* destination */
 	}
+	/*
+	 * The bus carries both streams' lines: after the two first misses
+	 * (100 each, the second asked once the first is there, at 110) a
+	 * line every 30 cycles, the pairs' 10 instructions hidden: the
+	 * last line is there at 210 + 14 x 30.
+	 */
 	CHECK_EQ(c.n.v[CM_STREAM_MISS], 14);
-	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 2 * 100 + 14 * 30);
+	CHECK_EQ(c.n.v[CM_INSNS] + c.n.v[CM_MEM_CYCLES], 210 + 14 * 30);
 	cm_core_free(&c);
 }
 
-TEST(a_stream_served_by_a_cache_has_no_bus_floor)
+TEST(a_stream_served_by_a_cache_waits_only_its_step)
 {
 	/* Fill the L2 with 16 lines, push them out of the L1, read them again in order. */
 	struct cm_profile p = machine(4);
@@ -92,9 +117,9 @@ TEST(a_stream_served_by_a_cache_has_no_bus_floor)
 		touch(&c, 32 + i, 100);               /* every L1 set four times over */
 	uint64_t before = c.n.v[CM_MEM_CYCLES];
 	for (uint64_t i = 0; i < 16; i++)
-		touch(&c, i, 5);
-	/* From the L2: 9 for the first, then ceil(9 / 4) = 3 each. */
-	CHECK_EQ(c.n.v[CM_MEM_CYCLES] - before, 9 + 15 * 3);
+		touch(&c, i, 1);
+	/* From the L2: 9 for the first, then a step of ceil(9 / 4) = 3 less the 1 instruction. */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES] - before, 9 + 15 * 2);
 	cm_core_free(&c);
 }
 
@@ -128,20 +153,22 @@ TEST(emptying_the_caches_forgets_the_streams)
 	cm_core_empty_caches(&c, true);
 	touch(&c, 2, 1);
 	CHECK_EQ(c.n.v[CM_STREAM_MISS], 1);
-	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100 + 30 + 100);
+	/* 100, then 30 less the 1 instruction, then a lone miss again. */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100 + 29 + 100);
 	cm_core_free(&c);
 }
 
-TEST(the_price_is_capped_by_a_lone_miss_and_floored_by_the_bus)
+TEST(a_stream_runs_at_most_its_fills_ahead)
 {
+	/*
+	 * A stream whose last line was there long ago: the next is not
+	 * there before now - lat + step, lat 100 and step 25.
+	 */
 	struct cm_stream_geom g = { .fills = 4, .window = 40, .mem_line_cycles = 30 };
-	CHECK_EQ(cm_stream_cost(&g, 100, false, true), 100);
-	CHECK_EQ(cm_stream_cost(&g, 100, true, true), 30);      /* the floor */
-	CHECK_EQ(cm_stream_cost(&g, 200, true, true), 50);      /* latency / fills */
-	CHECK_EQ(cm_stream_cost(&g, 20, true, true), 20);       /* never above a lone miss */
-	CHECK_EQ(cm_stream_cost(&g, 9, true, false), 3);        /* a cache: no floor, rounded up */
-	g.fills = 1;
-	CHECK_EQ(cm_stream_cost(&g, 100, true, true), 100);
+	struct cm_stream s = { .ready = 1000 };
+	CHECK_EQ(cm_stream_ready(&g, &s, 100, 1010), 1025);     /* its previous line's + step */
+	CHECK_EQ(cm_stream_ready(&g, &s, 100, 5000), 4925);     /* no credit beyond lat */
+	CHECK_EQ(cm_stream_ready(&g, &s, 9, 1000), 1003);       /* rounded up: ceil(9 / 4) */
 }
 
 TEST(more_streams_than_the_table_holds_evict_the_oldest)
@@ -149,9 +176,10 @@ TEST(more_streams_than_the_table_holds_evict_the_oldest)
 	struct cm_profile p = machine(4);
 	struct cm_streams t = { 0 };
 	/* CM_STREAMS + 1 streams started; the first one is gone, the second still there. */
-	for (uint64_t s = 0; s <= CM_STREAMS; s++)
-		CHECK(!cm_stream_miss(&t, &p.stream, s * 1000, 0));
-	CHECK(!cm_stream_miss(&t, &p.stream, 1, 0));
-	CHECK(cm_stream_miss(&t, &p.stream, 2 * 1000 + 1, 0));
+	struct cm_stream *s;
+	for (uint64_t i = 0; i <= CM_STREAMS; i++)
+		CHECK(!cm_stream_miss(&t, &p.stream, i * 1000, 0, &s));
+	CHECK(!cm_stream_miss(&t, &p.stream, 1, 0, &s));
+	CHECK(cm_stream_miss(&t, &p.stream, 2 * 1000 + 1, 0, &s));
 }
 

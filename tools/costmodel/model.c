@@ -76,11 +76,36 @@ static void charge(struct cm_core *c, enum cm_count l1_miss, uint64_t cost)
 		c->n.v[CM_L1I_CYCLES] += cost;
 }
 
+/* The core's modelled cycles so far: its clock (model.h). */
+static uint64_t now_of(const struct cm_core *c)
+{
+	return cm_cycles(&c->n, c->p);
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * The memory bus takes a transfer of cycles as soon as it is free and
+ * not before `from`; the cycle it ends.
+ */
+static uint64_t bus_take(struct cm_core *c, uint64_t from, uint64_t cycles)
+{
+	c->bus_free = max64(c->bus_free, from) + cycles;
+	return c->bus_free;
+}
+
 /*
  * Look pa up from l1 down (a store: write, marking its line dirty) and
- * charge what the level that held it costs; a data miss (streams non-NULL)
- * that continues a sequential stream pays its overlapped share (stream.h);
- * dirty lines the fills pushed to memory add their write-backs (model.h).
+ * charge the cycles the core waits for it (model.h): until the line is
+ * there, a lone miss's latency after it is asked, or, for a miss that
+ * continues a stream, its stream's next step (stream.h) and, from memory,
+ * the bus's line time after the line before.  Dirty lines the fill
+ * pushed to memory take the bus too: the fill is asked after them
+ * without a write-back buffer, they follow it with one.  A store that
+ * does not allocate waits only until the bus takes it.
  */
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
 			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa, bool write)
@@ -99,20 +124,33 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 	c->n.v[l1_miss]++;
 	c->n.v[CM_L2_MISS] += level > CM_L2;
 	c->n.v[CM_L3_MISS] += level > CM_L3 && c->l3;
+	uint64_t now = now_of(c);
 	if (!allocate) {                 /* one write on the bus, no fill, no stream */
-		charge(c, l1_miss, c->p->write.store_miss_cycles + wb_cost);
+		uint64_t taken = max64(c->bus_free, now);
+		bus_take(c, now, wb_cost + c->p->write.store_miss_cycles);
+		charge(c, l1_miss, taken - now);
 		return;
 	}
+	struct cm_stream *s = NULL;
 	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
-						   c->n.v[CM_INSNS]);
+						   c->n.v[CM_INSNS], &s);
 	c->n.v[CM_STREAM_MISS] += continues;
-	uint64_t cost = latency[level] <= l1_latency ? 0 :
-		cm_stream_cost(&c->p->stream, latency[level] - l1_latency, continues, level == CM_MEM);
-	if (c->p->write.writeback_buffer)
-		cost = cost > wb_cost ? cost : wb_cost;
-	else
-		cost += wb_cost;
-	charge(c, l1_miss, cost);
+	bool buffered = c->p->write.writeback_buffer;
+	uint64_t asked = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
+	uint32_t lat = latency[level] > l1_latency ? latency[level] - l1_latency : 0;
+	uint64_t ready = asked + lat;
+	if (continues) {
+		ready = cm_stream_ready(&c->p->stream, s, lat, asked);
+		if (level == CM_MEM)
+			ready = max64(ready, c->bus_free + c->p->stream.mem_line_cycles);
+	}
+	if (level == CM_MEM)             /* its line's transfer ends when it is there */
+		c->bus_free = max64(c->bus_free, ready);
+	if (wb_cost && buffered)
+		bus_take(c, ready, wb_cost);
+	if (s)
+		s->ready = ready;
+	charge(c, l1_miss, ready > now ? ready - now : 0);
 }
 
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)

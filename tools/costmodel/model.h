@@ -110,6 +110,7 @@ struct cm_core {
 	struct cm_cache *l3;         /* shared by all cores; NULL without one */
 	struct cm_streams streams;   /* the data misses' sequential streams */
 	struct cm_counts n;
+	uint64_t bus_free;           /* the cycle its memory bus is next free */
 	uint64_t cr4;
 	uint16_t pcid;
 	cm_walk_fn walk;             /* the page size and G bit of an address */

@@ -19,8 +19,9 @@ static int direction(const struct cm_stream *s, uint64_t line)
 }
 
 bool cm_stream_miss(struct cm_streams *t, const struct cm_stream_geom *g, uint64_t line,
-		    uint64_t insns)
+		    uint64_t insns, struct cm_stream **sp)
 {
+	*sp = NULL;
 	if (g->fills <= 1)
 		return false;
 	struct cm_stream *victim = &t->s[0], *stale = NULL;
@@ -29,7 +30,9 @@ bool cm_stream_miss(struct cm_streams *t, const struct cm_stream_geom *g, uint64
 		struct cm_stream *s = &t->s[i];
 		int dir = direction(s, line);
 		if (dir && insns - s->at <= g->window) {
-			*s = (struct cm_stream){ .line = line, .at = insns, .stamp = t->clock, .dir = dir };
+			*s = (struct cm_stream){ .line = line, .at = insns, .stamp = t->clock, .dir = dir,
+						 .ready = s->ready };
+			*sp = s;
 			return true;
 		}
 		if (dir)
@@ -37,18 +40,17 @@ bool cm_stream_miss(struct cm_streams *t, const struct cm_stream_geom *g, uint64
 		if (s->stamp < victim->stamp)
 			victim = s;
 	}
-	*(stale ? stale : victim) = (struct cm_stream){ .line = line, .at = insns, .stamp = t->clock };
+	*sp = stale ? stale : victim;
+	**sp = (struct cm_stream){ .line = line, .at = insns, .stamp = t->clock };
 	return false;
 }
 
-uint32_t cm_stream_cost(const struct cm_stream_geom *g, uint32_t lat, bool continues, bool from_mem)
+uint64_t cm_stream_ready(const struct cm_stream_geom *g, const struct cm_stream *s, uint32_t lat,
+			 uint64_t now)
 {
-	if (!continues || g->fills <= 1)
-		return lat;
-	uint32_t overlapped = (lat + g->fills - 1) / g->fills;
-	uint32_t floor = from_mem ? g->mem_line_cycles : 0;
-	uint32_t cost = overlapped > floor ? overlapped : floor;
-	return cost < lat ? cost : lat;
+	uint32_t step = (lat + g->fills - 1) / g->fills;
+	uint64_t earliest = now > lat ? now - lat : 0;   /* at most `fills` lines ahead */
+	return (s->ready > earliest ? s->ready : earliest) + step;
 }
 
 void cm_streams_reset(struct cm_streams *t)

@@ -1,27 +1,30 @@
 /*
  * stream.h — which data-cache misses overlap: a small table of the
- * sequential miss streams a core is running, and the price of a miss
- * that continues one.
+ * sequential miss streams a core is running, and when a line of one is
+ * there.
  *
- * A lone miss costs its level's full latency (model.h).  A miss to the
- * line next to (above or below) the last miss of a tracked stream, at
- * most stream.window instructions after it, continues that stream: the
- * core already had it in flight beside the earlier ones (fill buffers,
- * an out-of-order window, a hardware prefetcher), so it is charged
+ * The model keeps time in each core's modelled cycles (model.h: the
+ * cycles so far, instructions included).  A lone miss asked at cycle now
+ * is there at now + lat, lat its level's latency above L1's.  A miss to
+ * the line next to (above or below) the last miss of a tracked stream,
+ * at most stream.window instructions after it, continues that stream:
+ * the core had it in flight beside the earlier ones (fill buffers, an
+ * out-of-order window, a hardware prefetcher), so it is there
  *
- *     min(lat, max(ceil(lat / stream.fills), floor))
+ *     step = ceil(lat / stream.fills)
  *
- * where lat is the level's latency above L1's and floor is
- * mem.line_cycles for a line served by memory (the bus's rate), 0 for
- * one served by a cache.  The first miss of a stream pays the full
- * latency; a stream never costs more than lone misses.  stream.fills of
- * 0 or 1 means no overlap: every miss is a lone miss.
+ * cycles after the stream's previous line was, counted from no earlier
+ * than now - lat (a stream runs at most stream.fills lines ahead of its
+ * loads).  The core waits only for what is not there yet: the
+ * instructions it ran since the previous line overlap this one's fill.
+ * A line served by memory also waits for the bus (model.h).
+ * stream.fills of 0 or 1 means no overlap: every miss is a lone miss.
  *
  * Streams follow physical line numbers, so one ends at a page boundary
  * unless the next frame is the next physical page (as hardware
  * prefetchers stop at 4 KiB).  CM_STREAMS streams are tracked, the least
  * recently continued one replaced first.  Everything is a function of
- * the sequence of misses and the instruction count: deterministic.
+ * the sequence of misses and the cycle counts: deterministic.
  */
 #ifndef COSTMODEL_STREAM_H
 #define COSTMODEL_STREAM_H
@@ -39,6 +42,7 @@ struct cm_stream {
 	uint64_t at;                 /* the instruction count at that miss */
 	uint64_t stamp;              /* last use, for replacement; 0: empty */
 	int dir;                     /* +1 ascending, -1 descending, 0 not known yet */
+	uint64_t ready;              /* the cycle its last line was there */
 };
 
 struct cm_streams {
@@ -49,17 +53,18 @@ struct cm_streams {
 /*
  * A miss to line (physical address >> line shift) at instruction count
  * insns: true if it continues a stream (and the stream moves on to it),
- * false if it starts one.  Always false when g->fills <= 1.
+ * false if it starts one.  *sp: the stream it is now the last miss of,
+ * whose ready the caller sets; NULL when g->fills <= 1 (always false).
  */
 bool cm_stream_miss(struct cm_streams *t, const struct cm_stream_geom *g, uint64_t line,
-		    uint64_t insns);
+		    uint64_t insns, struct cm_stream **sp);
 
 /*
- * The cycles a miss costs whose lone latency above L1 is lat: lat for a
- * lone miss, the overlapped price above for one that continues a stream
- * (from_mem: served by memory, so mem.line_cycles is its floor).
+ * The cycle a miss that continues stream s is there, asked at cycle now
+ * with lone latency lat above L1 (the rule above; memory's bus aside).
  */
-uint32_t cm_stream_cost(const struct cm_stream_geom *g, uint32_t lat, bool continues, bool from_mem);
+uint64_t cm_stream_ready(const struct cm_stream_geom *g, const struct cm_stream *s, uint32_t lat,
+			 uint64_t now);
 
 /* Forget every stream (the caches were emptied). */
 void cm_streams_reset(struct cm_streams *t);

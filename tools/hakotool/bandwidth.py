@@ -13,20 +13,24 @@ side (one plugin copy each, hakotool.model).  Two sets of passes:
   pass's rate is the figure set beside lmbench's, and judged: it holds if
   it lies within TOLERANCE of the published range (low x (1 - TOLERANCE) to
   high x (1 + TOLERANCE));
+  rd4 (lmbench 3's rd) sums every fourth int: fewer instructions a line
+  than any profile's memory needs a line, so its rate is the memory's.
+  It is the pass set beside a published read measured with a loop bound
+  by memory (modern's SKL-RD, a vector read): on such a core the rd loop
+  is bound by its own chain of dependent adds (31 a 128-byte turn, one a
+  cycle: at most 16 GB/s at 4 GHz), not by memory;
 * kperf --copy's 256 KiB passes (user/kperf/copy.c): the read pass (64-bit
   words summed), the zero pass (memset, shown as the write) and the copy,
-  each after a purge (worst) and warm (best).  Shown for information with
-  the worst case's memory side, mem_cycles + walk_cycles (the cycles its
-  accesses cost beyond one per instruction, tools/costmodel/model.h): what
-  the miss model allows a core that overlapped all its instructions.  Their
+  each after a purge (worst) and warm (best), for information.  Their
   dirty lines fit the 512 KiB L2s, so they show few write-backs.
 
 A figure's modelled cycles at the machine's clock give MB/s (10^6 bytes a
-second): bytes x MHz / cycles.  The model now writes dirty lines back and
-the Pentium's stores do not allocate (tools/costmodel/README.md); it still
-adds a loop's instructions to its misses where a real core overlaps them,
-so a machine whose loop is bound by instructions (modern: a core retiring
-several a cycle) comes out below its published rate.
+second): bytes x MHz / cycles.  The model overlaps a stream's line fills
+with the instructions that run meanwhile and carries memory's lines on a
+bus of the profile's line time (tools/costmodel/README.md, "Misses that
+overlap"), so a pass is bound by its instructions or by its memory,
+whichever is slower; at base_cpi 1.0 a loop's instructions cost a cycle
+each, where a core of today retires several.
 
 Pure functions of the records, so the harness tests feed them canned lines.
 """
@@ -41,15 +45,13 @@ from .results import load_records
 PROFILES = ("modern", "p4", "pentium2-450", "pentiumpro200", "pentium200-edo",
             "pentium200-fpm", "pentium166")
 DEFAULT_MODEL = "+".join(PROFILES)
-OPS = ("read", "write", "copy")
+OPS = ("read", "write", "copy", "read4")
 # The lmbench-style passes' ops (user/kperf/bw.c) and the rows they fill.
-LMBENCH_OPS = {"rd": "read", "wr": "write", "bcopy": "copy"}
+LMBENCH_OPS = {"rd": "read", "wr": "write", "bcopy": "copy", "rd4": "read4"}
 # kperf --copy's read and zero passes (copy.c); its zero is a write.
 KPERF_OPS = {"read": "read", "zero": "write"}
 # The case name the lmbench-style passes are filed under.
 LMBENCH = "lmbench"
-# A pass's memory side: the counters of its cycles beyond its instructions.
-MEMORY_SIDE = ("mem_cycles", "walk_cycles")
 # How far a modelled rate may lie outside the published range and still hold.
 # The model's memory inputs are of medium confidence (mem.latency from others'
 # measurements, stream.mem_line_cycles from a memory's peak), and published
@@ -67,11 +69,12 @@ BYTES = 256 * 1024
 #   another Pentium Pro; the i586 rows are Pentiums of 1995-96 whose clocks the
 #   table does not give (FreeBSD/i586@100 in the text).
 # [SKL-RD] rigaya34589.blog.fc2.com, entry 660: i7-6700K at 4.4 GHz,
-#   DDR4-3233, one thread reading: 25.4 GB/s.
+#   DDR4-3233, one thread reading: 25.4 GB/s, a vector loop bound by
+#   memory, so set beside rd4 (above).
 # [SKL-CP] stackoverflow.com question 39260020: memcpy of 25 MB in 2.2 ms on
 #   Skylake with DDR4-2133, one thread: 11.4 GB/s.
 PUBLISHED: dict[str, dict[str, tuple[float, float, str]]] = {
-    "modern": {"read": (25400, 25400, "SKL-RD, 4.4 GHz DDR4-3233"),
+    "modern": {"read4": (25400, 25400, "SKL-RD, 4.4 GHz DDR4-3233"),
                "copy": (11400, 11400, "SKL-CP, DDR4-2133")},
     "pentiumpro200": {"read": (205, 214, "LMB-T i686"), "write": (56, 86, "LMB-T i686 write"),
                       "copy": (55, 57, "LMB-T i686 bcopy libc")},
@@ -103,23 +106,15 @@ def _passes(records):
             yield op, str(r.get("case")), size, per_iter
 
 
-def rates(records, mhz: float, counters: tuple[str, ...] = ("cycles",)) -> dict[tuple[str, str], float]:
-    """{(op, case): MB/s} of one machine's joined passes, from the sum of
-    COUNTERS per pass (("cycles",): the whole pass; MEMORY_SIDE: its memory
-    side).  A pass without every counter, or with none of them, has no rate."""
+def rates(records, mhz: float) -> dict[tuple[str, str], float]:
+    """{(op, case): MB/s} of one machine's joined passes, from each pass's
+    modelled cycles; a pass without them has no rate."""
     out = {}
     for op, case, size, per_iter in _passes(records):
-        if not all(c in per_iter for c in counters):
-            continue
-        cycles = sum(float(per_iter[c] or 0) for c in counters)
+        cycles = float(per_iter.get("cycles") or 0)
         if cycles:
             out[(op, case)] = size * mhz / cycles
     return out
-
-
-def memory_rates(records, mhz: float) -> dict[tuple[str, str], float]:
-    """{(op, case): MB/s} of the passes' memory sides (MEMORY_SIDE)."""
-    return rates(records, mhz, MEMORY_SIDE)
 
 
 def verdict(profile: str, op: str, rate: float | None) -> str:
@@ -132,16 +127,15 @@ def verdict(profile: str, op: str, rate: float | None) -> str:
 
 
 def load(results: Path, run: str, model: str) -> dict[str, dict]:
-    """{profile: {"all": rates, "memory": memory-side rates}} for every model
-    of MODEL that has its joined file (results/RUN.PROFILE.joined.jsonl) and a
-    known clock."""
+    """{profile: rates} for every model of MODEL that has its joined file
+    (results/RUN.PROFILE.joined.jsonl) and a known clock."""
     out = {}
     for m in models_of(model):
         path = joined_path(results.parent, run, m)
         mhz = clock_mhz(m)
         if path.is_file() and mhz:
             records = load_records(path)
-            out[m] = {"all": rates(records, mhz), "memory": memory_rates(records, mhz)}
+            out[m] = rates(records, mhz)
     return out
 
 
@@ -156,24 +150,21 @@ def published(profile: str, op: str) -> str:
 
 def render(per_machine: dict[str, dict]) -> str:
     """Per machine and op: the lmbench-style pass's modelled MB/s and its
-    verdict, kperf --copy's worst case (whole pass and memory side) and best
-    case, and the published figure."""
+    verdict, kperf --copy's worst and best case, and the published figure."""
     if not per_machine:
         return "bandwidth: no joined kperf --copy records (run with --model)\n"
     lines = [f"memory bandwidth, modelled MB/s at each machine's clock.  lmbench: the lmbench-style "
-             f"pass (user/kperf/bw.c: 4-byte ints, unrolled; libc's memcpy; the second of two "
-             f"passes), whole pass, judged; worst, memory, best: kperf --copy's {BYTES // 1024} KiB "
-             "passes after a purge (whole pass; its memory side, mem_cycles + walk_cycles) and warm, "
-             "for information",
-             f"  {'machine':<16} {'op':<5} {'lmbench':>9}  {'verdict':<7} {'worst':>9} {'memory':>9} "
+             f"pass (user/kperf/bw.c: rd 4-byte ints, unrolled; wr the same; copy libc's memcpy; "
+             f"read4 every fourth int, bound by memory; the second of two passes), judged; worst, "
+             f"best: kperf --copy's {BYTES // 1024} KiB passes after a purge and warm, for information",
+             f"  {'machine':<16} {'op':<5} {'lmbench':>9}  {'verdict':<7} {'worst':>9} "
              f"{'best':>9}  published MB/s"]
     held = judged = 0
     for m, per in per_machine.items():
         for op in OPS:
-            lmb = per["all"].get((op, LMBENCH))
-            worst, best = per["all"].get((op, "worst")), per["all"].get((op, "best"))
-            memory = per["memory"].get((op, "worst"))
-            cells = "".join(f" {v:>9.0f}" if v else f" {'-':>9}" for v in (worst, memory, best))
+            lmb = per.get((op, LMBENCH))
+            worst, best = per.get((op, "worst")), per.get((op, "best"))
+            cells = "".join(f" {v:>9.0f}" if v else f" {'-':>9}" for v in (worst, best))
             mark = verdict(m, op, lmb)
             judged += bool(mark)
             held += mark == "holds"
@@ -183,8 +174,8 @@ def render(per_machine: dict[str, dict]) -> str:
     lines.append(f"  lmbench-style whole pass within {TOLERANCE:.0%} of the published range: "
                  f"{held} of {judged}")
     lines.append("  sources: LMB-T lmbench USENIX 1996, memory bandwidth table (Pentium Pro 167 MHz, "
-                 "Pentiums of unstated clock); SKL-RD rigaya34589 blog entry 660; SKL-CP "
-                 "stackoverflow q. 39260020 (tools/hakotool/bandwidth.py)")
+                 "Pentiums of unstated clock); SKL-RD rigaya34589 blog entry 660 (a vector read, "
+                 "set beside read4); SKL-CP stackoverflow q. 39260020 (tools/hakotool/bandwidth.py)")
     return "\n".join(lines) + "\n"
 
 
