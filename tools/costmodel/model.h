@@ -9,15 +9,13 @@
  *            + walk_cycles                 translation: stlb.hit_cycles per
  *                                          L1 TLB miss that hits the STLB,
  *                                          walk.cycles per page walk
- *            + mem_cycles                  per access served below L1:
- *                                          latency(serving level) - latency(L1),
- *                                          or, for a data miss that continues
- *                                          a sequential stream, its overlapped
- *                                          share (stream.h); per store miss
- *                                          that does not allocate,
- *                                          mem.store_miss_cycles; per dirty
- *                                          line written back to memory,
- *                                          mem.writeback_cycles (below)
+ *            + mem_cycles                  the cycles the core waits for
+ *                                          accesses served below L1: until
+ *                                          the line is there (a lone miss:
+ *                                          latency(serving level) - latency(L1);
+ *                                          one that continues a sequential
+ *                                          stream: stream.h) and the bus has
+ *                                          room (below)
  *            + io_cycles                   per device register access: the
  *                                          profile's io.* price of its kind
  *
@@ -30,19 +28,27 @@
  * its io.* price whole: a port read or write (in, out, and each element
  * of ins, outs), a memory-mapped read or write, or an access to the
  * local APIC's page (CM_LAPIC_BASE).  Data misses to consecutive lines
- * overlap as the profile's stream.* keys say (stream.h); other misses,
- * instruction fetches and device accesses do not overlap.
+ * overlap each other and the instructions between them as the profile's
+ * stream.* keys say (stream.h); other misses, instruction fetches and
+ * device accesses do not overlap.
+ *
+ * Time: a core's clock is its cycles so far (the formula over its own
+ * counts).  Its memory bus carries a line from memory in
+ * stream.mem_line_cycles, which bounds a stream's rate (a lone miss's
+ * line keeps the bus until it is there), a write-back in
+ * mem.writeback_cycles and a store that does not allocate in
+ * mem.store_miss_cycles; bus_free is the cycle it is next free.
  *
  * Stores (cache.h): a store marks its line dirty.  With
  * mem.write_allocate 1 it is looked up and filled as a load is and priced
  * the same; with 0 (the Pentium) a store that misses L1 fills nothing and
- * costs mem.store_miss_cycles, one write on the bus, wherever the line
- * is.  A dirty line pushed out of the last level (by any fill, or by
- * wbinvd: cm_core_empty_caches) is one write-back (count wb) of
- * mem.writeback_cycles.  Without a write-back buffer (mem.writeback_buffer
- * 0) the access whose fill pushed it out pays its own price plus the
- * write-backs'; with one, the write-backs overlap that fill and the access
- * pays the larger of the two.  wbinvd's write-backs overlap nothing.
+ * is one write on the bus, wherever the line is: the core waits only
+ * until the bus is free to take it (the write buffers).  A dirty line
+ * pushed out of the last level (by any fill, or by wbinvd:
+ * cm_core_empty_caches) is one write-back (count wb).  Without a
+ * write-back buffer (mem.writeback_buffer 0) the bus writes it before
+ * the fill that pushed it out is asked; with one, it takes the bus after
+ * that fill.  wbinvd's write-backs overlap nothing.
  */
 #ifndef COSTMODEL_MODEL_H
 #define COSTMODEL_MODEL_H

@@ -50,8 +50,8 @@ struct cm_io_costs {
  * stream keeps in flight (1: none overlap), the most instructions
  * between two of its misses for them to overlap (the reorder window or
  * the prefetcher's reach), and the cycles the memory bus needs per line
- * of the last cache level at its sustained burst rate (the floor of a
- * stream miss served by memory).
+ * of the last cache level at its sustained burst rate (a stream's lines
+ * from memory come no faster: model.h).
  */
 struct cm_stream_geom {
 	uint32_t fills;

@@ -110,8 +110,9 @@ stream.mem_line_cycles = 28
 # source: [P5-WA] no allocation on a write miss (high)
 mem.write_allocate = 0
 # source: [P5-BUS] estimate: the address and one transfer, about 3 bus
-# clocks (the write posted by the chipset) x 2.5 = 8 (low); a store miss
-# costs the bus's time because a stream of them keeps the write buffers full
+# clocks (the write posted by the chipset) x 2.5 = 8 (low); the bus is
+# this long busy with a store miss; the core waits only for a store that
+# finds it busy (its write buffers full)
 mem.store_miss_cycles = 8
 # source: [P5-BUS] [WRT] a burst write 3-2-2-2 (EDO at its read burst's
 # 2 clocks a transfer, an estimated 3 for the first) = 9 bus clocks x 2.5 =
