@@ -59,3 +59,21 @@ TEST(port_io_with_an_immediate_names_its_port)
 	cm_decode((const uint8_t[]){ 0xE4, 0x60 }, 2, &in);           /* in $0x60, %al */
 	CHECK(in.kind == CM_INSN_PORT_IN && in.port == 0x60);
 }
+
+TEST(rep_stos_and_movs_are_string_stores_with_their_element_size)
+{
+	struct cm_insn in;
+	cm_decode((const uint8_t[]){ 0xF3, 0x48, 0xAB }, 3, &in);     /* rep stosq */
+	CHECK(in.kind == CM_INSN_REP_STORE && in.size == 8 && in.len == 3);
+	cm_decode((const uint8_t[]){ 0xF3, 0x48, 0xA5 }, 3, &in);     /* rep movsq */
+	CHECK(in.kind == CM_INSN_REP_STORE && in.size == 8);
+	cm_decode((const uint8_t[]){ 0xF3, 0xA4 }, 2, &in);           /* rep movsb */
+	CHECK(in.kind == CM_INSN_REP_STORE && in.size == 1);
+	cm_decode((const uint8_t[]){ 0xF3, 0xAB }, 2, &in);           /* rep stosl */
+	CHECK(in.kind == CM_INSN_REP_STORE && in.size == 4);
+	cm_decode((const uint8_t[]){ 0x66, 0xF3, 0xAB }, 3, &in);     /* rep stosw */
+	CHECK(in.kind == CM_INSN_REP_STORE && in.size == 2);
+	CHECK(kind_of((const uint8_t[]){ 0x48, 0xAB }, 2) == CM_INSN_OTHER);        /* stosq alone */
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0xA6 }, 2) == CM_INSN_OTHER);        /* repe cmpsb */
+	CHECK(kind_of((const uint8_t[]){ 0xF3, 0x90 }, 2) == CM_INSN_PAUSE);
+}

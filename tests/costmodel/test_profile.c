@@ -25,7 +25,7 @@ static const char good[] =
 	"mem.latency = 300\n"
 	"stream.fills = 3\nstream.window = 126\nstream.mem_line_cycles = 84\n"
 	"mem.write_allocate = 0\nmem.store_miss_cycles = 9\nmem.writeback_cycles = 27\n"
-	"mem.writeback_buffer = 1\n"
+	"mem.writeback_buffer = 1\nmem.fast_strings = 1\n"
 	"io.port_read_cycles = 1792\nio.port_write_cycles = 1624\n"
 	"io.mmio_read_cycles = 1792\nio.mmio_write_cycles = 84\nio.lapic_cycles = 63\n";
 
@@ -60,6 +60,7 @@ TEST(parses_a_good_profile)
 	CHECK_EQ(p.write.store_miss_cycles, 9);
 	CHECK_EQ(p.write.writeback_cycles, 27);
 	CHECK_EQ(p.write.writeback_buffer, 1);
+	CHECK_EQ(p.write.fast_strings, 1);
 }
 
 TEST(write_switches_are_zero_or_one)
@@ -72,6 +73,9 @@ TEST(write_switches_are_zero_or_one)
 	CHECK_EQ(cm_profile_parse(edited("mem.writeback_buffer = 1", "mem.writeback_buffer = 3"), "x",
 				  &p, err, sizeof err), -1);
 	CHECK(strstr(err, "0 or 1") != NULL);
+	CHECK_EQ(cm_profile_parse(edited("mem.fast_strings = 1", "mem.fast_strings = 2"), "x",
+				  &p, err, sizeof err), -1);
+	CHECK(strstr(err, "mem.fast_strings") != NULL);
 }
 
 TEST(missing_key_is_named)

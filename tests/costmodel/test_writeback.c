@@ -217,3 +217,34 @@ TEST(wb_is_in_the_output)
 	cm_counts_json(&n, &p, buf, sizeof buf);
 	CHECK(strstr(buf, ",\"stream_miss\":0,\"wb\":3,\"mem_cycles\":0,") != NULL);
 }
+
+/*
+ * A rep stos or movs that fills a line whole owns it unread where the
+ * profile has fast strings: no fill latency, the line dirty in L1; a
+ * string that stops short of the line's end, an element past the line's
+ * start, or a machine without fast strings reads it as any store would.
+ */
+TEST(a_string_store_that_fills_a_line_whole_owns_it_unread)
+{
+	struct cm_profile p = machine(true, false);
+	p.write.fast_strings = 1;
+	struct cm_core c;
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	cm_core_store_string(&c, A, A, 4096);              /* the line's first byte, a page to go */
+	CHECK(cm_cache_holds_dirty(&c.l1d, A));
+	CHECK_EQ(c.n.v[CM_L1D_MISS], 1);
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 0);
+	cm_core_store_string(&c, A + 8, A + 8, 4088);      /* the same line: a hit */
+	CHECK_EQ(c.n.v[CM_L1D_MISS], 1);
+	cm_core_store_string(&c, A + 64, A + 64, 16);      /* stops short of the line's end */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100);
+	cm_core_store_string(&c, A + 128 + 8, A + 128 + 8, 4096);   /* not at a line's start */
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 200);
+	cm_core_free(&c);
+
+	p.write.fast_strings = 0;                          /* the same string, read for ownership */
+	CHECK(cm_core_init(&c, &p, NULL, page_4k, NULL));
+	cm_core_store_string(&c, A, A, 4096);
+	CHECK_EQ(c.n.v[CM_MEM_CYCLES], 100);
+	cm_core_free(&c);
+}

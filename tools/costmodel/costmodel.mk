@@ -28,9 +28,9 @@ CM_TEST_FLAGS := $(CM_CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-rec
 costmodel: $(CM_PLUGIN)
 
 # The plugin resolves QEMU's (and glib's) functions when QEMU loads it.
-$(CM_PLUGIN): $(CM_MODEL_SRC) $(CM_DIR)/plugin.c $(CM_DIR)/plugin_sh4.c $(CM_DIR)/plugin_hostwait.c $(CM_HEADERS) $(CM_DIR)/costmodel.mk
+$(CM_PLUGIN): $(CM_MODEL_SRC) $(CM_DIR)/plugin.c $(CM_DIR)/plugin_x86.c $(CM_DIR)/plugin_sh4.c $(CM_DIR)/plugin_hostwait.c $(CM_HEADERS) $(CM_DIR)/costmodel.mk
 	@mkdir -p $(@D)
-	$(HOST_CC) $(CM_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $(CM_DIR)/plugin.c $(CM_DIR)/plugin_sh4.c $(CM_DIR)/plugin_hostwait.c $(CM_MODEL_SRC)
+	$(HOST_CC) $(CM_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -o $@ $(CM_DIR)/plugin.c $(CM_DIR)/plugin_x86.c $(CM_DIR)/plugin_sh4.c $(CM_DIR)/plugin_hostwait.c $(CM_MODEL_SRC)
 
 $(CM_TEST_OUT)/test_costmodel_%: $(CM_TEST_DIR)/test_%.c $(CM_MODEL_SRC) $(CM_HEADERS) tests/host/check.h tests/include/checks.h $(CM_DIR)/costmodel.mk
 	@mkdir -p $(@D)

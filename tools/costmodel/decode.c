@@ -106,12 +106,20 @@ void cm_decode(const uint8_t *b, size_t n, struct cm_insn *out)
 		return;
 	}
 	size_t at = 0;
-	bool opsize = false;
-	while (at < n && is_legacy_prefix(b[at]))
-		opsize |= b[at++] == 0x66;
+	bool opsize = false, rep = false;
+	while (at < n && is_legacy_prefix(b[at])) {
+		opsize |= b[at] == 0x66;
+		rep |= b[at++] == 0xF3;
+	}
 	uint8_t rex = 0;
 	if (at < n && (b[at] & 0xF0) == 0x40)
 		rex = b[at++];
+	if (rep && at + 1 == n && (b[at] == 0xA4 || b[at] == 0xA5 || b[at] == 0xAA || b[at] == 0xAB)) {
+		out->kind = CM_INSN_REP_STORE;   /* movs and stos: a store an element */
+		out->size = (b[at] & 1) == 0 ? 1 : (rex & 8) ? 8 : opsize ? 2 : 4;
+		out->len = (uint8_t)n;
+		return;
+	}
 	if (at + 1 == n && b[at] == 0xF4) {
 		out->kind = CM_INSN_HLT;
 		out->len = (uint8_t)n;

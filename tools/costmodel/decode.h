@@ -42,6 +42,7 @@ enum cm_insn_kind {
 	CM_INSN_PORT_OUT,            /* out: one port write */
 	CM_INSN_PORT_INS,            /* ins: a port read per element (each a memory store) */
 	CM_INSN_PORT_OUTS,           /* outs: a port write per element (each a memory load) */
+	CM_INSN_REP_STORE,           /* rep stos, rep movs: size = the element's bytes */
 	CM_INSN_LDTLB,               /* SH-4 ldtlb: PTEH/PTEL into the UTLB entry MMUCR.URC names */
 	CM_INSN_CACHE_LINE,          /* SH-4 ocbi, ocbp, ocbwb: one operand-cache line, reg = Rn */
 	CM_INSN_PREF,                /* SH-4 pref @Rn: a line fetch hint, reg = Rn */
@@ -65,6 +66,7 @@ struct cm_insn {
 	uint32_t marker;
 	int32_t port;                /* in, out with an immediate port: the port; -1 for one in dx */
 	bool arg_store;              /* SH-4 marker: its delay slot stores the argument */
+	uint8_t size;                /* CM_INSN_REP_STORE: bytes an element, 1, 2, 4 or 8 */
 };
 
 /* Classify the instruction at bytes[0..n). */

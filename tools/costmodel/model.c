@@ -105,10 +105,13 @@ static uint64_t bus_take(struct cm_core *c, uint64_t from, uint64_t cycles)
  * the bus's line time after the line before.  Dirty lines the fill
  * pushed to memory take the bus too: the fill is asked after them
  * without a write-back buffer, they follow it with one.  A store that
- * does not allocate waits only until the bus takes it.
+ * does not allocate waits only until the bus takes it.  A string store
+ * that will write the whole line (whole) on a machine with fast strings
+ * owns the line at once: nothing is read, only its victims are written.
  */
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
-			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa, bool write)
+			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa, bool write,
+			  bool whole)
 {
 	uint32_t wb = 0;
 	bool allocate = !write || c->p->write.allocate;
@@ -131,11 +134,18 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 		charge(c, l1_miss, taken - now);
 		return;
 	}
+	bool buffered = c->p->write.writeback_buffer;
+	if (whole && c->p->write.fast_strings) {  /* an invalidation on the bus, no read */
+		uint64_t owned = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
+		if (wb_cost && buffered)
+			bus_take(c, now, wb_cost);
+		charge(c, l1_miss, owned - now);
+		return;
+	}
 	struct cm_stream *s = NULL;
 	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
 						   c->n.v[CM_INSNS], &s);
 	c->n.v[CM_STREAM_MISS] += continues;
-	bool buffered = c->p->write.writeback_buffer;
 	uint64_t asked = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
 	uint32_t lat = latency[level] > l1_latency ? latency[level] - l1_latency : 0;
 	uint64_t ready = asked + lat;
@@ -156,7 +166,7 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa)
 {
 	translate(c, true, va);
-	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false, false);
 }
 
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
@@ -166,13 +176,21 @@ void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
 		return;
 	}
 	translate(c, false, va);
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false, false);
+}
+
+void cm_core_store_string(struct cm_core *c, uint64_t va, uint64_t pa, uint64_t left)
+{
+	translate(c, false, va);
+	uint64_t line = c->l1d.line_shift ? 1ull << c->l1d.line_shift : 0;
+	bool whole = line && !(pa & (line - 1)) && left >= line;
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true, whole);
 }
 
 void cm_core_store(struct cm_core *c, uint64_t va, uint64_t pa)
 {
 	translate(c, false, va);
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true, false);
 }
 
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
@@ -186,17 +204,17 @@ void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write)
 
 void cm_core_fetch_untranslated(struct cm_core *c, uint64_t pa)
 {
-	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false);
+	charge_access(c, &c->l1i, c->p->l1i.latency, CM_L1I_MISS, NULL, pa, false, false);
 }
 
 void cm_core_data_untranslated(struct cm_core *c, uint64_t pa)
 {
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, false, false);
 }
 
 void cm_core_store_untranslated(struct cm_core *c, uint64_t pa)
 {
-	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true);
+	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true, false);
 }
 
 void cm_core_mmio_untranslated(struct cm_core *c, bool write)

@@ -138,6 +138,13 @@ void cm_core_free(struct cm_core *c);
 void cm_core_fetch(struct cm_core *c, uint64_t va, uint64_t pa);
 void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io);
 void cm_core_store(struct cm_core *c, uint64_t va, uint64_t pa);
+/*
+ * A store of a rep stos or movs element at va (pa) with left bytes of the
+ * string still to store from it upwards (this one's included): with the
+ * profile's mem.fast_strings, one that misses at the start of a line the
+ * string fills whole owns the line without reading it.
+ */
+void cm_core_store_string(struct cm_core *c, uint64_t va, uint64_t pa, uint64_t left);
 
 /* A load (write false) or store to a memory-mapped register at va (pa). */
 void cm_core_mmio(struct cm_core *c, uint64_t va, uint64_t pa, bool write);

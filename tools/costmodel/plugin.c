@@ -85,7 +85,8 @@ static const char *const gpr_names[GPRS] = {
 };
 
 /* Register handles are the same for every vCPU; reads go to the running one. */
-static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg;
+static struct qemu_plugin_register *gpr[GPRS], *cr3_reg, *cr4_reg, *gs_base_reg, *kernel_gs_reg,
+	*eflags_reg;
 GByteArray *reg_buf;
 
 /* The vCPU running now, and the per-CPU pointers already matched to a CPU number. */
@@ -308,6 +309,8 @@ static void on_mem(unsigned int vcpu_ignored, qemu_plugin_meminfo_t info, uint64
 	bool store = qemu_plugin_mem_is_store(info);
 	if (v->io)
 		cm_core_mmio(&v->core, va, pa, store);
+	else if (store && ud)            /* a rep stos or movs element (on_special read its count) */
+		cm_core_store_string(&v->core, va, pa, v->string_left);
 	else if (store)
 		cm_core_store(&v->core, va, pa);
 	else
@@ -437,6 +440,9 @@ void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_HLT:
 		v->halts++;
 		break;
+	case CM_INSN_REP_STORE:
+		v->string_left = string_left(read_reg(gpr[1]), read_reg(eflags_reg), s->insn.size);
+		break;
 	case CM_INSN_PAUSE:
 		cm_vclock_pause(vclock, current, work_now(), s->va);
 		break;
@@ -451,21 +457,6 @@ void on_special(unsigned int vcpu_ignored, void *ud)
 	case CM_INSN_PREF:
 		break;
 	}
-}
-
-/* The physical address of code at va whose host address is haddr (see README). */
-static uint64_t code_phys(uint64_t va, const void *haddr)
-{
-	uint64_t h = (uint64_t)(uintptr_t)haddr;
-	if (!haddr)
-		return va;
-	if (!code_delta_known && va >= 0x100000 && va < 0x80000000) {
-		code_delta = h - va;         /* before paging, virtual == physical */
-		code_delta_known = true;
-	}
-	if (code_delta_known && h - code_delta < (1ull << 40))
-		return h - code_delta;
-	return va;                       /* ROM, or before the delta is known: untranslated code */
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -530,8 +521,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)(d.kind == CM_INSN_PORT_INS ?
 									CM_IO_PORT_READ : CM_IO_PORT_WRITE));
 		else
-			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW, NULL);
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)(d.kind == CM_INSN_REP_STORE));
 	}
 	pthread_mutex_unlock(&trans_lock);
 }
@@ -555,6 +546,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			cr3_reg = d[i].handle;
 		else if (strcmp(d[i].name, "cr4") == 0)
 			cr4_reg = d[i].handle;
+		else if (strcmp(d[i].name, "eflags") == 0)
+			eflags_reg = d[i].handle;
 		else if (strcmp(d[i].name, "gs_base") == 0)
 			gs_base_reg = d[i].handle;
 		else if (strcmp(d[i].name, "k_gs_base") == 0)

@@ -20,6 +20,7 @@ struct vcpu {
 	uint64_t halts;              /* hlt (SH-4: sleep) executed: times it went idle (under icount too) */
 	bool io;                     /* the access being modelled is to MMIO (for walk_page) */
 	uint64_t *pc_count;          /* pcprof=on: the counter of the block running, or NULL */
+	uint64_t string_left;        /* the rep stos/movs running: bytes left to store (x86) */
 };
 
 /* What an instruction's counting callback is told (its user data). */
@@ -55,6 +56,12 @@ void on_special(unsigned int vcpu_ignored, void *ud);
 void host_wait(uint64_t va, uint64_t mask_value);
 /* plugin_hostwait.c: the markers line's host_* fields, written into buf. */
 const char *host_waits_json(char *buf, size_t size);
+
+/* plugin_x86.c: the physical address of x86 code at va (host address haddr). */
+uint64_t code_phys(uint64_t va, const void *haddr);
+/* plugin_x86.c: the bytes a rep stos/movs element and the rest store upwards
+ * from its address, from rcx, eflags (DF) and the element's size; 0 downwards. */
+uint64_t string_left(uint64_t rcx, uint64_t eflags, uint8_t size);
 
 /* plugin_sh4.c: the physical address of SH-4 code at va (host address haddr). */
 uint64_t code_phys_sh4(uint64_t va, const void *haddr);

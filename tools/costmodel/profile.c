@@ -49,6 +49,7 @@ static const struct key keys[] = {
 	U32("mem.write_allocate", write.allocate), U32("mem.store_miss_cycles", write.store_miss_cycles),
 	U32("mem.writeback_cycles", write.writeback_cycles),
 	U32("mem.writeback_buffer", write.writeback_buffer),
+	U32("mem.fast_strings", write.fast_strings),
 	U32("io.port_read_cycles", io.port_read), U32("io.port_write_cycles", io.port_write),
 	U32("io.mmio_read_cycles", io.mmio_read), U32("io.mmio_write_cycles", io.mmio_write),
 	U32("io.lapic_cycles", io.lapic),
@@ -178,8 +179,9 @@ static int check(const struct cm_profile *p, const char *what, char *err, size_t
 			return fail(err, errlen, "%s: %s %s", what, parts[i].part, parts[i].why);
 	if (p->stream.fills == 0)
 		return fail(err, errlen, "%s: stream.fills must be at least 1 (1: no overlap)", what);
-	if (p->write.allocate > 1 || p->write.writeback_buffer > 1)
-		return fail(err, errlen, "%s: mem.write_allocate and mem.writeback_buffer are 0 or 1", what);
+	if (p->write.allocate > 1 || p->write.writeback_buffer > 1 || p->write.fast_strings > 1)
+		return fail(err, errlen, "%s: mem.write_allocate, mem.writeback_buffer and "
+			    "mem.fast_strings are 0 or 1", what);
 	return 0;
 }
 

@@ -64,14 +64,17 @@ struct cm_stream_geom {
  * the line (write-allocate: P6 and later) or goes to the bus without
  * filling anything (the Pentium); the cycles of one such store miss (a
  * single write on the bus); the cycles the bus needs to write one dirty
- * line back to memory; and whether a write-back buffer lets that write
- * overlap the fill whose eviction caused it (model.h).
+ * line back to memory; whether a write-back buffer lets that write
+ * overlap the fill whose eviction caused it (model.h); and whether a
+ * string store (rep stos, rep movs) that will write a whole line takes
+ * it without reading it (the "fast string" operation).
  */
 struct cm_write_geom {
 	uint32_t allocate;           /* 1: write-allocate, 0: a store miss fills nothing */
 	uint32_t store_miss_cycles;  /* a store miss that does not allocate */
 	uint32_t writeback_cycles;   /* one dirty line written to memory */
 	uint32_t writeback_buffer;   /* 1: overlaps the fill that evicted it, 0: after it */
+	uint32_t fast_strings;       /* 1: rep stos/movs own a line they will fill whole unread */
 };
 
 struct cm_profile {

@@ -93,6 +93,18 @@ mem.writeback_cycles = 84
 # with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
 # 0 holds more of the published figures (medium: a model choice)
 mem.writeback_buffer = 0
+# [SDM-FS] Intel 64 and IA-32 Architectures Software Developer's Manual,
+#      vol. 3A, 8.2.4 "Out-of-Order Stores For String Operations": on the P6
+#      family, the Pentium 4 and the Core processors, a rep movs or stos in
+#      "fast string" operation works a cache line at a time, "issuing a
+#      cache-line read for the source address and an invalidation on the
+#      external bus for the destination address, knowing that all bytes in
+#      the destination cache line will be modified"; its start conditions
+#      (a count of at least 64, aligned operands) are "implementation
+#      specific".
+# source: [SDM-FS] the Pentium 4 (high for the behaviour; the model asks only
+# that the string go on to the line's end)
+mem.fast_strings = 1
 
 # --- device registers ---
 

@@ -122,6 +122,9 @@ mem.writeback_cycles = 23
 # with 0 and with 1 (tools/costmodel/README.md, "Stores and write-backs"):
 # 0 holds more of the published figures (medium: a model choice)
 mem.writeback_buffer = 0
+# source: [P5-WA] a store that misses fills no line, so there is none to own
+# (high)
+mem.fast_strings = 0
 
 # --- device registers ---
 

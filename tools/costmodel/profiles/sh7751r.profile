@@ -126,6 +126,8 @@ mem.writeback_cycles = 52
 # source: [HM-WB] the write-back buffer: the new line is read before the
 # dirty one is written (medium)
 mem.writeback_buffer = 1
+# source: the SH-4 has no string instructions, so never used
+mem.fast_strings = 0
 
 # --- device registers ---
 
