@@ -40,7 +40,10 @@ KERNEL_CFLAGS := $(REPRO_FLAGS) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unu
 	-I$(BUILD)/gen -MMD -MP -DHAKO_FORMAT_L64 $(KERNEL_DEFS)
 KERNEL_ASFLAGS := $(REPRO_FLAGS) -Ikernel/arch/$(ARCH) -Ikernel/arch/$(ARCH)/include $(KERNEL_INCLUDES) \
 	-I$(BUILD)/gen -MMD -MP -D__ASSEMBLY__
-KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T kernel/arch/$(ARCH)/linker.ld
+# An arch's link options (ARCH_KERNEL_LDFLAGS) come before its linker
+# script, so that the script sees the symbols they define.
+KERNEL_LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments $(ARCH_KERNEL_LDFLAGS) \
+	-T kernel/arch/$(ARCH)/linker.ld
 
 # Generic code sees only the subsystems' headers (kernel/include.mk) and
 # the arch's interface headers

@@ -42,5 +42,18 @@ $(ARCH_GCC_PLUGIN): tools/build/sh_treg_off.cc
 	@test -f $(ARCH_GCC_PLUGIN_INCLUDE)/gcc-plugin.h || { echo "$@: no GCC plugin headers in $(ARCH_GCC_PLUGIN_INCLUDE): install gcc-12-plugin-dev-sh4-linux-gnu (make deps)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	g++ -shared -fPIC -fno-rtti -O2 -Wall -Werror -I$(ARCH_GCC_PLUGIN_INCLUDE) $< -o $@
+# SH4_TEXT_PAD=N (bytes, a multiple of 32; 0 by default): N bytes at the
+# start of .text (linker.ld), so that every instruction is the same and
+# only the code's place in the direct-mapped caches moves.  The C code,
+# switch.S and uaccess.S move by N; vectors.S (4096-aligned) and libgcc
+# stay where they are while N fits the gap before the vectors, else all
+# of .text and everything after it move by 4096.  Pad 0 links as before;
+# a change of N relinks (the stamp $(ARCH_BUILD)/text-pad).
+SH4_TEXT_PAD ?= 0
+ifneq ($(SH4_TEXT_PAD),0)
+ARCH_KERNEL_LDFLAGS := --defsym=SH4_TEXT_PAD=$(SH4_TEXT_PAD)
+endif
+$(shell mkdir -p $(ARCH_BUILD) && { echo '$(SH4_TEXT_PAD)' | cmp -s - $(ARCH_BUILD)/text-pad || echo '$(SH4_TEXT_PAD)' > $(ARCH_BUILD)/text-pad; })
+$(ARCH_BUILD)/hako.elf: $(ARCH_BUILD)/text-pad
 # This file's rule must not become the default goal.
 .DEFAULT_GOAL :=
