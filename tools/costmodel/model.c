@@ -135,18 +135,17 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 		return;
 	}
 	bool buffered = c->p->write.writeback_buffer;
+	uint64_t asked = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
 	if (whole && c->p->write.fast_strings) {  /* an invalidation on the bus, no read */
-		uint64_t owned = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
 		if (wb_cost && buffered)
 			bus_take(c, now, wb_cost);
-		charge(c, l1_miss, owned - now);
+		charge(c, l1_miss, asked - now);
 		return;
 	}
 	struct cm_stream *s = NULL;
 	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
 						   c->n.v[CM_INSNS], &s);
 	c->n.v[CM_STREAM_MISS] += continues;
-	uint64_t asked = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
 	uint32_t lat = latency[level] > l1_latency ? latency[level] - l1_latency : 0;
 	uint64_t ready = asked + lat;
 	if (continues) {
