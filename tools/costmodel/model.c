@@ -98,16 +98,45 @@ static uint64_t bus_take(struct cm_core *c, uint64_t from, uint64_t cycles)
 }
 
 /*
+ * The cycle a line that missed l1 at pa, asked at cycle asked and held
+ * by level, is there (model.h): a lone miss's latency after it is asked,
+ * or, for a miss that continues a stream, its stream's next step
+ * (stream.h) and, from memory, the bus's line time after the line before.
+ */
+static uint64_t fill_ready(struct cm_core *c, const struct cm_cache *l1, uint32_t l1_latency,
+			   struct cm_streams *streams, uint64_t pa, enum cm_level level, uint64_t asked)
+{
+	const uint32_t latency[] = {
+		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
+		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
+	};
+	struct cm_stream *s = NULL;
+	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
+						   c->n.v[CM_INSNS], &s);
+	c->n.v[CM_STREAM_MISS] += continues;
+	uint32_t lat = latency[level] > l1_latency ? latency[level] - l1_latency : 0;
+	uint64_t ready = asked + lat;
+	if (continues) {
+		ready = cm_stream_ready(&c->p->stream, s, lat, asked);
+		if (level == CM_MEM)
+			ready = max64(ready, c->bus_free + c->p->stream.mem_line_cycles);
+	}
+	if (level == CM_MEM)             /* its line's transfer ends when it is there */
+		c->bus_free = max64(c->bus_free, ready);
+	if (s)
+		s->ready = ready;
+	return ready;
+}
+
+/*
  * Look pa up from l1 down (a store: write, marking its line dirty) and
- * charge the cycles the core waits for it (model.h): until the line is
- * there, a lone miss's latency after it is asked, or, for a miss that
- * continues a stream, its stream's next step (stream.h) and, from memory,
- * the bus's line time after the line before.  Dirty lines the fill
- * pushed to memory take the bus too: the fill is asked after them
- * without a write-back buffer, they follow it with one.  A store that
- * does not allocate waits only until the bus takes it.  A string store
- * that will write the whole line (whole) on a machine with fast strings
- * owns the line at once: nothing is read, only its victims are written.
+ * charge the cycles the core waits for it: until its line is there
+ * (fill_ready).  Dirty lines the fill pushed to memory take the bus too:
+ * the fill is asked after them without a write-back buffer, they follow
+ * it with one.  A store that does not allocate waits only until the bus
+ * takes it.  A string store that will write the whole line (whole) on a
+ * machine with fast strings owns the line at once: nothing is read, only
+ * its victims are written.
  */
 static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_latency,
 			  enum cm_count l1_miss, struct cm_streams *streams, uint64_t pa, bool write,
@@ -117,10 +146,6 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 	bool allocate = !write || c->p->write.allocate;
 	enum cm_level level = write ? cm_hier_store(l1, l2_of(c), c->l3, pa, allocate, &wb)
 				    : cm_hier_access(l1, l2_of(c), c->l3, pa, &wb);
-	const uint32_t latency[] = {
-		[CM_L1] = l1_latency, [CM_L2] = c->p->l2.latency,
-		[CM_L3] = c->p->l3.latency, [CM_MEM] = c->p->mem_latency,
-	};
 	uint64_t wb_cost = writebacks(c, wb);
 	if (level == CM_L1)
 		return;                      /* a hit fills nothing: no write-back */
@@ -136,29 +161,10 @@ static void charge_access(struct cm_core *c, struct cm_cache *l1, uint32_t l1_la
 	}
 	bool buffered = c->p->write.writeback_buffer;
 	uint64_t asked = wb_cost && !buffered ? bus_take(c, now, wb_cost) : now;
-	if (whole && c->p->write.fast_strings) {  /* an invalidation on the bus, no read */
-		if (wb_cost && buffered)
-			bus_take(c, now, wb_cost);
-		charge(c, l1_miss, asked - now);
-		return;
-	}
-	struct cm_stream *s = NULL;
-	bool continues = streams && cm_stream_miss(streams, &c->p->stream, pa >> l1->line_shift,
-						   c->n.v[CM_INSNS], &s);
-	c->n.v[CM_STREAM_MISS] += continues;
-	uint32_t lat = latency[level] > l1_latency ? latency[level] - l1_latency : 0;
-	uint64_t ready = asked + lat;
-	if (continues) {
-		ready = cm_stream_ready(&c->p->stream, s, lat, asked);
-		if (level == CM_MEM)
-			ready = max64(ready, c->bus_free + c->p->stream.mem_line_cycles);
-	}
-	if (level == CM_MEM)             /* its line's transfer ends when it is there */
-		c->bus_free = max64(c->bus_free, ready);
+	uint64_t ready = whole && c->p->write.fast_strings ? asked   /* an invalidation, no read */
+		: fill_ready(c, l1, l1_latency, streams, pa, level, asked);
 	if (wb_cost && buffered)
 		bus_take(c, ready, wb_cost);
-	if (s)
-		s->ready = ready;
 	charge(c, l1_miss, ready > now ? ready - now : 0);
 }
 
@@ -181,8 +187,8 @@ void cm_core_data(struct cm_core *c, uint64_t va, uint64_t pa, bool io)
 void cm_core_store_string(struct cm_core *c, uint64_t va, uint64_t pa, uint64_t left)
 {
 	translate(c, false, va);
-	uint64_t line = c->l1d.line_shift ? 1ull << c->l1d.line_shift : 0;
-	bool whole = line && !(pa & (line - 1)) && left >= line;
+	uint64_t line = 1ull << c->l1d.line_shift;
+	bool whole = !(pa & (line - 1)) && left >= line;
 	charge_access(c, &c->l1d, c->p->l1d.latency, CM_L1D_MISS, &c->streams, pa, true, whole);
 }
 
